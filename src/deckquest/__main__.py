@@ -1,0 +1,3 @@
+from deckquest.cli import main
+
+main()

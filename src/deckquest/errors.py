@@ -1,0 +1,161 @@
+"""One error family for everything a user can get wrong.
+
+Every user-facing error carries a source span, so the CLI can print
+``file:line:col: error: message``, the offending source line, a caret under
+the spot and a hint. The CLI turns any :class:`DeckquestError` into that
+message and exit code 1; nothing else about errors lives in the CLI.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Sequence
+
+
+@dataclass(frozen=True)
+class Span:
+    """A place in a source file: 1-based line and column, end exclusive."""
+
+    file: str
+    line: int = 0
+    col: int = 0
+    end_line: int | None = None
+    end_col: int | None = None
+
+    def __str__(self) -> str:
+        if self.line <= 0:
+            return self.file
+        return f"{self.file}:{self.line}:{self.col}"
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """One message about a source file: an error or a warning, with a stable code."""
+
+    severity: str  # "error" or "warning"
+    message: str
+    span: Span
+    code: str = ""
+    hint: str | None = None
+    source_line: str | None = None
+
+    def render(self) -> str:
+        return render(self.severity, self.message, self.span, self.code, self.hint, self.source_line)
+
+
+def render(
+    severity: str,
+    message: str,
+    span: Span,
+    code: str = "",
+    hint: str | None = None,
+    source_line: str | None = None,
+) -> str:
+    """Format a message the way compilers do: location, source line, caret, hint."""
+    tag = f"{severity}[{code}]" if code else severity
+    lines = [f"{span}: {tag}: {message}"]
+    if source_line is None:
+        source_line = read_source_line(span)
+    if source_line is not None and span.line > 0:
+        text = source_line.rstrip("\n").replace("\t", " ")
+        lines.append(f"    {text}")
+        col = max(span.col, 1)
+        width = 1
+        if span.end_col is not None and (span.end_line in (None, span.line)):
+            width = max(1, span.end_col - col)
+        width = min(width, max(1, len(text) - col + 1))
+        lines.append("    " + " " * (col - 1) + "^" * width)
+    if hint:
+        lines.append(f"hint: {hint}")
+    return "\n".join(lines)
+
+
+def read_source_line(span: Span) -> str | None:
+    """The text of the span's line, or None when the file cannot be read."""
+    if span.line <= 0:
+        return None
+    try:
+        with open(span.file, encoding="utf-8", errors="replace") as handle:
+            for number, text in enumerate(handle, start=1):
+                if number == span.line:
+                    return text
+    except OSError:
+        return None
+    return None
+
+
+class DeckquestError(Exception):
+    """A user error: bad script, deck list, card name, pack, party or YAML file."""
+
+    code = ""
+
+    def __init__(
+        self,
+        message: str,
+        span: Span | None = None,
+        hint: str | None = None,
+        *,
+        code: str | None = None,
+        source_line: str | None = None,
+    ):
+        super().__init__(message)
+        self.message = message
+        self.span = span
+        self.hint = hint
+        self.source_line = source_line
+        if code is not None:
+            self.code = code
+
+    def render(self) -> str:
+        if self.span is None:
+            text = f"error: {self.message}"
+            return text + (f"\nhint: {self.hint}" if self.hint else "")
+        return render("error", self.message, self.span, self.code, self.hint, self.source_line)
+
+
+class CompileError(DeckquestError):
+    """A script (or set of scripts) has errors; carries every diagnostic, not only the first."""
+
+    def __init__(self, diagnostics: Sequence[Diagnostic]):
+        errors = [d for d in diagnostics if d.severity == "error"]
+        first = errors[0] if errors else diagnostics[0]
+        super().__init__(first.message, first.span, first.hint, code=first.code)
+        self.diagnostics = list(diagnostics)
+
+    def render(self) -> str:
+        body = "\n".join(d.render() for d in self.diagnostics)
+        count = sum(d.severity == "error" for d in self.diagnostics)
+        return f"{body}\n{count} error{'s' if count != 1 else ''}"
+
+
+class UsageError(DeckquestError):
+    """Wrong command-line usage that click itself cannot detect (exit code 2)."""
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """A 'did you mean' hint naming the closest candidate, or None."""
+    matches = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
+    if not matches:
+        lowered = {c.lower(): c for c in candidates}
+        if word.lower() in lowered:
+            matches = [lowered[word.lower()]]
+    return f"did you mean `{matches[0]}`?" if matches else None
+
+
+def file_span(path: str | Path) -> Span:
+    """A span naming a whole file (for errors that have no line)."""
+    return Span(str(path))
+
+
+__all__ = [
+    "Span",
+    "Diagnostic",
+    "DeckquestError",
+    "CompileError",
+    "UsageError",
+    "did_you_mean",
+    "file_span",
+    "render",
+]
