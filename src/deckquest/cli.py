@@ -7,6 +7,7 @@ exit code 1 here (2 for usage errors). No traceback ever reaches a user.
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import click
 
@@ -37,3 +38,192 @@ def main():
 @main.group()
 def cards():
     """Look up cards and import card data."""
+
+
+@cards.command("import")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--format", "file_format", type=click.Choice(["auto", "scryfall", "mtgjson"]), default="auto",
+    show_default=True, help="Scryfall bulk JSON or MTGJSON AtomicCards.json; auto looks at the first bytes.",
+)
+def cards_import(file: Path, file_format: str):
+    """Import FILE into the user card database, replacing the previous import."""
+    from deckquest.cards.userdb import import_file
+
+    if not sys.stderr.isatty():
+        report = import_file(file, file_format=file_format)
+    else:
+        size = file.stat().st_size if file.is_file() else 0
+        with click.progressbar(length=size, label="importing", file=sys.stderr) as bar:
+            report = import_file(file, file_format=file_format, on_progress=lambda done: bar.update(done - bar.pos))
+    click.echo(report.summary())
+
+
+@cards.command("show")
+@click.argument("name", nargs=-1, required=True)
+def cards_show(name: tuple[str, ...]):
+    """Print the card called NAME (English or Japanese), from the imported or built-in cards."""
+    from deckquest.cards.database import default_database
+    from deckquest.cards.userdb import card_sheet, find_with_origin
+
+    wanted = " ".join(name)
+    database = default_database()
+    found = find_with_origin(database, wanted)
+    if found is None:
+        suggestion = database.suggest(wanted)
+        raise DeckquestError(f"unknown card `{wanted}`", hint=f"did you mean `{suggestion}`?" if suggestion else None)
+    click.echo(card_sheet(*found))
+
+
+@main.command()
+@click.argument("deck", type=click.Path(dir_okay=False, path_type=Path))
+@click.option(
+    "--critical",
+    "critical",
+    multiple=True,
+    metavar="NAME[:COUNT]",
+    help="Designate COUNT copies (default 1) of NAME as critical cards (T-4.7); repeatable.",
+)
+@click.option("--rules", type=click.Choice(["2019", "2014"]), default="2019", show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
+def odds(deck: Path, critical: tuple[str, ...], rules: str, as_json: bool):
+    """Print DECK's memo (T-1.6) and the exact chance of success of every check."""
+    import json
+
+    from deckquest.cards.decklist import load_deck
+    from deckquest.engine.pc import required_critical_count
+    from deckquest.sim.odds import critical_ids_from_options, format_odds, odds_report
+
+    loaded = load_deck(deck)
+    cards = loaded.main_cards()
+    critical_ids = critical_ids_from_options(cards, critical)
+    required = required_critical_count(loaded.is_commander)
+    if rules == "2019" and len(critical_ids) != required:
+        click.echo(
+            f"note: T-4.7 designates exactly {required} critical cards; these odds use {len(critical_ids)}",
+            err=True,
+        )
+    report = odds_report(cards, critical_ids, rules)
+    if as_json:
+        click.echo(json.dumps(report))
+    else:
+        click.echo(format_odds(report, [cards[i].name for i in sorted(critical_ids)]))
+
+
+@main.command()
+@click.argument("scripts", nargs=-1, required=True, type=click.Path(path_type=Path))
+def check(scripts: tuple[Path, ...]):
+    """Compile each SCRIPT and print its errors and warnings; exit 1 if any has errors."""
+    from deckquest.dsl.resolver import compile_file
+    from deckquest.errors import CompileError
+
+    failed = False
+    for script in scripts:
+        try:
+            scenario = compile_file(script)
+        except CompileError as failure:
+            failed = True
+            click.echo(failure.render(), err=True)
+            continue
+        for warning in scenario.warnings:
+            click.echo(warning.render(), err=True)
+        count = len(scenario.warnings)
+        click.echo(f"{script}: ok ({len(scenario.scenes)} scenes"
+                   + (f", {count} warning{'s' if count != 1 else ''})" if count else ")"), err=True)
+    if failed:
+        sys.exit(1)
+
+
+@main.command("run")
+@click.argument("script")
+@click.option("--party", "party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run's random generator.")
+@click.option("--agent", type=click.Choice(["human", "random", "first", "best", "scripted"]), default=None,
+              help="Who decides for the players [default: scripted with --choose, human on a terminal, else first].")
+@click.option("--choose", default=None, help="Option numbers for the choices in order, e.g. 1,2,1.")
+@click.option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
+@click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="A run longer than this many statements ends as stuck.")
+def run_command(script, party, seed, agent, choose, output_format, max_steps):
+    """Play SCRIPT (a .quest file or PACK/SCENARIO) and print its transcript."""
+    from deckquest.runtime.command import play
+
+    play(script, party=party, seed=seed, agent=agent, choose=choose, output_format=output_format,
+         echo=click.echo, ask=input, interactive=sys.stdin.isatty(), max_steps=max_steps)
+
+
+@main.group()
+def pack():
+    """Make, check, share and install scenario packs (docs/packs.md)."""
+
+
+@pack.command("init")
+@click.argument("name")
+@click.option("--dir", "parent", type=click.Path(file_okay=False, path_type=Path), default=".",
+              help="Create the pack folder inside this folder.")
+def pack_init(name: str, parent: Path):
+    """Create the folder NAME: a pack skeleton with one scenario."""
+    from deckquest.packs.build import init_pack
+
+    root = init_pack(name, parent)
+    click.echo(f"created {root}; check it with `deckquest pack validate {root}`")
+
+
+@pack.command("validate")
+@click.argument("location", type=click.Path(exists=True, path_type=Path))
+def pack_validate(location: Path):
+    """Check a pack folder, its pack.yaml or a .dqpack archive, reporting every problem."""
+    from deckquest.packs.validate import validate_pack
+
+    report = validate_pack(location)
+    manifest = report.manifest
+    click.echo(f"ok: {manifest.name} {manifest.version}: {report.scenarios} scenarios, "
+               f"{report.decks} decks, {report.cards} card files, {len(report.files)} files")
+
+
+@pack.command("build")
+@click.argument("folder", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--output", "-o", type=click.Path(path_type=Path), default=None,
+              help="Archive file or folder (default: NAME-VERSION.dqpack in the current folder).")
+def pack_build(folder: Path, output: Path | None):
+    """Validate FOLDER and write a reproducible .dqpack archive of it."""
+    from deckquest.packs.build import build_pack
+
+    result = build_pack(folder, output)
+    click.echo(f"built {result.path} ({result.files} files, {result.size} bytes)")
+
+
+@pack.command("install")
+@click.argument("source", type=click.Path(exists=True, path_type=Path))
+def pack_install(source: Path):
+    """Install a .dqpack archive or a pack folder into the user data folder."""
+    from deckquest.packs.install import install_pack
+
+    result = install_pack(source)
+    was = f" (replacing {result.replaced})" if result.replaced else ""
+    click.echo(f"installed {result.pack.name} {result.pack.version}{was}")
+
+
+@pack.command("list")
+def pack_list():
+    """List the installed packs and their scenarios."""
+    from deckquest.packs.store import installed_packs, packs_dir, scenario_refs
+
+    packs = installed_packs()
+    if not packs:
+        click.echo(f"no packs installed in {packs_dir()}")
+    for installed in packs.values():
+        manifest = installed.manifest
+        click.echo(f"{manifest.name} {manifest.version}  {manifest.title}")
+        for ref in scenario_refs(manifest):
+            click.echo(f"    {ref}")
+
+
+@pack.command("remove")
+@click.argument("name")
+def pack_remove(name: str):
+    """Uninstall the pack NAME."""
+    from deckquest.packs.install import remove_pack
+
+    removed = remove_pack(name)
+    click.echo(f"removed {removed.name} {removed.version}")

@@ -1,0 +1,384 @@
+"""Deck lists: the MTGO and Arena text formats, read into plain data.
+
+A deck list is the player character (T-1.1), so it is read strictly: every line
+is a card line, a section header, a comment or blank. Anything else is an error
+with the span of the exact token, and every bad line of a file is reported at
+once (one `CompileError`), so a player fixes a pasted list in one go.
+
+Accepted, mixed freely in one file (docs/decklists.md has examples):
+
+- MTGO: `4 Lightning Bolt`, `4x Lightning Bolt`, `SB: 2 Duress`, and a blank
+  line after the main deck starting the sideboard.
+- Arena: `Deck`, `Sideboard`, `Commander`, `Companion` headers, an `About`
+  block with `Name ...`, and `(SET) NUMBER` after a name: `4 Lightning Bolt (M10) 146`.
+- `#` and `//` comment lines, English or Japanese names in any case, split
+  cards as `Boom // Bust` or by their front face `Boom`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from deckquest.cards.database import CardDatabase, default_database, normalize_name
+from deckquest.cards.model import Card
+from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean, file_span
+
+MAX_COUNT = 250
+"""No deck holds more copies of one card (a 250-card horde deck is already huge, T-6.13)."""
+
+UNKNOWN_CARD = "DQ1001"
+COUNT_NOT_A_NUMBER = "DQ1002"
+COUNT_OUT_OF_RANGE = "DQ1003"
+MISSING_COUNT = "DQ1004"
+NOT_A_CARD_LINE = "DQ1005"
+UNKNOWN_SECTION = "DQ1006"
+EMPTY_DECK = "DQ1007"
+UNREADABLE_FILE = "DQ1008"
+
+SECTIONS = {
+    "deck": "main", "main": "main", "main deck": "main", "maindeck": "main", "mainboard": "main",
+    "sideboard": "sideboard", "commander": "commander", "commanders": "commander",
+    "companion": "companion", "about": "about",
+    # The Japanese Arena client's headers.
+    "デッキ": "main", "メインデッキ": "main", "サイドボード": "sideboard", "統率者": "commander",
+    "相棒": "companion",
+}
+SECTION_TITLES = ("Deck", "Sideboard", "Commander", "Companion", "About")
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_BYTE_LINE_BREAK = re.compile(rb"\r\n|\r|\n")
+_COMMENT = ("#", "//")
+_SIDEBOARD_PREFIX = re.compile(r"SB:\s*", re.IGNORECASE)
+# A header is one or two words, optionally followed by a card count `(15)` and a colon.
+_HEADER = re.compile(r"(?P<title>[^\W\d_]+(?: [^\W\d_]+)?)\s*(?P<tally>\(\d+\))?\s*(?P<colon>:?)$")
+_DECK_NAME = re.compile(r"Name\s+(?P<name>.+)$", re.IGNORECASE)
+_COUNT_AND_REST = re.compile(r"(?P<count>\S+)(?:\s+(?P<rest>.*))?$")
+_COUNT = re.compile(r"(?P<sign>[+-]?)(?P<digits>\d+)[xX]?$")
+_SET_SUFFIX = re.compile(r"(?P<name>.*?)\s+\((?P<set>[0-9A-Za-z]{2,8})\)(?:\s+(?P<number>\S+))?$")
+_SPLIT = re.compile(r"\s*/{2,3}\s*")
+
+
+@dataclass(frozen=True)
+class DeckEntry:
+    """One card line: `count` copies of `card`, as written at `span`."""
+
+    count: int
+    card: Card
+    name_as_written: str
+    span: Span
+    set_code: str | None = None
+    collector_number: str | None = None
+
+
+@dataclass
+class Deck:
+    """A parsed deck list, section by section, in the order the lines were written.
+
+    The commander is one of the deck's cards: the whole deck is the PC (T-1.1)
+    and MTG-TRPG has no command zone (T-2.1 lists the zones), so the commander
+    is shuffled into the library with the rest, can be revealed in a check, and
+    counts for the 100 cards that make a Commander deck (T-4.7: 5 critical cards).
+    A companion stays outside the deck, as in MTG.
+    """
+
+    path: str
+    main: list[DeckEntry] = field(default_factory=list)
+    sideboard: list[DeckEntry] = field(default_factory=list)
+    commander: list[DeckEntry] = field(default_factory=list)
+    companion: list[DeckEntry] = field(default_factory=list)
+    name: str | None = None
+
+    def main_cards(self) -> list[Card]:
+        """One element per physical copy in the library: the commander first, then the main deck."""
+        return [entry.card for entry in self._library_entries() for _ in range(entry.count)]
+
+    @property
+    def size(self) -> int:
+        """Cards in the main deck, the commander included."""
+        return sum(entry.count for entry in self._library_entries())
+
+    @property
+    def is_commander(self) -> bool:
+        """A Commander deck (T-4.7): it names a commander, or it holds exactly 100 cards."""
+        return bool(self.commander) or self.size == 100
+
+    def count_of(self, name: str) -> int:
+        """Copies of a card in the main deck (commander included), by English, Japanese or front-face name."""
+        key = normalize_name(name)
+        return sum(entry.count for entry in self._library_entries() if key in _keys_of(entry.card))
+
+    def _library_entries(self) -> list[DeckEntry]:
+        return self.commander + self.main
+
+
+def _keys_of(card: Card) -> set[str]:
+    names = {card.name, card.name.split("//")[0]}
+    if card.name_ja:
+        names.add(card.name_ja)
+    return {normalize_name(name) for name in names}
+
+
+def load_deck(path: str | Path, db: CardDatabase | None = None) -> Deck:
+    """Read a deck list file; `db` defaults to the user's database over the built-in one."""
+    text = _read_text(path)
+    return parse_deck(text, str(path), db if db is not None else default_database())
+
+
+def parse_deck(text: str, path: str, db: CardDatabase) -> Deck:
+    """Parse deck-list text; `path` names the source in error messages.
+
+    Raises CompileError carrying a diagnostic for every bad line, or a
+    DeckquestError when the list is well formed but has no main-deck cards.
+    """
+    return _DeckParser(text, path, db).parse()
+
+
+@dataclass
+class _Name:
+    """The card-name part of a line, split from an optional `(SET) NUMBER`."""
+
+    text: str
+    start: int
+    card: Card | None
+    set_code: str | None = None
+    collector_number: str | None = None
+
+
+class _DeckParser:
+    """Reads a list line by line; the section changes at headers and (MTGO) at a blank line."""
+
+    def __init__(self, text: str, path: str, db: CardDatabase):
+        self.path = path
+        self.db = db
+        self.lines = _LINE_BREAK.split(text.removeprefix("\ufeff"))
+        self.deck = Deck(path)
+        self.diagnostics: list[Diagnostic] = []
+        self.section = "main"
+        self.main_lines = 0
+        # Without a Sideboard header or `SB:` lines, a blank line after the main deck starts it (MTGO).
+        self.blank_starts_sideboard = not any(self._marks_sideboard(line) for line in self.lines)
+        self._front_faces: dict[str, str] | None = None
+
+    def parse(self) -> Deck:
+        for number, line in enumerate(self.lines, start=1):
+            self._line(number, line)
+        if self.diagnostics:
+            raise CompileError(self.diagnostics)
+        if not (self.deck.main or self.deck.commander):
+            raise self._empty_deck()
+        return self.deck
+
+    def _line(self, number: int, line: str) -> None:
+        end = len(line.rstrip())
+        start = len(line) - len(line.lstrip())
+        body = line[start:end]
+        if not body:
+            self._blank()
+            return
+        if body.startswith(_COMMENT):
+            return
+        if self.section == "about":
+            deck_name = _DECK_NAME.match(body)
+            if deck_name:
+                self.deck.name = deck_name["name"]
+                return
+            self.section = "main"
+        prefix = _SIDEBOARD_PREFIX.match(body)
+        if prefix and prefix.end() == len(body):
+            self._error(number, line, start, end, NOT_A_CARD_LINE,
+                        "expected a card after `SB:`", "a sideboard line is `SB: 2 Duress`")
+            return
+        if prefix:
+            self._card_line(number, line, start + prefix.end(), end, "sideboard", after_prefix=True)
+            return
+        header = _HEADER.match(body)
+        if header and header["title"].casefold() in SECTIONS:
+            self.section = SECTIONS[header["title"].casefold()]
+            return
+        self._card_line(number, line, start, end, self.section, after_prefix=False)
+
+    def _blank(self) -> None:
+        if self.section in ("about", "commander", "companion"):
+            self.section = "main"
+        elif self.section == "main" and self.blank_starts_sideboard and self.main_lines:
+            self.section = "sideboard"
+
+    def _marks_sideboard(self, line: str) -> bool:
+        body = line.strip()
+        header = _HEADER.match(body)
+        return bool(_SIDEBOARD_PREFIX.match(body)) or bool(
+            header and SECTIONS.get(header["title"].casefold()) == "sideboard"
+        )
+
+    # Card lines
+
+    def _card_line(
+        self, number: int, line: str, start: int, end: int, section: str, after_prefix: bool
+    ) -> None:
+        """`COUNT NAME [(SET) [NUMBER]]`, where COUNT is `4` or `4x`."""
+        if section == "main":
+            self.main_lines += 1
+        parts = _COUNT_AND_REST.match(line, start, end)
+        count_token = parts["count"]
+        if not _COUNT.match(count_token) and not count_token[0].isdecimal():
+            self._line_without_count(number, line, start, end, allow_header=not after_prefix)
+            return
+        count = self._count(number, line, parts.start("count"), count_token)
+        if parts["rest"] is None:
+            self._error(number, line, start, end, NOT_A_CARD_LINE,
+                        f"expected a card name after the count `{count_token}`",
+                        "a card line is `<count> <card name>`, e.g. `4 Lightning Bolt`")
+            return
+        name = self._name(line, parts.start("rest"), end)
+        if name.card is None:
+            self._unknown_card(number, line, name)
+        elif count is not None:
+            entry = DeckEntry(count, name.card, name.text, self._span(number, name.start, len(name.text)),
+                              name.set_code, name.collector_number)
+            getattr(self.deck, section).append(entry)
+
+    def _count(self, number: int, line: str, start: int, token: str) -> int | None:
+        """The count, or None after reporting why it is not one (0, negative, > MAX_COUNT, not a number)."""
+        match = _COUNT.match(token)
+        if match is None:
+            self._error(number, line, start, start + len(token), COUNT_NOT_A_NUMBER,
+                        f"count `{token}` is not a whole number", "write the count in digits, e.g. `4`")
+            return None
+        digits = match["digits"].lstrip("0") or "0"
+        too_large = len(digits) > len(str(MAX_COUNT))  # never int() a 5000-digit string
+        value = 0 if too_large else int(digits) * (-1 if match["sign"] == "-" else 1)
+        if too_large or value > MAX_COUNT:
+            self._error(number, line, start, start + len(token), COUNT_OUT_OF_RANGE,
+                        f"count `{token}` is too large (at most {MAX_COUNT})",
+                        "no deck holds that many copies of a card; check for a typo")
+            return None
+        if value < 1:
+            self._error(number, line, start, start + len(token), COUNT_OUT_OF_RANGE,
+                        f"count must be at least 1, not `{token}`", "delete the line to leave the card out")
+            return None
+        return value
+
+    def _line_without_count(self, number: int, line: str, start: int, end: int, allow_header: bool) -> None:
+        """Say what a line without a count most likely is: a card, a spelled-out count, a header, or junk."""
+        name = self._name(line, start, end)
+        if name.card is not None:
+            self._error(number, line, name.start, name.start + len(name.text), MISSING_COUNT,
+                        f"missing count before `{name.text}`", f"write `1 {name.text}` for one copy")
+            return
+        parts = _COUNT_AND_REST.match(line, start, end)
+        if parts["rest"]:
+            after_word = self._name(line, parts.start("rest"), end)
+            if after_word.card is not None:
+                self._error(number, line, start, parts.end("count"), COUNT_NOT_A_NUMBER,
+                            f"count `{parts['count']}` is not a whole number",
+                            f"write the count in digits, e.g. `4 {after_word.text}`")
+                return
+        header = _HEADER.match(line, start, end)
+        if allow_header and header and (header["colon"] or header["tally"] or " " not in header["title"]):
+            title = header["title"]
+            hint = did_you_mean(title, SECTION_TITLES) or f"the sections are {', '.join(SECTION_TITLES)}"
+            self._error(number, line, start, start + len(title), UNKNOWN_SECTION,
+                        f"unknown section header `{title}`", hint)
+            return
+        self._error(number, line, start, end, NOT_A_CARD_LINE, "not a card line",
+                    "a card line is `<count> <card name>`, e.g. `4 Lightning Bolt`")
+
+    def _name(self, line: str, start: int, end: int) -> _Name:
+        """The card named by `line[start:end]`, split from a trailing `(SET) NUMBER` if there is one."""
+        text = line[start:end]
+        suffix = _SET_SUFFIX.match(text)
+        if suffix is None or self.db.get(text) is not None:  # a name may itself end in parentheses
+            return _Name(text, start, self._find(text))
+        name = suffix["name"]
+        return _Name(name, start, self._find(name), suffix["set"].upper(), suffix["number"])
+
+    def _find(self, name: str) -> Card | None:
+        """Look a name up as written, then as a split card (`Boom // Bust`, Arena's `///`, front face)."""
+        card = self.db.get(name)
+        if card is not None:
+            return card
+        if "//" in name:
+            faces = _SPLIT.split(name)
+            return self.db.get(" // ".join(faces)) or self.db.get(faces[0])
+        full_name = self._front_face_index().get(normalize_name(name))
+        return self.db.get(full_name) if full_name else None
+
+    def _front_face_index(self) -> dict[str, str]:
+        """Front-face name -> full split-card name, for databases that key split cards by full name only."""
+        if self._front_faces is None:
+            self._front_faces = {}
+            for source in self.db.sources:
+                for full_name in source.names():
+                    if "//" in full_name:
+                        self._front_faces.setdefault(normalize_name(full_name.split("//")[0]), full_name)
+        return self._front_faces
+
+    # Errors
+
+    def _unknown_card(self, number: int, line: str, name: _Name) -> None:
+        suggestion = self.db.suggest(name.text)
+        hint = (f"did you mean `{suggestion}`?" if suggestion
+                else "no card of that name in the card database; import it with `deckquest cards import`")
+        self._error(number, line, name.start, name.start + len(name.text), UNKNOWN_CARD,
+                    f"unknown card `{name.text}`", hint)
+
+    def _error(
+        self, number: int, line: str, start: int, end: int, code: str, message: str, hint: str
+    ) -> None:
+        span = self._span(number, start, end - start)
+        self.diagnostics.append(Diagnostic("error", message, span, code, hint, line))
+
+    def _span(self, number: int, start: int, length: int) -> Span:
+        return Span(self.path, number, start + 1, number, start + 1 + length)
+
+    def _empty_deck(self) -> DeckquestError:
+        if self.deck.sideboard:
+            hint = ("every card is in the sideboard: in an MTGO list the first blank line "
+                    "after the main deck starts the sideboard")
+        else:
+            hint = "a card line is `<count> <card name>`, e.g. `4 Lightning Bolt`"
+        return DeckquestError("deck list has no main-deck cards", file_span(self.path), hint, code=EMPTY_DECK)
+
+
+# Reading files
+
+
+def _read_text(path: str | Path) -> str:
+    """The file's text; a missing, unreadable or non-UTF-8 file is a user error, not a traceback."""
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise DeckquestError(f"deck list `{path}` does not exist", file_span(path), code=UNREADABLE_FILE)
+    except IsADirectoryError:
+        raise DeckquestError(f"deck list `{path}` is a directory, not a file", file_span(path),
+                             code=UNREADABLE_FILE)
+    except OSError as error:
+        raise DeckquestError(f"cannot read deck list `{path}`: {error.strerror}", file_span(path),
+                             code=UNREADABLE_FILE)
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise _not_text(path, data, error.start, f"byte 0x{data[error.start]:02x}")
+    if "\x00" in text:
+        raise _not_text(path, data, data.index(b"\x00"), "it contains a NUL byte")
+    return text
+
+
+def _not_text(path: str | Path, data: bytes, position: int, reason: str) -> DeckquestError:
+    """An error pointing at the first byte that makes the file not UTF-8 text."""
+    before = _BYTE_LINE_BREAK.split(data[:position])
+    after = _BYTE_LINE_BREAK.split(data[position:], maxsplit=1)[0]
+    prefix = before[-1].decode("utf-8-sig", errors="replace")
+    source_line = (before[-1] + after).decode("utf-8-sig", errors="replace")
+    span = Span(str(path), len(before), len(prefix) + 1, len(before), len(prefix) + 2)
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
+        hint = "the file looks like UTF-16; save it as UTF-8"
+    else:
+        hint = "save the file as UTF-8 (convert a Shift_JIS file with `iconv -f SHIFT_JIS -t UTF-8`)"
+    return DeckquestError(f"deck list is not UTF-8 text ({reason})", span, hint,
+                          code=UNREADABLE_FILE, source_line=source_line)
+
+
+__all__ = ["Deck", "DeckEntry", "MAX_COUNT", "load_deck", "parse_deck"]

@@ -1,0 +1,341 @@
+"""The user's card database: cards imported from a Scryfall or MTGJSON file.
+
+It lives in one SQLite file, `deckquest_home() / "cards.sqlite"`, and is searched
+before the built-in cards (so an imported card overrides a built-in one of the
+same name). An import REPLACES the whole database: it always holds exactly what
+the last successful import read. The import writes a temporary file beside the
+database and renames it over the old one only when everything succeeded, so a
+bad file, a crash or Ctrl-C leaves the previous database exactly as it was.
+
+Printings are merged here, because only the database remembers what came
+before: the first printing of a card (by Scryfall oracle id) is kept, later ones
+are counted as duplicates, and a Japanese printing's name is attached to the card
+with the same oracle id whichever comes first in the file.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Iterator
+
+from deckquest.cards.database import CardDatabase, deckquest_home, normalize_name
+from deckquest.cards.importers import (
+    DUPLICATE_PRINTING,
+    FORMAT_TITLES,
+    NON_ENGLISH_PRINTING,
+    SAME_NAME,
+    TOKEN_NAMED_LIKE_CARD,
+    Entry,
+    Skipped,
+    detect_format,
+    read_entries,
+)
+from deckquest.cards.model import COLOR_NAMES, Card
+from deckquest.errors import DeckquestError, Span
+
+DATABASE_FILE = "cards.sqlite"
+SCHEMA_VERSION = "1"
+
+# Which card a name finds when several share it: lower rank wins.
+RANK_NAME, RANK_FRONT_FACE, RANK_NAME_JA, RANK_FRONT_FACE_JA = 0, 1, 2, 3
+TOKEN_RANK_PENALTY = 4  # a card's name beats a token's of the same spelling
+
+_SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE cards (
+    id INTEGER PRIMARY KEY,
+    name_key TEXT NOT NULL UNIQUE,
+    identity TEXT NOT NULL,
+    is_token INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    name_ja TEXT
+);
+CREATE INDEX cards_identity ON cards (identity);
+CREATE TABLE names (
+    key TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    card_id INTEGER NOT NULL,
+    rank INTEGER NOT NULL
+);
+CREATE TEMP TABLE japanese (identity TEXT PRIMARY KEY, name_ja TEXT NOT NULL, front_name_ja TEXT);
+"""
+
+
+class UserDatabase:
+    """The imported cards, read from SQLite on demand (a CardSource)."""
+
+    def __init__(self, path: Path, connection: sqlite3.Connection):
+        self.path = path
+        self._connection = connection
+
+    @classmethod
+    def open_existing(cls, home: Path) -> "UserDatabase | None":
+        """The database under `home`, or None when no import has been done."""
+        path = Path(home) / DATABASE_FILE
+        if not path.is_file():
+            return None
+        try:
+            connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            version = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except sqlite3.DatabaseError:
+            version = None
+        if version != (SCHEMA_VERSION,):
+            raise DeckquestError(
+                f"{path} is not a card database this deckquest can read",
+                Span(str(path)),
+                "import the card data again: deckquest cards import FILE",
+            )
+        return cls(path, connection)
+
+    def get(self, name: str) -> Card | None:
+        """The card an English, front-face or Japanese name finds (case-insensitive)."""
+        row = self._connection.execute(
+            "SELECT cards.data, cards.name_ja FROM names JOIN cards ON cards.id = names.card_id WHERE names.key = ?",
+            (normalize_name(name),),
+        ).fetchone()
+        return None if row is None else _card_from_row(*row)
+
+    def names(self) -> Iterable[str]:
+        return [name for (name,) in self._connection.execute("SELECT name FROM names")]
+
+    def __len__(self) -> int:
+        return self._connection.execute("SELECT COUNT(*) FROM cards").fetchone()[0]
+
+    def meta(self, key: str) -> str | None:
+        """What the last import recorded: "source" (the file) or "format"."""
+        row = self._connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        return row[0] if row else None
+
+    def close(self) -> None:
+        self._connection.close()
+
+
+@dataclass
+class ImportReport:
+    """What an import did: how many cards it stored and why it skipped the rest."""
+
+    source: Path
+    file_format: str
+    database: Path
+    imported: int = 0
+    skipped: Counter = field(default_factory=Counter)
+
+    def summary(self) -> str:
+        title = FORMAT_TITLES.get(self.file_format, self.file_format)
+        lines = [f"imported {self.imported} cards from {self.source} ({title}) into {self.database}"]
+        total = sum(self.skipped.values())
+        if total:
+            lines.append(f"skipped {total}:")
+            width = len(str(max(self.skipped.values())))
+            for reason, count in sorted(self.skipped.items(), key=lambda item: (-item[1], item[0])):
+                lines.append(f"  {count:>{width}} {reason}")
+        return "\n".join(lines)
+
+
+def import_file(
+    source: Path,
+    home: Path | None = None,
+    file_format: str = "auto",
+    on_progress: Callable[[int], None] | None = None,
+) -> ImportReport:
+    """Import a card data file, replacing the user database under `home` atomically.
+
+    `home` defaults to deckquest_home(). On any failure (a user error, an I/O
+    error, KeyboardInterrupt) the previous database is untouched and the
+    temporary file is removed.
+    """
+    source = Path(source)
+    home = Path(home) if home is not None else deckquest_home()
+    if file_format == "auto":
+        file_format = detect_format(source)
+    target = home / DATABASE_FILE
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(prefix=".cards-", suffix=".sqlite.tmp", dir=home)
+        os.close(handle)
+    except OSError as error:
+        raise DeckquestError(f"cannot write the card database in {home}: {error.strerror}", Span(str(home))) from None
+    report = ImportReport(source, file_format, target)
+    try:
+        _write(Path(temporary), read_entries(source, file_format, on_progress), report)
+        if report.imported == 0:
+            raise DeckquestError(
+                f"no cards found in {source}; the card database was not changed",
+                Span(str(source)),
+                "import a Scryfall bulk file (e.g. oracle-cards) or MTGJSON AtomicCards.json",
+            )
+        os.replace(temporary, target)
+    except (OSError, sqlite3.Error) as error:
+        Path(temporary).unlink(missing_ok=True)
+        raise DeckquestError(f"the import failed and the card database was not changed: {error}", Span(str(source))) from None
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return report
+
+
+def _write(path: Path, entries: Iterator[Entry | Skipped], report: ImportReport) -> None:
+    """Fill a new database file from the entries, counting into `report`, then flush it to disk."""
+    connection = sqlite3.connect(path)
+    try:
+        connection.execute("PRAGMA journal_mode = OFF")
+        connection.execute("PRAGMA synchronous = OFF")
+        connection.executescript(_SCHEMA)
+        for item in entries:
+            reason = item.reason if isinstance(item, Skipped) else _add(connection, item)
+            if reason is None:
+                report.imported += 1
+            else:
+                report.skipped[reason] += 1
+        _attach_japanese_names(connection)
+        connection.executemany(
+            "INSERT INTO meta (key, value) VALUES (?, ?)",
+            [("schema", SCHEMA_VERSION), ("source", str(report.source.resolve())), ("format", report.file_format)],
+        )
+        connection.commit()
+    finally:
+        connection.close()
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _add(connection: sqlite3.Connection, entry: Entry) -> str | None:
+    """Store one entry; None when it is a new card, else why it was not stored."""
+    card = entry.card
+    if entry.name_ja:
+        connection.execute(
+            "INSERT OR IGNORE INTO japanese (identity, name_ja, front_name_ja) VALUES (?, ?, ?)",
+            (entry.identity, entry.name_ja, entry.front_name_ja),
+        )
+    row = connection.execute(
+        "SELECT id, identity, is_token FROM cards WHERE name_key = ?", (normalize_name(card.name),)
+    ).fetchone()
+    if row is None:
+        card_id = connection.execute(
+            "INSERT INTO cards (name_key, identity, is_token, data) VALUES (?, ?, ?, ?)",
+            (normalize_name(card.name), entry.identity, card.is_token, _card_data(card)),
+        ).lastrowid
+        _add_names(connection, card_id, entry)
+        return None
+    card_id, identity, is_token = row
+    if identity == entry.identity:
+        return DUPLICATE_PRINTING if entry.lang == "en" else NON_ENGLISH_PRINTING
+    if is_token and not card.is_token:
+        connection.execute(
+            "UPDATE cards SET identity = ?, is_token = 0, data = ? WHERE id = ?",
+            (entry.identity, _card_data(card), card_id),
+        )
+        connection.execute("DELETE FROM names WHERE card_id = ?", (card_id,))
+        _add_names(connection, card_id, entry)
+        return TOKEN_NAMED_LIKE_CARD
+    return SAME_NAME
+
+
+def _add_names(connection: sqlite3.Connection, card_id: int, entry: Entry) -> None:
+    penalty = TOKEN_RANK_PENALTY if entry.card.is_token else 0
+    _add_name(connection, card_id, entry.card.name, RANK_NAME + penalty)
+    if entry.front_name:
+        _add_name(connection, card_id, entry.front_name, RANK_FRONT_FACE + penalty)
+
+
+def _add_name(connection: sqlite3.Connection, card_id: int, name: str, rank: int) -> None:
+    """Point `name` at the card unless a better-ranked card already has it."""
+    connection.execute(
+        "INSERT INTO names (key, name, card_id, rank) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (key) DO UPDATE SET name = excluded.name, card_id = excluded.card_id, rank = excluded.rank "
+        "WHERE excluded.rank < names.rank",
+        (normalize_name(name), name, card_id, rank),
+    )
+
+
+def _attach_japanese_names(connection: sqlite3.Connection) -> None:
+    """Give each card the Japanese names its printings carried, in whatever order they came.
+
+    Done in SQL after all printings are read, so memory does not grow with the cards.
+    """
+    connection.create_function("normalize_name", 1, normalize_name, deterministic=True)
+    connection.execute(
+        "UPDATE cards SET name_ja = (SELECT name_ja FROM japanese WHERE japanese.identity = cards.identity) "
+        "WHERE identity IN (SELECT identity FROM japanese)"
+    )
+    for column, rank in (("name_ja", RANK_NAME_JA), ("front_name_ja", RANK_FRONT_FACE_JA)):
+        connection.execute(
+            f"INSERT INTO names (key, name, card_id, rank) "
+            f"SELECT normalize_name(japanese.{column}), japanese.{column}, cards.id, ? + ? * cards.is_token "
+            f"FROM cards JOIN japanese ON japanese.identity = cards.identity WHERE japanese.{column} IS NOT NULL "
+            "ON CONFLICT (key) DO UPDATE SET name = excluded.name, card_id = excluded.card_id, rank = excluded.rank "
+            "WHERE excluded.rank < names.rank",
+            (rank, TOKEN_RANK_PENALTY),
+        )
+
+
+def _card_data(card: Card) -> str:
+    """A card's printed values as JSON (the Japanese name is stored beside it)."""
+    return json.dumps(
+        {
+            "name": card.name,
+            "cost": str(card.mana_cost) if card.mana_cost else None,
+            "type_line": str(card.type_line),
+            "colors": card.colors,
+            "color_identity": card.color_identity,
+            "power": card.power,
+            "toughness": card.toughness,
+            "loyalty": card.loyalty,
+            "keywords": card.keywords,
+            "oracle_text": card.oracle_text,
+            "is_token": card.is_token,
+            "mana_value": card.mana_value,
+        },
+        ensure_ascii=False,
+    )
+
+
+def _card_from_row(data: str, name_ja: str | None) -> Card:
+    values = json.loads(data)
+    return Card.build(values.pop("name"), values.pop("cost"), values.pop("type_line"), name_ja=name_ja, **values)
+
+
+def find_with_origin(database: CardDatabase, name: str) -> tuple[Card, str] | None:
+    """The card a name finds and where it came from: "imported from FILE" or "built-in"."""
+    for source in database.sources:
+        card = source.get(name)
+        if card is not None:
+            return card, f"imported from {source.meta('source')}" if isinstance(source, UserDatabase) else "built-in"
+    return None
+
+
+def card_sheet(card: Card, origin: str) -> str:
+    """A card as `deckquest cards show` prints it: every field, one per line."""
+    rows = [
+        ("name", card.name),
+        ("Japanese name", card.name_ja or "-"),
+        ("mana cost", str(card.mana_cost) if card.mana_cost else "-"),
+        ("mana value", str(card.mana_value)),
+        ("colours", _colour_words(card.colors)),
+        ("colour identity", _colour_words(card.color_identity)),
+        ("type line", ("Token " if card.is_token else "") + str(card.type_line)),
+    ]
+    if card.power is not None or card.toughness is not None:
+        rows.append(("power/toughness", f"{card.power}/{card.toughness}"))
+    if card.loyalty is not None:
+        rows.append(("loyalty", card.loyalty))
+    rows.append(("keywords", ", ".join(card.keywords) or "-"))
+    rows.append(("source", origin))
+    width = max(len(label) for label, _ in rows)
+    lines = [f"{label + ':':<{width + 1}} {value}" for label, value in rows]
+    lines.append("oracle text:")
+    lines += [f"  {line}" for line in (card.oracle_text or "-").splitlines()]
+    return "\n".join(lines)
+
+
+def _colour_words(colors: tuple[str, ...]) -> str:
+    return ", ".join(COLOR_NAMES[color] for color in colors) if colors else "colourless"

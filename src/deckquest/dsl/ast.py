@@ -1,0 +1,522 @@
+"""The syntax tree of a `.quest` scenario script.
+
+One dataclass per grammar rule; the Lark transformer (`deckquest.dsl.parser`) only builds
+these nodes, and everything after it -- the resolver and the interpreter -- walks them, never
+Lark trees. Every node carries a ``span`` (`deckquest.errors.Span`) so any later message can
+point at the source.
+
+The node set, top down:
+
+* ``Script``: one file. ``header`` (``ScenarioHeader``), ``uses`` (``Use``), ``pcs``
+  (``PcDecl``), ``npcs`` (``NpcDecl``), ``flags`` (``FlagDecl``), ``counters``
+  (``CounterDecl``), top-level ``triggers`` (``Trigger``) and ``scenes`` (``Scene``), each in
+  source order.
+* Declarations: ``PcDecl`` (deck + ``Critical`` cards), ``NpcDecl`` (kind ``creature``,
+  ``planeswalker``, ``player`` or ``horde``; ``from card`` plus inline ``NpcField`` values),
+  ``FlagDecl``, ``CounterDecl``.
+* ``Trigger``: an ``Event`` (see ``EVENT_KINDS``), an optional condition and a body.
+* ``Scene``: id, title, ``start`` marker, its own triggers and a body (a list of statements).
+* Statements (``Stmt``): ``Narration``, ``Choice`` (of ``ChoiceOption``), ``Check``,
+  ``Encounter``, ``Recruit``, ``Fight``, ``Battle``, ``Goto``, ``End``, ``LoseLife``,
+  ``GainLife``, ``Draw``, ``Give``, ``Rest``, ``Sleep``, ``Wait``, ``SetFlag``, ``ClearFlag``,
+  ``CounterAssign``, ``If``.
+* Who acts: ``Who`` (a check's ``by``, a battle's ``prepare by``) and ``Target`` (the PC(s)
+  an effect applies to).
+* Expressions (``Expr``): ``IntLit``, ``Var`` (a flag or counter), ``PcStat``
+  (``alice.life``, ``pc.hand``), ``PartySize``, ``Degree``, ``Compare``, ``And``, ``Or``,
+  ``Not``.
+* ``Text``: a string that may interpolate ``{...}``. The parser keeps ``raw``; the resolver
+  fills ``parts`` with literal strings and expressions (``Var``, ``PcStat``, ``PcName``,
+  ``PartySize``, ``Degree``), so the interpreter never parses text at run time.
+
+Names of things from a ``use``d script are qualified, ``lair.guard``: a ``str`` name field
+may hold such a dotted name (see docs/language.md, "Using other scripts").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Union
+
+from deckquest.errors import Span
+
+# ---------------------------------------------------------------- expressions
+
+
+@dataclass
+class IntLit:
+    span: Span
+    value: int
+
+
+@dataclass
+class Var:
+    """A flag (true when set) or a counter (its value); the resolver knows which."""
+
+    span: Span
+    name: str
+
+
+@dataclass
+class PcStat:
+    """A number about a PC: ``alice.life``, ``pc.hand``, ``pc.library``.
+
+    ``pc`` is a PC id, or ``"pc"`` for the PC in scope (the one who checked, or the dying one).
+    """
+
+    span: Span
+    pc: str
+    stat: str  # one of PC_STATS
+
+
+PC_STATS = ("life", "hand", "library", "exhaustion")
+
+
+@dataclass
+class PcName:
+    """Only inside interpolation: ``{pc}`` or ``{alice}`` renders a PC's name."""
+
+    span: Span
+    pc: str
+
+
+@dataclass
+class PartySize:
+    span: Span
+
+
+@dataclass
+class Degree:
+    """The degree of success of the check whose success/failure block is running."""
+
+    span: Span
+
+
+@dataclass
+class Compare:
+    span: Span
+    op: str  # "<", "<=", ">", ">=", "==", "!="
+    left: "Expr"
+    right: "Expr"
+
+
+@dataclass
+class And:
+    span: Span
+    operands: list["Expr"]
+
+
+@dataclass
+class Or:
+    span: Span
+    operands: list["Expr"]
+
+
+@dataclass
+class Not:
+    span: Span
+    operand: "Expr"
+
+
+Expr = Union[IntLit, Var, PcStat, PcName, PartySize, Degree, Compare, And, Or, Not]
+
+
+@dataclass
+class Text:
+    """A string literal that may interpolate ``{...}``.
+
+    ``raw`` is the text between the quotes with escapes applied. ``parts`` is filled by the
+    resolver: ``str`` pieces and expressions, in order.
+    """
+
+    span: Span
+    raw: str
+    parts: list[Union[str, Expr]] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- who acts
+
+
+@dataclass
+class Who:
+    """Who makes a check: a PC id (``kind == "pc"``), ``party``, ``each``, ``all`` or ``any``."""
+
+    span: Span
+    kind: str
+    pc: str | None = None
+
+
+@dataclass
+class Outcome:
+    """One ``success:``/``failure:``/``victory:``/``defeat:``/``escape:`` block, as written."""
+
+    span: Span
+    kind: str
+    body: list["Stmt"]
+
+
+@dataclass
+class Target:
+    """Whom an effect hits: ``pc`` (the PC in scope), ``each`` (every PC) or a named PC."""
+
+    span: Span
+    kind: str  # "pc", "each" or "named"
+    pc: str | None = None
+
+
+@dataclass
+class NameRef:
+    """A use of a declared name (an NPC in ``battle against``), with its own span."""
+
+    span: Span
+    name: str
+
+
+# ---------------------------------------------------------------- statements
+
+
+@dataclass
+class Narration:
+    span: Span
+    text: Text
+
+
+@dataclass
+class ChoiceOption:
+    span: Span
+    label: Text
+    condition: Expr | None
+    body: list["Stmt"]
+
+
+@dataclass
+class Choice:
+    span: Span
+    options: list[ChoiceOption]
+
+
+CHECK_KINDS = {
+    2019: ("white", "blue", "black", "red", "green", "colorless"),
+    2014: ("negotiation", "intellect", "dexterity", "reflex", "body"),
+}
+
+
+@dataclass
+class Check:
+    """``check KIND difficulty N [by WHO] [as "label"]:`` with ``success:``/``failure:``.
+
+    ``by`` is None when omitted (the party picks, as for ``by party``). A missing block is None.
+    """
+
+    span: Span
+    kind: str
+    difficulty: int
+    by: Who | None
+    label: str | None
+    success: list["Stmt"] | None
+    failure: list["Stmt"] | None
+    outcomes: list[Outcome] = field(default_factory=list)  # every block as written
+
+
+@dataclass
+class Encounter:
+    span: Span
+    npc: str
+    name_span: Span | None = None
+
+
+@dataclass
+class Recruit:
+    """T-8.4: a negotiation (2019: white) check; success makes the NPC cooperate."""
+
+    span: Span
+    npc: str
+    difficulty: int
+    by: Who | None
+    success: list["Stmt"] | None
+    failure: list["Stmt"] | None
+    outcomes: list[Outcome] = field(default_factory=list)
+    name_span: Span | None = None
+
+
+@dataclass
+class Fight:
+    """T-3.4: a fight outside combat scenes."""
+
+    span: Span
+    npc: str
+    holding_back: bool
+    name_span: Span | None = None
+
+
+@dataclass
+class Battle:
+    """A combat part (rules section 6) against the listed enemies."""
+
+    span: Span
+    enemies: list[NameRef]
+    prepare: Who | None
+    victory: list["Stmt"] | None
+    defeat: list["Stmt"] | None
+    escape: list["Stmt"] | None
+    outcomes: list[Outcome] = field(default_factory=list)
+    prepares: list[Who] = field(default_factory=list)  # every `prepare by` line as written
+
+
+@dataclass
+class Goto:
+    span: Span
+    scene: str
+    name_span: Span | None = None
+
+
+@dataclass
+class End:
+    """The scenario ends: ``outcome`` is ``victory``, ``defeat`` or a custom string."""
+
+    span: Span
+    outcome: str
+    text: Text | None
+
+
+@dataclass
+class LoseLife:
+    span: Span
+    target: Target
+    amount: int
+
+
+@dataclass
+class GainLife:
+    span: Span
+    target: Target
+    amount: int
+
+
+@dataclass
+class Draw:
+    span: Span
+    target: Target
+    amount: int
+
+
+@dataclass
+class Give:
+    span: Span
+    item: str
+    target: Target
+
+
+@dataclass
+class Rest:
+    """``the party rests``: every PC rests (T-2.6)."""
+
+    span: Span
+
+
+@dataclass
+class Sleep:
+    """``the party sleeps``: six hours of sleep for every PC (T-2.8)."""
+
+    span: Span
+
+
+@dataclass
+class Wait:
+    """``wait N minutes``: only advances the game clock."""
+
+    span: Span
+    minutes: int
+
+
+@dataclass
+class SetFlag:
+    span: Span
+    flag: str
+    name_span: Span | None = None
+
+
+@dataclass
+class ClearFlag:
+    span: Span
+    flag: str
+    name_span: Span | None = None
+
+
+@dataclass
+class CounterAssign:
+    span: Span
+    counter: str
+    op: str  # "=", "+=", "-="
+    value: int
+    name_span: Span | None = None
+
+
+@dataclass
+class If:
+    span: Span
+    condition: Expr
+    then: list["Stmt"]
+    orelse: list["Stmt"] | None
+
+
+Stmt = Union[
+    Narration, Choice, Check, Encounter, Recruit, Fight, Battle, Goto, End, LoseLife, GainLife,
+    Draw, Give, Rest, Sleep, Wait, SetFlag, ClearFlag, CounterAssign, If,
+]
+
+# ---------------------------------------------------------------- triggers and scenes
+
+EVENT_KINDS = (
+    "scene_starts",  # the scene starts
+    "scene_ends",  # the scene ends
+    "check_succeeds",  # a check succeeds
+    "check_fails",  # a check fails
+    "critical_revealed",  # a critical card is revealed
+    "pc_dying",  # a pc is dying
+    "pc_unconscious",  # a pc falls unconscious
+    "pc_dies",  # a pc dies
+    "npc_defeated",  # NPC is defeated (npc set)
+    "battle_turn",  # battle turn N (number set)
+    "after_minutes",  # after N minutes of game clock (number set)
+)
+
+
+@dataclass
+class Event:
+    span: Span
+    kind: str  # one of EVENT_KINDS
+    npc: str | None = None
+    number: int | None = None
+    name_span: Span | None = None
+
+
+@dataclass
+class Trigger:
+    """``when EVENT [if cond]:`` -- top level, or scoped to the scene it is written in."""
+
+    span: Span
+    event: Event
+    condition: Expr | None
+    body: list[Stmt]
+
+
+@dataclass
+class Scene:
+    span: Span
+    id: str
+    title: str
+    start: bool
+    triggers: list[Trigger]
+    body: list[Stmt]
+
+
+# ---------------------------------------------------------------- declarations
+
+
+@dataclass
+class HeaderEntry:
+    """One line of the scenario header; ``value`` is a str, int, (min, max) or tuple of str."""
+
+    span: Span
+    key: str  # "author", "version", "players", "rules", "language", "tags"
+    value: object
+
+
+@dataclass
+class ScenarioHeader:
+    span: Span
+    title: str
+    entries: list[HeaderEntry]
+
+    def get(self, key: str):
+        """The value of the first entry named ``key``, or None."""
+        return next((e.value for e in self.entries if e.key == key), None)
+
+
+@dataclass
+class Critical:
+    """``critical "Card" xN``: N copies of that card are critical cards (T-4.7)."""
+
+    span: Span
+    card: str
+    copies: int
+
+
+@dataclass
+class PcDecl:
+    span: Span
+    id: str
+    name: str
+    deck: str | None
+    deck_span: Span | None
+    criticals: list[Critical]
+    fields: list["NpcField"] = field(default_factory=list)  # deck and critical lines as written
+
+
+NPC_KINDS = ("creature", "planeswalker", "player", "horde")
+
+
+@dataclass
+class NpcField:
+    """One inline NPC value; ``value`` as in the matching ``NpcDecl`` attribute."""
+
+    span: Span
+    key: str  # "cost", "types", "stats", "keywords", "loyalty", "life", "deck"
+    value: object
+
+
+@dataclass
+class NpcDecl:
+    """An NPC (T-8.1 to T-8.3) or a horde (T-6.1). Inline fields override ``from card``."""
+
+    span: Span
+    kind: str  # one of NPC_KINDS
+    id: str
+    name: str
+    from_card: str | None
+    fields: list[NpcField]
+
+    def get(self, key: str):
+        """The value of the inline field ``key``, or None."""
+        return next((f.value for f in self.fields if f.key == key), None)
+
+
+@dataclass
+class FlagDecl:
+    span: Span
+    name: str
+
+
+@dataclass
+class CounterDecl:
+    span: Span
+    name: str
+    initial: int
+
+
+@dataclass
+class Use:
+    """``use "pack/path.quest" [as name]``: import another script's declarations.
+
+    Its NPCs, flags, counters and triggers are reached as ``namespace.name``; the namespace
+    is ``alias`` or, without one, the file's stem.
+    """
+
+    span: Span
+    path: str
+    alias: str | None
+
+
+@dataclass
+class Script:
+    span: Span
+    header: ScenarioHeader | None  # the first `scenario` header
+    headers: list[ScenarioHeader] = field(default_factory=list)  # all of them, as written
+    uses: list[Use] = field(default_factory=list)
+    pcs: list[PcDecl] = field(default_factory=list)
+    npcs: list[NpcDecl] = field(default_factory=list)
+    flags: list[FlagDecl] = field(default_factory=list)
+    counters: list[CounterDecl] = field(default_factory=list)
+    triggers: list[Trigger] = field(default_factory=list)
+    scenes: list[Scene] = field(default_factory=list)

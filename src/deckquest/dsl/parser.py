@@ -1,0 +1,660 @@
+"""From script text to the syntax tree (`deckquest.dsl.ast`), with every syntax error.
+
+Three stages, each reporting what it finds rather than stopping at the first problem:
+
+1. A line scan enforces the limits against hostile input (file size, nesting depth, string
+   length) and the layout rules Lark cannot explain well (tabs, indents not a multiple of 4,
+   unterminated strings). It repairs what it reports so the parse can go on and find more.
+2. Lark LALR with an indentation post-lexer parses the text. When that fails, each top-level
+   block -- and each statement of a broken scene -- is parsed on its own, so one mistake does
+   not hide the next.
+3. The transformer builds AST nodes, nothing else.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+from lark import Lark, Token, Transformer, v_args
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.indenter import Indenter
+
+from deckquest.dsl import ast
+from deckquest.dsl.diagnostics import error
+from deckquest.errors import CompileError, Diagnostic, Span
+
+MAX_FILE_BYTES = 1_000_000
+MAX_BLOCK_DEPTH = 24  # indentation levels
+MAX_PAREN_DEPTH = 16
+MAX_STRING_CHARS = 4_000
+MAX_NUMBER = 1_000_000
+INDENT = 4
+
+
+class QuestIndenter(Indenter):
+    """Turns leading spaces into _INDENT/_DEDENT tokens (4 spaces a level; tabs are caught earlier)."""
+
+    NL_type = "_NL"
+    OPEN_PAREN_types: list[str] = []
+    CLOSE_PAREN_types: list[str] = []
+    INDENT_type = "_INDENT"
+    DEDENT_type = "_DEDENT"
+    tab_len = INDENT
+
+
+@lru_cache(maxsize=1)
+def _lark() -> Lark:
+    grammar = resources.files("deckquest.grammar").joinpath("quest.lark").read_text("utf-8")
+    return Lark(
+        grammar,
+        parser="lalr",
+        lexer="contextual",
+        postlex=QuestIndenter(),
+        propagate_positions=True,
+        maybe_placeholders=True,
+    )
+
+
+# Words that can begin a statement, a condition, a `by` or an event: a name spelled like one
+# would be read as the keyword there, so no declaration may use them.
+RESERVED_WORDS = frozenset(
+    "a after all and any battle check choice clear degree each else encounter end fight give if not or "
+    "party pc recruit scene set start the use wait when".split()
+)
+
+
+def parse_source(text: str, path: str) -> ast.Script:
+    """The syntax tree of a script; raises CompileError with every syntax error found."""
+    diagnostics, text = scan(text, path)
+    if diagnostics and diagnostics[0].code == "DQ0005":
+        raise CompileError(diagnostics)
+    script = None
+    try:
+        tree = _lark().parse(text)
+    except UnexpectedInput as first:
+        diagnostics.extend(_recover(text, path, first))
+    except RecursionError:
+        diagnostics.append(error("DQ0006", "the script is nested too deeply to read", Span(path, 1, 1)))
+    else:
+        builder = AstBuilder(path, text)
+        try:
+            script = builder.transform(tree)
+        except RecursionError:
+            diagnostics.append(error("DQ0006", "the script is nested too deeply to read", Span(path, 1, 1)))
+        diagnostics.extend(builder.problems)
+    if diagnostics:
+        raise CompileError(_sorted_unique(diagnostics))
+    return script
+
+
+# ---------------------------------------------------------------- stage 1: line scan
+
+_STRING_OR_COMMENT = re.compile(r'"(?:\\.|[^"\\\n])*("?)|#.*')
+
+
+def scan(text: str, path: str) -> tuple[list[Diagnostic], str]:
+    """Limit and layout errors, and the text repaired so that parsing can continue."""
+    size = len(text.encode("utf-8", errors="replace"))
+    if size > MAX_FILE_BYTES:
+        message = f"the script has {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
+        return [error("DQ0005", message, Span(path, 1, 1), "split it into several scripts joined by `use`")], text
+    text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    diagnostics: list[Diagnostic] = []
+    lines = text.split("\n")
+    previous = -INDENT  # indentation of the last line with content, after repair (none yet)
+    for number, line in enumerate(lines, start=1):
+        lines[number - 1] = _scan_line(line, number, path, diagnostics, previous)
+        body = lines[number - 1].lstrip(" ")
+        if body and not body.startswith("#"):
+            previous = len(lines[number - 1]) - len(body)
+    repaired = "\n".join(lines)
+    return diagnostics, repaired if repaired.endswith("\n") else repaired + "\n"
+
+
+def _scan_line(line: str, number: int, path: str, diagnostics: list[Diagnostic], previous: int) -> str:
+    body = line.lstrip(" \t")
+    if not body or body.startswith("#"):
+        return line
+    lead = line[: len(line) - len(body)]
+    if "\t" in lead:
+        col = lead.index("\t") + 1
+        diagnostics.append(error("DQ0002", "indent with 4 spaces, not a tab", Span(path, number, col, number, col + 1),
+                                 "replace each tab at the start of the line with 4 spaces"))
+        lead = lead.replace("\t", " " * INDENT)
+    if len(lead) % INDENT:
+        diagnostics.append(error("DQ0003", f"indented by {len(lead)} spaces; indent by a multiple of 4",
+                                 Span(path, number, 1, number, len(lead) + 1),
+                                 "each block level is indented 4 spaces more than the line that opens it"))
+        lead = " " * (round(len(lead) / INDENT) * INDENT)
+    if previous < 0 and lead:
+        diagnostics.append(error("DQ0010", "the first line cannot be indented", Span(path, number, 1, number, len(lead) + 1),
+                                 "start the script at the left margin"))
+        lead = ""
+    elif len(lead) > previous + INDENT:
+        diagnostics.append(error("DQ0003", f"indented {len(lead) - previous} spaces more than the line above",
+                                 Span(path, number, 1, number, len(lead) + 1),
+                                 "a block is indented 4 spaces more than the line that opens it"))
+        lead = " " * (previous + INDENT)
+    if len(lead) // INDENT > MAX_BLOCK_DEPTH:
+        diagnostics.append(error("DQ0006", f"blocks nested more than {MAX_BLOCK_DEPTH} levels deep",
+                                 Span(path, number, len(lead) + 1), "move the inner part into a scene of its own"))
+        lead = " " * (MAX_BLOCK_DEPTH * INDENT)
+    return lead + _scan_strings(body, number, len(lead), path, diagnostics)
+
+
+def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: list[Diagnostic]) -> str:
+    """Check string lengths and parenthesis depth; close an unterminated string."""
+    depth = deepest = 0
+    position = 0
+    while position < len(body):
+        char = body[position]
+        if char == '"' or char == "#":
+            match = _STRING_OR_COMMENT.match(body, position)
+            if char == "#":
+                break
+            col = offset + position + 1
+            if not match.group(1):
+                diagnostics.append(error("DQ0004", "this string has no closing `\"`", Span(path, number, col, number, col + 1),
+                                         "close the string on the same line; a string cannot span lines"))
+                return body + '"'
+            if match.end() - position - 2 > MAX_STRING_CHARS:
+                diagnostics.append(error("DQ0007", f"a string may have at most {MAX_STRING_CHARS:,} characters",
+                                         Span(path, number, col, number, col + 1), "split the text into several narration lines"))
+            position = match.end()
+            continue
+        if char == "(":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == ")":
+            depth -= 1
+        position += 1
+    if deepest > MAX_PAREN_DEPTH:
+        diagnostics.append(error("DQ0006", f"parentheses nested more than {MAX_PAREN_DEPTH} deep",
+                                 Span(path, number, offset + 1), "simplify the condition"))
+        return re.sub(r"[()]", " ", body)
+    return body
+
+
+# ---------------------------------------------------------------- stage 2: recovery
+
+_TOKEN_WORDS = {
+    "STRING": "a string", "NAME": "a name", "INT": "a number", "_NL": "the end of the line",
+    "_INDENT": "an indented block", "_DEDENT": "the end of the block", "COPIES": "a count like `x3`",
+    "$END": "the end of the file", "COLON": "`:`", "COMMA": "`,`", "DOT": "`.`", "SLASH": "`/`",
+    "EQUAL": "`=`", "MINUS": "`-`", "LPAR": "`(`", "RPAR": "`)`", "__ANON_0": "`->`",
+}
+
+
+def _describe_expected(names) -> str:
+    words = sorted({_TOKEN_WORDS.get(n, f"`{n.lower()}`") for n in names if not n.startswith("__ANON") or n in _TOKEN_WORDS})
+    if len(words) > 8:
+        words = words[:8] + ["…"]
+    return ", ".join(words)
+
+
+def diagnostic_for(exc: UnexpectedInput, path: str, line_offset: int = 0) -> Diagnostic:
+    """One readable diagnostic for a Lark error (line numbers shifted by `line_offset`)."""
+    if isinstance(exc, UnexpectedCharacters):
+        line, col = exc.line + line_offset, exc.column
+        char = exc.char
+        hint = "strings use double quotes" if char in "'“”" else None
+        return error("DQ0009", f"unexpected character `{char}`", Span(path, line, col, line, col + 1), hint)
+    token = getattr(exc, "token", None)
+    expected = set(getattr(exc, "expected", None) or getattr(exc, "accepts", None) or ())
+    if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":
+        return error("DQ0001", "unexpected end of file", Span(path, max(1, exc.line + line_offset) if exc.line > 0 else 1, 1))
+    if token.type in ("_INDENT", "_DEDENT"):
+        line, col = (token.end_line or token.line) + line_offset, token.end_column or 1
+    else:
+        line, col = token.line + line_offset, token.column
+    end = col + max(1, len(str(token))) if token.type not in ("_NL", "_INDENT", "_DEDENT") else col + 1
+    span = Span(path, line, col, line, end)
+    if token.type == "_INDENT":
+        return error("DQ0010", "unexpected indented block", span, "only a line that ends with `:` opens a block")
+    if "COLON" in expected and token.type == "_NL":
+        return error("DQ0011", "expected `:` at the end of this line", span, "a line that opens an indented block ends with `:`")
+    if expected == {"_INDENT"}:
+        return error("DQ0012", "expected an indented block after the `:`", span, "indent the block's lines 4 spaces more")
+    found = "the end of the line" if token.type == "_NL" else f"`{token}`"
+    hint = f"expected {_describe_expected(expected)}" if expected else None
+    if token.type == "_NL" and "COLON" not in expected and ":" in _line_tail(exc):
+        hint = "only a line that opens a block ends with `:`"
+    return error("DQ0001", f"unexpected {found}", span, hint)
+
+
+def _line_tail(exc: UnexpectedInput) -> str:
+    token = getattr(exc, "token", None)
+    return str(token) if token is not None else ""
+
+
+def _recover(text: str, path: str, first: UnexpectedInput) -> list[Diagnostic]:
+    """Report one error per broken top-level block, or per broken statement of a scene."""
+    found: list[Diagnostic] = []
+    for start, chunk in _blocks(text.split("\n")):
+        problem = _parse_error(chunk, start - 1)
+        if problem is None:
+            continue
+        if chunk.lstrip().startswith(("scene", "start", "when")):
+            inner = _statement_errors(chunk, start, path)
+            if inner:
+                found.extend(inner)
+                continue
+        found.append(diagnostic_for(problem, path, start - 1))
+    return found or [diagnostic_for(first, path)]
+
+
+def _blocks(lines: list[str]):
+    """(first line number, text) of each top-level block: a column-0 line and its indented lines."""
+    start, current = None, []
+    for number, line in enumerate(lines, start=1):
+        if line and not line[0].isspace() and not line.startswith("#"):
+            if current:
+                yield start, "\n".join(current) + "\n"
+            start, current = number, [line]
+        elif current:
+            current.append(line)
+    if current:
+        yield start, "\n".join(current) + "\n"
+
+
+_WRAPPER = 'scene recovered "":\n'
+
+
+def _statement_errors(chunk: str, first_line: int, path: str) -> list[Diagnostic]:
+    """Errors of each 4-space statement of a scene or trigger, parsed inside a stand-in scene."""
+    lines = chunk.split("\n")
+    found = []
+    for start, statement in _blocks([line[INDENT:] if line.startswith(" " * INDENT) else "" for line in lines[1:]]):
+        body = "\n".join((" " * INDENT + line) if line else "" for line in statement.split("\n"))
+        problem = _parse_error(_WRAPPER + body, 0)
+        if problem is not None:
+            found.append(diagnostic_for(problem, path, first_line + start - 2))
+    return found
+
+
+def _parse_error(text: str, line_offset: int) -> UnexpectedInput | None:
+    try:
+        _lark().parse(text)
+    except UnexpectedInput as problem:
+        return problem
+    return None
+
+
+def _sorted_unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    seen, result = set(), []
+    for d in sorted(diagnostics, key=lambda d: (d.span.line, d.span.col)):
+        key = (d.span.line, d.span.col, d.code)
+        if key not in seen:
+            seen.add(key)
+            result.append(d)
+    return result
+
+
+# ---------------------------------------------------------------- stage 3: AST
+
+
+def unquote(token: str) -> str:
+    """The text of a string token: quotes removed, `\\"` and `\\\\` unescaped."""
+    return re.sub(r"\\(.)", r"\1", token[1:-1])
+
+
+@v_args(meta=True)
+class AstBuilder(Transformer):
+    """Builds `deckquest.dsl.ast` nodes from the parse tree: one method per grammar rule."""
+
+    def __init__(self, path: str, text: str = ""):
+        super().__init__()
+        self.path = path
+        self.lines = text.split("\n")
+        self.problems: list[Diagnostic] = []
+
+    # helpers
+    def _span(self, meta) -> Span:
+        """The node's place; a node spanning lines is shown by its first line, up to its end."""
+        if getattr(meta, "empty", True):
+            return Span(self.path)
+        if meta.end_line == meta.line:
+            return Span(self.path, meta.line, meta.column, meta.end_line, meta.end_column)
+        first = self.lines[meta.line - 1] if meta.line <= len(self.lines) else ""
+        return Span(self.path, meta.line, meta.column, meta.line, max(meta.column + 1, len(first.rstrip()) + 1))
+
+    def _tok_span(self, token: Token) -> Span:
+        return Span(self.path, token.line, token.column, token.end_line, token.end_column)
+
+    def _int(self, token: Token) -> int:
+        if len(token) > 7 or int(token) > MAX_NUMBER:
+            self.problems.append(error("DQ0013", f"numbers may be at most {MAX_NUMBER:,}", self._tok_span(token)))
+            return MAX_NUMBER
+        return int(token)
+
+    def _text(self, token: Token) -> ast.Text:
+        return ast.Text(self._tok_span(token), unquote(token))
+
+    # file and header
+    def start(self, meta, items):
+        script = ast.Script(Span(self.path, 1, 1), None)
+        buckets = {
+            ast.ScenarioHeader: script.headers, ast.Use: script.uses, ast.PcDecl: script.pcs,
+            ast.NpcDecl: script.npcs, ast.FlagDecl: script.flags, ast.CounterDecl: script.counters,
+            ast.Trigger: script.triggers, ast.Scene: script.scenes,
+        }
+        for item in items:
+            buckets[type(item)].append(item)
+        script.header = script.headers[0] if script.headers else None
+        return script
+
+    def scenario_header(self, meta, children):
+        title, *entries = children
+        return ast.ScenarioHeader(self._span(meta), unquote(title), entries)
+
+    def _entry(self, meta, key, value):
+        return ast.HeaderEntry(self._span(meta), key, value)
+
+    def author(self, meta, c):
+        return self._entry(meta, "author", unquote(c[0]))
+
+    def version(self, meta, c):
+        return self._entry(meta, "version", unquote(c[0]))
+
+    def players(self, meta, c):
+        return self._entry(meta, "players", (self._int(c[0]), self._int(c[1])))
+
+    def rules(self, meta, c):
+        return self._entry(meta, "rules", self._int(c[0]))
+
+    def language(self, meta, c):
+        return self._entry(meta, "language", str(c[0]))
+
+    def tags(self, meta, c):
+        return self._entry(meta, "tags", tuple(unquote(t) for t in c))
+
+    def use_decl(self, meta, c):
+        return ast.Use(self._span(meta), unquote(c[0]), str(c[1]) if c[1] is not None else None)
+
+    # declarations
+    def pc_decl(self, meta, c):
+        name, title, *fields = c
+        decks = [f for f in fields if f.key == "deck"]
+        criticals = [f.value for f in fields if f.key == "critical"]
+        deck = decks[0] if decks else None
+        return ast.PcDecl(self._span(meta), str(name), unquote(title), deck.value if deck else None,
+                          deck.span if deck else None, criticals, fields)
+
+    def deck_field(self, meta, c):
+        return ast.NpcField(self._span(meta), "deck", unquote(c[0]))
+
+    def critical_field(self, meta, c):
+        copies = self._int(c[1][1:]) if c[1] is not None else 1
+        critical = ast.Critical(self._span(meta), unquote(c[0]), copies)
+        return ast.NpcField(critical.span, "critical", critical)
+
+    def npc_decl(self, meta, c):
+        kind, name, title, from_card, *fields = c
+        return ast.NpcDecl(self._span(meta), kind, str(name), unquote(title), from_card, fields)
+
+    def npc_kind(self, meta, c):
+        return str(c[0])
+
+    def from_card(self, meta, c):
+        return unquote(c[0])
+
+    def cost_field(self, meta, c):
+        return ast.NpcField(self._span(meta), "cost", unquote(c[0]))
+
+    def types_field(self, meta, c):
+        return ast.NpcField(self._span(meta), "types", tuple(str(t) for t in c))
+
+    def stats_field(self, meta, c):
+        return ast.NpcField(self._span(meta), "stats", (self._int(c[0]), self._int(c[1])))
+
+    def keywords_field(self, meta, c):
+        return ast.NpcField(self._span(meta), "keywords", tuple(c))
+
+    def phrase(self, meta, c):
+        return " ".join(str(t) for t in c)
+
+    def loyalty_field(self, meta, c):
+        return ast.NpcField(self._span(meta), "loyalty", self._int(c[0]))
+
+    def life_field(self, meta, c):
+        return ast.NpcField(self._span(meta), "life", self._int(c[0]))
+
+    def flag_decl(self, meta, c):
+        return ast.FlagDecl(self._span(meta), str(c[0]))
+
+    def counter_decl(self, meta, c):
+        return ast.CounterDecl(self._span(meta), str(c[0]), c[1] if c[1] is not None else 0)
+
+    # triggers and scenes
+    def trigger(self, meta, c):
+        event, condition, body = c
+        return ast.Trigger(self._span(meta), event, condition, body)
+
+    def _event(self, meta, kind, **values):
+        return ast.Event(self._span(meta), kind, **values)
+
+    def ev_scene_starts(self, meta, c):
+        return self._event(meta, "scene_starts")
+
+    def ev_scene_ends(self, meta, c):
+        return self._event(meta, "scene_ends")
+
+    def ev_check_succeeds(self, meta, c):
+        return self._event(meta, "check_succeeds")
+
+    def ev_check_fails(self, meta, c):
+        return self._event(meta, "check_fails")
+
+    def ev_critical_revealed(self, meta, c):
+        return self._event(meta, "critical_revealed")
+
+    def ev_pc_dying(self, meta, c):
+        return self._event(meta, "pc_dying")
+
+    def ev_pc_unconscious(self, meta, c):
+        return self._event(meta, "pc_unconscious")
+
+    def ev_pc_dies(self, meta, c):
+        return self._event(meta, "pc_dies")
+
+    def ev_npc_defeated(self, meta, c):
+        return self._event(meta, "npc_defeated", npc=c[0].name, name_span=c[0].span)
+
+    def ev_battle_turn(self, meta, c):
+        return self._event(meta, "battle_turn", number=self._int(c[0]))
+
+    def ev_after_minutes(self, meta, c):
+        return self._event(meta, "after_minutes", number=self._int(c[0]))
+
+    def scene(self, meta, c):
+        start, name, title, *items = c
+        triggers = [i for i in items if isinstance(i, ast.Trigger)]
+        body = [i for i in items if not isinstance(i, ast.Trigger)]
+        return ast.Scene(self._span(meta), str(name), unquote(title), start is not None, triggers, body)
+
+    def start_kw(self, meta, c):
+        return str(c[0])
+
+    def block(self, meta, c):
+        return list(c)
+
+    # statements
+    def narration(self, meta, c):
+        return ast.Narration(self._span(meta), self._text(c[0]))
+
+    def choice(self, meta, c):
+        return ast.Choice(self._span(meta), list(c))
+
+    def choice_option(self, meta, c):
+        label, condition, body = c
+        return ast.ChoiceOption(self._span(meta), self._text(label), condition, body)
+
+    def check(self, meta, c):
+        kind, difficulty, by, label, *outcomes = c
+        return ast.Check(self._span(meta), str(kind), self._int(difficulty), by,
+                         unquote(label) if label is not None else None,
+                         _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes)
+
+    def by(self, meta, c):
+        return c[0]
+
+    def who_pc(self, meta, c):
+        return ast.Who(self._span(meta), "pc", str(c[0]))
+
+    def who_party(self, meta, c):
+        return ast.Who(self._span(meta), "party")
+
+    def who_each(self, meta, c):
+        return ast.Who(self._span(meta), "each")
+
+    def who_all(self, meta, c):
+        return ast.Who(self._span(meta), "all")
+
+    def who_any(self, meta, c):
+        return ast.Who(self._span(meta), "any")
+
+    def outcome(self, meta, c):
+        return ast.Outcome(self._span(meta), c[0], c[1])
+
+    def outcome_kind(self, meta, c):
+        return str(c[0])
+
+    def encounter(self, meta, c):
+        return ast.Encounter(self._span(meta), c[0].name, c[0].span)
+
+    def recruit(self, meta, c):
+        ref, difficulty, by, *outcomes = c
+        return ast.Recruit(self._span(meta), ref.name, self._int(difficulty), by,
+                           _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes, ref.span)
+
+    def fight(self, meta, c):
+        return ast.Fight(self._span(meta), c[0].name, c[1] is not None, c[0].span)
+
+    def holding_back(self, meta, c):
+        return True
+
+    def battle(self, meta, c):
+        enemies = [x for x in c if isinstance(x, ast.NameRef)]
+        outcomes = [x for x in c if isinstance(x, ast.Outcome)]
+        prepares = [x for x in c if isinstance(x, ast.Who)]
+        return ast.Battle(self._span(meta), enemies, prepares[0] if prepares else None,
+                          _block_of(outcomes, "victory"), _block_of(outcomes, "defeat"),
+                          _block_of(outcomes, "escape"), outcomes, prepares)
+
+    def prepare(self, meta, c):
+        return c[0]
+
+    def goto(self, meta, c):
+        return ast.Goto(self._span(meta), c[0].name, c[0].span)
+
+    def end(self, meta, c):
+        outcome, text = c
+        outcome = unquote(outcome) if isinstance(outcome, Token) else outcome
+        return ast.End(self._span(meta), outcome, self._text(text) if text is not None else None)
+
+    def end_kind(self, meta, c):
+        return str(c[0])
+
+    def lose_life(self, meta, c):
+        return ast.LoseLife(self._span(meta), c[0], self._int(c[1]))
+
+    def gain_life(self, meta, c):
+        return ast.GainLife(self._span(meta), c[0], self._int(c[1]))
+
+    def draw(self, meta, c):
+        return ast.Draw(self._span(meta), c[0], self._int(c[1]))
+
+    def give(self, meta, c):
+        return ast.Give(self._span(meta), unquote(c[0]), c[1])
+
+    def target_pc(self, meta, c):
+        return ast.Target(self._span(meta), "pc")
+
+    def target_each(self, meta, c):
+        return ast.Target(self._span(meta), "each")
+
+    def target_named(self, meta, c):
+        return ast.Target(self._span(meta), "named", str(c[0]))
+
+    def rest(self, meta, c):
+        return ast.Rest(self._span(meta))
+
+    def sleep(self, meta, c):
+        return ast.Sleep(self._span(meta))
+
+    def wait(self, meta, c):
+        return ast.Wait(self._span(meta), self._int(c[0]))
+
+    def set_flag(self, meta, c):
+        return ast.SetFlag(self._span(meta), c[0].name, c[0].span)
+
+    def clear_flag(self, meta, c):
+        return ast.ClearFlag(self._span(meta), c[0].name, c[0].span)
+
+    def counter_assign(self, meta, c):
+        ref, op, value = c
+        return ast.CounterAssign(self._span(meta), ref.name, op, value, ref.span)
+
+    def assign_op(self, meta, c):
+        return str(c[0])
+
+    def if_stmt(self, meta, c):
+        condition, then, orelse = c
+        return ast.If(self._span(meta), condition, then, orelse)
+
+    def else_clause(self, meta, c):
+        return c[0]
+
+    def else_if(self, meta, c):
+        return [c[0]]
+
+    # conditions
+    def or_expr(self, meta, c):
+        return ast.Or(self._span(meta), list(c))
+
+    def and_expr(self, meta, c):
+        return ast.And(self._span(meta), list(c))
+
+    def not_expr(self, meta, c):
+        return ast.Not(self._span(meta), c[0])
+
+    def compare(self, meta, c):
+        return ast.Compare(self._span(meta), c[1], c[0], c[2])
+
+    def compare_op(self, meta, c):
+        return str(c[0])
+
+    def int_lit(self, meta, c):
+        return ast.IntLit(self._span(meta), c[0])
+
+    def var(self, meta, c):
+        ref = c[0]
+        owner, _, stat = ref.name.rpartition(".")
+        if owner and stat in ast.PC_STATS:
+            return ast.PcStat(ref.span, owner, stat)
+        return ast.Var(ref.span, ref.name)
+
+    def pc_stat_scope(self, meta, c):
+        return ast.PcStat(self._span(meta), "pc", str(c[0]))
+
+    def party_size(self, meta, c):
+        return ast.PartySize(self._span(meta))
+
+    def degree(self, meta, c):
+        return ast.Degree(self._span(meta))
+
+    def ref(self, meta, c):
+        return ast.NameRef(self._span(meta), ".".join(str(t) for t in c))
+
+    def signed(self, meta, c):
+        return self._int(c[0])
+
+    def negative(self, meta, c):
+        return -self._int(c[0])
+
+
+def _block_of(outcomes: list[ast.Outcome], kind: str):
+    """The body of the first outcome block of that kind, or None."""
+    return next((o.body for o in outcomes if o.kind == kind), None)

@@ -1,0 +1,748 @@
+"""The compiler: from a parsed script to a checked `Scenario` for the interpreter.
+
+It checks what the grammar cannot: that every name is declared once and used as what it is,
+that check kinds belong to the rules edition (T-4 for 2019, T-5 for 2014), that each PC's
+deck exists and holds its critical cards (T-4.7), that NPC values are complete (T-8.1 to
+T-8.3), and that the flow is sound -- one start scene, and no scene that can run off its end
+without `->` or `end`. It gathers every problem before raising one CompileError, and keeps
+warnings (unreachable scenes, unused declarations) on the Scenario.
+
+Names from a ``use``d script are rewritten in place to their qualified form (``lair.alarm``),
+so the interpreter looks every name up in the Scenario's tables as written in the node.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+from deckquest.dsl import ast
+from deckquest.dsl.diagnostics import error, warning
+from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source
+from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
+from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean
+
+MAX_SCENES = 2_000
+RULES_EDITIONS = (2019, 2014)
+LANGUAGES = ("en", "ja")
+SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
+# T-5.5: the kind of one edition that corresponds to a kind of the other.
+KIND_CORRESPONDENCE = {
+    "negotiation": "white", "intellect": "blue", "dexterity": "black", "reflex": "red", "body": "green",
+}
+KIND_CORRESPONDENCE.update({v: k for k, v in list(KIND_CORRESPONDENCE.items())})
+PC_EVENTS = {"pc_dying", "pc_unconscious", "pc_dies", "check_succeeds", "check_fails", "critical_revealed"}
+CHECK_EVENTS = {"check_succeeds", "check_fails"}
+NPC_FIELDS = {
+    "creature": ("cost", "types", "stats", "keywords"),
+    "planeswalker": ("cost", "types", "keywords", "loyalty"),
+    "player": ("deck", "life"),
+    "horde": ("deck",),
+}
+PLAYER_NPC_LIFE = 20
+_KIND_WORDS = {"npc": "NPC", "pc": "PC"}
+
+
+def compile_file(path: str | Path, db=None) -> Scenario:
+    """Compile a script file; raises CompileError listing every error."""
+    path = Path(path)
+    return compile_source(read_script(path), path, db)
+
+
+def compile_source(text: str, path: str | Path, db=None) -> Scenario:
+    """Compile script text; `path` names it in messages and anchors relative file names."""
+    compiler = _Compiler(Path(path), db, stack=())
+    return compiler.compile(text, library=False)
+
+
+def read_script(path: Path, span: Span | None = None) -> str:
+    """A script's text, or a DQ0014 CompileError when it cannot be read."""
+    where = span or Span(str(path))
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise CompileError([error("DQ0005", f"the script has {path.stat().st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
+                                      Span(str(path), 1, 1), "split it into several scripts joined by `use`")])
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise CompileError([error("DQ0014", f"{path} is not UTF-8 text", where, "save the script as UTF-8")]) from None
+    except IsADirectoryError:
+        raise CompileError([error("DQ0014", f"{path} is a folder, not a script", where)]) from None
+    except OSError as problem:
+        raise CompileError([error("DQ0014", f"cannot read {path}: {problem.strerror}", where)]) from None
+
+
+class _Compiler:
+    """Compiles one script (and, recursively, the scripts it uses)."""
+
+    def __init__(self, path: Path, db, stack: tuple[Path, ...], prefix: str = ""):
+        self.path = path
+        self.db = db
+        self.stack = stack + (path.resolve(),)
+        self.prefix = prefix
+        self.diagnostics: list[Diagnostic] = []
+        self.symbols: dict[str, tuple[str, object]] = {}  # canonical name -> (kind, declaration)
+        self.used: set[str] = set()
+        self.pcs: dict[str, ResolvedPc] = {}
+        self.npcs: dict[str, ResolvedNpc] = {}
+        self.flags: dict[str, ast.FlagDecl] = {}
+        self.counters: dict[str, ast.CounterDecl] = {}
+        self.triggers: list[ast.Trigger] = []
+        self.scenes: dict[str, ast.Scene] = {}
+        self.decks: dict[str, object] = {}
+        self.imports: dict[str, Path] = {}
+        self.rules = 2019
+        self.gotos: dict[str | None, set[str]] = {}
+
+    # -------------------------------------------------------------- driver
+
+    def compile(self, text: str, library: bool) -> Scenario:
+        try:
+            script = parse_source(text, str(self.path))
+        except CompileError as failure:
+            raise CompileError(_with_source(failure.diagnostics, text, str(self.path))) from None
+        header = self._header(script, library)
+        self.rules = header["rules"]
+        for use in script.uses:
+            self._use(use)
+        self._declare_all(script, library)
+        for pc in script.pcs if not library else ():
+            self._pc(pc)
+        for npc in script.npcs:
+            self._npc(npc)
+        for trigger in script.triggers:
+            self._trigger(trigger, scene=None)
+        self.triggers[:0] = script.triggers
+        start = None if library else self._flow(script)
+        if not library:
+            self._unused(script)
+        errors = [d for d in self.diagnostics if d.severity == "error"]
+        if errors:
+            raise CompileError(_with_source(self.diagnostics, text, str(self.path)))
+        return Scenario(
+            path=self.path, script=script, title=header["title"], author=header["author"],
+            version=header["version"], players=header["players"], rules=self.rules,
+            language=header["language"], tags=header["tags"], start=start or "", scenes=self.scenes,
+            pcs=self.pcs, npcs=self.npcs, flags=self.flags, counters=self.counters,
+            triggers=self.triggers, decks=self.decks, imports=self.imports,
+            warnings=_with_source([d for d in self.diagnostics if d.severity == "warning"], text, str(self.path)),
+        )
+
+    def error(self, code, message, span, hint=None):
+        self.diagnostics.append(error(code, message, span, hint))
+
+    def warn(self, code, message, span, hint=None):
+        self.diagnostics.append(warning(code, message, span, hint))
+
+    # -------------------------------------------------------------- header
+
+    def _header(self, script: ast.Script, library: bool) -> dict:
+        values = {"title": "", "author": None, "version": None, "players": (1, 4), "rules": 2019,
+                  "language": "en", "tags": ()}
+        if script.header is None:
+            if not library:
+                self.error("DQ0020", "the script has no `scenario` header", Span(str(self.path), 1, 1),
+                           'begin the script with `scenario "Title":` and its indented header lines')
+            return values
+        for extra in script.headers[1:]:
+            self.error("DQ0021", "a script has one `scenario` header", extra.span,
+                       f"the first one is at line {script.header.span.line}")
+        values["title"] = script.header.title
+        seen: dict[str, ast.HeaderEntry] = {}
+        for entry in script.header.entries:
+            if entry.key in seen:
+                self.error("DQ0021", f"`{entry.key}` is given twice", entry.span,
+                           f"the first is at line {seen[entry.key].span.line}")
+                continue
+            seen[entry.key] = entry
+            if self._header_entry_ok(entry):
+                values[entry.key] = entry.value
+        return values
+
+    def _header_entry_ok(self, entry: ast.HeaderEntry) -> bool:
+        key, value = entry.key, entry.value
+        if key == "version" and not SEMVER.match(value):
+            self.error("DQ0022", f"`{value}` is not a version like 1.0.0", entry.span,
+                       "use semantic versioning: MAJOR.MINOR.PATCH")
+        elif key == "players" and not 1 <= value[0] <= value[1]:
+            self.error("DQ0023", f"`players {value[0]} to {value[1]}` is not a range of players", entry.span,
+                       "write the smallest party first, at least 1: `players 1 to 4`")
+        elif key == "rules" and value not in RULES_EDITIONS:
+            self.error("DQ0024", f"there are no {value} rules", entry.span,
+                       "`rules 2019` (checks reveal two cards) or `rules 2014` (one card)")
+        elif key == "language" and value not in LANGUAGES:
+            self.error("DQ0025", f"unknown language `{value}`", entry.span, "`language en` or `language ja`")
+        else:
+            return True
+        return False
+
+    # -------------------------------------------------------------- use
+
+    def _use(self, use: ast.Use) -> None:
+        namespace = use.alias or re.sub(r"\W", "_", Path(use.path).stem)
+        if namespace in self.imports or namespace in self.symbols:
+            self.error("DQ0062", f"the namespace `{namespace}` is used twice", use.span,
+                       f'give one of them another name: `use "{use.path}" as other_name`')
+            return
+        target = self._find_script(use)
+        if target is None:
+            return
+        if target.resolve() in self.stack:
+            self.error("DQ0061", f"`{use.path}` uses this script again (a cycle)", use.span,
+                       "move what both scripts need into a third one that both use")
+            return
+        qualified = f"{self.prefix}{namespace}."
+        library = _Compiler(target, self.db, self.stack, prefix=qualified)
+        try:
+            text = read_script(target, use.span)
+            library.compile(text, library=True)
+        except CompileError as failure:
+            self.diagnostics.extend(failure.diagnostics)
+            return
+        self.imports[namespace] = target
+        self.symbols[namespace] = ("namespace", use)
+        for name, entry in library.symbols.items():
+            self.symbols[name] = entry
+            self.used.add(name)
+        self.npcs.update(library.npcs)
+        self.flags.update(library.flags)
+        self.counters.update(library.counters)
+        self.triggers.extend(library.triggers)
+        self.decks.update(library.decks)
+
+    def _find_script(self, use: ast.Use) -> Path | None:
+        """The file a `use` names: through the pack store, else relative to this script's folder."""
+        try:
+            from deckquest.packs.store import resolve_script_reference
+        except ImportError:
+            resolve_script_reference = None
+        try:
+            if resolve_script_reference is not None:
+                found = Path(resolve_script_reference(use.path, self.path.parent))
+            else:
+                found = self._local_file(use.path, use.span, "DQ0060")
+        except DeckquestError as problem:
+            self.error("DQ0060", problem.message, use.span, problem.hint)
+            return None
+        if found is not None and not found.is_file():
+            self.error("DQ0060", f"there is no script `{use.path}`", use.span,
+                       "the path is relative to this script's folder, or names an installed pack")
+            return None
+        return found
+
+    def _local_file(self, reference: str, span: Span, code: str) -> Path | None:
+        """A pack-relative file next to this script; never one outside its folder."""
+        from deckquest.packs.paths import path_problem
+
+        problem = path_problem(reference)
+        if problem:
+            self.error("DQ0050", f"`{reference}`: {problem}", span)
+            return None
+        return self.path.parent / reference
+
+    # -------------------------------------------------------------- declarations
+
+    def _declare_all(self, script: ast.Script, library: bool) -> None:
+        groups = [("npc", script.npcs), ("flag", script.flags), ("counter", script.counters)]
+        if not library:
+            groups[:0] = [("pc", script.pcs)]
+            groups.append(("scene", script.scenes))
+        for kind, declarations in groups:
+            for declaration in declarations:
+                name = declaration.name if kind in ("flag", "counter") else declaration.id
+                self._declare(kind, name, declaration)
+        if len(script.scenes) > MAX_SCENES and not library:
+            self.error("DQ0008", f"{len(script.scenes):,} scenes; a script may have at most {MAX_SCENES:,}",
+                       script.scenes[MAX_SCENES].span, "split the adventure into several scenarios")
+
+    def _declare(self, kind: str, name: str, declaration) -> None:
+        canonical = self.prefix + name
+        if name in RESERVED_WORDS:
+            self.error("DQ0048", f"`{name}` is a word of the language and cannot name a {_KIND_WORDS.get(kind, kind)}",
+                       declaration.span, f"choose another name, e.g. `{name}_{kind}`")
+            return
+        if canonical in self.symbols:
+            first_kind, first = self.symbols[canonical]
+            where = f"line {first.span.line}" if first.span.file == str(self.path) else str(first.span)
+            self.error("DQ0030", f"`{name}` is declared twice", declaration.span,
+                       f"the {first_kind} `{name}` is declared at {where}; every name is declared once")
+            return
+        self.symbols[canonical] = (kind, declaration)
+        if kind == "flag":
+            declaration.name = canonical
+            self.flags[canonical] = declaration
+        elif kind == "counter":
+            declaration.name = canonical
+            self.counters[canonical] = declaration
+        elif kind == "scene":
+            self.scenes[name] = declaration
+
+    def _pc(self, pc: ast.PcDecl) -> None:
+        deck_lines = [f for f in pc.fields if f.key == "deck"]
+        for extra in deck_lines[1:]:
+            self.error("DQ0021", "a PC has one `deck`", extra.span, f"the first is at line {deck_lines[0].span.line}")
+        deck, deck_path = None, None
+        if pc.deck is None:
+            self.error("DQ0055", f"the PC `{pc.id}` has no deck", pc.span, 'add `deck "decks/name.txt"` under it')
+        else:
+            deck_path, deck = self._deck(pc.deck, pc.deck_span)
+            if deck is not None:
+                self.decks[pc.id] = deck
+                self._criticals(pc, deck)
+        self.pcs[pc.id] = ResolvedPc(pc.id, pc.name, pc, deck_path, deck,
+                                     tuple((c.card, c.copies) for c in pc.criticals))
+
+    def _deck(self, reference: str, span: Span):
+        """(path, Deck) of a deck file beside the script, or (path, None) after reporting why not."""
+        path = self._local_file(reference, span, "DQ0050")
+        if path is None:
+            return None, None
+        if not path.is_file():
+            self.error("DQ0051", f"there is no deck file `{reference}`", span,
+                       f"deck paths are relative to the script's folder, {self.path.parent}")
+            return path, None
+        from deckquest.cards.decklist import load_deck
+
+        try:
+            return path, load_deck(path, self._database())
+        except CompileError as failure:
+            self.diagnostics.extend(failure.diagnostics)
+        except DeckquestError as problem:
+            self.diagnostics.append(Diagnostic("error", problem.message, problem.span or span,
+                                               problem.code or "DQ0051", problem.hint))
+        return path, None
+
+    def _criticals(self, pc: ast.PcDecl, deck) -> None:
+        """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck."""
+        for critical in pc.criticals:
+            have = deck.count_of(critical.card)
+            if have < critical.copies:
+                names = sorted({card.name for card in deck.main_cards()})
+                hint = did_you_mean(critical.card, names) if have == 0 else None
+                what = "no copy" if have == 0 else f"only {have} {'copy' if have == 1 else 'copies'}"
+                self.error("DQ0052", f"the deck of `{pc.id}` has {what} of \"{critical.card}\"", critical.span,
+                           hint or "critical cards are specific cards of the PC's main deck (T-4.7)")
+        wanted = 5 if deck.is_commander else 3
+        total = sum(c.copies for c in pc.criticals)
+        if total != wanted:
+            kind = "a 100-card Commander deck" if deck.is_commander else "a deck"
+            self.error("DQ0053", f"`{pc.id}` has {total} critical cards; {kind} has exactly {wanted} (T-4.7)",
+                       pc.criticals[0].span if pc.criticals else pc.span,
+                       f'name them with `critical "Card" xN` lines that add up to {wanted}')
+
+    def _database(self):
+        if self.db is None:
+            from deckquest.cards.database import default_database
+
+            self.db = default_database()
+        return self.db
+
+    def _npc(self, npc: ast.NpcDecl) -> None:
+        """T-8.1 to T-8.3: the values from `from card`, overridden by inline fields."""
+        resolved = ResolvedNpc(self.prefix + npc.id, npc.kind, npc.name, npc)
+        if npc.from_card is not None:
+            self._npc_card(npc, resolved)
+        seen: dict[str, ast.NpcField] = {}
+        for item in npc.fields:
+            if item.key in seen:
+                self.error("DQ0021", f"`{item.key}` is given twice", item.span, f"the first is at line {seen[item.key].span.line}")
+            elif item.key not in NPC_FIELDS[npc.kind]:
+                allowed = ", ".join(f"`{k}`" for k in NPC_FIELDS[npc.kind])
+                self.error("DQ0056", f"a {npc.kind} NPC has no `{item.key}`", item.span, f"a {npc.kind} has {allowed}")
+            else:
+                seen[item.key] = item
+                self._npc_field(item, resolved)
+        self._npc_complete(npc, resolved)
+        self.npcs[resolved.id] = resolved
+
+    def _npc_card(self, npc: ast.NpcDecl, resolved: ResolvedNpc) -> None:
+        if npc.kind not in ("creature", "planeswalker"):
+            self.error("DQ0056", f"a {npc.kind} NPC cannot take its values `from card`", npc.span,
+                       "a player or horde NPC is a deck: give it a `deck` line")
+            return
+        card = self._database().get(npc.from_card)
+        if card is None:
+            suggestion = self._database().suggest(npc.from_card)
+            self.error("DQ0054", f"unknown card \"{npc.from_card}\"", npc.span,
+                       f'did you mean "{suggestion}"?' if suggestion else "import card data with `deckquest cards import`")
+            return
+        if not card.is_type(npc.kind.capitalize()):
+            self.error("DQ0057", f"\"{card.name}\" is not a {npc.kind} card", npc.span,
+                       f"a {npc.kind} NPC takes a {npc.kind} card's values (T-8.1, T-8.2)")
+            return
+        resolved.card = card
+        resolved.cost = str(card.mana_cost) if card.mana_cost else None
+        resolved.types = tuple(card.subtypes)
+        resolved.power, resolved.toughness = _number(card.power), _number(card.toughness)
+        resolved.keywords = tuple(card.keywords)
+        resolved.loyalty = _number(card.loyalty)
+
+    def _npc_field(self, item: ast.NpcField, resolved: ResolvedNpc) -> None:
+        if item.key == "cost":
+            from deckquest.cards.model import ManaCost, ManaCostError
+
+            try:
+                ManaCost.parse(item.value)
+            except ManaCostError as problem:
+                self.error("DQ0057", f"`{item.value}` is not a mana cost: {problem}", item.span,
+                           'write costs as mana symbols, like "{1}{R}"')
+                return
+            resolved.cost = item.value
+        elif item.key == "stats":
+            resolved.power, resolved.toughness = item.value
+        elif item.key == "deck":
+            resolved.deck_path, resolved.deck = self._deck(item.value, item.span)
+            if resolved.deck is not None:
+                self.decks[resolved.id] = resolved.deck
+        else:
+            setattr(resolved, item.key, item.value)
+
+    def _npc_complete(self, npc: ast.NpcDecl, resolved: ResolvedNpc) -> None:
+        missing = {
+            "creature": ("stats", resolved.power is None and resolved.card is None, "stats 2/2"),
+            "planeswalker": ("loyalty", resolved.loyalty is None and resolved.card is None, "loyalty 3"),
+            "player": ("deck", npc.get("deck") is None, 'deck "decks/boss.txt"'),
+            "horde": ("deck", npc.get("deck") is None, 'deck "decks/horde.txt"'),
+        }[npc.kind]
+        if missing[1] and not any(d.span == npc.span for d in self.diagnostics):
+            self.error("DQ0055", f"the {npc.kind} `{npc.id}` has no `{missing[0]}`", npc.span,
+                       f"add `{missing[2]}` under it" + (', or take a card\'s values: `from card "Name"`'
+                                                          if npc.kind in ("creature", "planeswalker") else ""))
+        if npc.kind == "player" and resolved.life is None:
+            resolved.life = PLAYER_NPC_LIFE
+
+    # -------------------------------------------------------------- names in statements
+
+    def _lookup(self, name: str, span: Span, wanted: tuple[str, ...], code: str) -> str:
+        """The canonical name of a use of `name` expected to be one of `wanted` kinds."""
+        canonical = self.prefix + name
+        entry = self.symbols.get(canonical)
+        if entry is None or entry[0] not in wanted:
+            candidates = [n for n, (k, _) in self.symbols.items() if k in wanted]
+            if self.prefix:
+                candidates = [n[len(self.prefix):] for n in candidates if n.startswith(self.prefix)]
+            wanted_words = " or ".join(_KIND_WORDS.get(k, k) for k in wanted)
+            if entry is None:
+                self.error(code, f"unknown {wanted_words} `{name}`", span, did_you_mean(name, candidates))
+            else:
+                self.error("DQ0035", f"`{name}` is a {_KIND_WORDS.get(entry[0], entry[0])}, not a {wanted_words}", span,
+                           did_you_mean(name, candidates))
+            return name
+        self.used.add(canonical)
+        return canonical
+
+    def _npc_ref(self, name: str, span: Span, kinds=ast.NPC_KINDS) -> str:
+        canonical = self._lookup(name, span, ("npc",), "DQ0032")
+        npc = self.npcs.get(canonical)
+        if npc is not None and npc.kind not in kinds:
+            self.error("DQ0035", f"`{name}` is a {npc.kind} NPC; only a {' or '.join(kinds)} can be recruited (T-8.4)", span)
+        return canonical
+
+    def _pc_ref(self, name: str, span: Span, scope: "_Scope") -> str:
+        if name == "pc":
+            if not scope.pc:
+                self.error("DQ0037", "`pc` means the PC in scope, and here there is none", span,
+                           "`pc` is bound inside a check's blocks and in triggers about a PC; name a PC or use `each pc`")
+            return name
+        return self._lookup(name, span, ("pc",), "DQ0033")
+
+    # -------------------------------------------------------------- triggers, scenes, statements
+
+    def _trigger(self, trigger: ast.Trigger, scene: str | None) -> None:
+        event = trigger.event
+        if event.kind == "npc_defeated":
+            event.npc = self._npc_ref(event.npc, event.name_span or event.span)
+        if event.kind in ("battle_turn", "after_minutes") and event.number < 1:
+            self.error("DQ0047", f"`{event.number}` never comes: count from 1", event.span)
+        scope = _Scope(pc=event.kind in PC_EVENTS, degree=event.kind in CHECK_EVENTS, scene=scene)
+        if trigger.condition is not None:
+            self._condition(trigger.condition, scope)
+        self._block(trigger.body, scope)
+
+    def _flow(self, script: ast.Script) -> str | None:
+        starts = [s for s in script.scenes if s.start]
+        if not starts:
+            self.error("DQ0040", "no scene is the start scene", script.scenes[0].span if script.scenes else Span(str(self.path), 1, 1),
+                       "mark the first scene: `start scene id \"Title\":`")
+        for extra in starts[1:]:
+            self.error("DQ0041", "only one scene can be the start scene", extra.span,
+                       f"`{starts[0].id}` at line {starts[0].span.line} is already the start")
+        for scene in script.scenes:
+            for trigger in scene.triggers:
+                self._trigger(trigger, scene.id)
+            self._block(scene.body, _Scope(scene=scene.id))
+            if not _terminates(scene.body):
+                self.error("DQ0042", f"the scene `{scene.id}` can end without `->` or `end`", scene.span,
+                           "finish every path through the scene with `-> scene` or `end victory|defeat \"text\"`")
+        start = starts[0].id if starts else None
+        self._reachability(script, start)
+        return start
+
+    def _reachability(self, script: ast.Script, start: str | None) -> None:
+        if start is None:
+            return
+        seen, todo = set(), [start, *self.gotos.get(None, ())]
+        while todo:
+            scene = todo.pop()
+            if scene not in seen and scene in self.scenes:
+                seen.add(scene)
+                todo.extend(self.gotos.get(scene, ()))
+        for scene in script.scenes:
+            if scene.id not in seen:
+                self.warn("DQ0043", f"no path leads to the scene `{scene.id}`", scene.span,
+                          f"add `-> {scene.id}` where the players should reach it, or remove it")
+
+    def _unused(self, script: ast.Script) -> None:
+        for kind, declarations in (("NPC", script.npcs), ("flag", script.flags), ("counter", script.counters)):
+            for declaration in declarations:
+                name = getattr(declaration, "id", None) or declaration.name
+                if name not in self.used:
+                    self.warn("DQ0044", f"the {kind} `{name}` is never used", declaration.span,
+                              "remove it, or use it in a scene")
+
+    def _block(self, statements: list, scope: "_Scope") -> None:
+        ended = False
+        for statement in statements:
+            if ended:
+                self.warn("DQ0046", "this statement never runs: the one before it leaves the scene", statement.span)
+                ended = False  # one warning per block
+            self._statement(statement, scope)
+            ended = ended or _terminates([statement])
+
+    def _statement(self, s, scope: "_Scope") -> None:
+        handler = getattr(self, "_s_" + type(s).__name__)
+        handler(s, scope)
+
+    def _s_Narration(self, s: ast.Narration, scope):
+        self._text(s.text, scope)
+
+    def _s_Choice(self, s: ast.Choice, scope):
+        for option in s.options:
+            self._text(option.label, scope)
+            if option.condition is not None:
+                self._condition(option.condition, scope)
+            self._block(option.body, scope)
+
+    def _s_Check(self, s: ast.Check, scope):
+        kinds = ast.CHECK_KINDS[self.rules]
+        if s.kind not in kinds:
+            other = KIND_CORRESPONDENCE.get(s.kind)
+            if other in kinds:
+                hint = f"in {self.rules} rules this check is `{other}` (T-5.5)"
+            else:
+                hint = did_you_mean(s.kind, kinds) or "kinds: " + ", ".join(kinds)
+            self.error("DQ0036", f"`{s.kind}` is not a check kind of the {self.rules} rules", s.span, hint)
+        self._who(s.by, scope, allowed=("pc", "party", "each", "all", "any"))
+        self._outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
+
+    def _s_Recruit(self, s: ast.Recruit, scope):
+        s.npc = self._npc_ref(s.npc, s.name_span or s.span, kinds=("creature", "planeswalker"))
+        self._who(s.by, scope, allowed=("pc", "party"))
+        self._outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
+
+    def _s_Battle(self, s: ast.Battle, scope):
+        for enemy in s.enemies:
+            enemy.name = self._npc_ref(enemy.name, enemy.span)
+        for extra in s.prepares[1:]:
+            self.error("DQ0021", "a battle has one `prepare by` line", extra.span)
+        self._who(s.prepare, scope, allowed=("pc", "party"))
+        self._outcomes(s.outcomes, ("victory", "defeat", "escape"), scope)
+
+    def _outcomes(self, outcomes: list[ast.Outcome], allowed: tuple[str, ...], scope) -> None:
+        seen = set()
+        for outcome in outcomes:
+            if outcome.kind not in allowed:
+                self.error("DQ0045", f"`{outcome.kind}:` does not belong here", outcome.span,
+                           "blocks here: " + ", ".join(f"`{k}:`" for k in allowed))
+            elif outcome.kind in seen:
+                self.error("DQ0045", f"`{outcome.kind}:` is given twice", outcome.span)
+            seen.add(outcome.kind)
+            self._block(outcome.body, scope)
+
+    def _who(self, who: ast.Who | None, scope, allowed: tuple[str, ...]) -> None:
+        if who is None:
+            return
+        if who.kind not in allowed:
+            self.error("DQ0057", f"`by {who.kind}` is not possible here", who.span,
+                       "here: " + ", ".join("a PC id" if k == "pc" else f"`{k}`" for k in allowed))
+        elif who.kind == "pc":
+            who.pc = self._pc_ref(who.pc, who.span, scope)
+
+    def _s_Encounter(self, s: ast.Encounter, scope):
+        s.npc = self._npc_ref(s.npc, s.name_span or s.span)
+
+    def _s_Fight(self, s: ast.Fight, scope):
+        s.npc = self._npc_ref(s.npc, s.name_span or s.span)
+
+    def _s_Goto(self, s: ast.Goto, scope):
+        if s.scene not in self.scenes:
+            self.error("DQ0031", f"unknown scene `{s.scene}`", s.name_span or s.span, did_you_mean(s.scene, self.scenes))
+            return
+        self.used.add(s.scene)
+        self.gotos.setdefault(scope.scene, set()).add(s.scene)
+
+    def _s_End(self, s: ast.End, scope):
+        if s.text is not None:
+            self._text(s.text, scope)
+
+    def _target(self, target: ast.Target, scope):
+        if target.kind == "pc":
+            self._pc_ref("pc", target.span, scope)
+        elif target.kind == "named":
+            target.pc = self._pc_ref(target.pc, target.span, scope)
+
+    def _s_LoseLife(self, s, scope):
+        self._target(s.target, scope)
+
+    _s_GainLife = _s_Draw = _s_LoseLife
+
+    def _s_Give(self, s: ast.Give, scope):
+        self._target(s.target, scope)
+
+    def _s_Rest(self, s, scope):
+        """Nothing to check: the party rests."""
+
+    _s_Sleep = _s_Wait = _s_Rest
+
+    def _s_SetFlag(self, s: ast.SetFlag, scope):
+        s.flag = self._lookup(s.flag, s.name_span or s.span, ("flag",), "DQ0034")
+
+    _s_ClearFlag = _s_SetFlag
+
+    def _s_CounterAssign(self, s: ast.CounterAssign, scope):
+        s.counter = self._lookup(s.counter, s.name_span or s.span, ("counter",), "DQ0034")
+
+    def _s_If(self, s: ast.If, scope):
+        self._condition(s.condition, scope)
+        self._block(s.then, scope)
+        if s.orelse is not None:
+            self._block(s.orelse, scope)
+
+    # -------------------------------------------------------------- conditions and text
+
+    def _condition(self, expr, scope) -> None:
+        """A condition: flags, comparisons and their and/or/not."""
+        if isinstance(expr, (ast.And, ast.Or)):
+            for operand in expr.operands:
+                self._condition(operand, scope)
+        elif isinstance(expr, ast.Not):
+            self._condition(expr.operand, scope)
+        elif isinstance(expr, ast.Compare):
+            self._number(expr.left, scope)
+            self._number(expr.right, scope)
+        elif isinstance(expr, ast.Var):
+            expr.name = self._lookup(expr.name, expr.span, ("flag",), "DQ0034")
+        else:
+            self._number(expr, scope)
+            self.error("DQ0035", "a number is not a condition", expr.span, "compare it: `... > 0`")
+
+    def _number(self, expr, scope) -> None:
+        """A number: an integer, a counter, a PC's life/hand/library, `party size` or `degree`."""
+        if isinstance(expr, ast.Var):
+            expr.name = self._lookup(expr.name, expr.span, ("counter",), "DQ0034")
+        elif isinstance(expr, ast.PcStat):
+            self._pc_stat(expr, scope)
+        elif isinstance(expr, ast.Degree) and not scope.degree:
+            self.error("DQ0038", "`degree` is only known inside a check's `success:` or `failure:` block", expr.span)
+        elif isinstance(expr, (ast.Compare, ast.And, ast.Or, ast.Not)):
+            self.error("DQ0035", "a condition is not a number", expr.span, "compare numbers: `torches < 2`")
+
+    def _pc_stat(self, expr: ast.PcStat, scope) -> None:
+        if expr.stat not in ast.PC_STATS:
+            self.error("DQ0035", f"a PC has no `{expr.stat}`", expr.span,
+                       did_you_mean(expr.stat, ast.PC_STATS) or "a PC has " + ", ".join(ast.PC_STATS))
+        expr.pc = self._pc_ref(expr.pc, expr.span, scope)
+
+    def _text(self, text: ast.Text, scope) -> None:
+        """Split `{...}` interpolations into parts, checking each name now, not at run time."""
+        text.parts = []
+        for match in _INTERPOLATION.finditer(text.raw):
+            literal, inner = match.group("literal"), match.group("inner")
+            if literal is not None:
+                text.parts.append(literal.replace("{{", "{").replace("}}", "}"))
+                continue
+            col = text.span.col + 1 + match.start()
+            span = Span(text.span.file, text.span.line, col, text.span.line, col + len(match.group(0)))
+            if inner is None:
+                self.error("DQ0039", "a `{` without its `}`", span, "write `{{` for a brace in the text")
+                continue
+            text.parts.append(self._interpolated(inner.strip(), span, scope))
+        text.parts = _merge_literals(text.parts)
+
+    def _interpolated(self, inner: str, span: Span, scope):
+        if inner == "party size":
+            return ast.PartySize(span)
+        if inner == "degree":
+            self._number(ast.Degree(span), scope)
+            return ast.Degree(span)
+        if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*){0,2}", inner):
+            self.error("DQ0039", f"`{{{inner}}}` is not something to show", span,
+                       "interpolate a name: `{pc}`, `{alice}`, `{alice.life}`, `{torches}`, `{party size}`")
+            return ""
+        owner, _, stat = inner.rpartition(".")
+        if owner and stat in ast.PC_STATS:
+            expr = ast.PcStat(span, owner, stat)
+            self._pc_stat(expr, scope)
+            return expr
+        if inner == "pc" or self.symbols.get(self.prefix + inner, ("",))[0] == "pc":
+            return ast.PcName(span, self._pc_ref(inner, span, scope))
+        var = ast.Var(span, self._lookup(inner, span, ("counter", "flag"), "DQ0034"))
+        return var
+
+
+_INTERPOLATION = re.compile(r"(?P<literal>(?:[^{}]|\{\{|\}\})+)|\{(?P<inner>[^{}]*)\}|[{}]")
+
+
+def _merge_literals(parts: list) -> list:
+    merged: list = []
+    for part in parts:
+        if isinstance(part, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += part
+        elif part != "":
+            merged.append(part)
+    return merged
+
+
+class _Scope:
+    """What a statement can refer to: a PC in scope (`pc`), a check's `degree`, its scene."""
+
+    def __init__(self, pc: bool = False, degree: bool = False, scene: str | None = None):
+        self.pc, self.degree, self.scene = pc, degree, scene
+
+    def inside_check(self) -> "_Scope":
+        return _Scope(pc=True, degree=True, scene=self.scene)
+
+
+def _terminates(statements: list) -> bool:
+    """Whether every path through these statements leaves the scene (`->` or `end`)."""
+    return any(_statement_terminates(s) for s in statements)
+
+
+def _statement_terminates(s) -> bool:
+    if isinstance(s, (ast.Goto, ast.End)):
+        return True
+    if isinstance(s, ast.If):
+        return s.orelse is not None and _terminates(s.then) and _terminates(s.orelse)
+    if isinstance(s, ast.Choice):
+        return bool(s.options) and all(_terminates(o.body) for o in s.options)
+    if isinstance(s, (ast.Check, ast.Recruit)):
+        return s.success is not None and s.failure is not None and _terminates(s.success) and _terminates(s.failure)
+    if isinstance(s, ast.Battle):
+        ends = [s.victory, s.defeat] + ([s.escape] if s.escape is not None else [])
+        return all(block is not None and _terminates(block) for block in ends)
+    return False
+
+
+def _number(text: str | None) -> int | None:
+    return int(text) if text is not None and text.lstrip("-").isdigit() else None
+
+
+def _with_source(diagnostics: list[Diagnostic], text: str, path: str) -> list[Diagnostic]:
+    """Attach the source line to this file's diagnostics (the text may not be on disk)."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    result = []
+    for d in diagnostics:
+        if d.source_line is None and d.span.file == path and 0 < d.span.line <= len(lines):
+            d = dataclasses.replace(d, source_line=lines[d.span.line - 1])
+        result.append(d)
+    return result

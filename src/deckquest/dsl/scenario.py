@@ -1,0 +1,76 @@
+"""The compiled program: what the resolver hands to the interpreter.
+
+A `Scenario` is the checked syntax tree plus symbol tables, so the interpreter never looks a
+name up in the tree nor re-validates anything: every scene id, PC, NPC, flag and counter it
+meets in a statement is a key of one of these dicts. Names from a ``use``d script appear with
+their namespace, ``lair.guard``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from deckquest.dsl import ast
+from deckquest.errors import Diagnostic
+
+
+@dataclass
+class ResolvedPc:
+    """A pre-generated PC with its loaded deck and critical cards (T-4.7)."""
+
+    id: str
+    name: str
+    decl: ast.PcDecl
+    deck_path: Path | None
+    deck: Any  # deckquest.cards.decklist.Deck, or None when the PC has no deck line
+    criticals: tuple[tuple[str, int], ...]  # (card name, copies)
+
+
+@dataclass
+class ResolvedNpc:
+    """An NPC's values: the ``from card`` card's, overridden by the inline fields (T-8.1-8.3)."""
+
+    id: str
+    kind: str  # creature, planeswalker, player, horde
+    name: str
+    decl: ast.NpcDecl
+    card: Any = None  # deckquest.cards.model.Card from `from card`, or None
+    cost: str | None = None
+    types: tuple[str, ...] = ()
+    power: int | None = None
+    toughness: int | None = None
+    keywords: tuple[str, ...] = ()
+    loyalty: int | None = None
+    life: int | None = None
+    deck_path: Path | None = None
+    deck: Any = None  # deckquest.cards.decklist.Deck for player and horde NPCs
+
+
+@dataclass
+class Scenario:
+    """A compiled scenario script."""
+
+    path: Path
+    script: ast.Script
+    title: str
+    author: str | None
+    version: str | None
+    players: tuple[int, int]
+    rules: int  # 2019 or 2014
+    language: str  # "en" or "ja"
+    tags: tuple[str, ...]
+    start: str  # id of the start scene
+    scenes: dict[str, ast.Scene]
+    pcs: dict[str, ResolvedPc]
+    npcs: dict[str, ResolvedNpc]
+    flags: dict[str, ast.FlagDecl]
+    counters: dict[str, ast.CounterDecl]
+    triggers: list[ast.Trigger]  # top-level triggers, this script's and imported ones
+    decks: dict[str, Any] = field(default_factory=dict)  # pc/npc id -> Deck
+    imports: dict[str, Path] = field(default_factory=dict)  # namespace -> script path
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    def scene(self, scene_id: str) -> ast.Scene:
+        return self.scenes[scene_id]

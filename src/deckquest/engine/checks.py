@@ -1,0 +1,342 @@
+"""Checks (行動判定): the 2019 rules (T-4, the default) and the 2014 rules (T-5).
+
+A check is a step procedure so that a player (or an agent) can decide on a
+boost after seeing target and result (T-4.6), and nothing else (T-4.11):
+
+    pending = begin_check(pc, "green", 2, rng)   # reveal; target and result fixed
+    if wants_boost(pending): boost(pc, pending)  # optional, 2019 only
+    record = finish_check(pc, pending, rng)      # revealed cards go to the bottom
+
+``make_check`` runs the three steps with a boost policy. The pending check
+and the record are plain data. No function here prints.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from deckquest.engine.colors import bonus_2014, check_kind, color_bonus, is_colorless_for_boost, rule_colors
+from deckquest.engine.pc import PC, RuleError, put_on_bottom, wake_if_library
+
+RULES = ("2019", "2014")
+CRITICAL_MANA_VALUE = 20  # T-4.7
+BOOST_SIZE = 6  # T-4.6
+ESCAPE = "escape"  # T-4.12: the one check that may be repeated (once per turn)
+
+
+@dataclass
+class PendingCheck:
+    """A check between its reveal and its end: target and result are fixed (T-4.2, T-4.3).
+
+    ``result`` already includes support (T-4.13) and, once boosted, the boost
+    bonus (T-4.6). Card ids refer to the PC's card table.
+    """
+
+    pc: str
+    rules: str
+    kind: str
+    difficulty: int
+    support: int = 0
+    revealed: list[int] = field(default_factory=list)  # the cards in play now (2 in 2019, 1 in 2014)
+    reveal_order: list[int] = field(default_factory=list)  # every card revealed, redo cards included
+    known: list[int] = field(default_factory=list)  # T-4.10: known top cards set aside
+    redo: int = 0  # T-4.7: times both revealed cards were critical
+    color: str | None = None  # the colour that gave the bonus
+    target: int = 0
+    result: int = 0
+    critical: str | None = None  # T-4.7: "failure" or "success"
+    library_short: bool = False  # too few cards to reveal: the check fails [reading]
+    boost_cards: list[int] = field(default_factory=list)
+    boost_bonus: int = 0
+    boosted: bool = False
+    finished: bool = False
+
+    @property
+    def success(self) -> bool:
+        """T-4.4 (result >= target) or T-5.2 (value > target), unless decided automatically."""
+        if self.library_short:
+            return False
+        if self.critical is not None:
+            return self.critical == "success"
+        if self.rules == "2014":
+            return self.result > self.target
+        return self.result >= self.target
+
+    @property
+    def degree(self) -> int:
+        """T-4.4: degree of success = result - target (negative on a failure)."""
+        return self.result - self.target
+
+    def copy(self) -> "PendingCheck":
+        return replace(
+            self,
+            revealed=list(self.revealed),
+            reveal_order=list(self.reveal_order),
+            known=list(self.known),
+            boost_cards=list(self.boost_cards),
+        )
+
+
+@dataclass(frozen=True)
+class CheckRecord:
+    """What happened in one check, by card names: the transcript's and statistics' input."""
+
+    pc: str
+    rules: str
+    kind: str
+    difficulty: int
+    revealed: tuple[str, ...]  # in reveal order, redo cards included
+    color: str | None
+    target: int
+    result: int
+    degree: int
+    success: bool
+    critical: str | None
+    redo: int
+    boost_cards: tuple[str, ...]
+    boost_bonus: int
+    support: int
+    note: str = ""
+
+
+# --- the steps ------------------------------------------------------------------------
+
+
+def begin_check(
+    pc: PC,
+    kind: str,
+    difficulty: int,
+    rng: random.Random,
+    rules: str = "2019",
+    support: int = 0,
+    known: int = 0,
+) -> PendingCheck:
+    """Reveal and fix target and result (2019: T-4.2 to T-4.7; 2014: T-5.2 to T-5.4).
+
+    ``support`` is the supporting creatures' total power (T-3.3, T-4.13).
+    ``known`` is how many top cards of the library the player knows (T-4.10).
+    Raises RuleError when the PC may not check (T-2.5, T-7.2) and ValueError
+    for an unknown kind or rules edition.
+    """
+    if rules not in RULES:
+        raise ValueError(f"unknown rules {rules!r}; expected 2019 or 2014")
+    check_kind(kind, rules)
+    if not pc.can_act:
+        raise RuleError(f"{pc.name} is {pc.status} and cannot make a check", "T-7.2")
+    if pc.concentration_counter:
+        raise RuleError(f"{pc.name} has a concentration counter and cannot make a check", "T-2.5")
+    pending = PendingCheck(pc=pc.id, rules=rules, kind=kind, difficulty=difficulty, support=support)
+    _set_aside_known(pc, pending, known, rng)
+    if rules == "2019":
+        _reveal_2019(pc, pending, rng)
+    else:
+        _reveal_2014(pc, pending)
+    return pending
+
+
+def can_boost(pc: PC, pending: PendingCheck) -> bool:
+    """T-4.6: 2019 only, one boost per check, once per scene/turn, at least 6 cards in library."""
+    return (
+        pending.rules == "2019"
+        and not pending.finished
+        and not pending.boosted
+        and not pc.boost_used
+        and len(pc.library) >= BOOST_SIZE
+    )
+
+
+def boost(pc: PC, pending: PendingCheck, rng: random.Random | None = None) -> int:
+    """T-4.6: exile the top 6 cards; +1 to the result per colourless card among them.
+
+    Basic lands count as colourless here. The cards stay in ``pc.boost_exile``
+    until ``boost_cleanup`` (scene end, or turn end in combat). Returns the
+    bonus. ``rng`` is accepted for a uniform step signature; a boost draws
+    nothing at random.
+    """
+    if pending.rules != "2019":
+        raise RuleError("the 2014 rules have no boost", "T-5")
+    if pending.finished:
+        raise RuleError("the check is over", "T-4.6")
+    if pending.boosted:
+        raise RuleError("one boost per check", "T-4.6")
+    if pc.boost_used:
+        raise RuleError(f"{pc.name} already boosted in this scene (or turn)", "T-4.6")
+    if len(pc.library) < BOOST_SIZE:
+        raise RuleError(f"{pc.name} has fewer than {BOOST_SIZE} cards in library", "T-4.6")
+    cards, pc.library = pc.library[:BOOST_SIZE], pc.library[BOOST_SIZE:]
+    pc.boost_exile.extend(cards)
+    pc.boost_used = True
+    bonus = sum(is_colorless_for_boost(pc.cards[i]) for i in cards)
+    pending.boost_cards = cards
+    pending.boost_bonus = bonus
+    pending.boosted = True
+    pending.result += bonus
+    return bonus
+
+
+def finish_check(pc: PC, pending: PendingCheck, rng: random.Random) -> CheckRecord:
+    """End the check: T-4.8 revealed cards to the bottom in random order, T-4.10 known back on top."""
+    if pending.finished:
+        raise RuleError("the check is already finished", "T-4.8")
+    if pending.rules == "2019":
+        put_on_bottom(pc, pending.revealed, rng)
+    pc.library[:0] = pending.known
+    wake_if_library(pc)
+    pending.finished = True
+    return CheckRecord(
+        pc=pending.pc,
+        rules=pending.rules,
+        kind=pending.kind,
+        difficulty=pending.difficulty,
+        revealed=tuple(pc.names(pending.reveal_order)),
+        color=pending.color,
+        target=pending.target,
+        result=pending.result,
+        degree=pending.degree,
+        success=pending.success,
+        critical=pending.critical,
+        redo=pending.redo,
+        boost_cards=tuple(pc.names(pending.boost_cards)),
+        boost_bonus=pending.boost_bonus,
+        support=pending.support,
+        note=_note(pending),
+    )
+
+
+BoostPolicy = Callable[[PC, PendingCheck], bool]
+
+
+def boost_when_failing(pc: PC, pending: PendingCheck) -> bool:
+    """The policy of the exact odds: boost whenever target and result say failure."""
+    return can_boost(pc, pending) and pending.critical is None and not pending.success
+
+
+def make_check(
+    pc: PC,
+    kind: str,
+    difficulty: int,
+    rng: random.Random,
+    rules: str = "2019",
+    boost_policy: BoostPolicy | None = None,
+    support: int = 0,
+    known: int = 0,
+) -> CheckRecord:
+    """A whole check: begin, boost if the policy says so (and T-4.6 allows), finish."""
+    pending = begin_check(pc, kind, difficulty, rng, rules=rules, support=support, known=known)
+    if boost_policy is not None and can_boost(pc, pending) and boost_policy(pc, pending):
+        boost(pc, pending, rng)
+    return finish_check(pc, pending, rng)
+
+
+# --- the reveal -----------------------------------------------------------------------
+
+
+def _set_aside_known(pc: PC, pending: PendingCheck, known: int, rng: random.Random) -> None:
+    """T-4.10: known top cards are exiled for the check; a wholly known library is shuffled."""
+    if known <= 0:
+        return
+    if known >= len(pc.library):
+        rng.shuffle(pc.library)
+        return
+    pending.known, pc.library = pc.library[:known], pc.library[known:]
+
+
+def check_mana_value(pc: PC, card_id: int) -> int:
+    """T-4.7: during a check a critical card has mana value 20; others their own (T-1.5)."""
+    if card_id in pc.critical_cards:
+        return CRITICAL_MANA_VALUE
+    return pc.cards[card_id].mana_value
+
+
+def _reveal_2019(pc: PC, pending: PendingCheck, rng: random.Random) -> None:
+    """T-4.2 to T-4.7: reveal two cards, redoing while both are critical."""
+    while True:
+        if len(pc.library) < 2:
+            pending.library_short = True
+            pending.target, pending.result = pending.difficulty, pending.support
+            return
+        if all(i in pc.critical_cards for i in pc.library):
+            pending.critical = "failure"  # T-4.7: only critical cards remain
+            pending.target, pending.result = pending.difficulty, pending.support
+            return
+        first, second = pc.library[0], pc.library[1]
+        del pc.library[:2]
+        pending.reveal_order += [first, second]
+        if first in pc.critical_cards and second in pc.critical_cards:
+            put_on_bottom(pc, [first, second], rng)  # T-4.7 redo, T-4.8
+            pending.redo += 1
+            continue
+        break
+    pending.revealed = [first, second]
+    pending.target = check_mana_value(pc, first) + pending.difficulty  # T-4.2
+    pending.color = _result_color(pc, second, pending.kind, rng)
+    bonus = color_bonus(pending.color, pending.kind)  # T-4.3, T-4.9
+    pending.result = check_mana_value(pc, second) + bonus + pending.support  # T-4.3, T-4.13
+    if first in pc.critical_cards:
+        pending.critical = "failure"
+    elif second in pc.critical_cards:
+        pending.critical = "success"
+
+
+def _result_color(pc: PC, card_id: int, kind: str, rng: random.Random) -> str | None:
+    """T-4.5: a multicolour result card counts as one of its colours, chosen at random.
+
+    A colourless check (T-4.9) needs no colour, so it draws nothing.
+    """
+    colors = rule_colors(pc.cards[card_id])
+    if kind == "colorless" or not colors:
+        return None
+    if len(colors) == 1:
+        return colors[0]
+    return rng.choice(colors)
+
+
+def _reveal_2014(pc: PC, pending: PendingCheck) -> None:
+    """T-5.2 to T-5.4: the top card goes to the exhaustion zone; value = mana value + bonus.
+
+    The 2014 rules have no critical cards: a designated card counts as itself.
+    """
+    pending.target = pending.difficulty
+    if not pc.library:
+        pending.library_short = True
+        pending.result = pending.support
+        return
+    card_id = pc.library.pop(0)
+    pc.exhaustion_zone.append(card_id)
+    pending.revealed = [card_id]
+    pending.reveal_order = [card_id]
+    bonus, pending.color = bonus_2014(rule_colors(pc.cards[card_id]), pending.kind)
+    pending.result = pc.cards[card_id].mana_value + bonus + pending.support
+
+
+def _note(pending: PendingCheck) -> str:
+    if pending.library_short:
+        return "too few cards in the library to reveal: the check fails"
+    if pending.critical == "failure" and not pending.revealed:
+        return "only critical cards remain in the library: the check fails (T-4.7)"
+    return ""
+
+
+# --- T-4.12: no repeat of the very same check ------------------------------------------
+
+
+@dataclass
+class CheckHistory:
+    """The checks each PC has made, so the very same check is not repeated (T-4.12).
+
+    ``action`` names what the check is for; include anything that makes a
+    situation new in it. The escape check (T-6.6) is exempt.
+    """
+
+    made: set[tuple[str, str, str, int]] = field(default_factory=set)
+
+    def allows(self, pc_id: str, action: str, kind: str, difficulty: int) -> bool:
+        return action == ESCAPE or (pc_id, action, kind, difficulty) not in self.made
+
+    def record(self, pc_id: str, action: str, kind: str, difficulty: int) -> None:
+        self.made.add((pc_id, action, kind, difficulty))
+
+    def copy(self) -> "CheckHistory":
+        return CheckHistory(set(self.made))

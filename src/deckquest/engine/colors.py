@@ -1,0 +1,91 @@
+"""Colours as the MTG-TRPG rules read them, and the check bonus tables.
+
+The rules colour of a card (T-1.4) differs from its MTG colour: a land with a
+basic land type counts as that type's colour (a Forest is green for a check).
+The boost of T-4.6 is the one place that goes back to MTG colour: a Forest is
+colourless there. The bonus tables are T-4.3 (2019 kinds) and T-5.2 (2014 kinds).
+"""
+
+from __future__ import annotations
+
+from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card, sort_colors
+
+#: T-4.1: the 2019 check kinds; "colorless" is the check without colour bonus (T-4.9).
+KINDS_2019 = ("white", "blue", "black", "red", "green", "colorless")
+#: T-5.1: the 2014 check kinds.
+KINDS_2014 = ("negotiation", "intellect", "dexterity", "reflex", "body")
+
+KIND_COLOR = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
+
+#: T-4.3: allied colours are neighbours on the colour wheel W-U-B-R-G-W.
+ALLIES = frozenset(
+    frozenset(pair) for pair in (("W", "U"), ("U", "B"), ("B", "R"), ("R", "G"), ("G", "W"))
+)
+
+#: T-5.2: row = card colour, columns in KINDS_2014 order.
+TABLE_2014 = {
+    "W": (5, 4, 2, 1, 3),
+    "U": (3, 5, 4, 2, 1),
+    "B": (1, 3, 5, 4, 2),
+    "R": (2, 1, 3, 5, 4),
+    "G": (4, 2, 1, 3, 5),
+}
+#: T-5.4: a colourless card gives +2 in every 2014 kind.
+COLORLESS_BONUS_2014 = 2
+
+#: T-5.5 [reading]: which 2019 kind stands for a 2014 kind, and back.
+KIND_2014_TO_2019 = {
+    "negotiation": "white",
+    "intellect": "blue",
+    "dexterity": "black",
+    "reflex": "red",
+    "body": "green",
+}
+KIND_2019_TO_2014 = {new: old for old, new in KIND_2014_TO_2019.items()}
+
+
+def rule_colors(card: Card) -> tuple[str, ...]:
+    """T-1.4: the card's colours plus the colour of each basic land type it has."""
+    from_land_types = (BASIC_LAND_TYPES[t] for t in card.basic_land_types)
+    return sort_colors(set(card.colors) | set(from_land_types))
+
+
+def is_colorless_for_boost(card: Card) -> bool:
+    """T-4.6: colourless in MTG terms; lands with basic land types count as colourless here."""
+    return not card.colors
+
+
+def color_bonus(color: str | None, kind: str) -> int:
+    """T-4.3: +5 for the check's own colour, +3 for an ally, +0 for an enemy or colourless.
+
+    A colourless check (T-4.9) gives no bonus whatever the card's colour.
+    """
+    wanted = KIND_COLOR.get(kind)
+    if color is None or wanted is None:
+        return 0
+    if color == wanted:
+        return 5
+    if frozenset((color, wanted)) in ALLIES:
+        return 3
+    return 0
+
+
+def bonus_2014(colors: tuple[str, ...], kind: str) -> tuple[int, str | None]:
+    """T-5.2 to T-5.4: the bonus and the colour used; a multicolour card takes its best colour.
+
+    The player chooses among a multicolour card's colours (T-5.3); the engine
+    chooses the highest bonus, the first in WUBRG order on a tie.
+    """
+    column = KINDS_2014.index(kind)
+    if not colors:
+        return COLORLESS_BONUS_2014, None
+    best = max(colors, key=lambda color: (TABLE_2014[color][column], -COLORS.index(color)))
+    return TABLE_2014[best][column], best
+
+
+def check_kind(kind: str, rules: str) -> str:
+    """The kind name, validated for the rules edition; a ValueError names the allowed kinds."""
+    allowed = KINDS_2019 if rules == "2019" else KINDS_2014
+    if kind not in allowed:
+        raise ValueError(f"unknown {rules} check kind {kind!r}; expected one of {', '.join(allowed)}")
+    return kind

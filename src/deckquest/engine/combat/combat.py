@@ -1,0 +1,273 @@
+"""Combat: attacking, blocking, combat damage with its keywords, state-based actions.
+
+MTG rules (CR 506-511) as a battle of MTG-TRPG uses them (T-6.1): attackers tap
+unless they have vigilance; a flying attacker can be blocked only by flying or
+reach; a menace attacker needs two or more blockers; first strike and double
+strike add a first combat damage step; deathtouch makes any damage lethal;
+trample assigns lethal damage to the blockers and the rest to the player;
+lifelink gains its controller that much life; indestructible creatures are not
+destroyed by damage. Damage to the horde mills its library (T-6.10); damage to
+a PC is life loss with the T-7 consequences.
+"""
+
+from __future__ import annotations
+
+import random
+
+from deckquest.engine.combat.profile import (
+    DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE,
+    LIFELINK, MENACE, REACH, TRAMPLE, VIGILANCE, profile,
+)
+from deckquest.engine.combat.state import HORDE, Attack, Battle, find_permanent
+from deckquest.engine.pc import OK, gain_life, lose_life
+from deckquest.engine.permanents import Permanent
+
+
+def can_attack(side, permanent: Permanent, haste_for_all: bool = False) -> bool:
+    """An untapped creature without defender whose controller has controlled it
+    since the turn began (summoning sickness), unless it has haste."""
+    card = profile(side.cards[permanent.card])
+    if not card.is_creature or permanent.tapped or card.keywords & DEFENDER:
+        return False
+    return not permanent.summoning_sick or haste_for_all or bool(card.keywords & HASTE)
+
+
+def can_block(blocker_side, blocker: Permanent, attacker_side, attacker: Permanent) -> bool:
+    """An untapped creature can block; a flying attacker only by flying or reach."""
+    card = profile(blocker_side.cards[blocker.card])
+    if not card.is_creature or blocker.tapped:
+        return False
+    if profile(attacker_side.cards[attacker.card]).keywords & FLYING:
+        return bool(card.keywords & (FLYING | REACH))
+    return True
+
+
+def declare_attacker(battle: Battle, owner: str, card: int, defender: str, events) -> None:
+    """The creature attacks `defender`; it taps unless it has vigilance."""
+    side = battle.side(owner)
+    permanent = find_permanent(side, card)
+    if not profile(side.cards[card]).keywords & VIGILANCE:
+        permanent.tapped = True
+    battle.attacks.append(Attack(owner, card, defender))
+    if events is not None:
+        events.append({"event": "attack", "player": owner, "card": side.cards[card].name,
+                       "id": card, "defender": defender})
+
+
+def blockers_are_legal(battle: Battle) -> bool:
+    """CR 702.110b: a menace attacker is unblocked or blocked by two or more creatures."""
+    for attack in battle.attacks:
+        if len(attack.blockers) == 1 and _keywords(battle, attack.owner, attack.card) & MENACE:
+            return False
+    return True
+
+
+def _keywords(battle: Battle, owner: str, card: int) -> int:
+    return profile(battle.side(owner).cards[card]).keywords
+
+
+def _lethal(side, permanent: Permanent, deathtouch: bool) -> int:
+    """Damage that is lethal to the creature now (CR 702.2c: 1 with deathtouch)."""
+    left = max(0, profile(side.cards[permanent.card]).toughness + permanent.plus_counters - permanent.damage)
+    return min(left, 1) if deathtouch else left
+
+
+def combat_damage(battle: Battle, rng: random.Random, events) -> None:
+    """The combat damage step(s), each followed by state-based actions (CR 510).
+
+    With any first or double striker in combat, there is a first-strike step in
+    which only they deal damage; in the regular step the others and the double
+    strikers deal damage (CR 702.7, 702.4).
+    """
+    for attack in battle.attacks:
+        attack.blocked = bool(attack.blockers)
+    flags = [_keywords(battle, a.owner, a.card) for a in battle.attacks]
+    flags += [_keywords(battle, o, c) for a in battle.attacks for o, c in a.blockers]
+    if any(f & (FIRST_STRIKE | DOUBLE_STRIKE) for f in flags):
+        _damage_step(battle, rng, events, first_strike=True)
+        state_based_actions(battle, events)
+        if battle.outcome:
+            return
+        _damage_step(battle, rng, events, first_strike=False)
+    else:
+        _damage_step(battle, rng, events, first_strike=None)
+    state_based_actions(battle, events)
+
+
+def _strikes(keywords: int, first_strike: bool | None) -> bool:
+    """Whether a creature deals damage in this step (None: the only step)."""
+    if first_strike is None:
+        return True
+    if first_strike:
+        return bool(keywords & (FIRST_STRIKE | DOUBLE_STRIKE))
+    return not keywords & FIRST_STRIKE or bool(keywords & DOUBLE_STRIKE)
+
+
+def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool | None) -> None:
+    """Assign all combat damage of the step, then deal it simultaneously."""
+    dealt: list[tuple[str, int, str, int, int]] = []  # source owner, card, target owner, card (-1: player), amount
+    for attack in battle.attacks:
+        side = battle.side(attack.owner)
+        attacker = find_permanent(side, attack.card)
+        if attacker is None:
+            continue
+        keywords = profile(side.cards[attack.card]).keywords
+        if _strikes(keywords, first_strike):
+            dealt.extend(_attacker_damage(battle, attack, side, attacker, keywords, rng))
+        for owner, card in attack.blockers:
+            blocker_side = battle.side(owner)
+            blocker = find_permanent(blocker_side, card)
+            if blocker is None:
+                continue
+            blocker_keywords = profile(blocker_side.cards[card]).keywords
+            amount = profile(blocker_side.cards[card]).power + blocker.plus_counters
+            if amount > 0 and _strikes(blocker_keywords, first_strike):
+                dealt.append((owner, card, attack.owner, attack.card, amount))
+    life_loss: dict[str, int] = {}
+    for source_owner, source, target_owner, target, amount in dealt:
+        _deal(battle, source_owner, source, target_owner, target, amount, life_loss, events)
+    for pc_id, amount in life_loss.items():
+        lose_life(battle.side(pc_id), amount)
+
+
+def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords: int, rng):
+    """CR 510.1: an unblocked attacker hits the player; a blocked one divides its
+    damage among its blockers in order, lethal damage to each before the next,
+    with trample the rest to the player. The survivors order blockers to destroy
+    as many as they can (least damage needed first); the horde orders at random (T-6.8)."""
+    amount = profile(side.cards[attack.card]).power + attacker.plus_counters
+    if amount <= 0:
+        return []
+    if not attack.blocked:
+        return [(attack.owner, attack.card, attack.defender, -1, amount)]
+    blockers = []
+    for owner, card in attack.blockers:
+        permanent = find_permanent(battle.side(owner), card)
+        if permanent is not None:
+            blockers.append((owner, card, _lethal(battle.side(owner), permanent, bool(keywords & DEATHTOUCH))))
+    if not blockers:
+        return [(attack.owner, attack.card, attack.defender, -1, amount)] if keywords & TRAMPLE else []
+    if attack.owner == HORDE:
+        rng.shuffle(blockers)
+    else:
+        blockers.sort(key=lambda blocker: blocker[2])
+    assigned = []
+    for owner, card, lethal in blockers:
+        share = min(lethal, amount)
+        assigned.append([owner, card, share])
+        amount -= share
+    if amount > 0:
+        if keywords & TRAMPLE:
+            assigned.append([attack.defender, -1, amount])
+        else:
+            assigned[0][2] += amount
+    return [(attack.owner, attack.card, owner, card, share) for owner, card, share in assigned if share > 0]
+
+
+def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, target: int,
+          amount: int, life_loss: dict[str, int], events) -> None:
+    """Deal damage from a creature: to a creature, the horde (mill, T-6.10) or a PC.
+
+    Damage to PCs is summed into `life_loss` and lost at once (one simultaneous
+    event, T-7.1); a PC already out of the fight (T-7.1 removed from combat)
+    takes no more combat damage.
+    """
+    source_side = battle.side(source_owner)
+    keywords = profile(source_side.cards[source]).keywords
+    target_side = battle.side(target_owner)
+    if target < 0 and target_owner != HORDE and target_side.status != OK:
+        return
+    if target >= 0:
+        permanent = find_permanent(target_side, target)
+        if permanent is None:
+            return
+        permanent.damage += amount
+        if keywords & DEATHTOUCH:
+            battle.deathtouched.append((target_owner, target))
+    elif target_owner == HORDE:
+        milled = mill_horde(battle, amount, events)
+        if source_owner != HORDE:
+            battle.tallies[source_owner].cards_milled += milled
+    else:
+        life_loss[target_owner] = life_loss.get(target_owner, 0) + amount
+        tally = battle.tallies[target_owner]
+        tally.life_lost += amount
+        tally.damage_taken += amount
+    if source_owner != HORDE:
+        battle.tallies[source_owner].damage_dealt += amount
+        if keywords & LIFELINK:
+            gain_life(source_side, amount)
+            battle.tallies[source_owner].life_gained += amount
+    if events is not None:
+        target_name = target_side.cards[target].name if target >= 0 else target_owner
+        events.append({"event": "damage", "source": source_side.cards[source].name,
+                       "source_owner": source_owner, "target": target_name,
+                       "target_owner": target_owner, "amount": amount})
+
+
+def mill_horde(battle: Battle, amount: int, events) -> int:
+    """T-6.10: damage dealt to the horde mills that many cards from its library."""
+    horde = battle.horde
+    milled = horde.library[:amount]
+    del horde.library[:amount]
+    horde.graveyard.extend(milled)
+    horde.milled += len(milled)
+    if events is not None and milled:
+        events.append({"event": "mill", "player": HORDE, "cards": [horde.cards[c].name for c in milled]})
+    return len(milled)
+
+
+def state_based_actions(battle: Battle, events) -> None:
+    """CR 704: creatures with lethal damage (or deathtouch damage) are destroyed
+    unless indestructible; toughness 0 or less always puts them in the graveyard.
+    Then the battle's end (T-6.12) is checked."""
+    for side in (battle.horde, *battle.survivors):
+        dead = [p for p in side.battlefield if _is_destroyed(battle, side, p)]
+        for permanent in dead:
+            _to_graveyard(battle, side, permanent, events)
+    battle.deathtouched.clear()
+    check_outcome(battle)
+
+
+def _is_destroyed(battle: Battle, side, permanent: Permanent) -> bool:
+    card = profile(side.cards[permanent.card])
+    if not card.is_creature:
+        return False
+    toughness = card.toughness + permanent.plus_counters
+    if toughness <= 0:
+        return True
+    if card.keywords & INDESTRUCTIBLE:
+        return False
+    return permanent.damage >= toughness or (
+        permanent.damage > 0 and (side.id, permanent.card) in battle.deathtouched
+    )
+
+
+def _to_graveyard(battle: Battle, side, permanent: Permanent, events) -> None:
+    """A destroyed permanent leaves combat and goes to its owner's graveyard
+    (a horde token goes there too and is simply never used again)."""
+    side.battlefield.remove(permanent)
+    side.graveyard.append(permanent.card)
+    key = (side.id, permanent.card)
+    for attack in battle.attacks:
+        if key in attack.blockers:
+            attack.blockers.remove(key)
+    battle.attacks = [a for a in battle.attacks if (a.owner, a.card) != key]
+    if events is not None:
+        events.append({"event": "dies", "player": side.id, "card": side.cards[permanent.card].name,
+                       "id": permanent.card})
+
+
+def check_outcome(battle: Battle) -> None:
+    """T-6.12: the survivors lose when every PC is out of the fight (T-7.1, T-7.2);
+    they win when the horde has no library, no hand and no creatures."""
+    if battle.outcome:
+        return
+    if not any(pc.status == OK for pc in battle.survivors):
+        battle.outcome = "defeat"
+        return
+    horde = battle.horde
+    if not horde.library and not horde.hand and not any(
+        profile(horde.cards[p.card]).is_creature for p in horde.battlefield
+    ):
+        battle.outcome = "victory"

@@ -1,0 +1,111 @@
+"""The horde (T-6.1, T-6.4, T-6.8 to T-6.13): an enemy that pilots itself.
+
+It has infinite mana, no life and no choices of its own: what it must choose
+(whom to attack, how to block) it chooses at random with the battle's seeded
+generator (T-6.8). Its deck names tokens as cards (`40 Zombie`, T-6.13).
+"""
+
+from __future__ import annotations
+
+import random
+
+from deckquest.cards.model import Card
+from deckquest.engine.combat.combat import blockers_are_legal, can_attack, can_block, declare_attacker
+from deckquest.engine.combat.effects import effect_of
+from deckquest.engine.combat.profile import MENACE, profile
+from deckquest.engine.combat.state import HORDE, Battle, Horde, find_permanent
+from deckquest.engine.permanents import Permanent
+
+#: T-6.4: library size after the cut, by the number of players (4 or more: 60).
+CUT_SIZES = {1: 27, 2: 36, 3: 45}
+
+
+def cut_size(players: int) -> int:
+    return CUT_SIZES.get(players, 60)
+
+
+def make_horde(cards: list[Card] | tuple[Card, ...], players: int, rng: random.Random,
+               cut: bool = True) -> Horde:
+    """Shuffle the horde deck and cut it (T-6.4): mill from the top until the library
+    holds 27, 36, 45 or 60 cards for 1, 2, 3 or 4+ players (smaller decks stay whole)."""
+    horde = Horde(cards=tuple(cards), library=list(range(len(cards))))
+    rng.shuffle(horde.library)
+    if cut:
+        excess = max(0, len(horde.library) - cut_size(players))
+        horde.graveyard.extend(horde.library[:excess])
+        del horde.library[:excess]
+        horde.cut = excess
+    return horde
+
+
+def horde_main_phase(battle: Battle, rng: random.Random, events) -> None:
+    """T-6.9: reveal from the top until a non-token card; cast the revealed tokens,
+    then the non-token card; then cast the cards that were already in hand."""
+    horde = battle.horde
+    waiting = horde.hand[:]
+    revealed = []
+    while horde.library:
+        card = horde.library.pop(0)
+        revealed.append(card)
+        if not horde.cards[card].is_token:
+            break
+    if events is not None:
+        events.append({"event": "reveal", "player": HORDE, "cards": [horde.cards[c].name for c in revealed]})
+    revealed.sort(key=lambda c: not horde.cards[c].is_token)  # tokens first, stable order
+    for card in revealed + waiting:
+        if card in horde.hand:
+            horde.hand.remove(card)
+        horde_cast(battle, card, rng, events)
+
+
+def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
+    """The horde casts a card with its infinite mana (T-6.8): a permanent enters
+    the battlefield, any other spell resolves (its registered effect, if any) and
+    goes to the graveyard."""
+    horde = battle.horde
+    physical = horde.cards[card]
+    facts = profile(physical)
+    if events is not None:
+        events.append({"event": "cast", "player": HORDE, "card": physical.name, "id": card})
+    effect = effect_of(physical)
+    if facts.is_permanent:
+        horde.battlefield.append(Permanent(card=card, owner=HORDE, tapped=facts.enters_tapped))
+    if effect is not None:
+        effect.resolve(battle, HORDE, card, 0, rng, events)
+    if not facts.is_permanent:
+        horde.graveyard.append(card)
+
+
+def horde_attacks(battle: Battle, rng: random.Random, events) -> None:
+    """T-6.9: every horde creature has haste and attacks each turn if able, each
+    one a PC still in the fight chosen at random (T-6.8)."""
+    targets = [pc.id for pc in battle.fighting()]
+    if not targets:
+        return
+    horde = battle.horde
+    for permanent in horde.battlefield:
+        if can_attack(horde, permanent, haste_for_all=True):
+            declare_attacker(battle, HORDE, permanent.card, rng.choice(targets), events)
+
+
+def horde_blocks(battle: Battle, rng: random.Random, events) -> None:
+    """T-6.8: each untapped horde creature blocks an attacker it can block, or none,
+    chosen uniformly at random; a lone blocker of a menace attacker is taken back."""
+    horde = battle.horde
+    for permanent in horde.battlefield:
+        if permanent.tapped or not profile(horde.cards[permanent.card]).is_creature:
+            continue
+        options = [a for a in battle.attacks
+                   if can_block(horde, permanent, battle.side(a.owner), find_permanent(battle.side(a.owner), a.card))]
+        pick = rng.randrange(len(options) + 1)
+        if pick < len(options):
+            options[pick].blockers.append((HORDE, permanent.card))
+    if not blockers_are_legal(battle):
+        for attack in battle.attacks:
+            if len(attack.blockers) == 1 and profile(battle.side(attack.owner).cards[attack.card]).keywords & MENACE:
+                attack.blockers.clear()
+    if events is not None:
+        for attack in battle.attacks:
+            for _, blocker in attack.blockers:
+                events.append({"event": "block", "player": HORDE, "card": horde.cards[blocker].name,
+                               "id": blocker, "attacker": battle.side(attack.owner).cards[attack.card].name})

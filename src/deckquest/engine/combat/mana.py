@@ -1,0 +1,122 @@
+"""Paying mana costs from mana sources (lands, mana rocks, mana creatures).
+
+A source is a permanent whose tap ability makes some units of mana (see
+`profile.mana_units`). Paying a cost taps a set of untapped sources whose units
+cover every coloured, hybrid and colourless symbol and then the generic part
+(with X). Nothing is paid from a source that is tapped or summoning sick, so
+mana that is not there can never be spent. The mana pool empties between
+steps, so a source's surplus units are lost (as in MTG since there is no burn).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from deckquest.cards.model import COLORS, ManaCost
+
+ANY = frozenset(COLORS) | {"C"}
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A mana cost as payment needs it: symbols needing a type of mana (each the
+    set of acceptable types), generic mana, the number of X, and two-brid symbols
+    ({2/G}: a G or two generic)."""
+
+    symbols: tuple[frozenset[str], ...]
+    generic: int
+    x_count: int
+    twobrid: tuple[frozenset[str], ...]
+
+    def total(self, x: int = 0) -> int:
+        return len(self.symbols) + len(self.twobrid) + self.generic + self.x_count * x
+
+
+@lru_cache(maxsize=4096)
+def requirement(cost: ManaCost | None) -> Requirement:
+    """Read a mana cost. Phyrexian symbols are paid with their colour (paying
+    life instead is a choice left to the card-effects issue); snow counts as generic."""
+    symbols: list[frozenset[str]] = []
+    twobrid: list[frozenset[str]] = []
+    generic = x_count = 0
+    for symbol in cost.symbols if cost else ():
+        if symbol.kind == "generic":
+            generic += symbol.amount
+        elif symbol.kind == "variable":
+            x_count += 1
+        elif symbol.kind == "colorless":
+            symbols.append(frozenset("C"))
+        elif symbol.kind == "hybrid" and symbol.text.upper().startswith("{C/"):
+            symbols.append(frozenset(symbol.colors) | {"C"})
+        elif symbol.kind in ("colored", "hybrid", "phyrexian"):
+            symbols.append(frozenset(symbol.colors))
+        elif symbol.kind == "twobrid":
+            twobrid.append(frozenset(symbol.colors))
+        else:  # snow
+            generic += 1
+    symbols.sort(key=len)  # the most demanding symbols are matched first
+    return Requirement(tuple(symbols), generic, x_count, tuple(twobrid))
+
+
+Source = tuple[int, tuple[frozenset[str], ...]]  # (index of the permanent, its units)
+
+
+def pay(sources: list[Source], cost: Requirement, x: int = 0) -> list[int] | None:
+    """The permanents to tap to pay `cost` with X = `x`, or None if it cannot be paid.
+
+    Coloured symbols take the least flexible unit that fits (backtracking when a
+    later symbol needs it), so a Forest pays {G} before a dual land does; then
+    generic mana takes what is left, leftovers of already tapped sources first.
+    Two-brid symbols are paid with their colour when possible, else with two generic.
+    """
+    units = [(source, unit) for source, made in sources for unit in made]
+    if len(units) < cost.total(x):
+        return None
+    for as_colour in range(len(cost.twobrid), -1, -1):
+        symbols = cost.symbols + cost.twobrid[:as_colour]
+        generic = cost.generic + cost.x_count * x + 2 * (len(cost.twobrid) - as_colour)
+        tapped = _pay(units, symbols, generic)
+        if tapped is not None:
+            return tapped
+    return None
+
+
+def _pay(units, symbols, generic) -> list[int] | None:
+    order = sorted(range(len(units)), key=lambda i: len(units[i][1]))
+    used = [False] * len(units)
+    if not _match(units, order, symbols, 0, used):
+        return None
+    tapped = {units[i][0] for i in range(len(units)) if used[i]}
+    rest = [i for i in order if not used[i]]
+    rest.sort(key=lambda i: (units[i][0] not in tapped, len(units[i][1])))
+    if len(rest) < generic:
+        return None
+    tapped.update(units[i][0] for i in rest[:generic])
+    return sorted(tapped)
+
+
+def _match(units, order, symbols, position, used) -> bool:
+    if position == len(symbols):
+        return True
+    wanted = symbols[position]
+    for i in order:
+        if not used[i] and units[i][1] & wanted:
+            used[i] = True
+            if _match(units, order, symbols, position + 1, used):
+                return True
+            used[i] = False
+    return False
+
+
+def max_x(sources: list[Source], cost: Requirement) -> int:
+    """The largest X the sources can pay for (0 when the cost has no X or cannot be paid)."""
+    if not cost.x_count:
+        return 0
+    best = 0
+    units = sum(len(made) for _, made in sources)
+    for x in range(1, (units - cost.total(0)) // cost.x_count + 1):
+        if pay(sources, cost, x) is None:
+            break
+        best = x
+    return best

@@ -1,0 +1,120 @@
+"""What a battle needs to know about a card, read once and cached.
+
+A battle looks at the same few facts of a card thousands of times (power,
+keywords, the mana its tap ability makes), so they are read off the immutable
+`Card` once into a small `Profile`. Card effects beyond these (the next issue)
+go through `effects.py`, not through here.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card
+
+# Keyword abilities the combat engine implements, as bit flags (cheap to test).
+FLYING = 1
+REACH = 2
+FIRST_STRIKE = 4
+DOUBLE_STRIKE = 8
+DEATHTOUCH = 16
+TRAMPLE = 32
+LIFELINK = 64
+VIGILANCE = 128
+HASTE = 256
+DEFENDER = 512
+MENACE = 1024
+INDESTRUCTIBLE = 2048
+
+KEYWORD_FLAGS = {
+    "flying": FLYING, "reach": REACH, "first strike": FIRST_STRIKE,
+    "double strike": DOUBLE_STRIKE, "deathtouch": DEATHTOUCH, "trample": TRAMPLE,
+    "lifelink": LIFELINK, "vigilance": VIGILANCE, "haste": HASTE, "defender": DEFENDER,
+    "menace": MENACE, "indestructible": INDESTRUCTIBLE,
+}
+
+PERMANENT_TYPES = ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")
+
+_REMINDER = re.compile(r"\([^()]*\)")
+_TAP_FOR_MANA = re.compile(r"^\{T\}: Add (.+?)\.?$", re.IGNORECASE)
+_MANA_SYMBOL = re.compile(r"\{([WUBRGC])\}")
+_ANY_COLOR = re.compile(r"^one mana of any colou?r$", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Profile:
+    """The facts of a card a battle uses. `mana` lists the units its "{T}: Add …"
+    ability makes, each unit the set of mana types (WUBRG letters, `C`) it can be."""
+
+    power: int
+    toughness: int
+    keywords: int
+    is_creature: bool
+    is_land: bool
+    is_permanent: bool
+    is_token: bool
+    mana: tuple[frozenset[str], ...]
+    enters_tapped: bool
+
+
+def stat(value: str | None) -> int:
+    """A printed power or toughness as a number; `*` and other non-numbers count 0
+    (their defining text is a card effect, the next issue)."""
+    if value is None:
+        return 0
+    try:
+        return int(value)
+    except ValueError:
+        return 0
+
+
+def keyword_flags(card: Card) -> int:
+    flags = 0
+    for keyword in card.keywords:
+        flags |= KEYWORD_FLAGS.get(keyword.lower(), 0)
+    return flags
+
+
+def mana_units(card: Card) -> tuple[frozenset[str], ...]:
+    """The mana a card's tap ability makes, recognised from its text.
+
+    Recognises "{T}: Add {G}.", "{T}: Add {C}{C}.", "{T}: Add {R} or {G}." and
+    "{T}: Add one mana of any color."; a basic land type gives its colour even
+    without text (CR 305.6). Abilities with other costs are not mana sources here.
+    """
+    for line in _REMINDER.sub("", card.oracle_text or "").splitlines():
+        match = _TAP_FOR_MANA.match(line.strip())
+        if not match:
+            continue
+        produced = match.group(1).strip()
+        if _ANY_COLOR.match(produced):
+            return (frozenset(COLORS),)
+        if " or " in produced:
+            options = [_MANA_SYMBOL.findall(part) for part in produced.split(" or ")]
+            if all(len(option) == len(options[0]) and option for option in options):
+                return tuple(frozenset(option[i] for option in options) for i in range(len(options[0])))
+            continue
+        symbols = _MANA_SYMBOL.findall(produced)
+        if symbols and "".join("{%s}" % s for s in symbols) == produced.replace(" ", ""):
+            return tuple(frozenset(symbol) for symbol in symbols)
+    colors = frozenset(BASIC_LAND_TYPES[t] for t in card.basic_land_types)
+    return (colors,) if colors else ()
+
+
+@lru_cache(maxsize=4096)
+def profile(card: Card) -> Profile:
+    types = card.card_types
+    text = (card.oracle_text or "").lower()
+    return Profile(
+        power=stat(card.power),
+        toughness=stat(card.toughness),
+        keywords=keyword_flags(card),
+        is_creature="Creature" in types,
+        is_land="Land" in types,
+        is_permanent=any(t in PERMANENT_TYPES for t in types),
+        is_token=card.is_token,
+        mana=mana_units(card),
+        enters_tapped=" enters tapped" in text or "enters the battlefield tapped" in text,
+    )

@@ -1,0 +1,146 @@
+"""Battle state: plain data (dataclasses of ints, strings, lists).
+
+The survivors are `deckquest.engine.pc.PC` records (copies of the party's PCs;
+their life, zones and T-7 status are the battle's), the horde is a `Horde`.
+Cards are referred to by their id in the owning side's card table (`cards`),
+permanents are `deckquest.engine.permanents.Permanent`. A battle state can be
+copied cheaply with `Battle.copy()` (no deepcopy), compared and serialised.
+Library order: index 0 is the top.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from deckquest.cards.model import Card
+from deckquest.engine.combat.profile import Profile, profile
+from deckquest.engine.checks import PendingCheck
+from deckquest.engine.pc import OK, PC
+from deckquest.engine.permanents import Permanent
+
+HORDE = "horde"
+
+@dataclass
+class Tally:
+    """What happened to one PC in the battle, for the result."""
+
+    life_lost: int = 0
+    life_gained: int = 0
+    damage_dealt: int = 0  # combat damage its creatures dealt to the horde and its creatures
+    damage_taken: int = 0  # combat damage dealt to the PC itself
+    cards_milled: int = 0  # horde cards milled by its creatures' damage (T-6.10)
+    spells_cast: int = 0
+
+
+@dataclass
+class Horde:
+    """The Horde Magic enemy (T-6.8): no life, no mana, no choices of its own."""
+
+    cards: tuple[Card, ...]
+    library: list[int]
+    hand: list[int] = field(default_factory=list)
+    battlefield: list[Permanent] = field(default_factory=list)
+    graveyard: list[int] = field(default_factory=list)
+    exile: list[int] = field(default_factory=list)
+    id: str = HORDE
+    milled: int = 0  # T-6.10: cards milled by damage
+    cut: int = 0  # T-6.4: cards milled to cut the deck at the start
+
+    def copy(self) -> "Horde":
+        return replace(
+            self, library=self.library[:], hand=self.hand[:],
+            battlefield=[replace(p) for p in self.battlefield], graveyard=self.graveyard[:],
+            exile=self.exile[:],
+        )
+
+
+@dataclass
+class Attack:
+    """An attacking creature: its controller, card id and the player it attacks."""
+
+    owner: str
+    card: int
+    defender: str
+    blockers: list[tuple[str, int]] = field(default_factory=list)
+    blocked: bool = False
+
+
+@dataclass
+class Check:
+    """A check in progress inside the battle (preparation T-6.2, escape T-6.6),
+    waiting for the boost decision (T-4.6)."""
+
+    purpose: str  # "preparation" or "escape"
+    pending: PendingCheck
+    return_step: str = ""  # where the turn goes on after a failed escape
+
+
+@dataclass
+class Battle:
+    """The whole state of one battle.
+
+    `step` names where the battle waits for the survivors' decision (or "over"):
+    check, main1, declare_attackers, main2, declare_blockers.
+    """
+
+    survivors: list[PC]
+    horde: Horde
+    tallies: dict[str, Tally] = field(default_factory=dict)
+    rules: str = "2019"
+    turn: int = 0
+    active: str = "survivors"  # whose turn: "survivors" or HORDE
+    step: str = "start"
+    preparation_turns: int = 0  # T-6.2: survivor turns left before the horde first moves
+    preparation_given: int = 0  # T-6.2: how many preparation turns the party got
+    attacks: list[Attack] = field(default_factory=list)
+    check: Check | None = None
+    non_combat_action_used: bool = False  # T-6.7 (escape is one; T-4.12 once per turn)
+    deathtouched: list[tuple[str, int]] = field(default_factory=list)
+    outcome: str | None = None  # "victory", "defeat" or "escape"
+    survivor_turns: int = 0
+    horde_turns: int = 0
+
+    def copy(self) -> "Battle":
+        return replace(
+            self, survivors=[s.copy() for s in self.survivors], horde=self.horde.copy(),
+            tallies={k: replace(v) for k, v in self.tallies.items()},
+            attacks=[replace(a, blockers=a.blockers[:]) for a in self.attacks],
+            deathtouched=self.deathtouched[:],
+            check=replace(self.check, pending=self.check.pending.copy()) if self.check else None,
+        )
+
+    def side(self, owner: str) -> PC | Horde:
+        if owner == HORDE:
+            return self.horde
+        for survivor in self.survivors:
+            if survivor.id == owner:
+                return survivor
+        raise KeyError(owner)
+
+    def fighting(self) -> list[PC]:
+        """The PCs still in the fight: T-7.1 a dying PC is removed from combat,
+        T-7.2 an unconscious one takes no actions."""
+        return [s for s in self.survivors if s.status == OK]
+
+
+def card_of(side: PC | Horde, permanent: Permanent) -> Card:
+    return side.cards[permanent.card]
+
+
+def profile_of(side: PC | Horde, permanent: Permanent) -> Profile:
+    return profile(side.cards[permanent.card])
+
+
+def power(side, permanent: Permanent) -> int:
+    return profile(side.cards[permanent.card]).power + permanent.plus_counters
+
+
+def toughness(side, permanent: Permanent) -> int:
+    return profile(side.cards[permanent.card]).toughness + permanent.plus_counters
+
+
+def find_permanent(side, card: int) -> Permanent | None:
+    for permanent in side.battlefield:
+        if permanent.card == card:
+            return permanent
+    return None

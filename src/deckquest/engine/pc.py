@@ -1,0 +1,306 @@
+"""A player character: one MTG deck (T-1.1) as plain, cheaply copied data.
+
+Zones hold physical card ids: indexes into the PC's card table ``cards``. The
+library is a list whose index 0 is the top card. Every action here follows the
+adventure-part rules of section 2 and the state changes of section 7 of the
+rules digest (docs in /work/shared/rules/trpg.md); none of them prints, and all
+randomness comes from the ``random.Random`` passed in.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field, replace
+from typing import Sequence
+
+from deckquest.cards.database import normalize_name
+from deckquest.cards.model import Card
+from deckquest.engine.permanents import Permanent
+
+STARTING_LIFE = 20  # T-1.2
+OPENING_HAND = 7  # T-1.2, T-2.8
+MAX_HAND_SIZE = 7  # T-2.4
+CRITICAL_COUNT = 3  # T-4.7
+CRITICAL_COUNT_COMMANDER = 5  # T-4.7
+
+OK = "ok"
+DYING = "dying"  # T-7.1: life 0, out of combat, still conscious
+UNCONSCIOUS = "unconscious"  # T-7.2: drew from an empty library
+DEAD = "dead"  # T-7.4
+
+
+class RuleError(ValueError):
+    """An action the rules do not allow in the PC's present state (names the rule)."""
+
+    def __init__(self, message: str, rule: str):
+        super().__init__(f"{message} ({rule})")
+        self.rule = rule
+
+
+@dataclass
+class PC:
+    """The state of one player character; ``copy()`` is cheap (ids and small lists)."""
+
+    id: str
+    name: str
+    cards: tuple[Card, ...]  # the physical card table; zones hold indexes into it
+    critical_cards: frozenset[int] = frozenset()  # T-4.7: specific physical cards
+    life: int = STARTING_LIFE
+    library: list[int] = field(default_factory=list)  # index 0 is the top
+    hand: list[int] = field(default_factory=list)
+    battlefield: list[Permanent] = field(default_factory=list)
+    graveyard: list[int] = field(default_factory=list)
+    exile: list[int] = field(default_factory=list)
+    exhaustion_zone: list[int] = field(default_factory=list)  # T-2.1
+    stack: list[int] = field(default_factory=list)
+    concentration_counter: bool = False  # T-2.4
+    land_played: bool = False  # T-2.5 [reading]: one land per concentration
+    boost_used: bool = False  # T-4.6: once per scene (adventure) or turn (combat)
+    boost_exile: list[int] = field(default_factory=list)  # T-4.6: exiled until cleanup
+    status: str = OK  # ok, dying, unconscious, dead (T-7)
+
+    def copy(self) -> "PC":
+        return replace(
+            self,
+            library=list(self.library),
+            hand=list(self.hand),
+            battlefield=[replace(p) for p in self.battlefield],
+            graveyard=list(self.graveyard),
+            exile=list(self.exile),
+            exhaustion_zone=list(self.exhaustion_zone),
+            stack=list(self.stack),
+            boost_exile=list(self.boost_exile),
+        )
+
+    def card(self, card_id: int) -> Card:
+        return self.cards[card_id]
+
+    def names(self, card_ids: Sequence[int]) -> list[str]:
+        return [self.cards[i].name for i in card_ids]
+
+    @property
+    def can_act(self) -> bool:
+        """T-7.2, T-7.4: an unconscious or dead PC takes no actions."""
+        return self.status in (OK, DYING)
+
+
+def designate_critical(
+    cards: Sequence[Card], name: str, count: int, already: frozenset[int] = frozenset()
+) -> frozenset[int]:
+    """T-4.7: pick ``count`` physical copies of the card called ``name`` as critical.
+
+    Any copies will do (they are shuffled before play); the lowest ids not in
+    ``already`` (copies designated before) are taken. Raises ValueError when
+    the deck holds fewer copies; the caller adds the span.
+    """
+    if count < 1:
+        raise ValueError(f"critical count for {name!r} must be at least 1, not {count}")
+    wanted = normalize_name(name)
+    matching = [i for i, card in enumerate(cards) if wanted in _name_keys(card)]
+    if not matching:
+        raise ValueError(f"the deck has no card named {name!r} to designate as critical")
+    copies = [i for i in matching if i not in already]
+    if len(copies) < count:
+        taken = f", {len(matching) - len(copies)} of them already critical" if already & set(matching) else ""
+        raise ValueError(
+            f"cannot designate {count} copies of {cards[matching[0]].name} as critical: "
+            f"the deck has only {len(matching)}{taken}"
+        )
+    return frozenset(copies[:count])
+
+
+def _name_keys(card: Card) -> set[str]:
+    """The names a player may use for a card: English, its front face, Japanese."""
+    names = {card.name, card.name.split("//")[0]} | ({card.name_ja} if card.name_ja else set())
+    return {normalize_name(name) for name in names}
+
+
+def required_critical_count(is_commander: bool) -> int:
+    """T-4.7: exactly 3 critical cards, 5 for a Commander deck."""
+    return CRITICAL_COUNT_COMMANDER if is_commander else CRITICAL_COUNT
+
+
+def create_pc(
+    pc_id: str,
+    name: str,
+    cards: Sequence[Card],
+    critical_cards: frozenset[int],
+    rng: random.Random,
+) -> PC:
+    """T-1.2: a PC with life 20 whose shuffled library has dealt an opening hand of 7."""
+    unknown = [i for i in critical_cards if not 0 <= i < len(cards)]
+    if unknown:
+        raise ValueError(f"critical card ids {sorted(unknown)} are not in the deck")
+    pc = PC(id=pc_id, name=name, cards=tuple(cards), critical_cards=frozenset(critical_cards))
+    pc.library = list(range(len(cards)))
+    rng.shuffle(pc.library)
+    draw(pc, OPENING_HAND)
+    return pc
+
+
+# --- T-7: life and the state changes -------------------------------------------------
+
+
+def _conscious_status(pc: PC) -> str:
+    return DYING if pc.life <= 0 else OK
+
+
+def lose_life(pc: PC, amount: int) -> None:
+    """T-7.1: life 0 makes the PC dying; T-7.4: further loss while dying or unconscious kills."""
+    if amount <= 0 or pc.status == DEAD:
+        return
+    if pc.status in (DYING, UNCONSCIOUS):
+        pc.life -= amount
+        pc.status = DEAD
+        return
+    pc.life -= amount
+    pc.status = _conscious_status(pc)
+
+
+def gain_life(pc: PC, amount: int) -> None:
+    """Gain life. [reading] A dying PC whose life rises above 0 is no longer dying."""
+    if amount <= 0 or pc.status == DEAD:
+        return
+    pc.life += amount
+    if pc.status == DYING:
+        pc.status = _conscious_status(pc)
+
+
+def treat_life_as_zero(pc: PC) -> None:
+    """T-7.3: another loss condition (poison, an opponent's alternate win) sets life to 0."""
+    if pc.status in (DYING, UNCONSCIOUS):
+        pc.status = DEAD
+    elif pc.status == OK:
+        pc.life = 0
+        pc.status = DYING
+
+
+def draw(pc: PC, count: int = 1) -> list[int]:
+    """Draw ``count`` cards; drawing from an empty library makes the PC unconscious (T-7.2)."""
+    drawn = []
+    for _ in range(count):
+        if not pc.library:
+            if pc.status != DEAD:
+                pc.status = UNCONSCIOUS
+            break
+        card_id = pc.library.pop(0)
+        pc.hand.append(card_id)
+        drawn.append(card_id)
+    return drawn
+
+
+def wake_if_library(pc: PC) -> None:
+    """T-7.2: unconsciousness from an empty library lasts until the library has a card."""
+    if pc.status == UNCONSCIOUS and pc.library:
+        pc.status = _conscious_status(pc)
+
+
+def put_on_bottom(pc: PC, card_ids: Sequence[int], rng: random.Random) -> None:
+    """Put cards on the library bottom in random order (T-4.6, T-4.8)."""
+    cards = list(card_ids)
+    rng.shuffle(cards)
+    pc.library.extend(cards)
+    wake_if_library(pc)
+
+
+# --- Section 2: time in the adventure part ---------------------------------------------
+
+
+def _require_action(pc: PC, what: str) -> None:
+    if not pc.can_act:
+        raise RuleError(f"{pc.name} is {pc.status} and cannot {what}", "T-7.2")
+
+
+def concentrate(pc: PC) -> list[int]:
+    """T-2.4: untap, summoning sickness ends (T-2.10), draw if the hand is at most 6, counter.
+
+    Returns the ids drawn (empty when the hand was full or the library empty;
+    the latter makes the PC unconscious, T-7.2).
+    """
+    _require_action(pc, "concentrate")
+    if pc.concentration_counter:
+        raise RuleError(f"{pc.name} already has a concentration counter", "T-2.4")
+    for permanent in pc.battlefield:
+        permanent.tapped = False
+        permanent.summoning_sick = False
+    drawn = draw(pc, 1) if len(pc.hand) < MAX_HAND_SIZE else []
+    pc.concentration_counter = True
+    pc.land_played = False
+    return drawn
+
+
+def rest(pc: PC) -> None:
+    """T-2.6: damage on the PC's creatures is removed, then the concentration counter."""
+    _require_action(pc, "rest")
+    for permanent in pc.battlefield:
+        permanent.damage = 0
+    pc.concentration_counter = False
+
+
+def play_land(pc: PC, card_id: int) -> Permanent:
+    """T-2.5: a land from hand needs a concentration counter; one land per concentration."""
+    _require_action(pc, "play a land")
+    if card_id not in pc.hand:
+        raise RuleError(f"{pc.cards[card_id].name} is not in {pc.name}'s hand", "T-2.5")
+    card = pc.cards[card_id]
+    if not card.is_land:
+        raise RuleError(f"{card.name} is not a land", "T-2.5")
+    if not pc.concentration_counter:
+        raise RuleError(f"{pc.name} must concentrate before playing a land", "T-2.5")
+    if pc.land_played:
+        raise RuleError(f"{pc.name} already played a land this concentration", "T-2.5")
+    pc.hand.remove(card_id)
+    permanent = Permanent(card=card_id, owner=pc.id, summoning_sick=card.is_creature)
+    pc.battlefield.append(permanent)
+    pc.land_played = True
+    return permanent
+
+
+def boost_cleanup(pc: PC, rng: random.Random) -> None:
+    """T-4.6: the six boost cards go to the library bottom in random order; boost is available.
+
+    Called at the cleanup step of a scene's end (adventure part, by scene_end)
+    or of each turn's end (combat).
+    """
+    cards, pc.boost_exile = pc.boost_exile, []
+    put_on_bottom(pc, cards, rng)
+    pc.boost_used = False
+
+
+def scene_end(pc: PC, rng: random.Random) -> None:
+    """T-2.9: every card not in hand or library goes to the exhaustion zone; then T-4.6 cleanup.
+
+    The boost cards are the exception: nothing moves them but the cleanup,
+    which puts them on the library bottom.
+    """
+    pc.exhaustion_zone.extend(p.card for p in pc.battlefield)
+    pc.battlefield = []
+    for zone in (pc.graveyard, pc.exile, pc.stack):
+        pc.exhaustion_zone.extend(zone)
+        zone.clear()
+    boost_cleanup(pc, rng)
+
+
+def sleep(pc: PC, rng: random.Random, *, restore_life: bool = True) -> None:
+    """T-2.8: six hours: every zone shuffled into the library, draw 7, life back to 20.
+
+    Works for an unconscious PC too (T-7.2). The PC wakes with no concentration
+    counter and its boost available (the library is back in its initial state).
+    ``restore_life=False`` is the scenario option that keeps life unrecovered.
+    """
+    if pc.status == DEAD:
+        raise RuleError(f"{pc.name} is dead", "T-7.4")
+    returning = pc.hand + [p.card for p in pc.battlefield] + pc.graveyard + pc.exile
+    returning += pc.exhaustion_zone + pc.stack + pc.boost_exile
+    pc.library.extend(returning)
+    for zone in (pc.hand, pc.graveyard, pc.exile, pc.exhaustion_zone, pc.stack, pc.boost_exile):
+        zone.clear()
+    pc.battlefield = []
+    rng.shuffle(pc.library)
+    if restore_life:
+        pc.life = STARTING_LIFE
+    pc.concentration_counter = False
+    pc.land_played = False
+    pc.boost_used = False
+    pc.status = _conscious_status(pc)
+    draw(pc, OPENING_HAND)

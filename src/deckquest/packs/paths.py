@@ -1,0 +1,60 @@
+"""Path rules for untrusted packs: every name a pack uses stays inside the pack.
+
+A pack names files in its manifest, in zip entries and in `use`/`deck`
+references. All of them go through :func:`pack_relative_path`, which accepts
+only plain relative POSIX paths, so no name can reach outside the pack folder
+whatever the host operating system: no absolute paths, no drive letters, no
+backslashes, no `..`, no control characters.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path, PurePosixPath
+
+MAX_PATH_LENGTH = 255
+MAX_PATH_DEPTH = 16
+
+_DRIVE = re.compile(r"^[A-Za-z]:")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def path_problem(text: object, *, allow_parent: bool = False) -> str | None:
+    """Why `text` is not an acceptable pack-relative path, or None when it is."""
+    if not isinstance(text, str) or not text:
+        return "a path must be a non-empty string"
+    if len(text) > MAX_PATH_LENGTH:
+        return f"a path may have at most {MAX_PATH_LENGTH} characters"
+    if _CONTROL.search(text):
+        return "a path may not contain control characters"
+    if "\\" in text:
+        return "a path uses `/` between folders, never `\\`"
+    if _DRIVE.match(text):
+        return "a path inside a pack cannot name a drive (`C:`)"
+    if text.startswith("/"):
+        return "a path inside a pack must be relative, not absolute"
+    parts = text.split("/")
+    if len(parts) > MAX_PATH_DEPTH:
+        return f"a path may have at most {MAX_PATH_DEPTH} folders"
+    if any(part in ("", ".") for part in parts):
+        return "a path may not contain empty or `.` segments"
+    if not allow_parent and ".." in parts:
+        return "a path may not contain `..`: it must stay inside the pack"
+    return None
+
+
+def pack_relative_path(text: str) -> PurePosixPath:
+    """The checked relative path; raises ValueError with the reason otherwise."""
+    problem = path_problem(text)
+    if problem:
+        raise ValueError(problem)
+    return PurePosixPath(text)
+
+
+def is_inside(path: Path, root: Path) -> bool:
+    """Whether `path` (after following symlinks) lies inside `root`."""
+    try:
+        path.resolve().relative_to(root.resolve())
+    except ValueError:
+        return False
+    return True

@@ -1,0 +1,301 @@
+"""`deckquest pack validate`: everything a pack promises, checked before anyone uses it.
+
+A folder is checked for: the manifest schema; the deckquest version it needs;
+no links; every listed file present, and nothing unlisted in the folder;
+files within size limits; every card file importing, every deck list
+resolving (against the pack's own cards over the user's database) and every
+scenario compiling. All problems found are reported together. An archive is
+unpacked safely into a temporary folder first (see :mod:`deckquest.packs.archive`)
+and then checked like a folder, with messages naming the archive.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from deckquest import __version__
+from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span
+from deckquest.packs.archive import ARCHIVE_SUFFIX, DEFAULT_LIMITS, Limits, unpack_archive
+from deckquest.packs.manifest import FILE_SECTIONS, MANIFEST_NAME, Manifest, load_manifest
+from deckquest.packs.versions import Version
+
+# Where an unlisted file most likely belongs, for the hint that tells the author how to fix it.
+_SECTION_BY_SUFFIX = {".quest": "scenarios", ".txt": "decks", ".dek": "decks", ".json": "cards",
+                      ".yaml": "parties", ".yml": "parties"}
+
+
+@dataclass(frozen=True)
+class ValidationReport:
+    """A pack that passed every check: its manifest and what was checked."""
+
+    manifest: Manifest
+    root: Path
+    files: tuple[str, ...]
+    scenarios: int
+    decks: int
+    cards: int
+
+
+def validate_pack(location: Path, limits: Limits = DEFAULT_LIMITS) -> ValidationReport:
+    """Check a pack folder, its pack.yaml, or a `.dqpack` archive; raise on any problem.
+
+    For an archive the returned report's `root` is a folder that no longer exists.
+    """
+    if location.is_file() and location.name != MANIFEST_NAME:
+        with tempfile.TemporaryDirectory(prefix="deckquest-pack-") as scratch:
+            folder = Path(scratch) / "pack"
+            folder.mkdir()
+            return validate_archive(location, folder, limits)
+    folder = location.parent if location.name == MANIFEST_NAME else location
+    return validate_folder(folder, limits)
+
+
+def validate_archive(archive: Path, dest: Path, limits: Limits = DEFAULT_LIMITS) -> ValidationReport:
+    """Unpack `archive` into the empty folder `dest` and check it as a folder.
+
+    Messages name `archive!path` rather than the temporary folder.
+    """
+    if archive.suffix != ARCHIVE_SUFFIX:
+        raise DeckquestError(f"{archive} is not a pack folder, pack.yaml or {ARCHIVE_SUFFIX} archive",
+                             Span(str(archive)))
+    unpack_archive(archive, dest, limits)
+    return validate_unpacked(archive, dest, limits)
+
+
+def validate_unpacked(archive: Path, dest: Path, limits: Limits = DEFAULT_LIMITS) -> ValidationReport:
+    """Check `dest`, where `archive` was unpacked, naming `archive!path` in messages."""
+    try:
+        return validate_folder(dest, limits, display=f"{archive}!", skip_hidden=False)
+    except DeckquestError as error:
+        raise _renamed(error, dest, f"{archive}!") from None
+
+
+def validate_folder(root: Path, limits: Limits = DEFAULT_LIMITS, display: str | None = None,
+                    skip_hidden: bool = True) -> ValidationReport:
+    """Check a pack folder; `display` prefixes file names in messages.
+
+    `skip_hidden` ignores an author's dot-files (`.git`); an unpacked archive
+    is checked with it off, since everything in an archive is shipped.
+    """
+    if not root.is_dir():
+        raise DeckquestError(f"{root} is not a folder", Span(str(root)))
+    prefix = display if display is not None else ""
+    manifest = load_manifest(root, display=f"{prefix}{MANIFEST_NAME}" if display else None)
+    problems = _version_problems(manifest)
+    present, walk_problems = _walk(root, limits, skip_hidden)
+    problems += walk_problems
+    problems += _listing_problems(manifest, present)
+    if problems:
+        raise CompileError(problems)
+    db = _pack_database(root, manifest, problems)
+    problems += _content_problems(root, manifest, db)
+    if problems:
+        raise CompileError(problems)
+    return ValidationReport(manifest, root, tuple(manifest.listed_files()), len(manifest.scenarios),
+                            len(manifest.decks), len(manifest.cards))
+
+
+def check_deckquest_version(manifest: Manifest) -> None:
+    """Raise when this deckquest is outside the versions the pack says it needs."""
+    problems = _version_problems(manifest)
+    if problems:
+        raise CompileError(problems)
+
+
+def _version_problems(manifest: Manifest) -> list[Diagnostic]:
+    if manifest.deckquest.allows(Version.parse(__version__)):
+        return []
+    return [_error(f"pack `{manifest.name}` needs deckquest {manifest.deckquest}; this is {__version__}",
+                   manifest.span("deckquest"), "upgrade deckquest, or ask the author for a pack "
+                   "that works with your version")]
+
+
+def _walk(root: Path, limits: Limits, skip_hidden: bool) -> tuple[set[str], list[Diagnostic]]:
+    """The pack folder's files as relative POSIX paths; links and oversize files are problems.
+
+    Names starting with a dot (`.git`, `.DS_Store`) are the author's tools, never
+    shipped (build and install take only listed files), so they may be skipped.
+    """
+    present: set[str] = set()
+    problems = []
+    total = 0
+    for folder, dirs, files in os.walk(root, followlinks=False):
+        base = Path(folder)
+        for name in list(dirs):
+            if skip_hidden and name.startswith("."):
+                dirs.remove(name)
+            elif (base / name).is_symlink():
+                dirs.remove(name)
+                problems.append(_link_problem(root, base / name))
+        for name in files:
+            path = base / name
+            if skip_hidden and name.startswith("."):
+                continue
+            if path.is_symlink():
+                problems.append(_link_problem(root, path))
+                continue
+            relative = path.relative_to(root).as_posix()
+            present.add(relative)
+            size = path.stat().st_size
+            total += size
+            if size > limits.max_file_bytes:
+                problems.append(_error(f"`{relative}` is {size} bytes; a pack file may have "
+                                       f"{limits.max_file_bytes}", Span(str(path))))
+        if len(present) > limits.max_files or total > limits.max_total_bytes:
+            problems.append(_error(f"the pack holds more than {limits.max_files} files or "
+                                   f"{limits.max_total_bytes} bytes", Span(str(root))))
+            break
+    return present, problems
+
+
+def _link_problem(root: Path, path: Path) -> Diagnostic:
+    relative = path.relative_to(root).as_posix()
+    return _error(f"`{relative}` is a symbolic link; packs may hold only plain files and folders",
+                  Span(str(path)), "copy the file into the pack instead of linking to it")
+
+
+def _listing_problems(manifest: Manifest, present: set[str]) -> list[Diagnostic]:
+    """Listed files must exist; files present must be listed (so nothing ships unseen)."""
+    problems = []
+    for section in FILE_SECTIONS:
+        for index, name in enumerate(getattr(manifest, section)):
+            if name not in present:
+                problems.append(_error(f"`{name}` is listed under `{section}` but is not in the pack",
+                                       manifest.span(section, index), "check the spelling, or add the file"))
+    listed = set(manifest.listed_files())
+    for name in sorted(present - listed):
+        where = Span(str(manifest.path.parent / name))
+        section = "decks" if name.startswith("decks/") or "/decks/" in name else \
+            _SECTION_BY_SUFFIX.get(Path(name).suffix, "files")
+        also = " (or `libraries:` if only other scripts `use` it)" if section == "scenarios" else ""
+        problems.append(_error(
+            f"`{name}` is in the pack folder but not listed in pack.yaml", where,
+            f"add `- {name}` under `{section}:`{also} in pack.yaml, or delete the file"))
+    return problems
+
+
+def _pack_database(root: Path, manifest: Manifest, problems: list[Diagnostic]):
+    """The pack's own cards (its card files) over the user's database."""
+    from deckquest.cards.database import CardDatabase, CardIndex, default_database
+    from deckquest.cards.importers import Entry, read_entries
+
+    cards = []
+    for name in manifest.cards:
+        try:
+            cards.extend(e.card for e in read_entries(root / name) if isinstance(e, Entry))
+        except CompileError as error:
+            problems.extend(error.diagnostics)
+        except DeckquestError as error:
+            problems.append(_from_error(error, root / name))
+    base = default_database()
+    return CardDatabase(CardIndex(cards), *base.sources) if cards else base
+
+
+def _content_problems(root: Path, manifest: Manifest, db) -> list[Diagnostic]:
+    """Every deck list loads and every scenario compiles; all their errors, together."""
+    from deckquest.cards.decklist import load_deck
+
+    problems = []
+    for name in manifest.decks:
+        problems += _collect(lambda path: load_deck(path, db), root / name)
+    for name in manifest.parties:
+        problems += _collect(lambda path: _load_party(path, root, db), root / name)
+    for name in manifest.libraries:
+        problems += _collect(_parse, root / name)
+    for name in manifest.scenarios:
+        problems += _collect(lambda path: _compile(path, db), root / name)
+    return problems
+
+
+def _parse(path: Path):
+    """A library script is compiled through the scenarios that `use` it; alone, it must parse."""
+    from deckquest.dsl.parser import parse_source
+    from deckquest.dsl.resolver import read_script
+
+    return parse_source(read_script(path), str(path))
+
+
+def _load_party(path: Path, root: Path, db):
+    """Load a party file after checking its deck paths stay inside the pack.
+
+    Party files name decks relative to themselves; the party loader trusts
+    them, so a pack's party file is checked here first.
+    """
+    from deckquest.packs.paths import is_inside, path_problem
+    from deckquest.packs.yamlfile import load_yaml, read_text
+    from deckquest.runtime.party import MAX_PARTY_BYTES, load_party
+
+    text = read_text(path, str(path), MAX_PARTY_BYTES)
+    data = load_yaml(text, str(path))
+    members = data.get("party") if isinstance(data, dict) else None
+    for member in members if isinstance(members, list) else []:
+        deck = member.get("deck") if isinstance(member, dict) else None
+        if isinstance(deck, str):
+            problem = path_problem(deck, allow_parent=True)
+            if problem or not is_inside(path.parent / deck, root):
+                line, col = member.lc.value("deck")
+                raise DeckquestError(f"party deck `{deck[:80]}`: {problem or 'it is outside the pack'}",
+                                     Span(str(path), line + 1, col + 1),
+                                     source_line=text.splitlines()[line])
+    return load_party(path, db)
+
+
+def _compile(path: Path, db):
+    from deckquest.dsl.resolver import compile_file
+
+    return compile_file(path, db=db)
+
+
+def _collect(check, path: Path) -> list[Diagnostic]:
+    try:
+        check(path)
+    except CompileError as error:
+        return list(error.diagnostics)
+    except DeckquestError as error:
+        return [_from_error(error, path)]
+    except RecursionError:
+        return [_error("nested too deeply to check", Span(str(path)),
+                       "flatten the deepest blocks into separate scenes")]
+    return []
+
+
+def _from_error(error: DeckquestError, path: Path) -> Diagnostic:
+    span = error.span or Span(str(path))
+    return Diagnostic("error", error.message, span, code=error.code, hint=error.hint,
+                      source_line=error.source_line)
+
+
+def _error(message: str, span: Span, hint: str | None = None) -> Diagnostic:
+    return Diagnostic("error", message, span, code="pack", hint=hint)
+
+
+def _renamed(error: DeckquestError, folder: Path, prefix: str) -> DeckquestError:
+    """The same error with the temporary folder's paths shown as `archive!path`.
+
+    Source lines are filled in now, since the temporary folder is about to go.
+    """
+    def rename(diagnostic: Diagnostic) -> Diagnostic:
+        span = diagnostic.span
+        try:
+            relative = Path(span.file).relative_to(folder).as_posix()
+        except ValueError:
+            return diagnostic
+        source = diagnostic.source_line
+        if source is None:
+            from deckquest.errors import read_source_line
+
+            source = read_source_line(span)
+        return dataclasses.replace(diagnostic, span=dataclasses.replace(span, file=prefix + relative),
+                                   source_line=source)
+
+    if isinstance(error, CompileError):
+        return CompileError([rename(d) for d in error.diagnostics])
+    if error.span is None:
+        return error
+    fixed = rename(_from_error(error, folder))
+    return DeckquestError(error.message, fixed.span, error.hint, code=error.code or None,
+                          source_line=fixed.source_line)

@@ -1,0 +1,149 @@
+"""Reading YAML from untrusted files: positions kept, limits enforced, no host objects.
+
+ruamel.yaml's round-trip loader keeps the line and column of every key and
+item, which is what lets us point at the exact spot of a schema error. It only
+builds plain mappings, sequences and scalars (no Python objects), and we refuse
+explicit tags outright so no document can ask for anything else. Size and
+nesting are capped before and after parsing, since a shared file may be hostile.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from deckquest.errors import DeckquestError, Span
+
+MAX_YAML_BYTES = 256 * 1024
+MAX_NESTING = 20
+_BRACKET_LIMIT = 200
+
+
+def read_text(path: Path, display: str, limit: int) -> str:
+    """A UTF-8 file's text, refusing files over `limit` bytes before reading them whole."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise DeckquestError(f"cannot read {display}: {error.strerror}", Span(display)) from None
+    if len(data) > limit:
+        raise DeckquestError(
+            f"{display} is larger than the {limit // 1024} KiB allowed", Span(display),
+            hint="a manifest or script this big is not plausible; is it the right file?",
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data[: error.start].count(b"\n") + 1
+        raise DeckquestError(f"{display} is not valid UTF-8", Span(display, line, 1)) from None
+
+
+def load_yaml(text: str, display: str):
+    """Parse YAML text into ruamel's position-carrying mappings and lists."""
+    from ruamel.yaml import YAML
+    from ruamel.yaml.error import MarkedYAMLError, YAMLError
+
+    _check_brackets(text, display)
+    yaml = YAML(typ="rt")
+    try:
+        data = yaml.load(text)
+    except MarkedYAMLError as error:
+        mark = error.problem_mark or error.context_mark
+        line = mark.line + 1 if mark else 0
+        col = mark.column + 1 if mark else 0
+        problem = error.problem or error.context or "invalid YAML"
+        raise DeckquestError(
+            f"invalid YAML: {problem}", Span(display, line, col),
+            source_line=_line(text, line), hint=_yaml_hint(problem),
+        ) from None
+    except YAMLError as error:
+        raise DeckquestError(f"invalid YAML: {error}", Span(display)) from None
+    except RecursionError:
+        raise DeckquestError(f"{display} is nested too deeply", Span(display)) from None
+    _check_shape(data, display, text)
+    return data
+
+
+def _check_brackets(text: str, display: str) -> None:
+    """Refuse absurdly deep `[[[[…` before the parser spends seconds recursing into it.
+
+    Quotes are not tracked, so the bound is far above any real document's
+    depth: only a hostile file has 200 more `[`/`{` than closing brackets.
+    """
+    depth = 0
+    for position, char in enumerate(text):
+        if char in "[{":
+            depth += 1
+            if depth > _BRACKET_LIMIT:
+                line = text.count("\n", 0, position) + 1
+                raise DeckquestError(f"{display} is nested too deeply", Span(display, line, 1))
+        elif char in "]}" and depth:
+            depth -= 1
+
+
+def _check_shape(data, display: str, text: str) -> None:
+    """Refuse explicit tags (even `!!str`: values must be plain), aliased collections and deep nesting, at the offending spot.
+
+    An aliased collection is refused because a few lines of anchors and aliases
+    can stand for billions of nodes (the "billion laughs" attack) once walked.
+    """
+    seen: set[int] = set()
+    pending = [(data, 0, (1, 1))]
+    while pending:
+        node, depth, where = pending.pop()
+        span = Span(display, where[0], where[1])
+        tag = getattr(node, "tag", None)
+        tag_value = getattr(tag, "value", tag) if tag is not None else None
+        if isinstance(tag_value, str) and tag_value:
+            raise DeckquestError(
+                f"YAML tag `{tag_value}` is not allowed in a pack", span,
+                hint="packs hold plain data only: remove the `!` tag",
+                source_line=_line(text, span.line),
+            )
+        if not isinstance(node, (dict, list)):
+            continue
+        if id(node) in seen:
+            raise DeckquestError(
+                "YAML aliases of lists or mappings are not allowed in a pack", span,
+                hint="write the data out in full instead of using `*alias`",
+                source_line=_line(text, span.line),
+            )
+        seen.add(id(node))
+        if depth >= MAX_NESTING:
+            raise DeckquestError(
+                f"data nested more than {MAX_NESTING} levels deep", span,
+                source_line=_line(text, span.line),
+            )
+        children = [(child, depth + 1, position) for child, position in _children(node, where)]
+        pending.extend(reversed(children))  # popped in document order
+
+
+def _children(node, where: tuple[int, int]):
+    """Each child of a mapping or list with its 1-based (line, col), where ruamel knows it."""
+    lc = getattr(node, "lc", None)
+    if isinstance(node, dict):
+        for key, value in node.items():
+            yield value, _position(lc, "value", key, where)
+    else:
+        for index, value in enumerate(node):
+            yield value, _position(lc, "item", index, where)
+
+
+def _position(lc, kind: str, key, fallback: tuple[int, int]) -> tuple[int, int]:
+    try:
+        line, col = getattr(lc, kind)(key)
+    except (AttributeError, KeyError, IndexError, TypeError):
+        return fallback
+    return (line + 1, col + 1)
+
+
+def _line(text: str, line: int) -> str | None:
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def _yaml_hint(problem: str) -> str | None:
+    if "tab" in problem:
+        return "indent YAML with spaces, not tabs"
+    if "duplicate key" in problem:
+        return "each key may appear only once; remove one of them"
+    return None

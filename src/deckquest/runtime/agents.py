@@ -1,0 +1,365 @@
+"""Scenario agents: whoever makes the players' decisions in a run (docs/agents.md).
+
+Every agent answers the same questions, asked by the interpreter:
+
+* ``act(run, moment)``: at a decision point (``choice``, ``check``, ``fight``, ``battle``)
+  the PCs may act first: concentrate, play a land, cast a permanent, rest (T-2.3 to T-2.6),
+  through ``run.concentrate`` / ``run.play_land`` / ``run.cast`` / ``run.rest``.
+* ``choose(run, stmt, labels) -> int``: which offered option (0-based) of a ``choice``.
+* ``pick_pc(run, stmt, kind, difficulty, candidates) -> str``: who checks for ``party``.
+* ``boost(run, pc, pending) -> bool``: boost this check (T-4.6)? Asked only when allowed.
+* ``support(run, pc, kind, difficulty, ready) -> int | None``: which ready creature (a
+  battlefield index) taps to support the check (T-3.3), or none.
+* ``fighter(run, stmt, candidates) -> (pc id, battlefield index) | None``: which creature
+  fights an NPC (T-3.4), or none (then the NPC hurts a PC).
+
+An agent keeps no state of its own: what it must remember lives in the run's state, so
+snapshots and clones of a run continue identically.
+"""
+
+from __future__ import annotations
+
+import builtins
+from typing import Callable
+
+from deckquest.engine import pc as pcs
+from deckquest.engine.checks import boost_when_failing
+from deckquest.engine.combat.profile import profile
+from deckquest.errors import DeckquestError, UsageError
+from deckquest.runtime.interpreter import (
+    StopRun, creature_power, npc_stats, payment, _destroyed, _exchange_damage,
+)
+
+AGENT_NAMES = ("human", "first", "random", "scripted", "best")
+
+
+class FirstAgent:
+    """The baseline that measures the script alone: the first offered option of every choice,
+    the first declared PC for ``party``, never a boost, never a support, no PC actions."""
+
+    name = "first"
+
+    def act(self, run, moment: str) -> None:
+        return None
+
+    def choose(self, run, stmt, labels: list[str]) -> int:
+        return 0
+
+    def pick_pc(self, run, stmt, kind: str, difficulty: int, candidates: list[str]) -> str:
+        return candidates[0]
+
+    def boost(self, run, pc, pending) -> bool:
+        return False
+
+    def support(self, run, pc, kind: str, difficulty: int, ready: list[int]) -> int | None:
+        return None
+
+    def fighter(self, run, stmt, candidates):
+        return None
+
+
+class ScriptedAgent(FirstAgent):
+    """``--choose 1,2,1``: the listed option numbers for the choices in order, else as ``first``."""
+
+    name = "scripted"
+
+    def __init__(self, choices: list[int]):
+        self.choices = list(choices)
+
+    def choose(self, run, stmt, labels: list[str]) -> int:
+        made = run.state.choices_made
+        where = f"the choice in scene `{run.state.scene}` (line {stmt.span.line})"
+        if made >= len(self.choices):
+            raise DeckquestError(
+                f"--choose ran out of answers at {where}, choice number {made + 1}", stmt.span,
+                hint=f"add an answer from 1 to {len(labels)}: {', '.join(labels)}",
+            )
+        number = self.choices[made]
+        if not 1 <= number <= len(labels):
+            raise DeckquestError(
+                f"--choose answers {number} to {where}, which offers {len(labels)} options",
+                stmt.span, hint=f"the options: {', '.join(labels)}",
+            )
+        return number - 1
+
+
+class RandomAgent:
+    """Uniformly random legal decisions, drawn from the run's own generator.
+
+    It takes no PC actions between statements (those are a policy, not a decision the
+    script asks for); support and fighter choices include "none" as one of the options.
+    """
+
+    name = "random"
+
+    def act(self, run, moment: str) -> None:
+        return None
+
+    def choose(self, run, stmt, labels):
+        return run.rng.randrange(len(labels))
+
+    def pick_pc(self, run, stmt, kind, difficulty, candidates):
+        return candidates[run.rng.randrange(len(candidates))]
+
+    def boost(self, run, pc, pending):
+        return run.rng.random() < 0.5
+
+    def support(self, run, pc, kind, difficulty, ready):
+        options = [None, *ready]
+        return options[run.rng.randrange(len(options))]
+
+    def fighter(self, run, stmt, candidates):
+        options = [None, *candidates]
+        return options[run.rng.randrange(len(options))]
+
+
+class BestAgent:
+    """A fair stand-in for good players.
+
+    * ``party`` checks: the PC with the best exact odds (``deckquest.sim.odds``, on its whole
+      deck, counting the boost it still has); ties go to the first declared PC.
+    * Boost whenever target and result say failure (T-4.6); support with the strongest ready
+      creature (T-3.3); fight with the creature that best defeats the NPC and survives.
+    * PC actions, once per scene at its first decision point, for each PC that can act:
+      concentrate (T-2.4), play a land (one that makes a colour its creatures need, else the
+      first), cast the strongest creature it can pay for from untapped lands, as often as
+      the mana allows (T-2.3), rest (T-2.6); if it cast a creature, concentrate again (so the
+      creature loses summoning sickness, T-2.10, and the lands untap) and rest again, so the
+      PC can make checks (T-2.5). Each action takes its minute of game time.
+    """
+
+    name = "best"
+
+    def act(self, run, moment: str) -> None:
+        state = run.state
+        if state.prepared_visit == state.scene_visit:
+            return
+        state.prepared_visit = state.scene_visit
+        for pc_id in list(state.pcs):
+            prepare_pc(run, pc_id)
+
+    def choose(self, run, stmt, labels):
+        return 0
+
+    def pick_pc(self, run, stmt, kind, difficulty, candidates):
+        return max(candidates, key=lambda pc_id: (odds(run, pc_id, kind, difficulty),
+                                                  -candidates.index(pc_id)))
+
+    def boost(self, run, pc, pending):
+        return boost_when_failing(pc, pending)
+
+    def support(self, run, pc, kind, difficulty, ready):
+        strongest = max(ready, key=lambda index: creature_power(pc, pc.battlefield[index]))
+        return strongest if creature_power(pc, pc.battlefield[strongest]) > 0 else None
+
+    def fighter(self, run, stmt, candidates):
+        power, toughness, keywords = npc_stats(run.scenario.npcs[stmt.npc])
+        remaining = toughness - run.state.npcs[stmt.npc].damage
+
+        def value(candidate):
+            pc = run.state.pcs[candidate[0]]
+            permanent = pc.battlefield[candidate[1]]
+            mine = profile(pc.cards[permanent.card])
+            my_power = creature_power(pc, permanent)
+            my_toughness = mine.toughness + permanent.plus_counters - permanent.damage
+            dealt, taken = _exchange_damage(my_power, mine.keywords, my_toughness,
+                                            power, keywords, remaining)
+            kills = _destroyed(dealt, remaining, mine.keywords, keywords)
+            survives = not _destroyed(taken, my_toughness, keywords, mine.keywords)
+            return (kills, survives, my_power)
+
+        return max(candidates, key=value)
+
+
+def odds(run, pc_id: str, kind: str, difficulty: int):
+    """The exact chance the PC's check succeeds on a shuffled deck, cached per program."""
+    from deckquest.sim.odds import check_probability
+
+    pc = run.state.pcs[pc_id]
+    can_boost = run.program.rules == "2019" and not pc.boost_used
+    key = (pc_id, kind, difficulty, can_boost)
+    cache = run.program.odds_cache
+    if key not in cache:
+        member = next(m for m in run.program.party if m.id == pc_id)
+        cache[key] = check_probability(member.cards, member.critical_cards, kind, difficulty,
+                                       rules=run.program.rules, boost=can_boost)
+    return cache[key]
+
+
+def prepare_pc(run, pc_id: str) -> None:
+    """The ``best`` policy of PC actions for one PC (see ``BestAgent``)."""
+    pc = run.state.pcs[pc_id]
+    if pc.status != pcs.OK:
+        return
+    if not pc.concentration_counter:
+        run.concentrate(pc_id)
+    if not pc.can_act:
+        return
+    land = _land_to_play(pc)
+    if land is not None:
+        run.play_land(pc_id, land)
+    cast_any = False
+    while (creature := _best_castable_creature(pc)) is not None:
+        run.cast(pc_id, creature)
+        cast_any = True
+    run.rest(pc_id)
+    if cast_any and pc.can_act:
+        run.concentrate(pc_id)
+        if pc.can_act:
+            run.rest(pc_id)
+
+
+def _land_to_play(pc: pcs.PC) -> int | None:
+    lands = [card_id for card_id in pc.hand if pc.cards[card_id].is_land]
+    if not lands or pc.land_played:
+        return None
+    needed = {color for card_id in pc.hand if pc.cards[card_id].is_creature
+              for color in pc.cards[card_id].colors}
+    for card_id in lands:
+        if any(unit & needed for unit in profile(pc.cards[card_id]).mana):
+            return card_id
+    return lands[0]
+
+
+def _best_castable_creature(pc: pcs.PC) -> int | None:
+    castable = [card_id for card_id in pc.hand
+                if pc.cards[card_id].is_creature and payment(pc, pc.cards[card_id]) is not None]
+    if not castable:
+        return None
+    return max(castable, key=lambda card_id: (profile(pc.cards[card_id]).power,
+                                              pc.cards[card_id].mana_value))
+
+
+def legal_actions(run, pc_id: str) -> list[tuple[str, int | None, str]]:
+    """What one PC may do now outside combat: (action, card id, description)."""
+    pc = run.state.pcs[pc_id]
+    if not pc.can_act:
+        return []
+    if not pc.concentration_counter:
+        return [("concentrate", None, f"{pc.name}: concentrate (1 minute, T-2.4)")]
+    found: list[tuple[str, int | None, str]] = []
+    if not pc.land_played:
+        found += [("play_land", card_id, f"{pc.name}: play {pc.cards[card_id].name}")
+                  for card_id in dict.fromkeys(pc.hand) if pc.cards[card_id].is_land]
+    found += [("cast", card_id, f"{pc.name}: cast {pc.cards[card_id].name}")
+              for card_id in pc.hand
+              if profile(pc.cards[card_id]).is_permanent and not pc.cards[card_id].is_land
+              and payment(pc, pc.cards[card_id]) is not None]
+    found.append(("rest", None, f"{pc.name}: rest (1 minute, T-2.6)"))
+    return found
+
+
+def perform(run, pc_id: str, action: str, card_id: int | None) -> None:
+    if action == "concentrate":
+        run.concentrate(pc_id)
+    elif action == "play_land":
+        run.play_land(pc_id, card_id)
+    elif action == "cast":
+        run.cast(pc_id, card_id)
+    else:
+        run.rest(pc_id)
+
+
+class HumanAgent:
+    """Asks a person at the terminal, through injected ``input`` and ``output`` callables.
+
+    Options are numbered; anything else is refused and asked again. End of input ends the
+    run cleanly (``StopRun``): the run's outcome is "abandoned" with a message.
+    """
+
+    name = "human"
+
+    def __init__(self, input: Callable[[str], str] = builtins.input,
+                 output: Callable[[str], None] = print):
+        self.input = input
+        self.output = output
+
+    def _ask(self, prompt: str, count: int, allow_zero: bool = False) -> int:
+        low = 0 if allow_zero else 1
+        while True:
+            try:
+                answer = self.input(prompt).strip()
+            except EOFError:
+                raise StopRun("end of input: the run stops here") from None
+            if answer.isdigit() and low <= int(answer) <= count:
+                return int(answer)
+            if allow_zero and answer == "":
+                return 0
+            self.output(f"please answer with a number from {low} to {count}")
+
+    def _yes(self, prompt: str) -> bool:
+        while True:
+            try:
+                answer = self.input(prompt).strip().lower()
+            except EOFError:
+                raise StopRun("end of input: the run stops here") from None
+            if answer in ("y", "yes", "n", "no"):
+                return answer.startswith("y")
+            self.output("please answer y or n")
+
+    def act(self, run, moment: str) -> None:
+        while True:
+            actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
+            if not actions:
+                return
+            self.output("Before that, your PCs may act:")
+            for number, (_, _, _, text) in enumerate(actions, start=1):
+                self.output(f"  {number}. {text}")
+            self.output("  0. nothing more")
+            picked = self._ask(f"action 0-{len(actions)} (enter = nothing): ", len(actions), True)
+            if picked == 0:
+                return
+            pc_id, action, card_id, _ = actions[picked - 1]
+            perform(run, pc_id, action, card_id)
+
+    def choose(self, run, stmt, labels):
+        for number, label in enumerate(labels, start=1):
+            self.output(f"  {number}. {label}")
+        return self._ask(f"choose 1-{len(labels)}: ", len(labels)) - 1
+
+    def pick_pc(self, run, stmt, kind, difficulty, candidates):
+        self.output(f"Who makes the {kind} check (difficulty {difficulty})?")
+        for number, pc_id in enumerate(candidates, start=1):
+            chance = float(odds(run, pc_id, kind, difficulty))
+            self.output(f"  {number}. {run.state.pcs[pc_id].name} ({chance:.0%} to succeed)")
+        return candidates[self._ask(f"choose 1-{len(candidates)}: ", len(candidates)) - 1]
+
+    def boost(self, run, pc, pending):
+        cards = ", ".join(pc.names(pending.revealed))
+        return self._yes(f"{pc.name} revealed {cards}: target {pending.target}, result "
+                         f"{pending.result}. Boost (exile the top 6 cards)? [y/n] ")
+
+    def support(self, run, pc, kind, difficulty, ready):
+        self.output(f"Support {pc.name}'s {kind} check with a creature (T-3.3)?")
+        for number, index in enumerate(ready, start=1):
+            permanent = pc.battlefield[index]
+            self.output(f"  {number}. {pc.cards[permanent.card].name} "
+                        f"(+{creature_power(pc, permanent)})")
+        self.output("  0. no support")
+        picked = self._ask(f"choose 0-{len(ready)}: ", len(ready), True)
+        return ready[picked - 1] if picked else None
+
+    def fighter(self, run, stmt, candidates):
+        name = run.scenario.npcs[stmt.npc].name
+        self.output(f"Which creature fights {name}?")
+        for number, (pc_id, index) in enumerate(candidates, start=1):
+            pc = run.state.pcs[pc_id]
+            self.output(f"  {number}. {pc.name}'s {pc.cards[pc.battlefield[index].card].name}")
+        self.output("  0. none (the PC takes the blow)")
+        picked = self._ask(f"choose 0-{len(candidates)}: ", len(candidates), True)
+        return candidates[picked - 1] if picked else None
+
+
+def make_agent(name: str, choices: list[int] | None = None, input=None, output=None):
+    """An agent by its command-line name."""
+    if name == "first":
+        return FirstAgent()
+    if name == "scripted":
+        return ScriptedAgent(choices or [])
+    if name == "random":
+        return RandomAgent()
+    if name == "best":
+        return BestAgent()
+    if name == "human":
+        return HumanAgent(input or builtins.input, output or print)
+    raise UsageError(f"unknown agent `{name}`", hint=f"agents: {', '.join(AGENT_NAMES)}")

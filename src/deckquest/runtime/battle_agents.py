@@ -1,0 +1,345 @@
+"""Agents that make the survivors' decisions in a battle (see docs/agents.md).
+
+All share one interface: `choose(battle, actions, rng) -> Action`, where
+`actions` is `legal_actions(battle)`; an agent only ever returns one of them.
+
+- `HumanBattleAgent`: shows the board and the numbered legal actions, reads a number.
+- `RandomBattleAgent`: a uniformly random legal action.
+- `GreedyBattleAgent`: a fair stand-in for players (plays a land, casts the best
+  spells it can pay for, attacks when favourable, blocks to survive, escapes
+  when a loss is near).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from deckquest.engine.checks import boost_when_failing
+from deckquest.engine.combat import actions as act
+from deckquest.engine.combat.actions import Action, describe
+from deckquest.engine.combat.combat import can_block
+from deckquest.engine.combat.profile import (
+    DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK, MENACE,
+    REACH, TRAMPLE, VIGILANCE, profile,
+)
+from deckquest.engine.combat.state import HORDE, Battle, find_permanent
+
+# --- the human at the table ------------------------------------------------------------
+
+PASSING = (act.NO_BOOST, act.END_TURN, act.CONFIRM_ATTACKERS, act.CONFIRM_BLOCKERS, act.UNBLOCK)
+
+
+class HumanBattleAgent:
+    """Asks a person: prints the board and the numbered legal actions through
+    `output`, reads the choice through `input` (both injected, so it is testable).
+    Anything but a listed number is refused and asked again; at end of input it
+    passes (accept, confirm, end turn) so a battle always finishes."""
+
+    def __init__(self, input: Callable[[str], str] = input, output: Callable[[str], None] = print):
+        self.input = input
+        self.output = output
+        self.ended = False
+
+    def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
+        if self.ended:
+            return _passing(actions)
+        self.output(render_board(battle))
+        for number, action in enumerate(actions, start=1):
+            self.output(f"  {number}. {describe(battle, action)}")
+        while True:
+            try:
+                answer = self.input(f"choose 1-{len(actions)}: ").strip()
+            except EOFError:
+                self.ended = True
+                self.output("(end of input: passing from now on)")
+                return _passing(actions)
+            if answer.isdigit() and 1 <= int(answer) <= len(actions):
+                return actions[int(answer) - 1]
+            self.output(f"please answer with a number from 1 to {len(actions)}")
+
+
+def _passing(actions: list[Action]) -> Action:
+    """The action that lets the battle go on without doing anything."""
+    for kind in PASSING:
+        for action in actions:
+            if action.kind == kind:
+                return action
+    return actions[-1]
+
+
+def render_board(battle: Battle) -> str:
+    """The battle as a person needs to see it before choosing."""
+    horde = battle.horde
+    lines = [f"turn {battle.turn} ({battle.active}), step {battle.step}",
+             f"horde: library {len(horde.library)}, hand {len(horde.hand)}"]
+    lines += [f"    {_permanent(horde, p)}" for p in horde.battlefield]
+    for attack in battle.attacks:
+        attacker = battle.side(attack.owner).cards[attack.card].name
+        blockers = ", ".join(battle.side(o).cards[c].name for o, c in attack.blockers) or "unblocked"
+        lines.append(f"  attacking {attack.defender}: {attacker} (#{attack.card}) <- {blockers}")
+    if battle.check is not None:
+        pending = battle.check.pending
+        lines.append(f"  {battle.check.purpose} check: target {pending.target}, result {pending.result}")
+    for pc in battle.survivors:
+        lines.append(f"{pc.name}: life {pc.life}, {pc.status}, library {len(pc.library)}")
+        lines.append("    hand: " + (", ".join(pc.cards[c].name for c in pc.hand) or "-"))
+        lines += [f"    {_permanent(pc, p)}" for p in pc.battlefield]
+    return "\n".join(lines)
+
+
+def _permanent(side, permanent) -> str:
+    card = side.cards[permanent.card]
+    text = f"{card.name} (#{permanent.card})"
+    if card.is_creature:
+        facts = profile(card)
+        text += f" {facts.power + permanent.plus_counters}/{facts.toughness + permanent.plus_counters}"
+        if permanent.damage:
+            text += f" damage {permanent.damage}"
+        if permanent.summoning_sick:
+            text += " sick"
+    return text + (" tapped" if permanent.tapped else "")
+
+
+# --- random ----------------------------------------------------------------------------
+
+
+class RandomBattleAgent:
+    """A uniformly random legal action: a baseline, and the property tests' player."""
+
+    def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
+        return actions[rng.randrange(len(actions))]
+
+
+# --- greedy ----------------------------------------------------------------------------
+
+KEYWORD_VALUE = {FLYING: 1.5, FIRST_STRIKE: 1, DOUBLE_STRIKE: 2.5, DEATHTOUCH: 1.5, TRAMPLE: 0.5,
+                 LIFELINK: 1, VIGILANCE: 0.5, MENACE: 1, INDESTRUCTIBLE: 3, REACH: 0.5}
+#: A loss is near when the next horde attack is expected to deal this share of the
+#: weakest PC's life (see docs/agents.md).
+DANGER = 0.6
+
+
+class GreedyBattleAgent:
+    """A fair stand-in for players; its decisions are documented in docs/agents.md."""
+
+    def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
+        step = battle.step
+        if step == "check":
+            pending = battle.check.pending
+            wants = boost_when_failing(battle.side(pending.pc), pending)
+            return Action(act.BOOST if wants else act.NO_BOOST, pending.pc)
+        if step in ("main1", "main2"):
+            return self._main(battle, actions)
+        if step == "declare_attackers":
+            return _next_of(actions, _attack_plan(battle), act.CONFIRM_ATTACKERS)
+        return _next_of(actions, _block_plan(battle), act.CONFIRM_BLOCKERS)
+
+    def _main(self, battle: Battle, actions: list[Action]) -> Action:
+        lands = [a for a in actions if a.kind == act.PLAY_LAND]
+        if lands:
+            return max(lands, key=lambda a: _land_value(battle, a))
+        casts = [a for a in actions if a.kind == act.CAST]
+        if casts:
+            return max(casts, key=lambda a: (_spell_value(battle, a), a.x))
+        if battle.step == "main1" and any(a.kind == act.GO_TO_COMBAT for a in actions):
+            if _attack_plan(battle):
+                return Action(act.GO_TO_COMBAT)
+        escapes = [a for a in actions if a.kind == act.ESCAPE]
+        if escapes and _loss_is_near(battle):
+            return escapes[0]
+        return Action(act.END_TURN)
+
+
+def _next_of(actions: list[Action], plan: list[Action], done: str) -> Action:
+    """The first planned action still legal, else the step's confirm (or the last choice)."""
+    legal = set(actions)
+    for action in plan:
+        if action in legal:
+            return action
+    for action in actions:
+        if action.kind == done:
+            return action
+    return actions[-1]
+
+
+def creature_value(side, card: int) -> float:
+    """Power and toughness plus something for each keyword."""
+    facts = profile(side.cards[card])
+    return facts.power + facts.toughness + sum(v for k, v in KEYWORD_VALUE.items() if facts.keywords & k)
+
+
+def _spell_value(battle: Battle, action: Action) -> float:
+    pc = battle.side(action.player)
+    card = pc.cards[action.card]
+    facts = profile(card)
+    value = card.mana_value + action.x
+    if facts.is_creature:
+        value += creature_value(pc, action.card) / 10
+    return value
+
+
+def _land_value(battle: Battle, action: Action) -> tuple:
+    """A land that makes the colours the hand's spells need most; untapped ones first."""
+    pc = battle.side(action.player)
+    facts = profile(pc.cards[action.card])
+    made = set().union(*facts.mana) if facts.mana else set()
+    needed = sum(1 for c in pc.hand for color in (pc.cards[c].mana_cost.colors if pc.cards[c].mana_cost else ())
+                 if color in made)
+    return (needed, not facts.enters_tapped, len(made), -action.card)
+
+
+def _power(side, permanent) -> int:
+    return profile(side.cards[permanent.card]).power + permanent.plus_counters
+
+
+def _toughness(side, permanent) -> int:
+    return profile(side.cards[permanent.card]).toughness + permanent.plus_counters - permanent.damage
+
+
+def _kills(attacker_side, attacker, defender_side, defender) -> bool:
+    """Whether the first creature's combat damage destroys the second."""
+    facts = profile(attacker_side.cards[attacker.card])
+    target = profile(defender_side.cards[defender.card])
+    power = _power(attacker_side, attacker)
+    if power <= 0 or target.keywords & INDESTRUCTIBLE:
+        return False
+    return bool(facts.keywords & DEATHTOUCH) or power >= _toughness(defender_side, defender)
+
+
+def _survives(creature_side, creature, opponent_side, opponent) -> bool:
+    """Whether the creature lives through a fight with the opponent (a first striker
+    that kills first takes no damage)."""
+    mine = profile(creature_side.cards[creature.card]).keywords
+    theirs = profile(opponent_side.cards[opponent.card]).keywords
+    strikes_first = mine & (FIRST_STRIKE | DOUBLE_STRIKE) and not theirs & (FIRST_STRIKE | DOUBLE_STRIKE)
+    if strikes_first and _kills(creature_side, creature, opponent_side, opponent):
+        return True
+    return not _kills(opponent_side, opponent, creature_side, creature)
+
+
+def _horde_threat(battle: Battle) -> list[float]:
+    """The powers of the horde creatures that will attack next turn, biggest first,
+    with the expected power of next turn's reveal (T-6.9) as one more attacker."""
+    horde = battle.horde
+    powers = [float(_power(horde, p)) for p in horde.battlefield
+              if profile(horde.cards[p.card]).is_creature
+              and not profile(horde.cards[p.card]).keywords & DEFENDER]
+    powers.append(_expected_reveal_power(horde))
+    return sorted(powers, reverse=True)
+
+
+def _expected_reveal_power(horde) -> float:
+    """The mean power the horde's next reveal brings: tokens until a non-token card
+    (a geometric number of them, by the library's make-up), then that card."""
+    if not horde.library:
+        return 0.0
+    tokens = [profile(horde.cards[c]) for c in horde.library if horde.cards[c].is_token]
+    others = [profile(horde.cards[c]) for c in horde.library if not horde.cards[c].is_token]
+    token_power = sum(t.power for t in tokens if t.is_creature) / len(tokens) if tokens else 0.0
+    if not others:
+        return token_power * len(tokens)
+    share = len(tokens) / len(horde.library)
+    other_power = sum(o.power for o in others if o.is_creature) / len(others)
+    return token_power * share / (1 - share) + other_power
+
+
+def _expected_damage(battle: Battle, tapped: set, threat: list[float]) -> float:
+    """Damage per PC if the horde attacked with `threat` and each of our untapped
+    creatures (not in `tapped`) blocked one of its biggest attackers."""
+    blockers = sum(1 for pc in battle.fighting() for p in pc.battlefield
+                   if profile(pc.cards[p.card]).is_creature and not p.tapped and (pc.id, p.card) not in tapped)
+    return sum(threat[blockers:]) / max(1, len(battle.fighting()))
+
+
+def _danger_line(battle: Battle) -> float:
+    """Expected damage from the next horde attack that counts as a loss being near:
+    a share of the weakest PC's life, since a reveal can bring many more tokens
+    than the mean."""
+    return DANGER * min(pc.life for pc in battle.fighting())
+
+
+def _loss_is_near(battle: Battle) -> bool:
+    """The horde's next attack would likely take the weakest PC close to 0 life."""
+    return bool(battle.fighting()) and _expected_damage(battle, set(), _horde_threat(battle)) >= _danger_line(battle)
+
+
+def _attack_plan(battle: Battle) -> list[Action]:
+    """Attack with each creature that no untapped horde creature can block and kill
+    it without dying too (a safe or a good trade), as long as the creatures kept
+    back still hold the horde's next attack below the weakest PC's life."""
+    horde = battle.horde
+    blockers = [p for p in horde.battlefield if not p.tapped and profile(horde.cards[p.card]).is_creature]
+    fighting = battle.fighting()
+    if not fighting:
+        return []
+    line = _danger_line(battle)
+    threat = _horde_threat(battle)
+    tapped: set = set()
+    plan = []
+    for pc in fighting:
+        for permanent in pc.battlefield:
+            facts = profile(pc.cards[permanent.card])
+            if not facts.is_creature or permanent.tapped or facts.keywords & DEFENDER:
+                continue
+            if permanent.summoning_sick and not facts.keywords & HASTE:
+                continue
+            if _power(pc, permanent) <= 0:
+                continue
+            risky = any(can_block(horde, b, pc, permanent) and not _survives(pc, permanent, horde, b)
+                        and not _kills(pc, permanent, horde, b) for b in blockers)
+            if risky:
+                continue
+            key = (pc.id, permanent.card)
+            if not facts.keywords & VIGILANCE and _expected_damage(battle, tapped | {key}, threat) >= line:
+                continue
+            if not facts.keywords & VIGILANCE:
+                tapped.add(key)
+            plan.append(Action(act.ATTACK, pc.id, permanent.card))
+    return plan
+
+
+def _block_plan(battle: Battle) -> list[Action]:
+    """Blocks that kill an attacker and survive; then trades of equal or better value;
+    then chump blocks of the biggest attackers while a PC would otherwise drop to 0.
+    Menace attackers are left unblocked."""
+    horde = battle.horde
+    used = {b for a in battle.attacks for b in a.blockers}
+    free = [(pc, p) for pc in battle.fighting() for p in pc.battlefield
+            if profile(pc.cards[p.card]).is_creature and not p.tapped and (pc.id, p.card) not in used]
+    attacks = sorted((a for a in battle.attacks if not a.blockers
+                      and not profile(horde.cards[a.card]).keywords & MENACE),
+                     key=lambda a: -_power(horde, find_permanent(horde, a.card)))
+    plan: list[Action] = []
+    blocked = set()
+
+    def assign(attack, pc, permanent):
+        plan.append(Action(act.BLOCK, pc.id, permanent.card, target=(HORDE, attack.card)))
+        free.remove((pc, permanent))
+        blocked.add(attack.card)
+
+    for wanted in ("good", "trade"):
+        for attack in attacks:
+            if attack.card in blocked:
+                continue
+            attacker = find_permanent(horde, attack.card)
+            choices = [(pc, p) for pc, p in free if can_block(pc, p, horde, attacker)
+                       and _kills(pc, p, horde, attacker)
+                       and (_survives(pc, p, horde, attacker) if wanted == "good"
+                            else creature_value(horde, attack.card) >= creature_value(pc, p.card))]
+            if choices:
+                assign(attack, *min(choices, key=lambda c: creature_value(c[0], c[1].card)))
+    incoming: dict[str, int] = {}
+    for attack in battle.attacks:
+        if attack.card not in blocked and not attack.blockers:
+            incoming[attack.defender] = incoming.get(attack.defender, 0) + _power(horde, find_permanent(horde, attack.card))
+    for attack in attacks:
+        pc_life = battle.side(attack.defender).life
+        if attack.card in blocked or incoming.get(attack.defender, 0) < pc_life:
+            continue
+        attacker = find_permanent(horde, attack.card)
+        choices = [(pc, p) for pc, p in free if can_block(pc, p, horde, attacker)]
+        if choices:
+            assign(attack, *min(choices, key=lambda c: creature_value(c[0], c[1].card)))
+            incoming[attack.defender] -= _power(horde, attacker)
+    return plan

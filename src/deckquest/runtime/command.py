@@ -1,0 +1,81 @@
+"""`deckquest run`: the library calls behind the command, so the CLI stays a thin layer.
+
+Defaults (docs/cli.md): the agent is ``scripted`` when ``--choose`` is given, else ``human``
+when stdin is a terminal, else ``first`` (a pipe or a CI job never waits for input). The
+seed defaults to 0 so that a repeated command prints the same transcript.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Callable
+
+from deckquest.errors import DeckquestError, UsageError
+from deckquest.runtime.agents import AGENT_NAMES, make_agent
+from deckquest.runtime.interpreter import Program, Run, RunResult
+from deckquest.runtime.transcript import TextRenderer, json_line
+
+
+def locate_script(ref: str) -> Path:
+    """A script path, or ``pack-name/scenario`` of an installed pack."""
+    path = Path(ref)
+    if path.exists() or ref.endswith(".quest"):
+        return path
+    if "/" in ref:
+        from deckquest.packs.store import locate_scenario
+
+        return locate_scenario(ref)
+    raise DeckquestError(f"no script `{ref}`", hint="give a .quest file or PACK/SCENARIO of an installed pack")
+
+
+def parse_choices(text: str | None) -> list[int] | None:
+    """``--choose 1,2,1``: option numbers, 1-based."""
+    if text is None:
+        return None
+    numbers = []
+    for item in text.split(","):
+        item = item.strip()
+        if not item.isdigit() or int(item) < 1:
+            raise UsageError(f"--choose takes option numbers like 1,2,1; `{item}` is not one")
+        numbers.append(int(item))
+    return numbers
+
+
+def default_agent(agent: str | None, choices: list[int] | None, interactive: bool) -> str:
+    if agent is not None:
+        if agent not in AGENT_NAMES:
+            raise UsageError(f"unknown agent `{agent}`", hint=f"agents: {', '.join(AGENT_NAMES)}")
+        if choices is not None and agent != "scripted":
+            raise UsageError("--choose goes with --agent scripted (or no --agent)")
+        return agent
+    if choices is not None:
+        return "scripted"
+    return "human" if interactive else "first"
+
+
+def play(script: str, *, party: str | None, seed: int, agent: str | None, choose: str | None,
+         output_format: str, echo: Callable[[str], None], ask: Callable[[str], str],
+         interactive: bool, max_steps: int) -> RunResult:
+    """Compile, run and stream the transcript through ``echo`` (one rendered event at a time)."""
+    from deckquest.dsl.resolver import compile_file
+    from deckquest.runtime.party import load_party
+
+    choices = parse_choices(choose)
+    name = default_agent(agent, choices, interactive)
+    scenario = compile_file(locate_script(script))
+    members = load_party(party) if party is not None else None
+    program = Program(scenario, members)
+    if output_format == "jsonl":
+        def listener(event):
+            echo(json_line(event).rstrip("\n"))
+    else:
+        renderer = TextRenderer()
+
+        def listener(event):
+            for line in renderer.lines(event):
+                echo(line)
+    agent_object = make_agent(name, choices, input=ask, output=echo)
+    run = Run(program, agent_object, random.Random(seed), record=False, listener=listener,
+              max_steps=max_steps, seed=seed)
+    return run.run()

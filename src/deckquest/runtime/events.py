@@ -1,0 +1,34 @@
+"""The structured events a run emits; transcripts and reports render them.
+
+An event is a plain ``dict``: cheap to make, and already the JSONL object. Every event has
+``"event"`` (its kind, one of ``EVENT_KINDS``) and ``"clock"`` (game minutes since the start
+when it happened). ``deckquest.runtime.transcript`` renders them as text or JSONL. docs/transcripts.md lists every kind with its fields.
+"""
+
+from __future__ import annotations
+
+EVENT_KINDS = (
+    "start",  # title, rules, seed, agent, party [{id, name}]
+    "scene",  # id, title: a scene starts
+    "scene_end",  # id, exhausted {pc: cards moved to the exhaustion zone}: T-2.9
+    "narration",  # text
+    "choice",  # options [labels offered], chosen (1-based among the offered), label
+    "check",  # pc, kind, difficulty, label, cards, color, target, result, degree, success, …
+    "check_group",  # who (all/any), label, success, degree, pc (the deciding PC)
+    "recruit",  # npc, name, success (T-8.4)
+    "encounter",  # npc, name
+    "fight",  # npc, name, creature, pc, holding_back, dealt, taken, npc_defeated, …
+    "npc_defeated",  # npc, name, status (unconscious after holding back, T-3.4; else dead)
+    "life",  # pc, change, life
+    "status",  # pc, status: dying, unconscious, dead (T-7) or ok again
+    "draw",  # pc, count
+    "give",  # pc, item
+    "action",  # pc, action (concentrate, play_land, cast, rest), card, minutes
+    "rest",  # minutes: the party rests (T-2.6)
+    "sleep",  # minutes: the party sleeps (T-2.8)
+    "wait",  # minutes
+    "flag",  # name, value
+    "counter",  # name, value
+    "end",  # outcome, text, scene
+)
+

@@ -1,0 +1,982 @@
+"""The interpreter: runs a compiled scenario against the engine, one statement per step.
+
+``Program`` prepares a scenario once (numbers its blocks, indexes its triggers, reads the
+party's card tables); ``Run`` plays it once with an agent and a seeded ``random.Random``.
+The run's position is plain data (``deckquest.runtime.state``), so a run can be saved,
+restored and cloned between any two steps, and the clone continues identically.
+
+What happens where, in the rules' words:
+
+* Leaving a scene (``->``) fires ``when the scene ends``, then every PC goes through scene
+  end (T-2.9, with the T-4.6 boost cleanup), then the next scene starts and fires
+  ``when the scene starts``. A ``->`` inside a scene-end trigger only changes the destination.
+* Triggers fire in declaration order, the scenario's before the scene's, and run before the
+  statement after the one that caused them (a check's triggers before its success block).
+* A check by ``party`` (or with no ``by``) lets the agent pick the PC; ``each`` checks PC by
+  PC, each followed by its block with ``pc`` bound; ``all`` succeeds if every PC succeeds
+  (``pc`` and ``degree`` are the worst check's), ``any`` if one does (the best check's).
+* A PC called to a check while it has a concentration counter rests first (T-2.5, T-2.6).
+  A PC that already made the very same check in this scene fails it (T-4.12); so does an
+  unconscious or dead one.
+* The clock: concentrate, rest, sorcery-speed actions 1 minute (T-2.3, T-2.4, T-2.6), sleep
+  6 hours (T-2.8), ``wait N minutes``; checks, choices and narration take no game time.
+* When every PC is dead the run ends in defeat, after the triggers of the last death.
+* More than ``max_steps`` statements end the run as ``stuck`` (a loop with no way out); so
+  does a choice with no option available or a scene that runs out of statements.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from deckquest.dsl import ast
+from deckquest.engine import pc as pcs
+from deckquest.engine.checks import begin_check, boost, can_boost, finish_check
+from deckquest.engine.combat.mana import pay, requirement
+from deckquest.engine.combat.profile import (
+    DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE, KEYWORD_FLAGS, VIGILANCE, profile,
+)
+from deckquest.engine.permanents import Permanent
+from deckquest.errors import DeckquestError, Span
+from deckquest.runtime.party import PartyMember, party_from_scenario
+from deckquest.runtime.state import (
+    NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS, Frame, NpcState, RunState,
+)
+
+DEFAULT_MAX_STEPS = 10_000
+SORCERY_MINUTES = 1  # T-2.3
+CONCENTRATE_MINUTES = 1  # T-2.4
+REST_MINUTES = 1  # T-2.6
+SLEEP_MINUTES = 6 * 60  # T-2.8
+RECRUIT_KIND = {"2019": "white", "2014": "negotiation"}  # T-8.4 [reading], T-5.5
+STUCK = "stuck"
+ABANDONED = "abandoned"
+
+
+class StopRun(Exception):
+    """Raised by an agent to end the run cleanly (the human closed the input)."""
+
+
+# ---------------------------------------------------------------- the prepared program
+
+
+class Program:
+    """A scenario prepared once for any number of runs.
+
+    Blocks (statement lists) get numbers so a ``Frame`` can name one; triggers are indexed by
+    event kind in declaration order; the party's card tables are read once.
+    """
+
+    def __init__(self, scenario, party: list[PartyMember] | None = None):
+        self.scenario = scenario
+        self.rules = str(scenario.rules)
+        self.blocks: list[list] = []
+        self._ids: dict[int, int] = {}
+        self.triggers: list[tuple[ast.Trigger, str | None, int]] = []  # (trigger, scene, block)
+        for trigger in scenario.triggers:
+            self._add_trigger(trigger, None)
+        self.scene_blocks: dict[str, int] = {}
+        for scene in scenario.scenes.values():
+            for trigger in scene.triggers:
+                self._add_trigger(trigger, scene.id)
+            self.scene_blocks[scene.id] = self._number(scene.body)
+        self.by_event: dict[str, list[int]] = {}
+        for index, (trigger, _, _) in enumerate(self.triggers):
+            self.by_event.setdefault(trigger.event.kind, []).append(index)
+        self.party = party if party is not None else party_from_scenario(scenario)
+        if not self.party:
+            raise DeckquestError("the scenario declares no PCs and no party was given",
+                                 Span(str(scenario.path)), hint="run it with `--party FILE`")
+        if party is not None:
+            _check_party_covers_script(scenario, party)
+        self.odds_cache: dict = {}  # for agents that weigh exact odds (sim/odds.py)
+
+    def block_id(self, statements: list) -> int:
+        return self._ids[id(statements)]
+
+    def _add_trigger(self, trigger: ast.Trigger, scene: str | None) -> None:
+        self.triggers.append((trigger, scene, self._number(trigger.body)))
+
+    def _number(self, statements: list) -> int:
+        """Give ``statements`` and every block nested in it a number."""
+        number = len(self.blocks)
+        self.blocks.append(statements)
+        self._ids[id(statements)] = number
+        for stmt in statements:
+            for block in _nested_blocks(stmt):
+                self._number(block)
+        return number
+
+
+def _nested_blocks(stmt) -> list[list]:
+    if isinstance(stmt, ast.Choice):
+        return [option.body for option in stmt.options]
+    if isinstance(stmt, (ast.Check, ast.Recruit)):
+        return [b for b in (stmt.success, stmt.failure) if b is not None]
+    if isinstance(stmt, ast.Battle):
+        return [b for b in (stmt.victory, stmt.defeat, stmt.escape) if b is not None]
+    if isinstance(stmt, ast.If):
+        return [b for b in (stmt.then, stmt.orelse) if b is not None]
+    return []
+
+
+def _check_party_covers_script(scenario, party: list[PartyMember]) -> None:
+    """A party file replaces the pre-generated PCs; the PCs the script names must be in it."""
+    ids = {member.id for member in party}
+    for name, span in _named_pcs(scenario):
+        if name not in ids:
+            raise DeckquestError(
+                f"the scenario refers to the PC `{name}` by name, but the party has no PC with that id",
+                span, hint=f"give one party member `id: {name}` (party ids: {', '.join(sorted(ids))})",
+            )
+
+
+def _named_pcs(scenario):
+    """Every (PC id, span) that a statement, condition or text of the scenario names."""
+    stack: list = list(scenario.triggers) + list(scenario.scenes.values())
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Who, ast.Target)) and node.pc and node.kind in ("pc", "named"):
+            yield node.pc, node.span
+        elif isinstance(node, (ast.PcStat, ast.PcName)) and node.pc != "pc":
+            yield node.pc, node.span
+        elif isinstance(node, list):
+            stack.extend(node)
+        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, Span):
+            stack.extend(getattr(node, name) for name in node.__dataclass_fields__ if name != "span")
+
+
+# ---------------------------------------------------------------- a run
+
+
+@dataclass
+class RunResult:
+    """How a run ended, and what it emitted (``events`` is None when not recorded)."""
+
+    outcome: str
+    text: str
+    scene: str | None
+    steps: int
+    clock: int
+    events: list[dict] | None
+
+
+@dataclass
+class Snapshot:
+    """A saved run position: the state, the generator's state, and how many events there were."""
+
+    state: RunState
+    rng_state: object
+    event_count: int
+
+
+class Run:
+    """One play-through of a program with an agent; ``run()`` it or ``step()`` it."""
+
+    def __init__(self, program: Program, agent, rng: random.Random, *, record: bool = True,
+                 listener=None, max_steps: int = DEFAULT_MAX_STEPS, seed: int | None = None):
+        self.program = program
+        self.scenario = program.scenario
+        self.agent = agent
+        self.rng = rng
+        self.events: list[dict] | None = [] if record else None
+        self.listener = listener
+        self.max_steps = max_steps
+        self._handlers = {
+            ast.Narration: self._narration, ast.Choice: self._choice, ast.Check: self._check,
+            ast.Encounter: self._encounter, ast.Recruit: self._recruit, ast.Fight: self._fight,
+            ast.Battle: self._battle, ast.Goto: self._goto, ast.End: self._end,
+            ast.LoseLife: self._lose_life, ast.GainLife: self._gain_life, ast.Draw: self._draw,
+            ast.Give: self._give, ast.Rest: self._party_rests, ast.Sleep: self._party_sleeps,
+            ast.Wait: self._wait, ast.SetFlag: self._set_flag, ast.ClearFlag: self._clear_flag,
+            ast.CounterAssign: self._counter_assign, ast.If: self._if,
+        }
+        self.state = self._initial_state()
+        self._emit("start", title=self.scenario.title, rules=program.rules, seed=seed,
+                   agent=getattr(agent, "name", type(agent).__name__),
+                   party=[{"id": m.id, "name": m.name} for m in program.party])
+        self._enter(self.scenario.start)
+
+    def _initial_state(self) -> RunState:
+        """T-1.2: every PC shuffles, draws 7 and starts at life 20."""
+        scenario = self.scenario
+        party = {m.id: pcs.create_pc(m.id, m.name, m.cards, m.critical_cards, self.rng)
+                 for m in self.program.party}
+        return RunState(
+            pcs=party,
+            flags={name: False for name in scenario.flags},
+            counters={name: decl.initial for name, decl in scenario.counters.items()},
+            npcs={name: NpcState() for name in scenario.npcs},
+        )
+
+    # -- driving
+
+    def step(self) -> bool:
+        """Run one statement (or one bookkeeping move); False once the run has ended."""
+        state = self.state
+        if state.outcome is not None:
+            return False
+        try:
+            self._step(state)
+        except StopRun as stop:
+            self._finish(ABANDONED, str(stop))
+        return state.outcome is None
+
+    def _step(self, state: RunState) -> None:
+        frames = state.frames
+        if not frames:
+            if state.leaving_to is not None:
+                self._finish_leaving()
+            else:
+                self._finish(STUCK, f"the scene `{state.scene}` ran out of statements")
+            return
+        frame = frames[-1]
+        block = self.program.blocks[frame.block]
+        if frame.index >= len(block):
+            frames.pop()
+            return
+        if self._party_dead() and not frame.in_trigger:
+            self._finish("defeat", "Every PC is dead.")
+            return
+        state.steps += 1
+        if state.steps > self.max_steps:
+            self._finish(STUCK, f"more than {self.max_steps} steps: a loop with no way out?")
+            return
+        stmt = block[frame.index]
+        frame.index += 1
+        self._handlers[type(stmt)](stmt, frame)
+
+    def run(self) -> RunResult:
+        while self.step():
+            pass
+        return self.result()
+
+    def result(self) -> RunResult:
+        state = self.state
+        return RunResult(state.outcome or "", state.outcome_text, state.scene, state.steps,
+                         state.clock, self.events)
+
+    # -- saving and cloning
+
+    def snapshot(self) -> Snapshot:
+        return Snapshot(self.state.copy(), self.rng.getstate(),
+                        len(self.events) if self.events is not None else 0)
+
+    def restore(self, snapshot: Snapshot) -> None:
+        self.state = snapshot.state.copy()
+        self.rng.setstate(snapshot.rng_state)
+        if self.events is not None:
+            del self.events[snapshot.event_count:]
+
+    def clone(self) -> "Run":
+        """An independent run at the same position, with a generator in the same state."""
+        twin = object.__new__(Run)
+        twin.__dict__.update(self.__dict__)
+        twin.rng = random.Random()
+        twin.rng.setstate(self.rng.getstate())
+        twin.state = self.state.copy()
+        twin.events = list(self.events) if self.events is not None else None
+        twin._handlers = {kind: getattr(twin, method.__name__) for kind, method in self._handlers.items()}
+        return twin
+
+    # -- events
+
+    def _emit(self, kind: str, /, **fields) -> None:
+        if self.events is None and self.listener is None:
+            return
+        event = {"event": kind, "clock": self.state.clock}
+        event.update(fields)
+        if self.events is not None:
+            self.events.append(event)
+        if self.listener is not None:
+            self.listener(event)
+
+    def _finish(self, outcome: str, text: str) -> None:
+        state = self.state
+        state.outcome = outcome
+        state.outcome_text = text
+        state.frames.clear()
+        self._emit("end", outcome=outcome, text=text, scene=state.scene)
+
+    # -- scenes
+
+    def _enter(self, scene_id: str) -> None:
+        state = self.state
+        scene = self.scenario.scenes[scene_id]
+        state.scene = scene_id
+        state.scene_visit += 1
+        state.scene_started_at = state.clock
+        for index in self.program.by_event.get("after_minutes", ()):
+            if self.program.triggers[index][1] == scene_id:
+                state.fired.discard(index)
+        self._emit("scene", id=scene_id, title=scene.title)
+        state.frames = [Frame(self.program.scene_blocks[scene_id])]
+        self._fire("scene_starts")
+
+    def _goto(self, stmt: ast.Goto, frame: Frame) -> None:
+        state = self.state
+        state.frames.clear()
+        if state.leaving_to is not None:
+            state.leaving_to = stmt.scene  # a `->` in a scene-end trigger changes the destination
+            return
+        state.leaving_to = stmt.scene
+        self._fire("scene_ends")
+
+    def _finish_leaving(self) -> None:
+        """T-2.9 scene end for every PC (with the T-4.6 cleanup), then the next scene."""
+        state = self.state
+        exhausted = {}
+        for pc in state.pcs.values():
+            if pc.status != pcs.DEAD:
+                before = len(pc.exhaustion_zone)
+                pcs.scene_end(pc, self.rng)
+                exhausted[pc.id] = len(pc.exhaustion_zone) - before
+        state.checks_made.clear()  # T-4.12: a new scene is a changed situation
+        self._emit("scene_end", id=state.scene, exhausted=exhausted)
+        target, state.leaving_to = state.leaving_to, None
+        self._enter(target)
+
+    def _end(self, stmt: ast.End, frame: Frame) -> None:
+        text = self.render(stmt.text, frame) if stmt.text is not None else ""
+        self._finish(stmt.outcome, text)
+
+    # -- triggers
+
+    def _fire(self, kind: str, pc: str | None = None, npc: str | None = None,
+              number: int | None = None, degree: int | None = None) -> None:
+        """Queue the matching triggers' bodies so they run next, in declaration order."""
+        indexes = self.program.by_event.get(kind)
+        if not indexes:
+            return
+        scene = self.state.scene
+        chosen = []
+        for index in indexes:
+            trigger, where, block = self.program.triggers[index]
+            if where is not None and where != scene:
+                continue
+            if npc is not None and trigger.event.npc != npc:
+                continue
+            if number is not None and trigger.event.number != number:
+                continue
+            if trigger.condition is not None and not self._value(trigger.condition, pc, degree):
+                continue
+            chosen.append(block)
+        for block in reversed(chosen):
+            self.state.frames.append(Frame(block, pc=pc, degree=degree, in_trigger=True))
+
+    def fire_battle_turn(self, turn: int) -> None:
+        """``when battle turn N``: for the battle engine to call at the start of each turn."""
+        self._fire("battle_turn", number=turn)
+
+    def _advance(self, minutes: int) -> None:
+        """Move the game clock, then fire the ``after N minutes`` triggers now due."""
+        state = self.state
+        if minutes <= 0:
+            return
+        state.clock += minutes
+        due = []
+        for index in self.program.by_event.get("after_minutes", ()):
+            trigger, where, block = self.program.triggers[index]
+            if index in state.fired or where not in (None, state.scene):
+                continue
+            since = state.clock - (0 if where is None else state.scene_started_at)
+            if since >= trigger.event.number:
+                if trigger.condition is None or self._value(trigger.condition, None, None):
+                    due.append(block)
+                    state.fired.add(index)
+        for block in reversed(due):
+            state.frames.append(Frame(block, in_trigger=True))
+
+    # -- values and text
+
+    def _value(self, expr, pc: str | None, degree: int | None):
+        kind = type(expr)
+        if kind is ast.IntLit:
+            return expr.value
+        if kind is ast.Var:
+            counters = self.state.counters
+            return counters[expr.name] if expr.name in counters else self.state.flags[expr.name]
+        if kind is ast.Compare:
+            left = self._value(expr.left, pc, degree)
+            right = self._value(expr.right, pc, degree)
+            return _COMPARE[expr.op](left, right)
+        if kind is ast.And:
+            return all(self._value(e, pc, degree) for e in expr.operands)
+        if kind is ast.Or:
+            return any(self._value(e, pc, degree) for e in expr.operands)
+        if kind is ast.Not:
+            return not self._value(expr.operand, pc, degree)
+        if kind is ast.PcStat:
+            return _pc_stat(self._pc_named(expr.pc, pc, expr.span), expr.stat)
+        if kind is ast.PcName:
+            return self._pc_named(expr.pc, pc, expr.span).name
+        if kind is ast.PartySize:
+            return len(self.state.pcs)
+        if kind is ast.Degree:
+            if degree is None:
+                raise DeckquestError("`degree` has no value here: no check is in scope", expr.span)
+            return degree
+        raise TypeError(f"not an expression: {expr!r}")
+
+    def _pc_named(self, name: str, in_scope: str | None, span: Span) -> pcs.PC:
+        if name == "pc":
+            if in_scope is None:
+                raise DeckquestError("`pc` has no value here: no PC is in scope", span,
+                                     hint="`pc` is the PC who checked, or the one a trigger is about")
+            name = in_scope
+        return self.state.pcs[name]
+
+    def render(self, text: ast.Text, frame: Frame) -> str:
+        """A text with its ``{…}`` parts filled in."""
+        if not text.parts:
+            return text.raw
+        pieces = []
+        for part in text.parts:
+            if isinstance(part, str):
+                pieces.append(part)
+            else:
+                value = self._value(part, frame.pc, frame.degree)
+                pieces.append(("yes" if value else "no") if isinstance(value, bool) else str(value))
+        return "".join(pieces)
+
+    # -- simple statements
+
+    def _narration(self, stmt: ast.Narration, frame: Frame) -> None:
+        self._emit("narration", text=self.render(stmt.text, frame))
+
+    def _if(self, stmt: ast.If, frame: Frame) -> None:
+        if self._value(stmt.condition, frame.pc, frame.degree):
+            self._push(stmt.then, frame)
+        elif stmt.orelse is not None:
+            self._push(stmt.orelse, frame)
+
+    def _push(self, statements: list, frame: Frame, pc: str | None = None,
+              degree: int | None = None) -> None:
+        """Run a nested block next; it sees the enclosing bindings unless given new ones."""
+        self.state.frames.append(Frame(
+            self.program.block_id(statements),
+            pc=frame.pc if pc is None else pc,
+            degree=frame.degree if degree is None else degree,
+            in_trigger=frame.in_trigger,
+        ))
+
+    def _set_flag(self, stmt: ast.SetFlag, frame: Frame) -> None:
+        self.state.flags[stmt.flag] = True
+        self._emit("flag", name=stmt.flag, value=True)
+
+    def _clear_flag(self, stmt: ast.ClearFlag, frame: Frame) -> None:
+        self.state.flags[stmt.flag] = False
+        self._emit("flag", name=stmt.flag, value=False)
+
+    def _counter_assign(self, stmt: ast.CounterAssign, frame: Frame) -> None:
+        counters = self.state.counters
+        if stmt.op == "=":
+            counters[stmt.counter] = stmt.value
+        elif stmt.op == "+=":
+            counters[stmt.counter] += stmt.value
+        else:
+            counters[stmt.counter] -= stmt.value
+        self._emit("counter", name=stmt.counter, value=counters[stmt.counter])
+
+    def _wait(self, stmt: ast.Wait, frame: Frame) -> None:
+        self._emit("wait", minutes=stmt.minutes)
+        self._advance(stmt.minutes)
+
+    def _party_rests(self, stmt: ast.Rest, frame: Frame) -> None:
+        """T-2.6: every PC that can act rests at once: one minute."""
+        for pc in self.state.pcs.values():
+            if pc.can_act:
+                pcs.rest(pc)
+        self._emit("rest", minutes=REST_MINUTES)
+        self._advance(REST_MINUTES)
+
+    def _party_sleeps(self, stmt: ast.Sleep, frame: Frame) -> None:
+        """T-2.8: six hours; every living PC reshuffles, draws 7, life 20 (the unconscious too)."""
+        for pc in self.state.pcs.values():
+            if pc.status != pcs.DEAD:
+                before = pc.status
+                pcs.sleep(pc, self.rng)
+                if pc.status != before:
+                    self._emit("status", pc=pc.id, status=pc.status)
+        self._emit("sleep", minutes=SLEEP_MINUTES)
+        self._advance(SLEEP_MINUTES)
+
+    # -- effects on PCs
+
+    def _targets(self, target: ast.Target, frame: Frame) -> list[str]:
+        if target.kind == "each":
+            return [key for key, pc in self.state.pcs.items() if pc.status != pcs.DEAD]
+        if target.kind == "pc":
+            return [self._pc_named("pc", frame.pc, target.span).id]
+        return [target.pc]
+
+    def _lose_life(self, stmt: ast.LoseLife, frame: Frame) -> None:
+        self._change_life(self._targets(stmt.target, frame), -stmt.amount)
+
+    def _gain_life(self, stmt: ast.GainLife, frame: Frame) -> None:
+        self._change_life(self._targets(stmt.target, frame), stmt.amount)
+
+    def _change_life(self, targets: list[str], change: int) -> None:
+        """T-7.1, T-7.4: life loss may make a PC dying, or kill a dying or unconscious one."""
+        before = self._statuses(targets)
+        for key in targets:
+            pc = self.state.pcs[key]
+            if pc.status == pcs.DEAD:
+                continue
+            if change < 0:
+                pcs.lose_life(pc, -change)
+            else:
+                pcs.gain_life(pc, change)
+            self._emit("life", pc=key, change=change, life=pc.life)
+        self._status_changes(before)
+
+    def _draw(self, stmt: ast.Draw, frame: Frame) -> None:
+        """Drawing from an empty library makes the PC unconscious (T-7.2)."""
+        targets = self._targets(stmt.target, frame)
+        before = self._statuses(targets)
+        for key in targets:
+            pc = self.state.pcs[key]
+            if pc.status != pcs.DEAD:
+                drawn = pcs.draw(pc, stmt.amount)
+                self._emit("draw", pc=key, count=len(drawn))
+        self._status_changes(before)
+
+    def _give(self, stmt: ast.Give, frame: Frame) -> None:
+        for key in self._targets(stmt.target, frame):
+            self.state.items.setdefault(key, []).append(stmt.item)
+            self._emit("give", pc=key, item=stmt.item)
+
+    def _statuses(self, keys: list[str]) -> list[tuple[str, str]]:
+        return [(key, self.state.pcs[key].status) for key in keys]
+
+    def _status_changes(self, before: list[tuple[str, str]]) -> None:
+        """Emit T-7 status changes and fire their triggers, PC by PC in party order."""
+        fired = []
+        for key, old in before:
+            new = self.state.pcs[key].status
+            if new != old:
+                self._emit("status", pc=key, status=new)
+                event = _STATUS_EVENTS.get(new)
+                if event:
+                    fired.append((event, key))
+        for event, key in reversed(fired):
+            self._fire(event, pc=key)
+
+    def _party_dead(self) -> bool:
+        return all(pc.status == pcs.DEAD for pc in self.state.pcs.values())
+
+    # -- decisions
+
+    def _choice(self, stmt: ast.Choice, frame: Frame) -> None:
+        offered = [i for i, option in enumerate(stmt.options)
+                   if option.condition is None or self._value(option.condition, frame.pc, frame.degree)]
+        if not offered:
+            self._finish(STUCK, f"no option of the choice at line {stmt.span.line} is available")
+            return
+        self._act("choice")
+        labels = [self.render(stmt.options[i].label, frame) for i in offered]
+        picked = self.agent.choose(self, stmt, labels)
+        if not 0 <= picked < len(offered):
+            raise ValueError(f"agent chose option {picked} of {len(offered)}")
+        self.state.choices_made += 1
+        self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
+        self._push(stmt.options[offered[picked]].body, frame)
+
+    def _act(self, moment: str) -> None:
+        """A decision point: the agent may let PCs act first (concentrate, play lands, …)."""
+        self.agent.act(self, moment)
+
+    # -- checks
+
+    def _check(self, stmt: ast.Check, frame: Frame) -> None:
+        label = stmt.label or f"{stmt.kind} check"
+        self._check_statement(stmt, frame, stmt.kind, stmt.difficulty, stmt.by, label,
+                              stmt.success, stmt.failure, None)
+
+    def _recruit(self, stmt: ast.Recruit, frame: Frame) -> None:
+        """T-8.4: a negotiation (2019: white) check; success makes the NPC cooperate."""
+        npc = self.scenario.npcs[stmt.npc]
+        self._check_statement(stmt, frame, RECRUIT_KIND[self.program.rules], stmt.difficulty,
+                              stmt.by, f"Recruit {npc.name}", stmt.success, stmt.failure, stmt.npc)
+
+    def _check_statement(self, stmt, frame: Frame, kind: str, difficulty: int, by: ast.Who | None,
+                         label: str, success, failure, recruit: str | None) -> None:
+        who = by.kind if by is not None else "party"
+        key = str(stmt.span)  # T-4.12: the very same check is the same statement
+        if who == "each":
+            self._check_each(stmt, frame, kind, difficulty, label, success, failure, recruit, key)
+            return
+        self._act("check")
+        if who in ("all", "any"):
+            records = [self._one_check(key, p, kind, difficulty, label, frame)
+                       for p in self._check_candidates(key)]
+            if not records:
+                outcome, deciding = False, None
+            elif who == "all":
+                deciding = min(records, key=lambda r: r["degree"])
+                outcome = all(r["success"] for r in records)
+            else:
+                deciding = max(records, key=lambda r: r["degree"])
+                outcome = any(r["success"] for r in records)
+            pc = deciding["pc"] if deciding else None
+            degree = deciding["degree"] if deciding else 0
+            self._emit("check_group", who=who, label=label, success=outcome, degree=degree, pc=pc)
+            self._after_check(outcome, pc, degree, [r for r in records if r["criticals"]],
+                              success, failure, recruit, frame)
+            return
+        if who == "pc":
+            pc = by.pc
+        else:
+            candidates = self._check_candidates(key)
+            pc = self.agent.pick_pc(self, stmt, kind, difficulty, candidates) if candidates else None
+        record = self._one_check(key, pc, kind, difficulty, label, frame)
+        self._after_check(record["success"], record["pc"], record["degree"],
+                          [record] if record["criticals"] else [], success, failure, recruit, frame)
+
+    def _check_each(self, stmt, frame, kind, difficulty, label, success, failure, recruit, key):
+        """``by each``: one PC per visit of this statement, its block right after its check."""
+        if frame.pending is None:
+            self._act("check")
+            frame.pending = [p for p, pc in self.state.pcs.items() if pc.status != pcs.DEAD]
+        if not frame.pending:
+            frame.pending = None
+            return
+        pc = frame.pending.pop(0)
+        if frame.pending:
+            frame.index -= 1  # come back to this statement for the next PC
+        else:
+            frame.pending = None
+        record = self._one_check(key, pc, kind, difficulty, label, frame)
+        self._after_check(record["success"], pc, record["degree"],
+                          [record] if record["criticals"] else [], success, failure, recruit, frame)
+
+    def _check_candidates(self, key: str) -> list[str]:
+        """The PCs that may make this check: conscious, and not made it in this scene (T-4.12)."""
+        made = self.state.checks_made
+        return [p for p, pc in self.state.pcs.items() if pc.can_act and (p, key) not in made]
+
+    def _after_check(self, outcome: bool, pc: str | None, degree: int, critical_records,
+                     success, failure, recruit, frame: Frame) -> None:
+        """Queue the block, then the check's triggers above it, then critical-card triggers."""
+        state = self.state
+        if recruit is not None and outcome:
+            state.npcs[recruit].cooperating = True
+            if state.npcs[recruit].status == NPC_ABSENT:
+                state.npcs[recruit].status = NPC_PRESENT
+        if recruit is not None:
+            self._emit("recruit", npc=recruit, name=self.scenario.npcs[recruit].name, success=outcome)
+        block = success if outcome else failure
+        if block is not None:
+            self._push(block, frame, pc=pc, degree=degree)
+        self._fire("check_succeeds" if outcome else "check_fails", pc=pc, degree=degree)
+        for record in reversed(critical_records):
+            self._fire("critical_revealed", pc=record["pc"], degree=record["degree"])
+
+    def _one_check(self, key: str, pc_id: str | None, kind: str, difficulty: int, label: str,
+                   frame: Frame) -> dict:
+        """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5)."""
+        state = self.state
+        pc = state.pcs.get(pc_id) if pc_id is not None else None
+        refusal = None
+        if pc is None:
+            refusal = "no PC can make this check"
+        elif not pc.can_act:
+            refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
+        elif (pc_id, key) in state.checks_made:
+            refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
+        if refusal is not None:
+            return self._refused(pc_id, kind, difficulty, label, refusal)
+        state.checks_made.add((pc_id, key))
+        if pc.concentration_counter:
+            self.rest(pc_id)  # T-2.5: no checks with a concentration counter
+        support, supporter = self._support(pc, kind, difficulty)
+        pending = begin_check(pc, kind, difficulty, self.rng, rules=self.program.rules, support=support)
+        boosted = can_boost(pc, pending) and self.agent.boost(self, pc, pending)
+        if boosted:
+            boost(pc, pending, self.rng)
+        criticals = [i for i in pending.reveal_order if i in pc.critical_cards]
+        record = finish_check(pc, pending, self.rng)
+        state.checks += 1
+        state.successes += record.success
+        event = {
+            "pc": pc_id, "kind": kind, "difficulty": difficulty, "label": label,
+            "cards": list(record.revealed), "color": record.color, "target": record.target,
+            "result": record.result, "degree": record.degree, "success": record.success,
+            "critical": record.critical, "criticals": pc.names(criticals),
+            "boost": boosted, "boost_cards": list(record.boost_cards),
+            "boost_bonus": record.boost_bonus, "support": support, "supporter": supporter,
+            "note": record.note,
+        }
+        self._emit("check", **event)
+        return event
+
+    def _refused(self, pc_id, kind, difficulty, label, note) -> dict:
+        event = {
+            "pc": pc_id, "kind": kind, "difficulty": difficulty, "label": label, "cards": [],
+            "color": None, "target": difficulty, "result": 0, "degree": -difficulty,
+            "success": False, "critical": None, "criticals": [], "boost": False, "boost_cards": [],
+            "boost_bonus": 0, "support": 0, "supporter": None, "note": note,
+        }
+        self.state.checks += 1
+        self._emit("check", **event)
+        return event
+
+    def _support(self, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | None]:
+        """T-3.3, T-4.13: the agent may tap one of the PC's ready creatures to add its power."""
+        ready = ready_creatures(pc)
+        if not ready:
+            return 0, None
+        choice = self.agent.support(self, pc, kind, difficulty, ready)
+        if choice is None:
+            return 0, None
+        permanent = pc.battlefield[choice]
+        permanent.tapped = True
+        return creature_power(pc, permanent), pc.cards[permanent.card].name
+
+    # -- NPCs
+
+    def _encounter(self, stmt: ast.Encounter, frame: Frame) -> None:
+        npc = self.state.npcs[stmt.npc]
+        if npc.status == NPC_ABSENT:
+            npc.status = NPC_PRESENT
+        self._emit("encounter", npc=stmt.npc, name=self.scenario.npcs[stmt.npc].name)
+
+    def _fight(self, stmt: ast.Fight, frame: Frame) -> None:
+        """T-3.4: a creature of the party fights the NPC, or with none the NPC hurts a PC.
+
+        The agent picks the fighter among the PCs' untapped, non-sick creatures (T-2.10).
+        With no fighter, the NPC deals its power to the PC in scope (else the first PC
+        that can act) as life loss: nothing stood between it and the PC.
+        """
+        decl = self.scenario.npcs[stmt.npc]
+        npc = self.state.npcs[stmt.npc]
+        if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
+            self._emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
+                       holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
+                       creature_died=False, note=f"{decl.name} is already {npc.status}")
+            return
+        npc.status = NPC_PRESENT
+        self._act("fight")
+        power, toughness, keywords = npc_stats(decl)
+        candidates = [(key, index) for key, pc in self.state.pcs.items() if pc.can_act
+                      for index in ready_creatures(pc)]
+        pick = self.agent.fighter(self, stmt, candidates) if candidates else None
+        if pick is None:
+            self._fight_bare(stmt, decl, power, frame)
+            return
+        owner, index = pick
+        pc = self.state.pcs[owner]
+        permanent = pc.battlefield[index]
+        card = pc.cards[permanent.card]
+        mine = profile(card)
+        my_power = creature_power(pc, permanent)
+        my_toughness = mine.toughness + permanent.plus_counters - permanent.damage
+        remaining = toughness - npc.damage
+        dealt, taken = _exchange_damage(my_power, mine.keywords, my_toughness,
+                                        power, keywords, remaining)
+        npc.damage += dealt
+        if not mine.keywords & VIGILANCE:
+            permanent.tapped = True
+        npc_down = _destroyed(dealt, remaining, mine.keywords, keywords)
+        creature_died = _destroyed(taken, my_toughness, keywords, mine.keywords)
+        if creature_died:
+            pc.battlefield.pop(index)
+            pc.graveyard.append(permanent.card)
+        self._emit("fight", npc=stmt.npc, name=decl.name, pc=owner, creature=card.name,
+                   holding_back=stmt.holding_back, dealt=dealt, taken=taken,
+                   npc_defeated=npc_down, creature_died=creature_died, note="")
+        if npc_down:
+            self._defeat_npc(stmt.npc, stmt.holding_back)
+
+    def _fight_bare(self, stmt: ast.Fight, decl, power: int, frame: Frame) -> None:
+        able = [key for key, pc in self.state.pcs.items() if pc.can_act]
+        victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
+        self._emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
+                   holding_back=stmt.holding_back, dealt=0, taken=power if victim else 0,
+                   npc_defeated=False, creature_died=False, note="no creature to fight for the party")
+        if victim is not None and power > 0:
+            self._change_life([victim], -power)
+
+    def _defeat_npc(self, npc_id: str, holding_back: bool) -> None:
+        """T-3.4: held back, a defeated creature is unconscious (a 0/1 defender), not dead."""
+        status = NPC_UNCONSCIOUS if holding_back else NPC_DEAD
+        self.state.npcs[npc_id].status = status
+        self._emit("npc_defeated", npc=npc_id, name=self.scenario.npcs[npc_id].name, status=status)
+        self._fire("npc_defeated", npc=npc_id)
+
+    # -- battles
+
+    def _battle(self, stmt: ast.Battle, frame: Frame) -> None:
+        self._act("battle")
+        outcome = self.battle(stmt)
+        block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
+        if block is not None:
+            self._push(block, frame)
+
+    def battle(self, stmt: ast.Battle) -> str:
+        """Fight a combat part (rules section 6); returns "victory", "defeat" or "escape".
+
+        The one place the battle engine plugs in. Until it does, a run that reaches a
+        battle stops here with an error at the battle's line.
+        """
+        names = ", ".join(ref.name for ref in stmt.enemies)
+        raise DeckquestError(
+            f"scene `{self.state.scene}` reaches `battle against {names}`, "
+            "but battles cannot be run yet", stmt.span,
+            hint="the battle engine is not wired into `deckquest run` yet; "
+                 "`deckquest check` still checks the whole script",
+        )
+
+    # -- what PCs do between statements (called by agents)
+
+    def concentrate(self, pc_id: str) -> None:
+        """T-2.4: one minute; untap, end summoning sickness, draw to 7, concentration counter."""
+        pc = self.state.pcs[pc_id]
+        before = self._statuses([pc_id])
+        pcs.concentrate(pc)
+        self._action(pc_id, "concentrate", None, CONCENTRATE_MINUTES)
+        self._status_changes(before)
+
+    def rest(self, pc_id: str) -> None:
+        """T-2.6: one minute; remove damage from creatures and the concentration counter."""
+        pcs.rest(self.state.pcs[pc_id])
+        self._action(pc_id, "rest", None, REST_MINUTES)
+
+    def play_land(self, pc_id: str, card_id: int) -> None:
+        """T-2.3, T-2.5: a sorcery-speed action of one minute, once per concentration."""
+        pc = self.state.pcs[pc_id]
+        pcs.play_land(pc, card_id)
+        pc.battlefield[-1].summoning_sick = False  # a land taps for mana at once
+        self._action(pc_id, "play_land", pc.cards[card_id].name, SORCERY_MINUTES)
+
+    def cast(self, pc_id: str, card_id: int) -> None:
+        """T-2.3, T-2.5: cast a permanent spell from hand, paying with untapped mana sources."""
+        pc = self.state.pcs[pc_id]
+        card = pc.cards[card_id]
+        if not pc.concentration_counter:
+            raise pcs.RuleError(f"{pc.name} must concentrate before casting {card.name}", "T-2.5")
+        taps = payment(pc, card)
+        if card_id not in pc.hand or taps is None:
+            raise pcs.RuleError(f"{pc.name} cannot cast {card.name} now", "T-2.5")
+        for index in taps:
+            pc.battlefield[index].tapped = True
+        pc.hand.remove(card_id)
+        pc.battlefield.append(Permanent(card=card_id, owner=pc_id, summoning_sick=card.is_creature))
+        self._action(pc_id, "cast", card.name, SORCERY_MINUTES)
+
+    def _action(self, pc_id: str, action: str, card: str | None, minutes: int) -> None:
+        self._emit("action", pc=pc_id, action=action, card=card, minutes=minutes)
+        self._advance(minutes)
+
+
+# ---------------------------------------------------------------- helpers
+
+
+_COMPARE = {
+    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
+}
+_STATUS_EVENTS = {pcs.DYING: "pc_dying", pcs.UNCONSCIOUS: "pc_unconscious", pcs.DEAD: "pc_dies"}
+
+
+def _pc_stat(pc: pcs.PC, stat: str) -> int:
+    if stat == "life":
+        return pc.life
+    if stat == "hand":
+        return len(pc.hand)
+    if stat == "library":
+        return len(pc.library)
+    return len(pc.exhaustion_zone)
+
+
+def ready_creatures(pc: pcs.PC) -> list[int]:
+    """Battlefield indexes of the PC's untapped creatures that can tap (T-2.10, T-3.3)."""
+    return [i for i, p in enumerate(pc.battlefield)
+            if not p.tapped and not p.summoning_sick and pc.cards[p.card].is_creature]
+
+
+def creature_power(pc: pcs.PC, permanent: Permanent) -> int:
+    return max(0, profile(pc.cards[permanent.card]).power + permanent.plus_counters)
+
+
+def mana_sources(pc: pcs.PC) -> list[tuple[int, tuple]]:
+    """The PC's untapped permanents that make mana and may tap (summoning sickness, T-2.10)."""
+    sources = []
+    for index, permanent in enumerate(pc.battlefield):
+        made = profile(pc.cards[permanent.card]).mana
+        if made and not permanent.tapped and not permanent.summoning_sick:
+            sources.append((index, made))
+    return sources
+
+
+def payment(pc: pcs.PC, card) -> list[int] | None:
+    """The battlefield indexes to tap to pay the card's cost, or None (X is 0)."""
+    return pay(mana_sources(pc), requirement(card.mana_cost))
+
+
+def npc_stats(decl) -> tuple[int, int, int]:
+    """Power, toughness and keyword flags of an NPC in a fight (T-8.1).
+
+    A planeswalker fights as 0 power with its loyalty as toughness, a player NPC with its life.
+    """
+    keywords = 0
+    for word in decl.keywords:
+        keywords |= KEYWORD_FLAGS.get(word.lower(), 0)
+    if decl.kind == "creature":
+        return decl.power or 0, decl.toughness or 0, keywords
+    if decl.kind == "planeswalker":
+        return 0, decl.loyalty or 0, keywords
+    return 0, decl.life or 20, keywords
+
+
+def _exchange_damage(my_power, my_keys, my_toughness, their_power, their_keys, their_toughness):
+    """Damage each side deals in a one-on-one fight, with first and double strike (CR 510).
+
+    Returns (dealt to the NPC, taken by the creature). First-strike damage comes first; a
+    side destroyed by it deals no regular damage.
+    """
+    my_first = bool(my_keys & (FIRST_STRIKE | DOUBLE_STRIKE))
+    their_first = bool(their_keys & (FIRST_STRIKE | DOUBLE_STRIKE))
+    dealt = my_power if my_first else 0
+    taken = their_power if their_first else 0
+    me_alive = not _destroyed(taken, my_toughness, their_keys, my_keys)
+    them_alive = not _destroyed(dealt, their_toughness, my_keys, their_keys)
+    if me_alive and (not my_first or my_keys & DOUBLE_STRIKE):
+        dealt += my_power
+    if them_alive and (not their_first or their_keys & DOUBLE_STRIKE):
+        taken += their_power
+    return dealt, taken
+
+
+def _destroyed(damage: int, toughness: int, source_keys: int, own_keys: int) -> bool:
+    """Lethal damage, or any damage from deathtouch, destroys what is not indestructible."""
+    if own_keys & INDESTRUCTIBLE or damage <= 0:
+        return False
+    return damage >= toughness or bool(source_keys & DEATHTOUCH)
+
+
+# ---------------------------------------------------------------- the library entry point
+
+
+def run_scenario(scenario, agent="first", seed: int = 0, *, party: list[PartyMember] | None = None,
+                 choices: list[int] | None = None, record: bool = True, listener=None,
+                 max_steps: int = DEFAULT_MAX_STEPS) -> RunResult:
+    """Run a scenario once: ``scenario`` is a path, a compiled ``Scenario`` or a ``Program``.
+
+    ``agent`` is an agent object or a name (first, random, scripted, best, human). Batch
+    callers should build the ``Program`` once and pass it, with ``record=False``.
+    """
+    if not isinstance(scenario, Program):
+        if not hasattr(scenario, "scenes"):
+            from deckquest.dsl.resolver import compile_file
+
+            scenario = compile_file(scenario)
+        scenario = Program(scenario, party)
+    if isinstance(agent, str):
+        from deckquest.runtime.agents import make_agent
+
+        agent = make_agent(agent, choices)
+    run = Run(scenario, agent, random.Random(seed), record=record, listener=listener,
+              max_steps=max_steps, seed=seed)
+    return run.run()

@@ -1,0 +1,186 @@
+"""The party: who plays, with which deck and which critical cards (T-1.1, T-4.7).
+
+A scenario brings pre-generated PCs; a party file (YAML, checked against
+``party.schema.json``) replaces them with the table's own characters::
+
+    party:
+      - id: alice                 # the id a script uses: `check … by alice`, `{alice.life}`
+        name: Alice the Ranger
+        deck: decks/mono_green.txt   # relative to the party file
+        critical:
+          - card: Forest
+            copies: 3
+
+Either way the result is a list of ``PartyMember``: a card table read once, so that the
+many runs of a simulation only shuffle it (``deckquest.engine.pc.create_pc``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+from deckquest.cards.model import Card
+from deckquest.engine.pc import designate_critical, required_critical_count
+from deckquest.errors import DeckquestError, Span, did_you_mean
+
+MAX_PARTY_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class PartyMember:
+    """One PC before play: its card table and critical card ids (T-4.7)."""
+
+    id: str
+    name: str
+    cards: tuple[Card, ...]
+    critical_cards: frozenset[int]
+    span: Span
+
+
+def party_from_scenario(scenario) -> list[PartyMember]:
+    """The scenario's pre-generated PCs, in declaration order."""
+    members = []
+    for pc in scenario.pcs.values():
+        if pc.deck is None:
+            raise DeckquestError(f"PC `{pc.id}` has no deck", pc.decl.span,
+                                 hint='add a line `deck "decks/NAME.txt"` to the PC')
+        criticals = [(name, copies, pc.decl.span) for name, copies in pc.criticals]
+        members.append(_member(pc.id, pc.name, pc.deck, criticals, pc.decl.span))
+    return members
+
+
+def _member(pc_id: str, name: str, deck, criticals, span: Span) -> PartyMember:
+    """Designate the critical cards (T-4.7): exactly 3, or 5 for a Commander deck."""
+    cards = tuple(deck.main_cards())
+    chosen: set[int] = set()
+    for card_name, copies, where in criticals:
+        try:
+            ids = designate_critical(cards, card_name, copies)
+        except ValueError as error:
+            raise DeckquestError(str(error), where) from None
+        chosen |= ids
+    wanted = required_critical_count(deck.is_commander)
+    if len(chosen) != wanted:
+        raise DeckquestError(
+            f"{name} has {len(chosen)} critical cards; T-4.7 asks for exactly {wanted}", span,
+            hint="name the critical cards with their copies, e.g. Forest x3",
+        )
+    return PartyMember(pc_id, name, cards, frozenset(chosen), span)
+
+
+# ---------------------------------------------------------------- party files
+
+
+@lru_cache(maxsize=1)
+def party_schema() -> dict:
+    text = resources.files("deckquest.runtime").joinpath("party.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def load_party(path: str | Path, db=None) -> list[PartyMember]:
+    """Read and check a party file; every error names file:line:col of the YAML node."""
+    from deckquest.cards.decklist import load_deck
+    from deckquest.packs.yamlfile import load_yaml, read_text
+
+    path = Path(path)
+    display = str(path)
+    text = read_text(path, display, MAX_PARTY_BYTES)
+    data = load_yaml(text, display)
+    _validate(data, display, text)
+    members = []
+    seen: set[str] = set()
+    for index, entry in enumerate(data["party"]):
+        where = _value_span(data, ["party", index], display)
+        if entry["id"] in seen:
+            raise DeckquestError(f"two party members have the id `{entry['id']}`",
+                                 _value_span(data, ["party", index, "id"], display),
+                                 source_line=_line(text, where.line))
+        seen.add(entry["id"])
+        deck = load_deck(path.parent / str(entry["deck"]), db)
+        criticals = [
+            (str(item["card"]), int(item.get("copies", 1)),
+             _value_span(data, ["party", index, "critical", number], display))
+            for number, item in enumerate(entry["critical"])
+        ]
+        members.append(_member(str(entry["id"]), str(entry["name"]), deck, criticals, where))
+    return members
+
+
+def _validate(data, display: str, text: str) -> None:
+    """The first schema error (in document order) as a DeckquestError at its YAML node."""
+    from jsonschema import Draft202012Validator
+
+    if not isinstance(data, dict):
+        raise DeckquestError("a party file is a mapping with a `party:` list", Span(display, 1, 1),
+                             hint="start the file with `party:` and one `- id: …` entry per PC")
+    errors = list(Draft202012Validator(party_schema()).iter_errors(data))
+    if not errors:
+        return
+    located = [(_error_span(error, data, display), error) for error in errors]
+    located.sort(key=lambda pair: (pair[0].line, pair[0].col))
+    span, error = located[0]
+    message, hint = _describe(error)
+    raise DeckquestError(message, span, hint, source_line=_line(text, span.line))
+
+
+def _describe(error) -> tuple[str, str | None]:
+    path = list(error.absolute_path)
+    where = _dotted(path) or "the party file"
+    if error.validator == "additionalProperties":
+        known = list(error.schema.get("properties", {}))
+        unknown = [key for key in error.instance if key not in known]
+        return (f"unknown key `{unknown[0]}` in {where}",
+                did_you_mean(str(unknown[0]), known) or f"allowed keys: {', '.join(known)}")
+    if error.validator == "required":
+        missing = error.message.split("'")[1]
+        return f"missing key `{missing}` in {where}", None
+    if error.validator == "type":
+        return f"{where} must be of type {error.validator_value}", None
+    if error.validator == "pattern":
+        return f"`{error.instance}` is not a valid id ({where})", "an id is a word: letters, digits, _"
+    return f"{where}: {error.message[:200]}", None
+
+
+def _error_span(error, data, display: str) -> Span:
+    path = list(error.absolute_path)
+    if error.validator == "additionalProperties":
+        node = data
+        for step in path:
+            node = node[step]
+        known = error.schema.get("properties", {})
+        unknown = [key for key in error.instance if key not in known]
+        try:
+            line, col = node.lc.key(unknown[0])
+            return Span(display, line + 1, col + 1)
+        except (AttributeError, KeyError, TypeError, IndexError):
+            pass
+    return _value_span(data, path, display)
+
+
+def _value_span(data, path: list, display: str) -> Span:
+    """Where the value at ``path`` is: ruamel records positions on the parent container."""
+    node, position = data, (1, 1)
+    for key in path:
+        try:
+            line, col = node.lc.value(key) if isinstance(node, dict) else node.lc.item(key)
+        except (AttributeError, KeyError, IndexError, TypeError):
+            break
+        position = (line + 1, col + 1)
+        node = node[key]
+    return Span(display, *position)
+
+
+def _dotted(path: list) -> str:
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
+    return text
+
+
+def _line(text: str, line: int) -> str | None:
+    lines = text.splitlines()
+    return lines[line - 1] if 0 < line <= len(lines) else None

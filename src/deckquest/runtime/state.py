@@ -1,0 +1,92 @@
+"""The whole state of a run as plain data: where the interpreter is, and what is true.
+
+A run's position is a stack of ``Frame`` records (a block of statements by number, the index
+of the next statement, and what is bound there: the PC in scope and the degree of the check
+whose block runs). Together with the PCs (``deckquest.engine.pc.PC``), NPCs, flags, counters
+and the game clock it is everything a run needs to continue, so ``RunState.copy()`` is a
+save game and a clone at any decision or chance point: no deepcopy, no Python call stack.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from deckquest.engine.pc import PC
+
+# What became of an NPC; T-3.4 holding back leaves it unconscious instead of dead.
+NPC_ABSENT = "absent"
+NPC_PRESENT = "present"
+NPC_UNCONSCIOUS = "unconscious"
+NPC_DEAD = "dead"
+
+
+@dataclass(slots=True)
+class Frame:
+    """One block being run: ``block`` numbers a statement list of the compiled program.
+
+    ``pending`` is used by ``check … by each``: the PCs still to check, while that statement
+    waits for their blocks to run one after the other.
+    """
+
+    block: int
+    index: int = 0
+    pc: str | None = None
+    degree: int | None = None
+    pending: list[str] | None = None
+    in_trigger: bool = False  # part of a trigger's body (runs even after the last PC died)
+
+    def copy(self) -> "Frame":
+        return Frame(self.block, self.index, self.pc, self.degree,
+                     None if self.pending is None else list(self.pending), self.in_trigger)
+
+
+@dataclass(slots=True)
+class NpcState:
+    """An NPC in the story: whether it appeared, cooperates (T-8.4) and how it is."""
+
+    status: str = NPC_ABSENT
+    cooperating: bool = False
+    damage: int = 0
+
+
+@dataclass
+class RunState:
+    """Everything that changes during a run; ``copy()`` is cheap and complete."""
+
+    pcs: dict[str, PC]
+    flags: dict[str, bool]
+    counters: dict[str, int]
+    npcs: dict[str, NpcState]
+    frames: list[Frame] = field(default_factory=list)
+    scene: str | None = None
+    scene_visit: int = 0  # how many scenes have started; agents key per-scene plans on it
+    clock: int = 0  # game minutes since the start (T-2.3, T-2.4, T-2.6, T-2.8)
+    scene_started_at: int = 0
+    leaving_to: str | None = None  # a scene change waiting for `when the scene ends` triggers
+    fired: set[int] = field(default_factory=set)  # `after N minutes` triggers already fired
+    checks_made: set[tuple[str, str]] = field(default_factory=set)  # T-4.12: (pc, check), per scene
+    items: dict[str, list[str]] = field(default_factory=dict)  # `give "Item" to pc`
+    choices_made: int = 0
+    prepared_visit: int = 0  # the scene visit in which an agent's PCs last prepared
+    steps: int = 0
+    checks: int = 0
+    successes: int = 0
+    outcome: str | None = None  # victory, defeat, a custom outcome, or "stuck"
+    outcome_text: str = ""
+
+    def copy(self) -> "RunState":
+        return replace(
+            self,
+            pcs={key: pc.copy() for key, pc in self.pcs.items()},
+            flags=dict(self.flags),
+            counters=dict(self.counters),
+            npcs={key: replace(npc) for key, npc in self.npcs.items()},
+            frames=[frame.copy() for frame in self.frames],
+            fired=set(self.fired),
+            checks_made=set(self.checks_made),
+            items={key: list(value) for key, value in self.items.items()},
+        )
+
+    @property
+    def finished(self) -> bool:
+        return self.outcome is not None

@@ -1,0 +1,395 @@
+"""The built-in card database: real cards with their printed values.
+
+Rule references: T-1.4 (colours, basic land types), T-1.5 (mana value, lands 0,
+X is 0), T-4.6 and worked example E3 (devoid Eldrazi are colourless), the worked
+examples E1-E4 (the cards the rules name) and T-6.13 (horde decks name tokens).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from deckquest.cards.builtin import BuiltinDataError, keywords_in, load_builtin, parse_cards
+from deckquest.cards.database import CardDatabase, builtin_index, normalize_name
+from deckquest.cards.decklist import Deck, load_deck
+from deckquest.cards.model import CARD_TYPES, ManaCost
+
+REPO = Path(__file__).resolve().parents[2]
+REQUIRED = REPO.parent / "shared" / "cards-required.txt"
+DECKS = REPO / "scenarios" / "goblin_cave" / "decks"
+
+# The cards the rules texts name, with the official Japanese printed names.
+RULES_CARDS_JA = {
+    "Forest": "森",
+    "Island": "島",
+    "Mountain": "山",
+    "Plains": "平地",
+    "Swamp": "沼",
+    "Elvish Mystic": "エルフの神秘家",
+    "Runeclaw Bear": "ルーン爪の熊",
+    "Craw Wurm": "甲鱗のワーム",
+    "Llanowar Elves": "ラノワールのエルフ",
+    "Mind Stone": "精神石",
+    "Gruul Guildgate": "グルールのギルド門",
+    "Grizzly Bears": "灰色熊",
+    "Future Sight": "未来予知",
+    "Time Sieve": "時間ふるい",
+    "Walk the Aeons": "永劫での歩み",
+}
+
+
+@pytest.fixture(scope="module")
+def cards():
+    return load_builtin()
+
+
+@pytest.fixture(scope="module")
+def db():
+    return builtin_index()
+
+
+def card(db, name):
+    found = db.get(name)
+    assert found is not None, f"{name} is not in the built-in database"
+    return found
+
+
+def required_names() -> list[str]:
+    if not REQUIRED.exists():  # the shared folder sits beside every checkout and CI clone
+        pytest.fail(f"missing {REQUIRED}")
+    lines = REQUIRED.read_text(encoding="utf-8").splitlines()
+    return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+
+
+def test_holds_at_least_430_cards(cards):
+    assert len(cards) >= 430
+
+
+def test_no_duplicate_names(cards):
+    english = Counter(normalize_name(c.name) for c in cards)
+    assert [n for n, k in english.items() if k > 1] == []
+    japanese = Counter(normalize_name(c.name_ja) for c in cards if c.name_ja)
+    assert [n for n, k in japanese.items() if k > 1] == []
+    assert not set(english) & set(japanese)
+
+
+def test_every_required_card_is_present(db):
+    missing = [name for name in required_names() if db.get(name) is None]
+    assert missing == []
+
+
+@pytest.mark.parametrize("english, japanese", sorted(RULES_CARDS_JA.items()))
+def test_rules_cards_are_found_by_english_and_japanese_name(db, english, japanese):
+    """The cards of the worked examples E1-E4 and T-5.4, in either language."""
+    by_english = card(db, english)
+    assert by_english.name == english
+    assert by_english.name_ja == japanese
+    assert db.get(japanese) is by_english
+    assert db.get(english.upper()) is by_english  # case-insensitive
+
+
+def test_every_card_has_a_known_card_type(cards):
+    unknown = [c.name for c in cards if not c.card_types or set(c.card_types) - set(CARD_TYPES)]
+    assert unknown == []
+
+
+def test_every_cost_parses_back_to_itself(cards):
+    for c in cards:
+        if c.mana_cost is not None:
+            again = ManaCost.parse(str(c.mana_cost))
+            assert again == c.mana_cost and again.mana_value == c.mana_value, c.name
+
+
+def test_lands_have_mana_value_0_and_no_cost(cards):
+    """T-1.5: lands are 0."""
+    lands = [c for c in cards if c.is_land]
+    assert len(lands) >= 50
+    assert all(c.mana_value == 0 and c.mana_cost is None for c in lands)
+
+
+def test_creatures_have_power_and_toughness_and_planeswalkers_loyalty(cards):
+    for c in cards:
+        if c.is_creature:
+            assert c.power is not None and c.toughness is not None, c.name
+        else:
+            assert c.power is None and c.toughness is None, c.name
+        assert (c.loyalty is not None) == c.is_type("Planeswalker"), c.name
+
+
+def test_japanese_names_are_japanese(cards):
+    for c in cards:
+        if c.name_ja:
+            assert re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", c.name_ja), c.name
+
+
+@pytest.mark.parametrize(
+    "name, mana_value, colors, types, stats",
+    [
+        # E1: Elvish Mystic mana value 1; Runeclaw Bear {1}{G} green.
+        ("Elvish Mystic", 1, ("G",), "Creature — Elf Druid", ("1", "1")),
+        ("Runeclaw Bear", 2, ("G",), "Creature — Bear", ("2", "2")),
+        # E2: Llanowar Elves {G} is 1; Mind Stone {2} is colourless 2.
+        ("Llanowar Elves", 1, ("G",), "Creature — Elf Druid", ("1", "1")),
+        ("Mind Stone", 2, (), "Artifact", (None, None)),
+        # E4: Craw Wurm.
+        ("Craw Wurm", 6, ("G",), "Creature — Wurm", ("6", "4")),
+        ("Krenko, Mob Boss", 4, ("R",), "Legendary Creature — Goblin Warrior", ("3", "3")),
+        ("Goblin Guide", 1, ("R",), "Creature — Goblin Scout", ("2", "2")),
+        ("Serra Angel", 5, ("W",), "Creature — Angel", ("4", "4")),
+        ("Mahamoti Djinn", 6, ("U",), "Creature — Djinn", ("5", "6")),
+        ("Vampire Nighthawk", 3, ("B",), "Creature — Vampire Shaman", ("2", "3")),
+        ("Lightning Helix", 2, ("W", "R"), "Instant", (None, None)),
+        ("Putrefy", 3, ("B", "G"), "Instant", (None, None)),
+        ("Fireball", 1, ("R",), "Sorcery", (None, None)),  # T-1.5: X counts 0
+        ("Sphinx's Revelation", 3, ("W", "U"), "Instant", (None, None)),
+        ("Darksteel Colossus", 11, (), "Artifact Creature — Golem", ("11", "11")),
+        ("Ornithopter", 0, (), "Artifact Creature — Thopter", ("0", "2")),
+        ("Thought-Knot Seer", 4, (), "Creature — Eldrazi", ("4", "4")),
+        ("Tarmogoyf", 2, ("G",), "Creature — Lhurgoyf", ("*", "1+*")),
+        ("Vile Aggregate", 3, (), "Creature — Eldrazi Drone", ("*", "5")),
+        ("Forest", 0, (), "Basic Land — Forest", (None, None)),
+        ("Snow-Covered Island", 0, (), "Basic Snow Land — Island", (None, None)),
+        ("Dryad Arbor", 0, ("G",), "Land Creature — Forest Dryad", ("1", "1")),  # colour indicator
+    ],
+)
+def test_printed_values(db, name, mana_value, colors, types, stats):
+    c = card(db, name)
+    assert c.mana_value == mana_value
+    assert c.colors == colors
+    assert str(c.type_line) == types
+    assert (c.power, c.toughness) == stats
+
+
+@pytest.mark.parametrize(
+    "name, cost, mana_value, colors",
+    [
+        ("Kitchen Finks", "{1}{G/W}{G/W}", 3, ("W", "G")),  # hybrid
+        ("Boggart Ram-Gang", "{R/G}{R/G}{R/G}", 3, ("R", "G")),
+        ("Rakdos Cackler", "{1}{B/R}", 2, ("B", "R")),
+        ("Spectral Procession", "{2/W}{2/W}{2/W}", 6, ("W",)),  # two-brid counts 2
+        ("Flame Javelin", "{2/R}{2/R}{2/R}", 6, ("R",)),
+        ("Gitaxian Probe", "{U/P}", 1, ("U",)),  # Phyrexian counts 1
+        ("Dismember", "{1}{B/P}{B/P}", 3, ("B",)),
+        ("Mutagenic Growth", "{G/P}", 1, ("G",)),
+        ("Porcelain Legionnaire", "{2}{W/P}", 3, ("W",)),
+    ],
+)
+def test_hybrid_twobrid_and_phyrexian_costs(db, name, cost, mana_value, colors):
+    """T-1.5 mana value and T-1.4 colours of the special mana symbols."""
+    c = card(db, name)
+    assert str(c.mana_cost) == cost
+    assert c.mana_value == mana_value
+    assert c.colors == colors
+
+
+@pytest.mark.parametrize(
+    "name, identity",
+    [
+        ("Eldrazi Skyspawner", ("U",)),
+        ("Benthic Infiltrator", ("U",)),
+        ("Ruination Guide", ("U",)),
+        ("Dominator Drone", ("B",)),
+        ("Vile Aggregate", ("R",)),
+        ("Brood Monitor", ("G",)),
+        ("Eldrazi Displacer", ("W",)),
+    ],
+)
+def test_devoid_eldrazi_are_colourless(db, name, identity):
+    """T-4.6, worked example E3: a devoid card is colourless despite its coloured cost."""
+    c = card(db, name)
+    assert c.has_keyword("Devoid")
+    assert c.colors == ()
+    assert c.color_identity == identity
+    assert c.mana_cost.colors == identity
+
+
+def test_gruul_guildgate_has_no_basic_land_type(db):
+    """T-5.4: Gruul Guildgate is colourless in checks (no basic land type)."""
+    gate = card(db, "Gruul Guildgate")
+    assert gate.basic_land_types == () and gate.colors == ()
+
+
+def test_basic_and_snow_basic_lands(db):
+    """T-1.4: each basic land has its basic land type; Wastes has none."""
+    for name, land_type in [("Plains", "Plains"), ("Island", "Island"), ("Swamp", "Swamp"),
+                            ("Mountain", "Mountain"), ("Forest", "Forest")]:
+        assert card(db, name).basic_land_types == (land_type,)
+        snow = card(db, f"Snow-Covered {name}")
+        assert snow.supertypes == ("Basic", "Snow") and snow.basic_land_types == (land_type,)
+    wastes = card(db, "Wastes")
+    assert wastes.supertypes == ("Basic",) and wastes.basic_land_types == ()
+
+
+def test_dual_lands_have_two_basic_land_types(db):
+    """T-4.5: a land with several basic land types (chosen at random in checks)."""
+    assert card(db, "Taiga").basic_land_types == ("Mountain", "Forest")
+    assert card(db, "Hallowed Fountain").basic_land_types == ("Plains", "Island")
+
+
+def test_all_ten_guildgates(db):
+    gates = [c for c in db if c.subtypes == ("Gate",)]
+    assert len(gates) == 10
+
+
+@pytest.mark.parametrize(
+    "name, loyalty, colors",
+    [
+        ("Liliana of the Veil", "3", ("B",)),
+        ("Chandra, Torch of Defiance", "4", ("R",)),
+        ("Jace Beleren", "3", ("U",)),
+        ("Garruk Wildspeaker", "3", ("G",)),
+        ("Ajani Goldmane", "4", ("W",)),
+        ("Karn Liberated", "6", ()),
+    ],
+)
+def test_planeswalkers_have_loyalty(db, name, loyalty, colors):
+    """T-8.2: a planeswalker-type NPC takes the card's loyalty and colours."""
+    c = card(db, name)
+    assert c.is_type("Planeswalker") and "Legendary" in c.supertypes
+    assert c.loyalty == loyalty
+    assert c.colors == colors
+
+
+@pytest.mark.parametrize(
+    "name, stats, colors, flying",
+    [
+        ("Zombie", ("2", "2"), ("B",), False),
+        ("Goblin", ("1", "1"), ("R",), False),
+        ("Soldier", ("1", "1"), ("W",), False),
+        ("Saproling", ("1", "1"), ("G",), False),
+        ("Spirit", ("1", "1"), ("W",), True),
+        ("Elf Warrior", ("1", "1"), ("G",), False),
+        ("Beast", ("3", "3"), ("G",), False),
+        ("Wolf", ("2", "2"), ("G",), False),
+        ("Skeleton", ("1", "1"), ("B",), False),
+        ("Bat", ("1", "1"), ("B",), True),
+        ("Insect", ("1", "1"), ("G",), False),
+        ("Thopter", ("1", "1"), (), True),
+        ("Angel", ("4", "4"), ("W",), True),
+        ("Dragon", ("5", "5"), ("R",), True),
+        ("Elemental", ("1", "1"), ("R",), False),
+        ("Eldrazi Spawn", ("0", "1"), (), False),
+    ],
+)
+def test_tokens_are_cards_flagged_as_tokens(db, name, stats, colors, flying):
+    """T-6.13: horde deck lists name tokens (`40 Zombie`), stats from the database."""
+    token = card(db, name)
+    assert token.is_token and token.is_creature
+    assert (token.power, token.toughness) == stats
+    assert token.colors == colors
+    assert token.has_keyword("Flying") == flying
+    assert token.mana_value == 0 and token.mana_cost is None
+    assert name.split()[-1] in token.subtypes
+
+
+def test_thopter_token_is_an_artifact_creature(db):
+    assert card(db, "Thopter").card_types == ("Artifact", "Creature")
+
+
+def test_only_tokens_are_flagged(db):
+    assert not card(db, "Krenko, Mob Boss").is_token
+    assert not card(db, "Forest").is_token
+
+
+def test_plenty_of_goblins_for_the_goblin_cave(cards):
+    goblins = [c for c in cards if "Goblin" in c.subtypes and not c.is_token]
+    assert len(goblins) >= 30
+
+
+@pytest.mark.parametrize(
+    "name, keywords",
+    [
+        ("Serra Angel", ("Flying", "Vigilance")),
+        ("Vampire Nighthawk", ("Flying", "Deathtouch", "Lifelink")),
+        ("Goblin Guide", ("Haste",)),
+        ("Baneslayer Angel", ("Flying", "First strike", "Lifelink", "Protection")),
+        ("Reality Smasher", ("Trample", "Haste")),
+        ("Eldrazi Skyspawner", ("Devoid", "Flying")),
+        ("Rancor", ("Enchant",)),
+        ("Bonesplitter", ("Equip",)),
+        ("Kitchen Finks", ("Persist",)),
+        ("Walk the Aeons", ("Buyback",)),
+        ("Deep Analysis", ("Flashback",)),
+        ("Goblin King", ()),  # grants mountainwalk to others, has none itself
+        ("Lightning Bolt", ()),
+    ],
+)
+def test_keywords_are_read_from_the_oracle_text(db, name, keywords):
+    assert card(db, name).keywords == keywords
+
+
+def test_keywords_in_needs_whole_keyword_lines():
+    assert keywords_in("Flying creatures you control get +1/+1.") == ()
+    assert keywords_in("Flying\nWhen this enters, draw a card.") == ("Flying",)
+    assert keywords_in("Menace (This creature can't be blocked except by two or more creatures.)") == (
+        "Menace",
+    )
+    assert keywords_in("Equip abilities you activate cost {1} less to activate.") == ()
+    assert keywords_in("Flashback—{1}{U}, Pay 3 life.") == ("Flashback",)
+    assert keywords_in("Protection from white and from blue, trample") == ("Protection", "Trample")
+
+
+def test_parse_cards_format():
+    text = (
+        "# a comment\n"
+        "Test Bear | {1}{G} | Creature — Bear | 2/2 | ja 試験熊\n"
+        "  Trample\n"
+        "  Second paragraph.\n"
+        "\n"
+        "Test Token | - | Creature — Goblin | 1/1 | colors R | token\n"
+        "Test Walker | {2}{U} | Legendary Planeswalker — Jace | loyalty 3\n"
+    )
+    bear, token, walker = parse_cards(text)
+    assert bear.oracle_text == "Trample\nSecond paragraph."
+    assert bear.keywords == ("Trample",) and bear.name_ja == "試験熊"
+    assert token.is_token and token.colors == ("R",) and token.mana_cost is None
+    assert walker.loyalty == "3" and walker.power is None
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("  text before a card\n", "oracle text before any card"),
+        ("Bad | {1} | Artifact\n", "expected"),
+        ("Bad | {Q} | Artifact | -\n", "unknown mana symbol"),
+        ("Bad | {1} | Artifact Creature | 2\n", "bad stats"),
+        ("Bad | {1} | Artifact | - | colors Z\n", "bad colors"),
+        ("Bad | {1} | Artifact | - | rarity rare\n", "unknown field"),
+    ],
+)
+def test_malformed_data_names_the_line(text, message):
+    """A packaging bug in the data file fails loudly with file and line."""
+    with pytest.raises(BuiltinDataError, match=message) as caught:
+        parse_cards(text, "test.cards")
+    assert "test.cards:1:" in str(caught.value)
+
+
+def read_deck(name: str) -> Deck:
+    """A bundled deck, read with the built-in database only (no user imports)."""
+    return load_deck(DECKS / f"{name}.txt", CardDatabase(builtin_index()))
+
+
+@pytest.mark.parametrize("deck", ["mono_green", "mono_red", "krenko", "goblin_horde"])
+def test_bundled_decks_are_60_known_cards(deck):
+    """Every card of the example scenario's decks is in the built-in database."""
+    assert read_deck(deck).size == 60  # load_deck raises on any unknown card
+
+
+def test_goblin_horde_is_about_60_percent_tokens():
+    """T-6.13: a horde deck is about 60% tokens, named as cards (`36 Goblin`)."""
+    deck = read_deck("goblin_horde")
+    cards = deck.main_cards()
+    assert deck.count_of("Goblin") == 36
+    assert sum(c.is_token for c in cards) == 36
+    assert all("Goblin" in c.subtypes for c in cards if c.is_creature)
+
+
+def test_pregenerated_pc_decks_hold_their_critical_cards():
+    """T-4.7: the example PCs name 3 Forests / 3 Mountains as critical cards."""
+    assert read_deck("mono_green").count_of("Forest") >= 3
+    assert read_deck("mono_red").count_of("Mountain") >= 3
+    assert read_deck("mono_green").count_of("森") == read_deck("mono_green").count_of("Forest")

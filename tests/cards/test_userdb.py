@@ -1,0 +1,236 @@
+"""The user card database: lookups, merging printings, and atomic replacement."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from deckquest.cards import importers, userdb
+from deckquest.cards.database import CardDatabase, CardIndex, default_database
+from deckquest.cards.model import Card
+from deckquest.cards.userdb import DATABASE_FILE, UserDatabase, card_sheet, find_with_origin, import_file
+from deckquest.errors import DeckquestError
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SHARED_DATA = Path(__file__).resolve().parents[3] / "shared" / "data"
+SCRYFALL_SAMPLE = SHARED_DATA / "scryfall-sample" / "cards.json"
+
+
+@pytest.fixture
+def home(tmp_path, monkeypatch) -> Path:
+    monkeypatch.setenv("DECKQUEST_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+def write_json(path: Path, value) -> Path:
+    path.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
+    return path
+
+
+def printing(name: str, oracle_id: str, lang: str = "en", **fields) -> dict:
+    return {
+        "object": "card", "name": name, "oracle_id": oracle_id, "lang": lang, "layout": "normal",
+        "mana_cost": "{G}", "cmc": 1.0, "type_line": "Creature — Elf", "colors": ["G"],
+        "color_identity": ["G"], "keywords": [], "oracle_text": "", **fields,
+    }
+
+
+def test_no_import_means_no_user_database(home):
+    assert UserDatabase.open_existing(home) is None
+
+
+def test_import_then_lookup_by_english_front_face_and_japanese_names(home):
+    report = import_file(FIXTURES / "scryfall-edge.json")
+    database = UserDatabase.open_existing(home)
+    assert report.database == home / DATABASE_FILE and report.imported == len(database) == 7
+    assert database.get("GRIZZLY  bears").name == "Grizzly Bears"
+    assert database.get("灰色熊").name == "Grizzly Bears"
+    assert database.get("Grizzly Bears").name_ja == "灰色熊"  # the Japanese, not the German, printed name
+    assert database.get("Grizzlybären") is None
+    boom = database.get("boom")
+    assert boom.name == "Boom // Bust" and boom.name_ja == "ブーム // バスト"
+    assert database.get("ブーム") == boom == database.get("ブーム // バスト") == database.get("Boom // Bust")
+    assert database.get("Bust") is None  # only the front face names the card
+    assert {"Grizzly Bears", "灰色熊", "Boom", "ブーム"} <= set(database.names())
+
+
+def test_japanese_name_attaches_whatever_order_printings_come_in(home, tmp_path):
+    """The Japanese printing may come before or after the English one, or alone."""
+    elves_ja = printing("Llanowar Elves", "o-elves", "ja", printed_name="ラノワールのエルフ")
+    bears_ja = printing("Grizzly Bears", "o-bears", "ja", printed_name="灰色熊")
+    bears = printing("Grizzly Bears", "o-bears")
+    mystic_ja = printing("Elvish Mystic", "o-mystic", "ja", printed_name="エルフの神秘家")
+    path = write_json(tmp_path / "cards.json", [elves_ja, printing("Llanowar Elves", "o-elves"), bears, bears_ja, mystic_ja])
+    report = import_file(path)
+    database = UserDatabase.open_existing(home)
+    assert report.imported == 3
+    assert dict(report.skipped) == {importers.DUPLICATE_PRINTING: 1, importers.NON_ENGLISH_PRINTING: 1}
+    assert [database.get(name).name_ja for name in ("Llanowar Elves", "Grizzly Bears", "Elvish Mystic")] == [
+        "ラノワールのエルフ", "灰色熊", "エルフの神秘家",
+    ]
+    assert database.get("ｸﾞﾘｽﾞﾘｰ") is None
+    assert database.get("エルフの神秘家").name == "Elvish Mystic"
+
+
+def test_cards_survive_the_round_trip_through_sqlite(home):
+    import_file(FIXTURES / "scryfall-edge.json")
+    database = UserDatabase.open_existing(home)
+    sentinel = database.get("Kozilek's Sentinel")
+    assert sentinel == Card.build(
+        "Kozilek's Sentinel", "{2}{R}", "Creature — Eldrazi Drone", colors=(), color_identity=("R",),
+        power="1", toughness="4", keywords=("Devoid",), oracle_text=sentinel.oracle_text, mana_value=3,
+    )
+    assert database.get("Jace, the Mind Sculptor").loyalty == "3"
+
+
+def test_a_card_beats_a_token_of_the_same_name(home):
+    report = import_file(FIXTURES / "scryfall-edge.json")
+    construct = UserDatabase.open_existing(home).get("Construct")
+    assert not construct.is_token and construct.power == "6"
+    assert report.skipped[importers.TOKEN_NAMED_LIKE_CARD] == 1 and report.skipped[importers.SAME_NAME] == 1
+
+
+def test_second_import_replaces_the_first(home, tmp_path):
+    import_file(FIXTURES / "scryfall-edge.json")
+    import_file(write_json(tmp_path / "one.json", [printing("Elvish Mystic", "o-mystic")]))
+    database = UserDatabase.open_existing(home)
+    assert len(database) == 1 and database.get("Grizzly Bears") is None
+    assert database.meta("source") == str((tmp_path / "one.json").resolve()) and database.meta("format") == "scryfall"
+
+
+def database_bytes(home: Path) -> bytes:
+    return (home / DATABASE_FILE).read_bytes()
+
+
+def leftovers(home: Path) -> list[str]:
+    return sorted(path.name for path in home.iterdir() if path.name != DATABASE_FILE)
+
+
+def test_failed_import_leaves_the_previous_database_exactly_as_it_was(home, tmp_path):
+    import_file(FIXTURES / "scryfall-edge.json")
+    before = database_bytes(home)
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps([printing("Elvish Mystic", "o-mystic")] * 50)[:-30])
+    with pytest.raises(DeckquestError, match="malformed JSON"):
+        import_file(broken)
+    assert database_bytes(home) == before and leftovers(home) == []
+    with pytest.raises(DeckquestError, match="no cards found"):
+        import_file(write_json(tmp_path / "nothing.json", [{"object": "set"}]))
+    with pytest.raises(DeckquestError, match="cannot read"):
+        import_file(tmp_path / "missing.json")
+    assert database_bytes(home) == before and leftovers(home) == []
+    assert UserDatabase.open_existing(home).get("Grizzly Bears") is not None
+
+
+def test_interrupted_import_leaves_the_previous_database_and_no_temporary_file(home, monkeypatch):
+    import_file(FIXTURES / "scryfall-edge.json")
+    before = database_bytes(home)
+    real_add = userdb._add
+    calls = []
+
+    def interrupt_on_third_card(connection, entry):
+        calls.append(entry)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real_add(connection, entry)
+
+    monkeypatch.setattr(userdb, "_add", interrupt_on_third_card)
+    with pytest.raises(KeyboardInterrupt):
+        import_file(FIXTURES / "scryfall-edge.json")
+    assert len(calls) == 3
+    assert database_bytes(home) == before and leftovers(home) == []
+
+
+def test_interrupted_first_import_leaves_no_database(home, monkeypatch):
+    monkeypatch.setattr(userdb, "_attach_japanese_names", lambda connection: (_ for _ in ()).throw(KeyboardInterrupt))
+    with pytest.raises(KeyboardInterrupt):
+        import_file(FIXTURES / "scryfall-edge.json")
+    assert UserDatabase.open_existing(home) is None and leftovers(home) == []
+
+
+def test_a_database_deckquest_cannot_read_is_a_user_error(home):
+    home.mkdir(parents=True)
+    (home / DATABASE_FILE).write_text("not sqlite at all")
+    with pytest.raises(DeckquestError, match="not a card database") as caught:
+        UserDatabase.open_existing(home)
+    assert "cards import" in caught.value.hint
+    (home / DATABASE_FILE).unlink()
+    sqlite3.connect(home / DATABASE_FILE).execute("CREATE TABLE other (x)").connection.commit()
+    with pytest.raises(DeckquestError, match="not a card database"):
+        UserDatabase.open_existing(home)
+
+
+def test_user_cards_override_built_in_ones(home, monkeypatch, tmp_path):
+    """default_database() searches the import first, then the built-in cards."""
+    built_in = CardIndex([Card.build("Grizzly Bears", "{1}{G}", "Creature — Bear", power="2", toughness="2"),
+                          Card.build("Forest", None, "Basic Land — Forest")])
+    monkeypatch.setattr("deckquest.cards.database.builtin_index", lambda: built_in)
+    import_file(write_json(tmp_path / "bears.json", [printing("Grizzly Bears", "o-bears", oracle_text="Imported.")]))
+    database = default_database()
+    assert database.get("grizzly bears").oracle_text == "Imported."
+    card, origin = find_with_origin(database, "Grizzly Bears")
+    assert origin == f"imported from {(tmp_path / 'bears.json').resolve()}"
+    assert find_with_origin(database, "forest")[1] == "built-in"
+    assert find_with_origin(database, "Plains") is None
+    assert database.suggest("Grizly Bears") == "Grizzly Bears"
+
+
+def test_card_sheet_shows_every_field():
+    card = Card.build(
+        "Boom // Bust", "{1}{R}", "Sorcery", colors=("R",), color_identity=("R",), mana_value=8,
+        oracle_text="Destroy two lands.\n//\nDestroy all lands.", name_ja="ブーム // バスト",
+    )
+    sheet = card_sheet(card, "built-in").splitlines()
+    assert sheet == [
+        "name:            Boom // Bust",
+        "Japanese name:   ブーム // バスト",
+        "mana cost:       {1}{R}",
+        "mana value:      8",
+        "colours:         red",
+        "colour identity: red",
+        "type line:       Sorcery",
+        "keywords:        -",
+        "source:          built-in",
+        "oracle text:",
+        "  Destroy two lands.",
+        "  //",
+        "  Destroy all lands.",
+    ]
+    bear = card_sheet(Card.build("Bear", None, "Creature — Bear", power="2", toughness="2", is_token=True), "x")
+    assert "type line:       Token Creature — Bear" in bear and "power/toughness: 2/2" in bear
+    assert "colours:         colourless" in bear
+
+
+@pytest.mark.skipif(not SCRYFALL_SAMPLE.is_file(), reason="shared/data samples are not beside the repo")
+def test_real_scryfall_sample_counts(home):
+    report = import_file(SCRYFALL_SAMPLE)
+    database = UserDatabase.open_existing(home)
+    assert report.imported == len(database) == 48
+    assert sum(report.skipped.values()) + report.imported == 89  # 88 printings, one reversible card with two faces
+    assert report.skipped[importers.SAME_NAME] == 5  # Very Cryptic Command's variants
+    assert database.get("Delver of Secrets").name == "Delver of Secrets // Insectile Aberration"
+    assert database.get("goblin").is_token
+    assert database.get("wastes").supertypes == ("Basic",)
+
+
+def test_unwritable_home_is_a_user_error(tmp_path, monkeypatch):
+    (tmp_path / "file").write_text("")
+    monkeypatch.setenv("DECKQUEST_HOME", str(tmp_path / "file" / "home"))
+    with pytest.raises(DeckquestError, match="cannot write the card database"):
+        import_file(FIXTURES / "scryfall-edge.json")
+
+
+def test_write_failure_mid_import_is_a_user_error_and_changes_nothing(home, monkeypatch):
+    import_file(FIXTURES / "scryfall-edge.json")
+    before = database_bytes(home)
+
+    def disk_full(connection, entry):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    monkeypatch.setattr(userdb, "_add", disk_full)
+    with pytest.raises(DeckquestError, match="disk is full"):
+        import_file(FIXTURES / "scryfall-edge.json")
+    assert database_bytes(home) == before and leftovers(home) == []

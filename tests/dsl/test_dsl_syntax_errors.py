@@ -1,0 +1,109 @@
+"""Syntax errors: clear messages at the right spot, several per file, and limits on hostile input."""
+
+from __future__ import annotations
+
+import pytest
+
+from deckquest.dsl.parser import MAX_BLOCK_DEPTH, MAX_FILE_BYTES, MAX_STRING_CHARS, parse_source
+from deckquest.errors import CompileError
+
+
+def problems(text: str):
+    with pytest.raises(CompileError) as caught:
+        parse_source(text, "t.quest")
+    return caught.value.diagnostics
+
+
+def where(text: str):
+    return [(d.code, d.span.line, d.span.col) for d in problems(text)]
+
+
+def test_tab_indentation_has_its_own_message():
+    (d,) = problems('scene s "S":\n\t-> s\n')
+    assert (d.code, d.message, d.span.line, d.span.col) == ("DQ0002", "indent with 4 spaces, not a tab", 2, 1)
+
+
+def test_indent_not_multiple_of_four():
+    assert where('scene s "S":\n   -> s\n') == [("DQ0003", 2, 1)]
+
+
+def test_unterminated_string():
+    assert where('scene s "S":\n    "Hello\n    -> s\n') == [("DQ0004", 2, 5)]
+
+
+def test_unexpected_character_hints_double_quotes():
+    (d,) = problems("scene s 'S':\n    -> s\n")
+    assert (d.code, d.span.col) == ("DQ0009", 9) and "double quotes" in d.hint
+
+
+def test_missing_colon():
+    (d,) = problems('scene s "S"\n    -> s\n')
+    assert (d.code, d.span.line, d.span.col) == ("DQ0011", 1, 12)
+
+
+def test_unexpected_indent():
+    (d,) = problems('scene s "S":\n    "a"\n        "b"\n    -> s\n')
+    assert (d.code, d.span.line, d.span.col) == ("DQ0010", 3, 9)
+
+
+def test_missing_block():
+    (d,) = problems('scene s "S":\n    if a:\n    -> s\n')
+    assert (d.code, d.span.line) == ("DQ0012", 3)
+
+
+def test_generic_syntax_error_lists_what_was_expected():
+    (d,) = problems('scene s "S":\n    check green difficulty three:\n        success:\n            -> s\n')
+    assert (d.code, d.span.line, d.span.col) == ("DQ0001", 2, 28)
+    assert d.message == "unexpected `three`" and "a number" in d.hint
+
+
+def test_several_errors_in_one_file_are_all_reported():
+    text = ('scenario "T"\n    rules 2019\n'          # missing colon (line 1)
+            'flag ok\n'
+            'scene a "A":\n    -> b c\n    "fine"\n    set 3\n'   # two bad statements (5, 7)
+            "creature x 'X'\n"                          # bad quote (8)
+            'scene b "B":\n    end victory\n')
+    assert [(code, line) for code, line, _ in where(text)] == [("DQ0011", 1), ("DQ0001", 5), ("DQ0001", 7), ("DQ0009", 8)]
+
+
+def test_layout_errors_and_syntax_errors_together():
+    text = 'scene a "A":\n\t"x"\n    -> \n'
+    assert [code for code, _, _ in where(text)] == ["DQ0002", "DQ0001"]
+
+
+def test_file_too_large():
+    (d,) = problems("#" * (MAX_FILE_BYTES + 1))
+    assert d.code == "DQ0005"
+
+
+def test_nesting_too_deep():
+    lines = ['scene s "S":']
+    for depth in range(1, MAX_BLOCK_DEPTH + 3):
+        lines.append("    " * depth + "if a:")
+    lines.append("    " * (MAX_BLOCK_DEPTH + 3) + '"deep"')
+    assert "DQ0006" in [d.code for d in problems("\n".join(lines) + "\n")]
+
+
+def test_parentheses_too_deep():
+    assert "DQ0006" in [d.code for d in problems('scene s "S":\n    if ' + "(" * 40 + "a" + ")" * 40 + ':\n        -> s\n')]
+
+
+def test_string_too_long():
+    assert [d.code for d in problems('scene s "S":\n    "' + "x" * (MAX_STRING_CHARS + 1) + '"\n    -> s\n')] == ["DQ0007"]
+
+
+def test_number_too_large():
+    assert [d.code for d in problems('counter c = 99999999999999999999999999\n')] == ["DQ0013"]
+
+
+def test_very_long_and_chain_is_no_recursion_error():
+    text = 'scene s "S":\n    if ' + " and ".join(["a"] * 3000) + ":\n        -> s\n    -> s\n"
+    assert len(parse_source(text, "t.quest").scenes[0].body[0].condition.operands) == 3000
+
+
+def test_deep_not_chain_is_an_error_not_a_crash():
+    text = 'scene s "S":\n    if ' + "not " * 5000 + "a:\n        -> s\n    -> s\n"
+    try:
+        parse_source(text, "t.quest")
+    except CompileError as failure:
+        assert failure.diagnostics[0].code == "DQ0006"

@@ -1,0 +1,257 @@
+"""The PC: creation (T-1.2, T-4.7), time (T-2.4 to T-2.9) and death and recovery (T-7)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from deckquest.cards.model import Card
+from deckquest.engine.pc import (
+    PC,
+    RuleError,
+    concentrate,
+    create_pc,
+    designate_critical,
+    draw,
+    gain_life,
+    lose_life,
+    play_land,
+    required_critical_count,
+    rest,
+    scene_end,
+    sleep,
+    treat_life_as_zero,
+)
+from deckquest.engine.permanents import Permanent
+
+FOREST = Card.build("Forest", None, "Basic Land — Forest", name_ja="森")
+BEAR = Card.build("Runeclaw Bear", "{1}{G}", "Creature — Bear", power="2", toughness="2")
+BOOM = Card.build("Boom // Bust", "{1}{R}", "Sorcery")
+DECK = [FOREST] * 24 + [BEAR] * 35 + [BOOM]
+
+
+def new_pc(seed: int = 1, deck=DECK) -> PC:
+    return create_pc("ann", "Ann", deck, designate_critical(deck, "Forest", 3), random.Random(seed))
+
+
+# --- T-1.2, T-4.7: a new PC -----------------------------------------------------------
+
+
+def test_T_1_2_new_pc_has_life_20_and_an_opening_hand_of_7():
+    pc = new_pc()
+    assert pc.life == 20 and len(pc.hand) == 7 and len(pc.library) == 53
+    assert sorted(pc.hand + pc.library) == list(range(60))
+    assert pc.status == "ok" and not pc.concentration_counter
+
+
+def test_new_pc_is_reproducible_from_the_seed():
+    assert new_pc(5) == new_pc(5)
+    assert new_pc(5).library != new_pc(6).library
+
+
+def test_T_4_7_designate_critical_picks_physical_copies():
+    ids = designate_critical(DECK, "Forest", 3)
+    assert len(ids) == 3 and all(DECK[i] is FOREST for i in ids)
+    assert designate_critical(DECK, "森", 2) <= ids | designate_critical(DECK, "Forest", 24)
+    assert designate_critical(DECK, "Boom", 1) == {59}  # a split card by its front face
+    more = designate_critical(DECK, "forest", 2, already=ids)
+    assert not more & ids
+
+
+def test_T_4_7_designate_critical_errors_are_clear():
+    with pytest.raises(ValueError, match="only 24"):
+        designate_critical(DECK, "Forest", 25)
+    with pytest.raises(ValueError, match="no card named 'Forrest'"):
+        designate_critical(DECK, "Forrest", 1)
+    with pytest.raises(ValueError, match="3 of them already critical"):
+        designate_critical(DECK, "Forest", 22, already=designate_critical(DECK, "Forest", 3))
+
+
+def test_T_4_7_three_critical_cards_five_for_commander():
+    assert required_critical_count(False) == 3 and required_critical_count(True) == 5
+
+
+def test_create_pc_rejects_critical_ids_outside_the_deck():
+    with pytest.raises(ValueError, match="not in the deck"):
+        create_pc("ann", "Ann", DECK, frozenset({60}), random.Random(1))
+
+
+def test_copy_is_independent():
+    pc = new_pc()
+    pc.battlefield.append(Permanent(card=pc.hand[0], owner="ann"))
+    clone = pc.copy()
+    clone.library.pop()
+    clone.battlefield[0].tapped = True
+    assert len(pc.library) == 53 and not pc.battlefield[0].tapped
+    assert clone.cards is pc.cards
+
+
+# --- T-2.4 to T-2.9 -------------------------------------------------------------------
+
+
+def test_T_2_4_concentrate_untaps_ends_summoning_sickness_draws_and_gives_a_counter():
+    pc = new_pc()
+    pc.battlefield.append(Permanent(card=pc.hand.pop(), owner="ann", tapped=True))
+    drawn = concentrate(pc)
+    assert len(drawn) == 1 and len(pc.hand) == 7
+    assert pc.concentration_counter
+    assert not pc.battlefield[0].tapped and not pc.battlefield[0].summoning_sick
+
+
+def test_T_2_4_no_draw_with_a_full_hand_of_7():
+    pc = new_pc()
+    assert concentrate(pc) == [] and len(pc.hand) == 7
+
+
+def test_T_2_4_cannot_concentrate_twice():
+    pc = new_pc()
+    concentrate(pc)
+    with pytest.raises(RuleError, match="T-2.4"):
+        concentrate(pc)
+
+
+def test_T_2_4_T_7_2_concentrating_on_an_empty_library_makes_the_pc_unconscious():
+    pc = new_pc()
+    pc.hand.pop()
+    pc.library.clear()
+    assert concentrate(pc) == []
+    assert pc.status == "unconscious"
+    with pytest.raises(RuleError, match="T-7.2"):
+        rest(pc)
+
+
+def test_T_2_5_play_a_land_needs_a_counter_and_one_per_concentration():
+    pc = PC(id="ann", name="Ann", cards=(FOREST, FOREST, BEAR), hand=[0, 1, 2], library=[])
+    pc.hand += [2] * 5  # a full hand so concentrating draws nothing
+    with pytest.raises(RuleError, match="must concentrate"):
+        play_land(pc, 0)
+    concentrate(pc)
+    permanent = play_land(pc, 0)
+    assert pc.battlefield == [permanent] and 0 not in pc.hand
+    with pytest.raises(RuleError, match="already played a land"):
+        play_land(pc, 1)
+    with pytest.raises(RuleError, match="not a land"):
+        play_land(pc, 2)
+    rest(pc)
+    concentrate(pc)
+    play_land(pc, 1)
+    assert len(pc.battlefield) == 2
+
+
+def test_T_2_6_rest_removes_damage_then_the_counter():
+    pc = new_pc()
+    pc.battlefield.append(Permanent(card=pc.hand.pop(), owner="ann", damage=1))
+    concentrate(pc)
+    rest(pc)
+    assert pc.battlefield[0].damage == 0 and not pc.concentration_counter
+    concentrate(pc)  # allowed again
+
+
+def test_T_2_8_sleep_resets_library_hand_and_life():
+    pc = new_pc()
+    rng = random.Random(2)
+    pc.graveyard.append(pc.hand.pop())
+    pc.exhaustion_zone.append(pc.hand.pop())
+    pc.battlefield.append(Permanent(card=pc.hand.pop(), owner="ann"))
+    pc.exile.append(pc.library.pop())
+    pc.boost_exile += [pc.library.pop() for _ in range(6)]
+    pc.boost_used = True
+    lose_life(pc, 15)
+    sleep(pc, rng)
+    assert pc.life == 20 and len(pc.hand) == 7 and len(pc.library) == 53
+    assert sorted(pc.hand + pc.library) == list(range(60))
+    assert not (pc.graveyard or pc.exile or pc.exhaustion_zone or pc.battlefield or pc.boost_exile)
+    assert not pc.boost_used
+
+
+def test_T_2_8_sleep_keeps_life_when_the_scenario_says_so():
+    pc = new_pc()
+    lose_life(pc, 5)
+    sleep(pc, random.Random(1), restore_life=False)
+    assert pc.life == 15
+
+
+def test_T_2_8_T_7_2_sleep_wakes_an_unconscious_pc():
+    pc = new_pc()
+    pc.hand.clear()
+    draw(pc, 60)
+    assert pc.status == "unconscious"
+    sleep(pc, random.Random(1))
+    assert pc.status == "ok" and len(pc.hand) == 7
+
+
+def test_T_2_9_scene_end_moves_everything_but_hand_and_library_to_exhaustion():
+    pc = new_pc()
+    rng = random.Random(3)
+    moved = [pc.hand.pop() for _ in range(4)]
+    pc.battlefield.append(Permanent(card=moved[0], owner="ann"))
+    pc.graveyard.append(moved[1])
+    pc.exile.append(moved[2])
+    pc.stack.append(moved[3])
+    hand, library = list(pc.hand), list(pc.library)
+    scene_end(pc, rng)
+    assert sorted(pc.exhaustion_zone) == sorted(moved)
+    assert pc.hand == hand and pc.library == library
+    assert not (pc.battlefield or pc.graveyard or pc.exile or pc.stack)
+
+
+# --- T-7 ------------------------------------------------------------------------------
+
+
+def test_T_7_1_life_0_makes_the_pc_dying():
+    pc = new_pc()
+    lose_life(pc, 19)
+    assert pc.status == "ok"
+    lose_life(pc, 1)
+    assert pc.life == 0 and pc.status == "dying"
+
+
+def test_T_7_4_further_life_loss_while_dying_kills():
+    pc = new_pc()
+    lose_life(pc, 25)
+    assert pc.status == "dying"
+    lose_life(pc, 1)
+    assert pc.status == "dead"
+    with pytest.raises(RuleError):
+        sleep(pc, random.Random(1))
+
+
+def test_T_7_2_drawing_from_an_empty_library_makes_the_pc_unconscious():
+    pc = new_pc()
+    assert len(draw(pc, 60)) == 53
+    assert pc.status == "unconscious"
+
+
+def test_T_7_4_life_loss_while_unconscious_kills():
+    pc = new_pc()
+    draw(pc, 60)
+    lose_life(pc, 1)
+    assert pc.status == "dead"
+
+
+def test_T_7_2_unconsciousness_lasts_until_the_library_has_a_card():
+    """Boost cards returning at cleanup refill the library and wake the PC."""
+    pc = new_pc()
+    pc.boost_exile = [pc.library.pop() for _ in range(6)]
+    draw(pc, 60)
+    assert pc.status == "unconscious"
+    scene_end(pc, random.Random(1))
+    assert pc.status == "ok" and len(pc.library) == 6
+
+
+def test_T_7_3_another_loss_condition_treats_life_as_0():
+    pc = new_pc()
+    treat_life_as_zero(pc)
+    assert (pc.life, pc.status) == (0, "dying")
+    treat_life_as_zero(pc)
+    assert pc.status == "dead"
+
+
+def test_gaining_life_lifts_a_dying_pc_above_0_reading():
+    pc = new_pc()
+    lose_life(pc, 20)
+    gain_life(pc, 3)
+    assert (pc.life, pc.status) == (3, "ok")
+    lose_life(pc, 0)
+    assert pc.status == "ok"

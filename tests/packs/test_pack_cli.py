@@ -1,0 +1,64 @@
+"""`deckquest pack …` end to end through click: messages, exit codes, no tracebacks."""
+
+import pytest
+from click.testing import CliRunner
+
+from deckquest.cli import main
+
+
+@pytest.fixture
+def cli(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+
+    def invoke(*args):
+        return CliRunner().invoke(main, list(args))
+
+    return invoke
+
+
+def test_init_validate_build_install_list_remove(cli, tmp_path):
+    assert cli("pack", "init", "my-quest").exit_code == 0
+    result = cli("pack", "validate", "my-quest")
+    assert result.exit_code == 0, result.output
+    assert result.output == "ok: my-quest 0.1.0: 1 scenarios, 1 decks, 0 card files, 3 files\n"
+    result = cli("pack", "build", "my-quest")
+    assert result.exit_code == 0 and "built" in result.output
+    assert (tmp_path / "my-quest-0.1.0.dqpack").is_file()
+    assert cli("pack", "install", "my-quest-0.1.0.dqpack").output == "installed my-quest 0.1.0\n"
+    assert cli("pack", "list").output.splitlines() == ["my-quest 0.1.0  My Quest", "    my-quest/my_quest"]
+    assert cli("pack", "remove", "my-quest").output == "removed my-quest 0.1.0\n"
+    assert cli("pack", "list").output.startswith("no packs installed")
+
+
+def test_schema_errors_print_every_location_and_exit_1(cli, tmp_path):
+    cli("pack", "init", "bad")
+    manifest = tmp_path / "bad" / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace("version: 0.1.0", "version: 1") + "colour: red\n")
+    result = cli("pack", "validate", "bad")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "bad/pack.yaml:4:10: error[pack-schema]: `version` must be a string, not the number 1"
+    assert lines[1:3] == ["    version: 1", "             ^"]
+    assert any(line.startswith("bad/pack.yaml:18:1: error[pack-schema]: unknown key `colour`") for line in lines)
+    assert lines[-1] == "2 errors"
+
+
+def test_bad_yaml_is_one_located_error(cli, tmp_path):
+    cli("pack", "init", "bad")
+    (tmp_path / "bad" / "pack.yaml").write_text("name: [oops\n")
+    result = cli("pack", "validate", "bad")
+    assert result.exit_code == 1 and result.output.startswith("bad/pack.yaml:2:1: error: invalid YAML")
+
+
+def test_refused_archive_exits_1_with_a_message(cli, tmp_path):
+    (tmp_path / "x.dqpack").write_bytes(b"not a zip")
+    result = cli("pack", "install", "x.dqpack")
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "is not a pack archive" in result.output
+
+
+def test_remove_unknown_pack(cli):
+    result = cli("pack", "remove", "nothing")
+    assert result.exit_code == 1 and "no installed pack `nothing`" in result.output
