@@ -32,7 +32,8 @@ print(len(cards), loaded - start, indexed - start)
 def cold(runs: int) -> tuple[int, list[float], list[float]]:
     loads, indexes, count = [], [], 0
     for _ in range(runs):
-        out = subprocess.run([sys.executable, "-c", COLD], capture_output=True, text=True, check=True)
+        command = [sys.executable, "-c", COLD]
+        out = subprocess.run(command, capture_output=True, text=True, check=True)
         count_text, load, index = out.stdout.split()
         count = int(count_text)
         loads.append(float(load))

@@ -73,7 +73,12 @@ def test_mana_cost_error_is_a_value_error():
     "text, supertypes, card_types, subtypes",
     [
         ("Instant", (), ("Instant",), ()),
-        ("Legendary Creature — Goblin Warrior", ("Legendary",), ("Creature",), ("Goblin", "Warrior")),
+        (
+            "Legendary Creature — Goblin Warrior",
+            ("Legendary",),
+            ("Creature",),
+            ("Goblin", "Warrior"),
+        ),
         ("Basic Snow Land — Forest", ("Basic", "Snow"), ("Land",), ("Forest",)),
         ("Artifact Creature — Thopter", (), ("Artifact", "Creature"), ("Thopter",)),
         ("Land Creature — Forest Dryad", (), ("Land", "Creature"), ("Forest", "Dryad")),
@@ -150,7 +155,9 @@ def test_card_build_bad_cost_raises_mana_cost_error():
 
 
 def test_has_keyword_is_case_insensitive():
-    angel = Card.build("Serra Angel", "{3}{W}{W}", "Creature — Angel", keywords=("Flying", "Vigilance"))
+    angel = Card.build(
+        "Serra Angel", "{3}{W}{W}", "Creature — Angel", keywords=("Flying", "Vigilance")
+    )
     assert angel.has_keyword("flying") and angel.has_keyword("VIGILANCE")
     assert not angel.has_keyword("Trample")
     assert angel.is_type("Creature") and not angel.is_type("Artifact")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from deckquest.cards import importers, userdb
-from deckquest.cards.database import CardDatabase, CardIndex, default_database
+from deckquest.cards.database import CardIndex, default_database
 from deckquest.cards.model import Card
 from deckquest.cards.userdb import DATABASE_FILE, UserDatabase, card_sheet, find_with_origin, import_file
 from deckquest.errors import DeckquestError

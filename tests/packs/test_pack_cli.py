@@ -62,3 +62,9 @@ def test_refused_archive_exits_1_with_a_message(cli, tmp_path):
 def test_remove_unknown_pack(cli):
     result = cli("pack", "remove", "nothing")
     assert result.exit_code == 1 and "no installed pack `nothing`" in result.output
+
+
+def test_validate_accepts_the_manifest_file_itself(cli):
+    cli("pack", "init", "quest")
+    result = cli("pack", "validate", "quest/pack.yaml")
+    assert result.exit_code == 0 and result.output.startswith("ok: quest 0.1.0")

@@ -5,7 +5,6 @@ import os
 import pytest
 
 from deckquest.errors import DeckquestError
-from deckquest.packs.build import build_pack
 from deckquest.packs.install import install_pack
 from deckquest.packs.store import locate_scenario, packs_dir, resolve_script_reference
 

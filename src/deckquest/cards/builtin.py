@@ -35,13 +35,13 @@ BARE_KEYWORDS = (
     "Devoid", "Double strike", "Exalted", "Extort", "Fear", "First strike", "Flash", "Flying",
     "Forestwalk", "Haste", "Hexproof", "Indestructible", "Infect", "Ingest", "Intimidate",
     "Islandwalk", "Lifelink", "Menace", "Mountainwalk", "Persist", "Plainswalk", "Prowess",
-    "Reach", "Rebound", "Shroud", "Storm", "Swampwalk", "Trample", "Undying", "Unleash", "Vigilance",
-    "Wither",
+    "Reach", "Rebound", "Shroud", "Storm", "Swampwalk", "Trample", "Undying", "Unleash",
+    "Vigilance", "Wither",
 )
 PARAMETER_KEYWORDS = (
-    "Affinity", "Annihilator", "Buyback", "Bushido", "Cycling", "Dash", "Echo", "Enchant", "Equip",
-    "Evoke", "Flashback", "Kicker", "Madness", "Morph", "Ninjutsu", "Protection", "Suspend",
-    "Unearth", "Ward",
+    "Affinity", "Annihilator", "Bushido", "Buyback", "Cycling", "Dash", "Echo", "Enchant",
+    "Equip", "Evoke", "Flashback", "Kicker", "Madness", "Morph", "Ninjutsu", "Protection",
+    "Suspend", "Unearth", "Ward",
 )
 _REMINDER = re.compile(r"\s*\([^()]*\)")
 _BARE = {k.lower(): k for k in BARE_KEYWORDS}

@@ -128,7 +128,8 @@ class ImportReport:
 
     def summary(self) -> str:
         title = FORMAT_TITLES.get(self.file_format, self.file_format)
-        lines = [f"imported {self.imported} cards from {self.source} ({title}) into {self.database}"]
+        cards = "card" if self.imported == 1 else "cards"
+        lines = [f"imported {self.imported} {cards} from {self.source} ({title}) into {self.database}"]
         total = sum(self.skipped.values())
         if total:
             lines.append(f"skipped {total}:")

@@ -194,7 +194,7 @@ def _describe_expected(names) -> str:
     return ", ".join(words)
 
 
-def diagnostic_for(exc: UnexpectedInput, path: str, line_offset: int = 0) -> Diagnostic:
+def diagnostic_for(exc: UnexpectedInput, path: str, lines: list[str], line_offset: int = 0) -> Diagnostic:
     """One readable diagnostic for a Lark error (line numbers shifted by `line_offset`)."""
     if isinstance(exc, UnexpectedCharacters):
         line, col = exc.line + line_offset, exc.column
@@ -202,11 +202,14 @@ def diagnostic_for(exc: UnexpectedInput, path: str, line_offset: int = 0) -> Dia
         hint = "strings use double quotes" if char in "'“”" else None
         return error("DQ0009", f"unexpected character `{char}`", Span(path, line, col, line, col + 1), hint)
     token = getattr(exc, "token", None)
-    expected = set(getattr(exc, "expected", None) or getattr(exc, "accepts", None) or ())
+    expected = set(getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ())
     if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":
         return error("DQ0001", "unexpected end of file", Span(path, max(1, exc.line + line_offset) if exc.line > 0 else 1, 1))
     if token.type in ("_INDENT", "_DEDENT"):
         line, col = (token.end_line or token.line) + line_offset, token.end_column or 1
+    elif token.type == "_NL":
+        line = token.line + line_offset
+        col = _code_end(lines[line - 1]) if 0 < line <= len(lines) else token.column
     else:
         line, col = token.line + line_offset, token.column
     end = col + max(1, len(str(token))) if token.type not in ("_NL", "_INDENT", "_DEDENT") else col + 1
@@ -217,32 +220,42 @@ def diagnostic_for(exc: UnexpectedInput, path: str, line_offset: int = 0) -> Dia
         return error("DQ0011", "expected `:` at the end of this line", span, "a line that opens an indented block ends with `:`")
     if expected == {"_INDENT"}:
         return error("DQ0012", "expected an indented block after the `:`", span, "indent the block's lines 4 spaces more")
-    found = "the end of the line" if token.type == "_NL" else f"`{token}`"
+    message = "this line ends too soon" if token.type == "_NL" else f"unexpected `{token}`"
     hint = f"expected {_describe_expected(expected)}" if expected else None
-    if token.type == "_NL" and "COLON" not in expected and ":" in _line_tail(exc):
+    if token.type == "COLON" and "_NL" in expected:
         hint = "only a line that opens a block ends with `:`"
-    return error("DQ0001", f"unexpected {found}", span, hint)
+    return error("DQ0001", message, span, hint)
 
 
-def _line_tail(exc: UnexpectedInput) -> str:
-    token = getattr(exc, "token", None)
-    return str(token) if token is not None else ""
+def _code_end(line: str) -> int:
+    """The column just after a line's last character of code (before a trailing comment)."""
+    position = 0
+    while position < len(line):
+        if line[position] == "#":
+            break
+        if line[position] == '"':
+            match = _STRING_OR_COMMENT.match(line, position)
+            position = match.end()
+            continue
+        position += 1
+    return len(line[:position].rstrip()) + 1
 
 
 def _recover(text: str, path: str, first: UnexpectedInput) -> list[Diagnostic]:
     """Report one error per broken top-level block, or per broken statement of a scene."""
     found: list[Diagnostic] = []
-    for start, chunk in _blocks(text.split("\n")):
+    lines = text.split("\n")
+    for start, chunk in _blocks(lines):
         problem = _parse_error(chunk, start - 1)
         if problem is None:
             continue
         if chunk.lstrip().startswith(("scene", "start", "when")):
-            inner = _statement_errors(chunk, start, path)
+            inner = _statement_errors(chunk, start, path, lines)
             if inner:
                 found.extend(inner)
                 continue
-        found.append(diagnostic_for(problem, path, start - 1))
-    return found or [diagnostic_for(first, path)]
+        found.append(diagnostic_for(problem, path, lines, start - 1))
+    return found or [diagnostic_for(first, path, lines)]
 
 
 def _blocks(lines: list[str]):
@@ -262,7 +275,7 @@ def _blocks(lines: list[str]):
 _WRAPPER = 'scene recovered "":\n'
 
 
-def _statement_errors(chunk: str, first_line: int, path: str) -> list[Diagnostic]:
+def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str]) -> list[Diagnostic]:
     """Errors of each 4-space statement of a scene or trigger, parsed inside a stand-in scene."""
     lines = chunk.split("\n")
     found = []
@@ -270,7 +283,7 @@ def _statement_errors(chunk: str, first_line: int, path: str) -> list[Diagnostic
         body = "\n".join((" " * INDENT + line) if line else "" for line in statement.split("\n"))
         problem = _parse_error(_WRAPPER + body, 0)
         if problem is not None:
-            found.append(diagnostic_for(problem, path, first_line + start - 2))
+            found.append(diagnostic_for(problem, path, lines, first_line + start - 2))
     return found
 
 

@@ -91,6 +91,7 @@ class _Compiler:
         self.scenes: dict[str, ast.Scene] = {}
         self.decks: dict[str, object] = {}
         self.imports: dict[str, Path] = {}
+        self.namespaces: set[str] = set()
         self.rules = 2019
         self.gotos: dict[str | None, set[str]] = {}
 
@@ -180,10 +181,11 @@ class _Compiler:
 
     def _use(self, use: ast.Use) -> None:
         namespace = use.alias or re.sub(r"\W", "_", Path(use.path).stem)
-        if namespace in self.imports or namespace in self.symbols:
+        if namespace in self.namespaces or namespace in self.symbols:
             self.error("DQ0062", f"the namespace `{namespace}` is used twice", use.span,
                        f'give one of them another name: `use "{use.path}" as other_name`')
             return
+        self.namespaces.add(namespace)
         target = self._find_script(use)
         if target is None:
             return

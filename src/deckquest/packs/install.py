@@ -91,13 +91,13 @@ def _check_dependencies(manifest: Manifest, current: dict[str, InstalledPack]) -
         if have is None:
             raise DeckquestError(
                 f"pack `{manifest.name}` needs pack `{dependency.name}` {dependency.versions}, "
-                "which is not installed", _span(manifest, "depends"),
+                "which is not installed", manifest.span("depends"),
                 hint=f"install `{dependency.name}` first, then this pack",
             )
         if not dependency.versions.allows(have.manifest.version):
             raise DeckquestError(
                 f"pack `{manifest.name}` needs `{dependency.name}` {dependency.versions}, "
-                f"but version {have.version} is installed", _span(manifest, "depends"),
+                f"but version {have.version} is installed", manifest.span("depends"),
                 hint=f"install a version of `{dependency.name}` that matches {dependency.versions}",
             )
     for other in current.values():
@@ -158,7 +158,3 @@ def recover_interrupted(folder: Path) -> None:
         if kept.is_dir() and not target.exists() and is_inside(kept, folder):
             kept.rename(target)
         shutil.rmtree(entry, ignore_errors=True)
-
-
-def _span(manifest: Manifest, key: str) -> Span:
-    return manifest.span(key)

@@ -1,16 +1,17 @@
 """Path rules for untrusted packs: every name a pack uses stays inside the pack.
 
 A pack names files in its manifest, in zip entries and in `use`/`deck`
-references. All of them go through :func:`pack_relative_path`, which accepts
+references. All of them go through :func:`path_problem`, which accepts
 only plain relative POSIX paths, so no name can reach outside the pack folder
 whatever the host operating system: no absolute paths, no drive letters, no
-backslashes, no `..`, no control characters.
+backslashes, no `..` (a script's reference may climb with `..`, and is then checked
+against its pack's root), no control characters.
 """
 
 from __future__ import annotations
 
 import re
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 MAX_PATH_LENGTH = 255
 MAX_PATH_DEPTH = 16
@@ -41,14 +42,6 @@ def path_problem(text: object, *, allow_parent: bool = False) -> str | None:
     if not allow_parent and ".." in parts:
         return "a path may not contain `..`: it must stay inside the pack"
     return None
-
-
-def pack_relative_path(text: str) -> PurePosixPath:
-    """The checked relative path; raises ValueError with the reason otherwise."""
-    problem = path_problem(text)
-    if problem:
-        raise ValueError(problem)
-    return PurePosixPath(text)
 
 
 def is_inside(path: Path, root: Path) -> bool:

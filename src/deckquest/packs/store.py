@@ -19,7 +19,7 @@ from pathlib import Path, PurePosixPath
 
 from deckquest.errors import DeckquestError, Span, did_you_mean
 from deckquest.packs.manifest import MANIFEST_NAME, Manifest, load_manifest
-from deckquest.packs.paths import MAX_PATH_LENGTH, is_inside, path_problem
+from deckquest.packs.paths import is_inside, path_problem
 
 PACK_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
 
@@ -100,8 +100,7 @@ def resolve_script_reference(ref: str, relative_to: Path) -> Path:
     """
     base = relative_to if relative_to.is_dir() else relative_to.parent
     where = Span(str(relative_to)) if relative_to.is_file() else None
-    problem = path_problem(ref, allow_parent=True) if len(str(ref)) <= MAX_PATH_LENGTH else (
-        f"a path may have at most {MAX_PATH_LENGTH} characters")
+    problem = path_problem(ref, allow_parent=True)
     if problem:
         raise DeckquestError(f"bad reference `{str(ref)[:80]}`: {problem}", where)
     root = find_pack_root(base)
@@ -183,8 +182,8 @@ def locate_scenario(ref: str) -> Path:
     if not matches:
         matches = [s for s in scenarios if PurePosixPath(s).stem == wanted]
     if len(matches) != 1:
-        choices = ", ".join(s.removesuffix(".quest") for s in scenarios)
+        refs = [ref.partition("/")[2] for ref in scenario_refs(pack.manifest)]
         what = "is ambiguous" if matches else "is not a scenario"
         raise DeckquestError(f"`{wanted}` {what} in pack `{name}` {pack.version}",
-                             hint=f"its scenarios: {choices}")
+                             hint=did_you_mean(wanted, refs) or f"its scenarios: {', '.join(refs)}")
     return _inside(pack.root, matches[0], ref, None)

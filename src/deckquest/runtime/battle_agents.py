@@ -244,11 +244,15 @@ def _expected_reveal_power(horde) -> float:
     return token_power * share / (1 - share) + other_power
 
 
-def _expected_damage(battle: Battle, tapped: set, threat: list[float]) -> float:
-    """Damage per PC if the horde attacked with `threat` and each of our untapped
-    creatures (not in `tapped`) blocked one of its biggest attackers."""
-    blockers = sum(1 for pc in battle.fighting() for p in pc.battlefield
-                   if profile(pc.cards[p.card]).is_creature and not p.tapped and (pc.id, p.card) not in tapped)
+def _blockers(battle: Battle) -> int:
+    """How many of our creatures are untapped (each can block one attacker)."""
+    return sum(1 for pc in battle.fighting() for p in pc.battlefield
+               if not p.tapped and profile(pc.cards[p.card]).is_creature)
+
+
+def _expected_damage(battle: Battle, blockers: int, threat: list[float]) -> float:
+    """Damage per PC if the horde attacked with `threat` and each of `blockers`
+    of our creatures blocked one of its biggest attackers."""
     return sum(threat[blockers:]) / max(1, len(battle.fighting()))
 
 
@@ -261,7 +265,7 @@ def _danger_line(battle: Battle) -> float:
 
 def _loss_is_near(battle: Battle) -> bool:
     """The horde's next attack would likely take the weakest PC close to 0 life."""
-    return bool(battle.fighting()) and _expected_damage(battle, set(), _horde_threat(battle)) >= _danger_line(battle)
+    return bool(battle.fighting()) and _expected_damage(battle, _blockers(battle), _horde_threat(battle)) >= _danger_line(battle)
 
 
 def _attack_plan(battle: Battle) -> list[Action]:
@@ -275,7 +279,7 @@ def _attack_plan(battle: Battle) -> list[Action]:
         return []
     line = _danger_line(battle)
     threat = _horde_threat(battle)
-    tapped: set = set()
+    home = _blockers(battle)  # our creatures that could block the horde's next attack
     plan = []
     for pc in fighting:
         for permanent in pc.battlefield:
@@ -290,11 +294,10 @@ def _attack_plan(battle: Battle) -> list[Action]:
                         and not _kills(pc, permanent, horde, b) for b in blockers)
             if risky:
                 continue
-            key = (pc.id, permanent.card)
-            if not facts.keywords & VIGILANCE and _expected_damage(battle, tapped | {key}, threat) >= line:
-                continue
             if not facts.keywords & VIGILANCE:
-                tapped.add(key)
+                if _expected_damage(battle, home - 1, threat) >= line:
+                    continue
+                home -= 1
             plan.append(Action(act.ATTACK, pc.id, permanent.card))
     return plan
 

@@ -236,7 +236,7 @@ class Run:
         if frame.index >= len(block):
             frames.pop()
             return
-        if self._party_dead() and not frame.in_trigger:
+        if state.party_dead and not frame.in_trigger:
             self._finish("defeat", "Every PC is dead.")
             return
         state.steps += 1
@@ -248,8 +248,14 @@ class Run:
         self._handlers[type(stmt)](stmt, frame)
 
     def run(self) -> RunResult:
-        while self.step():
-            pass
+        """Step to the end (the hot loop of batch runs)."""
+        state = self.state
+        step = self._step
+        try:
+            while state.outcome is None:
+                step(state)
+        except StopRun as stop:
+            self._finish(ABANDONED, str(stop))
         return self.result()
 
     def result(self) -> RunResult:
@@ -443,7 +449,8 @@ class Run:
     # -- simple statements
 
     def _narration(self, stmt: ast.Narration, frame: Frame) -> None:
-        self._emit("narration", text=self.render(stmt.text, frame))
+        if self.events is not None or self.listener is not None:
+            self._emit("narration", text=self.render(stmt.text, frame))
 
     def _if(self, stmt: ast.If, frame: Frame) -> None:
         if self._value(stmt.condition, frame.pc, frame.degree):
@@ -493,13 +500,12 @@ class Run:
 
     def _party_sleeps(self, stmt: ast.Sleep, frame: Frame) -> None:
         """T-2.8: six hours; every living PC reshuffles, draws 7, life 20 (the unconscious too)."""
-        for pc in self.state.pcs.values():
-            if pc.status != pcs.DEAD:
-                before = pc.status
-                pcs.sleep(pc, self.rng)
-                if pc.status != before:
-                    self._emit("status", pc=pc.id, status=pc.status)
         self._emit("sleep", minutes=SLEEP_MINUTES)
+        sleepers = [key for key, pc in self.state.pcs.items() if pc.status != pcs.DEAD]
+        before = self._statuses(sleepers)
+        for key in sleepers:
+            pcs.sleep(self.state.pcs[key], self.rng)
+        self._status_changes(before)
         self._advance(SLEEP_MINUTES)
 
     # -- effects on PCs
@@ -557,14 +563,13 @@ class Run:
             new = self.state.pcs[key].status
             if new != old:
                 self._emit("status", pc=key, status=new)
+                if new == pcs.DEAD:
+                    self.state.party_dead = all(pc.status == pcs.DEAD for pc in self.state.pcs.values())
                 event = _STATUS_EVENTS.get(new)
                 if event:
                     fired.append((event, key))
         for event, key in reversed(fired):
             self._fire(event, pc=key)
-
-    def _party_dead(self) -> bool:
-        return all(pc.status == pcs.DEAD for pc in self.state.pcs.values())
 
     # -- decisions
 
@@ -626,7 +631,7 @@ class Run:
                               success, failure, recruit, frame)
             return
         if who == "pc":
-            pc = by.pc
+            pc = frame.pc if by.pc == "pc" else by.pc  # `by pc`: the PC in scope
         else:
             candidates = self._check_candidates(key)
             pc = self.agent.pick_pc(self, stmt, kind, difficulty, candidates) if candidates else None
@@ -808,17 +813,22 @@ class Run:
     # -- battles
 
     def _battle(self, stmt: ast.Battle, frame: Frame) -> None:
+        """Fight, then run the outcome's block after the triggers the battle fired."""
         self._act("battle")
+        depth = len(self.state.frames)
         outcome = self.battle(stmt)
         block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
         if block is not None:
             self._push(block, frame)
+            self.state.frames.insert(depth, self.state.frames.pop())
 
     def battle(self, stmt: ast.Battle) -> str:
         """Fight a combat part (rules section 6); returns "victory", "defeat" or "escape".
 
         The one place the battle engine plugs in. Until it does, a run that reaches a
-        battle stops here with an error at the battle's line.
+        battle stops here with an error at the battle's line. The engine calls
+        ``fire_battle_turn(n)`` at each turn; those triggers' bodies run when the battle is
+        over, before the outcome's block.
         """
         names = ", ".join(ref.name for ref in stmt.enemies)
         raise DeckquestError(

@@ -120,6 +120,9 @@ def _validate(data, display: str, text: str) -> None:
     errors = list(Draft202012Validator(party_schema()).iter_errors(data))
     if not errors:
         return
+    # A misspelt key also makes the right one missing: report the misspelling.
+    misspelt = {tuple(e.absolute_path) for e in errors if e.validator == "additionalProperties"}
+    errors = [e for e in errors if e.validator != "required" or tuple(e.absolute_path) not in misspelt]
     located = [(_error_span(error, data, display), error) for error in errors]
     located.sort(key=lambda pair: (pair[0].line, pair[0].col))
     span, error = located[0]

@@ -69,6 +69,7 @@ class RunState:
     choices_made: int = 0
     prepared_visit: int = 0  # the scene visit in which an agent's PCs last prepared
     steps: int = 0
+    party_dead: bool = False  # every PC is dead: the run ends in defeat
     checks: int = 0
     successes: int = 0
     outcome: str | None = None  # victory, defeat, a custom outcome, or "stuck"

@@ -136,12 +136,15 @@ class TextRenderer:
         return [f"{clock(e['clock'])} {text[e['action']]}."]
 
     def _rest(self, e):
-        return [f"{clock(e['clock'])} The party rests ({e['minutes']} minute)."]
+        unit = "minute" if e["minutes"] == 1 else "minutes"
+        return [f"{clock(e['clock'])} The party rests ({e['minutes']} {unit})."]
 
     def _sleep(self, e):
         return [f"{clock(e['clock'])} The party sleeps for {e['minutes'] // 60} hours."]
 
     def _wait(self, e):
+        if e["minutes"] == 1:
+            return [f"{clock(e['clock'])} 1 minute passes."]
         return [f"{clock(e['clock'])} {e['minutes']} minutes pass."]
 
     def _flag(self, e):

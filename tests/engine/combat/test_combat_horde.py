@@ -41,10 +41,10 @@ def test_t_6_9_horde_turn_reveals_until_a_non_token_casts_tokens_then_it_then_it
     battle = make_battle([pc], horde)
     events = []
     end_survivor_turn(battle, events=events)
-    kinds = [e for e in events if e["event"] in ("reveal", "cast", "attack")]
-    assert kinds[0] == {"event": "reveal", "player": HORDE, "cards": ["Zombie", "Zombie", "Walking Corpse"]}
-    assert [e["card"] for e in kinds if e["event"] == "cast"] == ["Zombie", "Zombie", "Walking Corpse", "Grizzly Bears"]
-    assert [e["card"] for e in kinds if e["event"] == "attack"] == ["Zombie", "Zombie", "Walking Corpse", "Grizzly Bears"]
+    kinds = [e for e in events if e["event"] in ("battle_reveal", "battle_cast", "battle_attack")]
+    assert kinds[0] == {"event": "battle_reveal", "player": HORDE, "cards": ["Zombie", "Zombie", "Walking Corpse"]}
+    assert [e["card"] for e in kinds if e["event"] == "battle_cast"] == ["Zombie", "Zombie", "Walking Corpse", "Grizzly Bears"]
+    assert [e["card"] for e in kinds if e["event"] == "battle_attack"] == ["Zombie", "Zombie", "Walking Corpse", "Grizzly Bears"]
     assert pc.life == 12
     assert horde.library == [3, 4]
     assert battle.active == "survivors" and battle.step == "main1"
@@ -88,14 +88,14 @@ def test_t_6_8_horde_attack_targets_are_random_among_pcs_in_the_fight():
         battle = make_battle([ann, bob], make_horde(library=[ZOMBIE] * 6 + [CORPSE] + [ZOMBIE] * 4))
         events = []
         end_survivor_turn(battle, seed, events)
-        targets |= {e["defender"] for e in events if e["event"] == "attack"}
+        targets |= {e["defender"] for e in events if e["event"] == "battle_attack"}
     assert targets == {"ann", "bob"}
     ann, bob = make_pc("ann"), make_pc("bob", life=0)
     bob.status = DYING
     battle = make_battle([ann, bob], make_horde(library=[ZOMBIE] * 6 + [CORPSE] + [ZOMBIE] * 4))
     events = []
     end_survivor_turn(battle, 3, events)
-    assert {e["defender"] for e in events if e["event"] == "attack"} == {"ann"}
+    assert {e["defender"] for e in events if e["event"] == "battle_attack"} == {"ann"}
     assert bob.life == 0 and bob.status == DYING
 
 

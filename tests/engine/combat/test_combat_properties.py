@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 
 from combat_helpers import (
-    BEAR, CORPSE, ELVES, FOREST, MIND_STONE, MOUNTAIN, PLAINS, SELESNYA_GATE, SOL_RING, WURM, ZOMBIE,
+    BEAR, CORPSE, ELVES, FOREST, MIND_STONE, MOUNTAIN, SELESNYA_GATE, SOL_RING, WURM, ZOMBIE,
     creature, make_pc,
 )
 from hypothesis import given, settings
@@ -27,7 +27,6 @@ POOL = [BEAR, ELVES, WURM, MIND_STONE, SOL_RING, SELESNYA_GATE,
         Card.build("Hybrid Bear", "{G/W}{G/W}", "Creature — Bear", power="2", toughness="3")]
 POOL += [creature(k, 2, 2, k, cost="{1}{G}") for k in KEYWORDS]
 POOL += [creature(k + " Ogre", 3, 3, k, "Trample", cost="{2}{R}") for k in KEYWORDS[:6]]
-LANDS = [FOREST, MOUNTAIN, PLAINS]
 HORDE_POOL = [ZOMBIE, CORPSE] + [creature(k + " Zombie", 2, 2, k, cost="{1}{B}", token=True) for k in KEYWORDS]
 HORDE_DECK = [ZOMBIE] * 40 + [CORPSE] * 20
 PC_DECK = [FOREST] * 16 + [MOUNTAIN] * 4 + [BEAR] * 8 + [ELVES] * 4 + [WURM] * 4 + POOL * 1

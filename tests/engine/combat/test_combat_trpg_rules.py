@@ -21,7 +21,7 @@ HORDE_DECK = [ZOMBIE] * 40 + [CORPSE] * 20
 
 
 def turn_order(events) -> list[str]:
-    return [e["active"] for e in events if e["event"] == "turn"]
+    return [e["active"] for e in events if e["event"] == "battle_turn"]
 
 
 class EndTurns:
@@ -43,7 +43,7 @@ def test_t_6_2_preparation_turns_are_the_degree_of_a_red_check_on_the_party_perm
     pc = make_pc(library=[BEAR, MOUNTAIN, FOREST, FOREST])
     events = []
     battle = start_battle([pc], HORDE_DECK, random.Random(1), prepare=True, events=events)
-    check = next(e for e in events if e["event"] == "check")
+    check = next(e for e in events if e["event"] == "battle_check")
     assert (check["purpose"], check["kind"], check["difficulty"]) == ("preparation", "red", 0)
     assert (check["target"], check["result"], check["degree"]) == (2, 5, 3)
     assert battle.preparation_given == 3
@@ -58,7 +58,7 @@ def test_t_6_2_the_difficulty_counts_every_permanent_of_the_party():
     bob = make_pc("bob", battlefield=[FOREST], library=[FOREST] * 3)
     events = []
     start_battle([ann, bob], HORDE_DECK, random.Random(1), events=events)
-    check = next(e for e in events if e["event"] == "check")
+    check = next(e for e in events if e["event"] == "battle_check")
     assert (check["player"], check["difficulty"], check["target"], check["result"]) == ("ann", 4, 4, 5)
 
 
@@ -81,7 +81,7 @@ def test_t_6_2_the_2014_check_is_reflex_and_gives_value_minus_target_turns():
     pc = make_pc(battlefield=[FOREST, FOREST], library=[MOUNTAIN, FOREST, FOREST])
     events = []
     battle = start_battle([pc], HORDE_DECK, random.Random(1), rules="2014", events=events)
-    check = next(e for e in events if e["event"] == "check")
+    check = next(e for e in events if e["event"] == "battle_check")
     assert check["kind"] == "reflex"
     assert battle.preparation_given == 3
 
@@ -130,7 +130,7 @@ def test_t_6_6_escape_succeeds_when_the_red_check_beats_the_untapped_enemy_creat
     battle, pc = escape_battle([FOREST, MOUNTAIN, FOREST], untapped=2)
     events = []
     apply(battle, Action(act.ESCAPE, "ann"), random.Random(1), events)
-    check = next(e for e in events if e["event"] == "check")
+    check = next(e for e in events if e["event"] == "battle_check")
     assert (check["purpose"], check["difficulty"], check["success"]) == ("escape", 2, True)
     assert battle.outcome == "escape" and battle.step == "over"
 
@@ -188,7 +188,7 @@ def test_t_4_6_boost_once_per_turn_in_combat_and_the_cards_return_at_cleanup():
     assert battle.preparation_given == 3 and pc.boost_exile == [2, 3, 4, 5, 6, 7] and pc.boost_used
     events = []
     apply(battle, Action(act.ESCAPE, "ann"), random.Random(1), events)
-    assert [e["boost_bonus"] for e in events if e["event"] == "check"] == [0]
+    assert [e["boost_bonus"] for e in events if e["event"] == "battle_check"] == [0]
     assert battle.step == "main1" and battle.outcome is None
     apply(battle, Action(act.END_TURN), random.Random(1))
     assert pc.boost_exile == [] and not pc.boost_used
@@ -261,3 +261,10 @@ def test_random_play_finishes_battles_with_one_to_four_pcs():
         pcs = [make_pc(f"pc{i}", hand=[FOREST, BEAR], library=deck) for i in range(players)]
         result = run_battle(pcs, HORDE_DECK, RandomBattleAgent(), random.Random(players))
         assert result.outcome in ("victory", "defeat", "escape")
+
+
+def test_run_battle_reports_each_turn_once_for_battle_turn_triggers():
+    turns: list[int] = []
+    result = run_battle([make_pc(library=[FOREST] * 30)], HORDE_DECK, EndTurns(), random.Random(1),
+                        prepare=2, on_turn=turns.append)
+    assert turns == list(range(1, result.turns + 1))

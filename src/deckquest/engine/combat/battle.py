@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Protocol, Sequence
+from typing import Callable, Protocol, Sequence
 
 from deckquest.cards.model import Card
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.state import Battle
-from deckquest.engine.combat.turns import apply, legal_actions, start_battle
+from deckquest.engine.combat.turns import apply_legal, legal_actions, start_battle
 from deckquest.engine.pc import PC
 
 
@@ -80,19 +80,30 @@ def run_battle(
     prepare: bool | int = True,
     events: list | None = None,
     cut: bool = True,
+    on_turn: Callable[[int], None] | None = None,
 ) -> BattleResult:
     """Fight a horde (`enemies`: the horde deck's physical cards) with the PCs.
 
     The PCs are updated in place when the battle ends: life, zones, T-7 status
     (their concentration counter is as before the battle). `prepare` as in
     `start_battle` (True: the T-6.2 check). Events, if a list is given, are
-    appended as dicts with an "event" key. Same inputs and seed, same battle.
+    appended as dicts with an "event" key. `on_turn(n)` is called once for each
+    turn n that began (for `when battle turn N` triggers; it may be called after
+    the turn's first actions, never before the turn began). Same inputs and seed,
+    same battle.
     """
     copies = [pc.copy() for pc in pcs]
     battle = start_battle(copies, enemies, rng, rules=rules, prepare=prepare, events=events, cut=cut)
-    while battle.step != "over":
+    reported = 0
+    while True:
+        if on_turn is not None:
+            for turn in range(reported + 1, battle.turn + 1):
+                on_turn(turn)
+            reported = battle.turn
+        if battle.step == "over":
+            break
         actions = legal_actions(battle)
-        apply(battle, agent.choose(battle, actions, rng), rng, events)
+        apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
     result = _result(battle, pcs)
     for original, fought in zip(pcs, battle.survivors):
         write_back(original, fought)

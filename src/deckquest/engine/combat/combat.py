@@ -50,7 +50,7 @@ def declare_attacker(battle: Battle, owner: str, card: int, defender: str, event
         permanent.tapped = True
     battle.attacks.append(Attack(owner, card, defender))
     if events is not None:
-        events.append({"event": "attack", "player": owner, "card": side.cards[card].name,
+        events.append({"event": "battle_attack", "player": owner, "card": side.cards[card].name,
                        "id": card, "defender": defender})
 
 
@@ -200,7 +200,7 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
             battle.tallies[source_owner].life_gained += amount
     if events is not None:
         target_name = target_side.cards[target].name if target >= 0 else target_owner
-        events.append({"event": "damage", "source": source_side.cards[source].name,
+        events.append({"event": "battle_damage", "source": source_side.cards[source].name,
                        "source_owner": source_owner, "target": target_name,
                        "target_owner": target_owner, "amount": amount})
 
@@ -213,7 +213,7 @@ def mill_horde(battle: Battle, amount: int, events) -> int:
     horde.graveyard.extend(milled)
     horde.milled += len(milled)
     if events is not None and milled:
-        events.append({"event": "mill", "player": HORDE, "cards": [horde.cards[c].name for c in milled]})
+        events.append({"event": "battle_mill", "player": HORDE, "cards": [horde.cards[c].name for c in milled]})
     return len(milled)
 
 
@@ -254,7 +254,7 @@ def _to_graveyard(battle: Battle, side, permanent: Permanent, events) -> None:
             attack.blockers.remove(key)
     battle.attacks = [a for a in battle.attacks if (a.owner, a.card) != key]
     if events is not None:
-        events.append({"event": "dies", "player": side.id, "card": side.cards[permanent.card].name,
+        events.append({"event": "battle_dies", "player": side.id, "card": side.cards[permanent.card].name,
                        "id": permanent.card})
 
 

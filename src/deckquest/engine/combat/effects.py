@@ -20,10 +20,10 @@ from deckquest.cards.model import Card
 @dataclass(frozen=True)
 class Effect:
     """`resolve(battle, controller_id, card_id, x, rng, events)` changes the battle
-    state. `value` is how much the greedy agent likes casting it, in mana value terms."""
+    state (plain data), draws randomness only from `rng` and reports through `events`
+    (a list of dicts, or None when nobody records)."""
 
     resolve: Callable[..., None]
-    value: float = 0.0
 
 
 REGISTRY: dict[str, Effect] = {}

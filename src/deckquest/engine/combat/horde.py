@@ -13,8 +13,7 @@ from deckquest.cards.model import Card
 from deckquest.engine.combat.combat import blockers_are_legal, can_attack, can_block, declare_attacker
 from deckquest.engine.combat.effects import effect_of
 from deckquest.engine.combat.profile import MENACE, profile
-from deckquest.engine.combat.state import HORDE, Battle, Horde, find_permanent
-from deckquest.engine.permanents import Permanent
+from deckquest.engine.combat.state import HORDE, Battle, Horde, enter_battlefield, find_permanent
 
 #: T-6.4: library size after the cut, by the number of players (4 or more: 60).
 CUT_SIZES = {1: 27, 2: 36, 3: 45}
@@ -50,7 +49,7 @@ def horde_main_phase(battle: Battle, rng: random.Random, events) -> None:
         if not horde.cards[card].is_token:
             break
     if events is not None:
-        events.append({"event": "reveal", "player": HORDE, "cards": [horde.cards[c].name for c in revealed]})
+        events.append({"event": "battle_reveal", "player": HORDE, "cards": [horde.cards[c].name for c in revealed]})
     revealed.sort(key=lambda c: not horde.cards[c].is_token)  # tokens first, stable order
     for card in revealed + waiting:
         if card in horde.hand:
@@ -66,10 +65,10 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
     physical = horde.cards[card]
     facts = profile(physical)
     if events is not None:
-        events.append({"event": "cast", "player": HORDE, "card": physical.name, "id": card})
+        events.append({"event": "battle_cast", "player": HORDE, "card": physical.name, "id": card})
     effect = effect_of(physical)
     if facts.is_permanent:
-        horde.battlefield.append(Permanent(card=card, owner=HORDE, tapped=facts.enters_tapped))
+        enter_battlefield(horde, card)
     if effect is not None:
         effect.resolve(battle, HORDE, card, 0, rng, events)
     if not facts.is_permanent:
@@ -107,5 +106,5 @@ def horde_blocks(battle: Battle, rng: random.Random, events) -> None:
     if events is not None:
         for attack in battle.attacks:
             for _, blocker in attack.blockers:
-                events.append({"event": "block", "player": HORDE, "card": horde.cards[blocker].name,
+                events.append({"event": "battle_block", "player": HORDE, "card": horde.cards[blocker].name,
                                "id": blocker, "attacker": battle.side(attack.owner).cards[attack.card].name})

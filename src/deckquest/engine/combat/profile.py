@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card
 
@@ -57,10 +56,11 @@ class Profile:
     is_token: bool
     mana: tuple[frozenset[str], ...]
     enters_tapped: bool
+    loyalty: int
 
 
 def stat(value: str | None) -> int:
-    """A printed power or toughness as a number; `*` and other non-numbers count 0
+    """A printed power, toughness or loyalty as a number; `*` and other non-numbers count 0
     (their defining text is a card effect, the next issue)."""
     if value is None:
         return 0
@@ -103,8 +103,25 @@ def mana_units(card: Card) -> tuple[frozenset[str], ...]:
     return (colors,) if colors else ()
 
 
-@lru_cache(maxsize=4096)
+_PROFILES: dict[int, tuple[Card, Profile]] = {}  # id(card) -> (card, its profile)
+_PROFILES_MAX = 50_000
+
+
 def profile(card: Card) -> Profile:
+    """The card's profile, cached by object identity: hashing a frozen Card walks all
+    its fields, which is too slow for the battle loop. The cache holds the card, so
+    its id cannot be reused while the entry lives."""
+    entry = _PROFILES.get(id(card))
+    if entry is not None and entry[0] is card:
+        return entry[1]
+    if len(_PROFILES) >= _PROFILES_MAX:
+        _PROFILES.clear()
+    facts = read_profile(card)
+    _PROFILES[id(card)] = (card, facts)
+    return facts
+
+
+def read_profile(card: Card) -> Profile:
     types = card.card_types
     text = (card.oracle_text or "").lower()
     return Profile(
@@ -117,4 +134,5 @@ def profile(card: Card) -> Profile:
         is_token=card.is_token,
         mana=mana_units(card),
         enters_tapped=" enters tapped" in text or "enters the battlefield tapped" in text,
+        loyalty=stat(card.loyalty),
     )

@@ -144,3 +144,12 @@ def find_permanent(side, card: int) -> Permanent | None:
         if permanent.card == card:
             return permanent
     return None
+
+
+def enter_battlefield(side, card: int) -> Permanent:
+    """Put the side's card onto its battlefield: summoning sick, tapped if the card
+    says it enters tapped, a planeswalker with its printed loyalty."""
+    facts = profile(side.cards[card])
+    permanent = Permanent(card=card, owner=side.id, tapped=facts.enters_tapped, loyalty=facts.loyalty)
+    side.battlefield.append(permanent)
+    return permanent

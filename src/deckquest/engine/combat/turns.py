@@ -22,15 +22,13 @@ from deckquest.engine.combat.effects import effect_of
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
 from deckquest.engine.combat.mana import Source, max_x, pay, requirement
 from deckquest.engine.combat.profile import profile
-from deckquest.engine.combat.state import HORDE, Battle, Check, Tally, find_permanent
-from deckquest.engine.pc import MAX_HAND_SIZE, OK, PC, RuleError, boost_cleanup, draw
-from deckquest.engine.permanents import Permanent
+from deckquest.engine.combat.state import HORDE, Battle, Check, Tally, enter_battlefield, find_permanent
+from deckquest.engine.pc import MAX_HAND_SIZE, PC, RuleError, boost_cleanup, draw
 
 SURVIVORS = "survivors"
 MAX_PREPARATION_TURNS = 5  # T-6.2
 #: T-6.2, T-6.6: the kind of the preparation and escape checks by rules edition.
 REFLEX_KIND = {"2019": "red", "2014": "reflex"}
-DECISION_STEPS = ("check", "main1", "declare_attackers", "main2", "declare_blockers")
 
 
 def start_battle(
@@ -95,7 +93,7 @@ def _finish_check(battle: Battle, rng, events) -> None:
     record = finish_check(pc, check.pending, rng)
     battle.check = None
     if events is not None:
-        events.append({"event": "check", "purpose": check.purpose, "player": pc.id, "kind": record.kind,
+        events.append({"event": "battle_check", "purpose": check.purpose, "player": pc.id, "kind": record.kind,
                        "difficulty": record.difficulty, "revealed": list(record.revealed),
                        "target": record.target, "result": record.result, "degree": record.degree,
                        "success": record.success, "boost_bonus": record.boost_bonus})
@@ -103,7 +101,7 @@ def _finish_check(battle: Battle, rng, events) -> None:
         turns = min(MAX_PREPARATION_TURNS, max(0, record.degree)) if record.success else 0
         battle.preparation_turns = battle.preparation_given = turns
         if events is not None:
-            events.append({"event": "preparation", "turns": turns})
+            events.append({"event": "battle_preparation", "turns": turns})
         _first_turn(battle, rng, events)
     elif record.success:  # T-6.6: the party escapes
         battle.outcome = "escape"
@@ -137,7 +135,7 @@ def _survivor_turn(battle: Battle, rng, events) -> None:
     if battle.preparation_turns > 0:
         battle.preparation_turns -= 1
     if events is not None:
-        events.append({"event": "turn", "turn": battle.turn, "active": SURVIVORS})
+        events.append({"event": "battle_turn", "turn": battle.turn, "active": SURVIVORS})
     for pc in battle.fighting():
         pc.land_played = False
         for permanent in pc.battlefield:
@@ -147,7 +145,7 @@ def _survivor_turn(battle: Battle, rng, events) -> None:
         for pc in battle.fighting():
             drawn = draw(pc, 1)
             if events is not None:
-                events.append({"event": "draw", "player": pc.id, "cards": len(drawn), "status": pc.status})
+                events.append({"event": "battle_draw", "player": pc.id, "cards": len(drawn), "status": pc.status})
     check_outcome(battle)
     battle.step = "over" if battle.outcome else "main1"
 
@@ -182,7 +180,7 @@ def _discard_to_hand_size(pc: PC, events) -> None:
         pc.hand.remove(card)
         pc.graveyard.append(card)
         if events is not None:
-            events.append({"event": "discard", "player": pc.id, "card": pc.cards[card].name})
+            events.append({"event": "battle_discard", "player": pc.id, "card": pc.cards[card].name})
 
 
 # --- the horde's turn ------------------------------------------------------------------
@@ -194,7 +192,7 @@ def _horde_turn(battle: Battle, rng, events) -> None:
     battle.horde_turns += 1
     battle.active = HORDE
     if events is not None:
-        events.append({"event": "turn", "turn": battle.turn, "active": HORDE})
+        events.append({"event": "battle_turn", "turn": battle.turn, "active": HORDE})
     for permanent in battle.horde.battlefield:
         permanent.tapped = False
         permanent.summoning_sick = False
@@ -243,7 +241,7 @@ def _main_actions(battle: Battle) -> list[Action]:
         actions.extend(castable(pc))
     if not battle.non_combat_action_used:
         actions.extend(Action(act.ESCAPE, pc.id) for pc in battle.fighting())  # T-6.6, T-6.7
-    if battle.step == "main1" and _attack_actions(battle):
+    if battle.step == "main1" and any(can_attack(pc, p) for pc in battle.fighting() for p in pc.battlefield):
         actions.append(Action(act.GO_TO_COMBAT))
     actions.append(Action(act.END_TURN))
     return actions
@@ -328,7 +326,13 @@ def apply(battle: Battle, action: Action, rng: random.Random, events: list | Non
 
     Raises RuleError for an action that is not legal now.
     """
-    if action not in legal_actions(battle):
+    apply_legal(battle, action, legal_actions(battle), rng, events)
+
+
+def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random.Random,
+                events: list | None = None) -> None:
+    """`apply` for a caller that already holds `legal_actions(battle)` (saves listing twice)."""
+    if action not in legal:
         raise RuleError(f"{action} is not a legal action now", "T-6.1")
     kind = action.kind
     if kind == act.BOOST:
@@ -363,7 +367,7 @@ def apply(battle: Battle, action: Action, rng: random.Random, events: list | Non
         if events is not None:
             for attack in battle.attacks:
                 for owner, card in attack.blockers:
-                    events.append({"event": "block", "player": owner, "card": battle.side(owner).cards[card].name,
+                    events.append({"event": "battle_block", "player": owner, "card": battle.side(owner).cards[card].name,
                                    "id": card, "attacker": battle.horde.cards[attack.card].name})
         _horde_combat_damage(battle, rng, events)
 
@@ -378,11 +382,10 @@ def _attack_on(battle: Battle, target: tuple[str, int]):
 def _play_land(pc: PC, card: int, events) -> None:
     """One land per turn (CR 305.2)."""
     pc.hand.remove(card)
-    facts = profile(pc.cards[card])
-    pc.battlefield.append(Permanent(card=card, owner=pc.id, tapped=facts.enters_tapped))
+    enter_battlefield(pc, card)
     pc.land_played = True
     if events is not None:
-        events.append({"event": "play_land", "player": pc.id, "card": pc.cards[card].name})
+        events.append({"event": "battle_play_land", "player": pc.id, "card": pc.cards[card].name})
 
 
 def _cast(battle: Battle, pc: PC, card: int, x: int, rng, events) -> None:
@@ -397,10 +400,10 @@ def _cast(battle: Battle, pc: PC, card: int, x: int, rng, events) -> None:
     facts = profile(physical)
     battle.tallies[pc.id].spells_cast += 1
     if events is not None:
-        events.append({"event": "cast", "player": pc.id, "card": physical.name, "id": card, "x": x,
+        events.append({"event": "battle_cast", "player": pc.id, "card": physical.name, "id": card, "x": x,
                        "mana_from": [pc.cards[pc.battlefield[i].card].name for i in tapped]})
     if facts.is_permanent:
-        pc.battlefield.append(Permanent(card=card, owner=pc.id, tapped=facts.enters_tapped))
+        enter_battlefield(pc, card)
     effect = effect_of(physical)
     if effect is not None:
         effect.resolve(battle, pc.id, card, x, rng, events)

@@ -1,0 +1,65 @@
+"""Horde battles per second (issue 5 aim: at least 200 per second per core for 1 PC).
+
+Runs whole battles with `run_battle` (no events recorded, as batch runs do):
+the Goblin Cave horde against the mono-green PC, and with two PCs (mono-green
+and mono-red), for the greedy and the random agent. Prints figures; asserts nothing.
+
+    python benchmarks/bench_battle.py [--seconds 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections import Counter
+from pathlib import Path
+
+from deckquest.cards.decklist import load_deck
+from deckquest.engine.combat import run_battle
+from deckquest.engine.pc import create_pc, designate_critical
+from deckquest.runtime.battle_agents import GreedyBattleAgent, RandomBattleAgent
+
+DECKS = Path(__file__).resolve().parent.parent / "scenarios" / "goblin_cave" / "decks"
+
+
+def party(decks, rng: random.Random):
+    return [create_pc(f"pc{i}", f"PC {i}", cards, designate_critical(cards, critical, 3), rng)
+            for i, (cards, critical) in enumerate(decks)]
+
+
+def measure(decks, horde, agent, seconds: float) -> tuple[float, Counter, float]:
+    """Battles per second (PC creation excluded), outcomes, mean turns."""
+    outcomes: Counter = Counter()
+    turns = 0
+    spent = 0.0
+    seed = 0
+    while spent < seconds:
+        rng = random.Random(seed)
+        pcs = party(decks, rng)
+        start = time.perf_counter()
+        result = run_battle(pcs, horde, agent, rng)
+        spent += time.perf_counter() - start
+        outcomes[result.outcome] += 1
+        turns += result.turns
+        seed += 1
+    return seed / spent, outcomes, turns / seed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    args = parser.parse_args()
+    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
+    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
+    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
+    for label, decks in (("1 PC ", [green]), ("2 PCs", [green, red])):
+        for agent in (GreedyBattleAgent(), RandomBattleAgent()):
+            rate, outcomes, turns = measure(decks, horde, agent, args.seconds)
+            shown = ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
+            print(f"{label} {type(agent).__name__:18} {rate:8.0f} battles/s  "
+                  f"(mean {turns:.1f} turns; {shown})")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,96 @@
+"""The documentation is tested: every example of docs/language.md compiles, and every code of
+docs/errors.md is documented with an example that produces it."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from deckquest.cards.database import CardDatabase, builtin_index
+from deckquest.dsl.diagnostics import CODES
+from deckquest.dsl.parser import MAX_FILE_BYTES, MAX_STRING_CHARS
+from deckquest.dsl.resolver import MAX_SCENES, compile_file
+from deckquest.errors import CompileError
+from dsl_helpers import DECKS, fenced_blocks
+
+DOCS = Path(__file__).parents[2] / "docs"
+LANGUAGE = (DOCS / "language.md").read_text()
+ERRORS = (DOCS / "errors.md").read_text()
+DB = CardDatabase(builtin_index())
+
+# Codes whose example cannot be written out literally in the document: generated here instead.
+GENERATED = {
+    "DQ0005": lambda: "#" * (MAX_FILE_BYTES + 1),
+    "DQ0007": lambda: 'scene s "S":\n    "' + "x" * (MAX_STRING_CHARS + 1) + '"\n',
+    "DQ0008": lambda: 'scenario "Big":\n    rules 2019\n' + "".join(
+        f'{"start " if i == 0 else ""}scene s{i} "S":\n    end victory\n' for i in range(MAX_SCENES + 1)),
+    "DQ0014": None,  # the file is missing
+}
+
+
+def codes_in(folder: Path, text: str | None) -> list[str]:
+    path = folder / "example.quest"
+    if text is not None:
+        path.write_text(text, encoding="utf-8")
+    try:
+        return [d.code for d in compile_file(path, DB).warnings]
+    except CompileError as failure:
+        return [d.code for d in failure.diagnostics]
+
+
+@pytest.fixture
+def folder(tmp_path):
+    shutil.copytree(DECKS, tmp_path / "decks")
+    return tmp_path
+
+
+def error_sections() -> dict[str, str]:
+    parts = re.split(r"^### (DQ\d{4}) ", ERRORS, flags=re.M)
+    return dict(zip(parts[1::2], parts[2::2]))
+
+
+def test_every_code_is_documented_once():
+    assert sorted(error_sections()) == sorted(CODES)
+    for code, section in error_sections().items():
+        assert "Fix:" in section, code
+        assert section.split("\n", 1)[0].strip().startswith(CODES[code].split(" (")[0][:12]), code
+
+
+@pytest.mark.parametrize("code", sorted(CODES))
+def test_error_example_produces_its_code(folder, code):
+    blocks = fenced_blocks(error_sections()[code])
+    if code in GENERATED:
+        assert not blocks, f"{code} has a literal example; drop it from GENERATED"
+        text = GENERATED[code]() if GENERATED[code] else None
+    else:
+        assert len(blocks) == 1, f"{code} needs exactly one ```quest example"
+        text = blocks[0][1]
+    assert code in codes_in(folder, text)
+
+
+LANGUAGE_EXAMPLES = fenced_blocks(LANGUAGE)
+
+
+@pytest.mark.parametrize("line,text", LANGUAGE_EXAMPLES, ids=[f"line{line}" for line, _ in LANGUAGE_EXAMPLES])
+def test_language_example_compiles(folder, line, text):
+    (folder / "lib").mkdir()
+    (folder / "lib" / "camp.quest").write_text('creature scout "Goblin Scout" from card "Goblin Guide"\nflag alarm\n')
+    path = folder / "example.quest"
+    path.write_text(text, encoding="utf-8")
+    try:
+        compile_file(path, DB)
+    except CompileError as failure:
+        pytest.fail(f"docs/language.md:{line}:\n{failure.render()}")
+
+
+def test_language_reference_covers_every_statement():
+    from deckquest.dsl import ast
+
+    statements = ["Narration", "Choice", "Check", "Encounter", "Recruit", "Fight", "Battle", "Goto", "End",
+                  "LoseLife", "GainLife", "Draw", "Give", "Rest", "Sleep", "Wait", "SetFlag", "ClearFlag",
+                  "CounterAssign", "If"]
+    assert set(statements) == {t.__name__ for t in ast.Stmt.__args__}
+    assert len(LANGUAGE_EXAMPLES) >= 15

@@ -1,0 +1,119 @@
+"""Agents: human (scripted input), scripted, random, first and best."""
+
+from __future__ import annotations
+
+import pytest
+
+from deckquest.errors import DeckquestError
+from deckquest.runtime.agents import HumanAgent, RandomAgent, ScriptedAgent, make_agent
+from runtime_helpers import of_kind, play
+
+CHOICE = '''start scene one "A":
+    choice:
+        "Left":
+            end "left" "went left"
+        "Right":
+            choice:
+                "Up":
+                    end "up" ""
+                "Down":
+                    end "down" ""
+'''
+
+
+class Terminal:
+    """Scripted input lines (EOF after the last) and a record of the output."""
+
+    def __init__(self, *answers: str):
+        self.answers = list(answers)
+        self.prompts: list[str] = []
+        self.shown: list[str] = []
+
+    def input(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if not self.answers:
+            raise EOFError
+        return self.answers.pop(0)
+
+    def agent(self) -> HumanAgent:
+        return HumanAgent(self.input, self.shown.append)
+
+
+def test_human_picks_numbered_options_and_is_asked_again_on_bad_input(tmp_path):
+    # before each choice the PCs may act first: an empty answer means "nothing"
+    terminal = Terminal("", "x", "0", "3", "2", "", "", "2")
+    result, events = play(tmp_path, CHOICE, terminal.agent())
+    assert result.outcome == "down"
+    assert "  1. Left" in terminal.shown and "  2. Right" in terminal.shown
+    assert terminal.shown.count("please answer with a number from 1 to 2") == 4  # x, 0, 3, ""
+    assert [e["label"] for e in of_kind(events, "choice")] == ["Right", "Down"]
+
+
+def test_human_end_of_input_ends_the_run_cleanly(tmp_path):
+    terminal = Terminal("", "2")
+    result, events = play(tmp_path, CHOICE, terminal.agent())
+    assert result.outcome == "abandoned" and "end of input" in result.text
+    assert events[-1]["event"] == "end"
+
+
+def test_human_is_offered_pc_actions_and_a_boost(tmp_path):
+    """Before a check the PCs may act (T-2.4 concentrate); a failing check offers a boost."""
+    body = '''start scene one "A":
+    check green difficulty 30 by alice:
+        success:
+            end victory ""
+        failure:
+            end defeat ""
+'''
+    terminal = Terminal("1", "0", "y")
+    result, events = play(tmp_path, body, terminal.agent())
+    assert any("Alice: concentrate" in line for line in terminal.shown)
+    assert of_kind(events, "action")[0]["action"] == "concentrate"
+    # the concentration counter forbids checks (T-2.5): Alice rests first, then checks
+    assert [e["action"] for e in of_kind(events, "action")] == ["concentrate", "rest"]
+    check = of_kind(events, "check")[0]
+    assert check["boost"] is True and len(check["boost_cards"]) == 6
+    assert result.outcome == "defeat"
+
+
+def test_human_picks_who_checks_for_the_party_with_odds_shown(tmp_path):
+    body = '''start scene one "A":
+    check red difficulty 2:
+        success:
+            end victory ""
+        failure:
+            end defeat ""
+'''
+    terminal = Terminal("", "2", "n")
+    _, events = play(tmp_path, body, terminal.agent())
+    assert of_kind(events, "check")[0]["pc"] == "bram"
+    assert any(line.startswith("  2. Bram (") and "% to succeed" in line for line in terminal.shown)
+
+
+def test_scripted_agent_follows_the_list_then_fails_naming_the_choice(tmp_path):
+    result, _ = play(tmp_path, CHOICE, ScriptedAgent([2, 1]))
+    assert result.outcome == "up"
+    with pytest.raises(DeckquestError) as caught:
+        play(tmp_path, CHOICE, ScriptedAgent([2]))
+    assert "ran out" in caught.value.message and "scene `one`" in caught.value.message
+    assert caught.value.span.line == 14  # the inner choice
+
+
+def test_scripted_agent_rejects_a_number_beyond_the_options(tmp_path):
+    with pytest.raises(DeckquestError) as caught:
+        play(tmp_path, CHOICE, ScriptedAgent([3]))
+    assert "offers 2 options" in caught.value.message
+
+
+def test_random_agent_draws_from_the_run_generator(tmp_path):
+    outcomes = {play(tmp_path, CHOICE, RandomAgent(), seed=seed)[0].outcome for seed in range(30)}
+    assert outcomes == {"left", "up", "down"}
+    same = {play(tmp_path, CHOICE, RandomAgent(), seed=4)[0].outcome for _ in range(3)}
+    assert len(same) == 1
+
+
+def test_make_agent_knows_every_name():
+    for name in ("first", "random", "best", "scripted", "human"):
+        assert make_agent(name, [1]).name == name
+    with pytest.raises(DeckquestError):
+        make_agent("clever")

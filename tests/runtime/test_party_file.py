@@ -1,0 +1,111 @@
+"""Party files: YAML checked against runtime/party.schema.json, errors at file:line:col."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from deckquest.errors import DeckquestError
+from deckquest.runtime.interpreter import Program, run_scenario
+from deckquest.runtime.party import load_party
+from runtime_helpers import DB, DECKS, SCENARIOS, compile_text, PRELUDE
+
+
+def write(tmp_path, text: str):
+    if not (tmp_path / "decks").exists():
+        shutil.copytree(DECKS, tmp_path / "decks")
+    path = tmp_path / "party.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+GOOD = '''party:
+  - id: alice
+    name: Alice Again
+    deck: decks/green.txt
+    critical:
+      - card: Forest
+        copies: 2
+      - card: Craw Wurm
+  - id: bram
+    name: Bram Again
+    deck: decks/red.txt
+    critical:
+      - card: Mountain
+        copies: 3
+'''
+
+
+def test_a_party_file_replaces_the_pregenerated_pcs(tmp_path):
+    """T-4.7: two Forests and a Craw Wurm make Alice's three critical cards."""
+    members = load_party(write(tmp_path, GOOD), DB)
+    assert [m.name for m in members] == ["Alice Again", "Bram Again"]
+    alice = members[0]
+    assert sorted(alice.cards[i].name for i in alice.critical_cards) == ["Craw Wurm", "Forest", "Forest"]
+    scenario = compile_text(tmp_path, PRELUDE + '''start scene one "A":
+    "{alice} and {bram}"
+    end victory ""
+''')
+    result = run_scenario(Program(scenario, members), "first", 1)
+    assert [e["text"] for e in result.events if e["event"] == "narration"] == ["Alice Again and Bram Again"]
+
+
+@pytest.mark.parametrize("folder", ["drowned_shrine", "bandit_toll"])
+def test_the_example_parties_load(folder):
+    members = load_party(SCENARIOS / folder / "party.yaml", DB)
+    assert len(members) == 2 and all(len(m.critical_cards) == 3 for m in members)
+
+
+@pytest.mark.parametrize(("text", "where", "words"), [
+    (GOOD.replace("    name: Bram Again\n", "    nmae: Bram Again\n"), (10, 5), "unknown key `nmae`"),
+    (GOOD.replace("    deck: decks/red.txt\n", ""), (9, 5), "missing key `deck`"),
+    (GOOD.replace("copies: 3", "copies: three"), (14, 17), "must be of type integer"),
+    (GOOD.replace("id: bram", "id: 9bram"), (9, 9), "not a valid id"),
+    ("party: []\n", (1, 8), "party"),
+    ("- just a list\n", (1, 1), "a mapping with a `party:` list"),
+])
+def test_schema_errors_name_the_line_and_column_of_the_yaml_node(tmp_path, text, where, words):
+    path = write(tmp_path, text)
+    with pytest.raises(DeckquestError) as caught:
+        load_party(path, DB)
+    error = caught.value
+    assert (error.span.line, error.span.col) == where
+    assert words in error.message
+    assert f"party.yaml:{where[0]}:{where[1]}: error:" in error.render()
+
+
+def test_unknown_key_gets_a_did_you_mean_hint(tmp_path):
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(tmp_path, GOOD.replace("    name: Bram", "    nmae: Bram")), DB)
+    assert "did you mean `name`" in caught.value.hint
+
+
+def test_wrong_number_of_critical_cards_is_an_error(tmp_path):
+    """T-4.7: exactly three critical cards in a 60-card deck."""
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(tmp_path, GOOD.replace("copies: 3", "copies: 2")), DB)
+    assert "T-4.7" in caught.value.message and caught.value.span.line == 9
+
+
+def test_a_critical_card_missing_from_the_deck_is_an_error_at_its_entry(tmp_path):
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(tmp_path, GOOD.replace("card: Craw Wurm", "card: Shivan Dragon")), DB)
+    assert "Shivan Dragon" in caught.value.message and caught.value.span.line == 8
+
+
+def test_a_party_without_a_pc_the_script_names_is_an_error(tmp_path):
+    members = load_party(write(tmp_path, GOOD.replace("id: bram", "id: dana")), DB)
+    scenario = compile_text(tmp_path, PRELUDE + '''start scene one "A":
+    bram loses 1 life
+    end victory ""
+''')
+    with pytest.raises(DeckquestError) as caught:
+        Program(scenario, members)
+    assert "`bram`" in caught.value.message and caught.value.span.line == 10
+    assert "id: bram" in caught.value.hint
+
+
+def test_a_missing_deck_file_is_an_error(tmp_path):
+    with pytest.raises(DeckquestError):
+        load_party(write(tmp_path, GOOD.replace("decks/red.txt", "decks/blue.txt")), DB)

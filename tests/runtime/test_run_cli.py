@@ -1,0 +1,122 @@
+"""`deckquest run`: transcripts of every bundled scenario (syrupy .txt snapshots) and options."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from click.testing import CliRunner
+from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
+
+from deckquest.cli import main
+from runtime_helpers import SCENARIOS
+
+SHRINE = str(SCENARIOS / "drowned_shrine" / "drowned_shrine.quest")
+TOLL = str(SCENARIOS / "bandit_toll" / "bandit_toll.quest")
+CAVE = str(SCENARIOS / "goblin_cave" / "goblin_cave.quest")
+
+
+class TranscriptSnapshot(SingleFileSnapshotExtension):
+    """One readable .txt file per snapshot."""
+
+    _write_mode = WriteMode.TEXT
+    file_extension = "txt"
+
+
+@pytest.fixture
+def transcript_snapshot(snapshot):
+    return snapshot.use_extension(TranscriptSnapshot)
+
+
+def deckquest(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def shown(result) -> str:
+    """What a user sees: the transcript, then any error (paths made relative)."""
+    text = result.stdout
+    if result.stderr:
+        text += f"--- exit {result.exit_code}, stderr:\n{result.stderr}"
+    return text.replace(str(SCENARIOS.parent) + "/", "")
+
+
+RUNS = {
+    "drowned_shrine_first": (SHRINE, "--seed", "1", "--agent", "first"),
+    "drowned_shrine_best": (SHRINE, "--seed", "5", "--agent", "best"),
+    "drowned_shrine_random": (SHRINE, "--seed", "2", "--agent", "random"),
+    "drowned_shrine_tome": (SHRINE, "--seed", "3", "--choose", "1,2,2,3"),
+    "drowned_shrine_party": (SHRINE, "--seed", "4", "--party",
+                             str(SCENARIOS / "drowned_shrine" / "party.yaml"), "--agent", "best"),
+    "bandit_toll_first": (TOLL, "--seed", "1", "--agent", "first"),
+    "bandit_toll_sneak": (TOLL, "--seed", "2", "--choose", "3"),
+    "goblin_cave_first": (CAVE, "--seed", "1", "--agent", "first"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RUNS))
+def test_transcript_of_bundled_scenario(name, transcript_snapshot):
+    """Same script and seed give the same transcript, here frozen as a snapshot."""
+    result = deckquest("run", *RUNS[name])
+    assert result.exit_code in (0, 1)
+    assert shown(result) == transcript_snapshot
+
+
+def test_jsonl_is_byte_identical_for_the_same_seed():
+    runs = [deckquest("run", SHRINE, "--seed", "9", "--agent", "random", "--format", "jsonl").stdout
+            for _ in range(2)]
+    assert runs[0] == runs[1]
+    assert runs[0] != deckquest("run", SHRINE, "--seed", "10", "--agent", "random", "--format", "jsonl").stdout
+
+
+def test_jsonl_events_carry_the_documented_fields():
+    out = deckquest("run", SHRINE, "--seed", "1", "--agent", "first", "--format", "jsonl").stdout
+    events = [json.loads(line) for line in out.splitlines()]
+    assert all("event" in e and "clock" in e for e in events)
+    check = next(e for e in events if e["event"] == "check")
+    assert {"pc", "kind", "difficulty", "cards", "color", "target", "result", "degree", "success",
+            "critical", "boost"} <= set(check)
+    end = events[-1]
+    assert end["event"] == "end" and {"outcome", "text"} <= set(end)
+
+
+def test_a_battle_stops_the_run_with_exit_1_and_the_battle_line():
+    result = deckquest("run", CAVE, "--agent", "first")
+    assert result.exit_code == 1
+    assert "goblin_cave.quest:71:5: error: scene `hall` reaches `battle against goblins`" in result.stderr
+    assert "== The Great Hall ==" in result.stdout
+
+
+def test_choose_selects_the_scripted_agent_and_reports_running_out():
+    result = deckquest("run", SHRINE, "--choose", "2")
+    assert result.exit_code == 1
+    assert "agent scripted" in result.stdout
+    assert "--choose ran out of answers" in result.stderr
+
+
+def test_bad_choose_list_is_a_usage_error():
+    result = deckquest("run", SHRINE, "--choose", "1,x")
+    assert result.exit_code == 2 and "`x` is not one" in result.stderr
+
+
+def test_human_agent_on_the_command_line_with_end_of_input():
+    result = deckquest("run", SHRINE, "--agent", "human", stdin="\n1\n")
+    assert result.exit_code == 0
+    assert "> Light the holy lantern" in result.stdout
+    assert "== The end: abandoned ==" in result.stdout and "end of input" in result.stdout
+
+
+def test_default_agent_without_a_terminal_is_first():
+    assert "agent first" in deckquest("run", SHRINE).stdout
+
+
+def test_unknown_script_or_pack_is_a_clean_error():
+    result = deckquest("run", "no-such-pack/nothing")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    result = deckquest("run", "missing.quest")
+    assert result.exit_code == 1 and "missing.quest" in result.stderr
+
+
+def test_max_steps_ends_a_run_as_stuck(tmp_path):
+    result = deckquest("run", SHRINE, "--max-steps", "5")
+    assert result.exit_code == 0
+    assert "== The end: stuck ==" in result.stdout and "more than 5 steps" in result.stdout
