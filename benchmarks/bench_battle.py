@@ -2,7 +2,9 @@
 
 Runs whole battles with `run_battle` (no events recorded, as batch runs do):
 the Goblin Cave horde against the mono-green PC, and with two PCs (mono-green
-and mono-red), for the greedy and the random agent. Prints figures; asserts nothing.
+and mono-red), for the greedy and the random agent. Rates are per second of this
+process's CPU time (one core), so other load on the machine does not skew them.
+Prints figures; asserts nothing.
 
     python benchmarks/bench_battle.py [--seconds 3]
 """
@@ -29,7 +31,7 @@ def party(decks, rng: random.Random):
 
 
 def measure(decks, horde, agent, seconds: float) -> tuple[float, Counter, float]:
-    """Battles per second (PC creation excluded), outcomes, mean turns."""
+    """Battles per CPU second (PC creation excluded), outcomes, mean turns."""
     outcomes: Counter = Counter()
     turns = 0
     spent = 0.0
@@ -37,9 +39,9 @@ def measure(decks, horde, agent, seconds: float) -> tuple[float, Counter, float]
     while spent < seconds:
         rng = random.Random(seed)
         pcs = party(decks, rng)
-        start = time.perf_counter()
+        start = time.process_time()
         result = run_battle(pcs, horde, agent, rng)
-        spent += time.perf_counter() - start
+        spent += time.process_time() - start
         outcomes[result.outcome] += 1
         turns += result.turns
         seed += 1
@@ -48,7 +50,7 @@ def measure(decks, horde, agent, seconds: float) -> tuple[float, Counter, float]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="time per measurement")
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per measurement")
     args = parser.parse_args()
     horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
     green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")

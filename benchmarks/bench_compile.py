@@ -8,6 +8,7 @@ front end, not the deck loader.
 
 from __future__ import annotations
 
+import re
 import sys
 import tempfile
 import time
@@ -78,7 +79,8 @@ def main() -> None:
     parse = best_of(5, lambda: parse_source(text, str(path)))
     whole = best_of(5, lambda: compile_source(text, path))
     count = text.count("\n")
-    print(f"script: {count:,} lines, {len(text):,} bytes, {text.count('scene s'):,} scenes")
+    scenes = len(re.findall(r"^(?:start )?scene ", text, re.M))
+    print(f"script: {count:,} lines, {len(text):,} bytes, {scenes:,} scenes")
     print(f"grammar: {build * 1000:7.1f} ms  (once per process)")
     print(f"parse:   {parse * 1000:7.1f} ms  ({count / parse:,.0f} lines/s)")
     print(f"compile: {whole * 1000:7.1f} ms  ({count / whole:,.0f} lines/s)")

@@ -6,8 +6,9 @@ its decks read once; each run only shuffles the PCs' libraries and walks the scr
 
     python benchmarks/bench_interpreter.py [--seconds 3] [--scenario PATH]
 
-Prints one line per agent: runs/s, steps/s, mean steps and checks per run, and also the
-rate with the transcript recorded and rendered as text (what `deckquest run` costs).
+Prints one line per agent: runs/s and steps/s (the best batch of 200 runs), mean steps and
+checks per run, and also the rate with the transcript recorded and rendered as text (what
+`deckquest run` costs).
 """
 
 from __future__ import annotations
@@ -26,23 +27,30 @@ DEFAULT = Path(__file__).resolve().parent.parent / "scenarios" / "drowned_shrine
 
 
 def measure(program: Program, agent_name: str, seconds: float, record: bool) -> dict:
+    """Runs in batches of 200 for about ``seconds``; the best batch is the figure (other
+    processes on a shared machine only ever slow a batch down)."""
     agent = make_agent(agent_name)
     runs = steps = checks = 0
-    started = time.perf_counter()
-    deadline = started + seconds
+    best = 0.0
+    deadline = time.perf_counter() + seconds
     seed = 0
     while time.perf_counter() < deadline:
-        for _ in range(100):
+        began = time.perf_counter()
+        batch_steps = 0
+        for _ in range(200):
             run = Run(program, agent, random.Random(seed), record=record, seed=seed)
             result = run.run()
             if record:
                 render_text(result.events)
             seed += 1
-            runs += 1
-            steps += result.steps
+            batch_steps += result.steps
             checks += run.state.checks
-    elapsed = time.perf_counter() - started
-    return {"runs": runs, "runs_per_s": runs / elapsed, "steps_per_s": steps / elapsed,
+        elapsed = time.perf_counter() - began
+        runs += 200
+        steps += batch_steps
+        if 200 / elapsed > best:
+            best, best_steps = 200 / elapsed, batch_steps / elapsed
+    return {"runs": runs, "runs_per_s": best, "steps_per_s": best_steps,
             "steps": steps / runs, "checks": checks / runs}
 
 

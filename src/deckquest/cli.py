@@ -75,6 +75,17 @@ def cards_show(name: tuple[str, ...]):
     click.echo(card_sheet(*found))
 
 
+@cards.command("coverage")
+@click.argument("deck", type=click.Path(dir_okay=False, path_type=Path))
+def cards_coverage(deck: Path):
+    """List which cards of DECK battles simulate fully, partly, or not at all."""
+    from deckquest.cards.decklist import load_deck
+    from deckquest.cards.oracle import coverage, format_coverage
+
+    loaded = load_deck(deck)
+    click.echo(format_coverage(coverage(loaded.main_cards()), str(deck)))
+
+
 @main.command()
 @click.argument("deck", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
@@ -127,8 +138,8 @@ def check(scripts: tuple[Path, ...]):
             continue
         for warning in scenario.warnings:
             click.echo(warning.render(), err=True)
-        count = len(scenario.warnings)
-        click.echo(f"{script}: ok ({len(scenario.scenes)} scenes"
+        scenes, count = len(scenario.scenes), len(scenario.warnings)
+        click.echo(f"{script}: ok ({scenes} scene{'s' if scenes != 1 else ''}"
                    + (f", {count} warning{'s' if count != 1 else ''})" if count else ")"), err=True)
     if failed:
         sys.exit(1)
@@ -227,3 +238,50 @@ def pack_remove(name: str):
 
     removed = remove_pack(name)
     click.echo(f"removed {removed.name} {removed.version}")
+
+
+@main.command("sim")
+@click.argument("script")
+@click.option("-n", "--runs", type=click.IntRange(min=1), default=10_000, show_default=True, help="How many runs.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Run i is seeded from (SEED, i) alone.")
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
+@click.option("--party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
+@click.option("--agent", type=click.Choice(["random", "first", "best"]), default="random", show_default=True,
+              help="Who decides for the players.")
+@click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Write the report as JSON to this file.")
+@click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,
+              help="A run longer than this many statements counts as stuck.")
+@click.option("--explore", is_flag=True, help="Cover every choice option and check outcome instead of random runs.")
+@click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [default: when it is a terminal].")
+def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, max_steps, explore, progress):
+    """Simulate SCRIPT many times and report how hard it is (docs/sim.md)."""
+    from deckquest.sim.command import explore_command, sim
+
+    show = sys.stderr.isatty() if progress is None else progress
+    if explore:
+        code = explore_command(script, party=party, seed=seed, max_steps=max_steps, json_file=json_file,
+                               html_file=html_file, echo=click.echo)
+    else:
+        code = sim(script, runs=runs, seed=seed, jobs=jobs, party=party, agent=agent, json_file=json_file,
+                   html_file=html_file, max_steps=max_steps, progress=show, echo=click.echo)
+    sys.exit(code)
+
+
+@main.command("tune")
+@click.argument("script")
+@click.option("--check", "check_site", required=True, metavar="LABEL|LINE", help="The check to tune.")
+@click.option("--target", required=True, metavar="RATE", help="The success rate wanted, e.g. 60%.")
+@click.option("-n", "--runs", type=click.IntRange(min=1), default=2_000, show_default=True,
+              help="Runs per difficulty tried.")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
+@click.option("--party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
+@click.option("--agent", type=click.Choice(["random", "first", "best"]), default="random", show_default=True)
+@click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True)
+def tune_command(script, check_site, target, runs, seed, jobs, party, agent, max_steps):
+    """Find the difficulty of one check that brings its success rate closest to RATE."""
+    from deckquest.sim.command import tune
+
+    tune(script, check=check_site, target=target, runs=runs, seed=seed, jobs=jobs, party=party,
+         agent=agent, max_steps=max_steps, echo=click.echo)

@@ -326,3 +326,10 @@ def test_compile_error_collects_every_error(pack, db):
         compile_in(pack, scene("-> a\n-> b"), db)
     assert [d.code for d in caught.value.diagnostics if d.severity == "error"] == ["DQ0031", "DQ0031"]
     assert caught.value.render().endswith("2 errors")
+
+
+def test_shipped_goblin_cave_compiles_with_its_decks(db):
+    """The contract's example, with the decks that ship beside it."""
+    scenario = compile_file(EXAMPLE, db)
+    assert scenario.start == "gate" and set(scenario.decks) == {"alice", "bram", "warlord", "goblins"}
+    assert all(w.severity == "warning" for w in scenario.warnings)

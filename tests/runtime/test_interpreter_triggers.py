@@ -181,3 +181,20 @@ scene two "B":
     end victory ""
 ''')
     assert narration(events) == ["five", "ten minutes in B"]
+
+
+def test_time_spent_by_pc_actions_fires_after_n_minutes_before_the_decision(tmp_path):
+    """The best agent's actions take minutes (T-2.4, T-2.6); a due trigger runs first."""
+    from deckquest.runtime.agents import BestAgent
+
+    _, events = play(tmp_path, '''when after 2 minutes:
+    "two minutes gone"
+start scene one "A":
+    choice:
+        "Go":
+            end victory ""
+''', BestAgent())
+    kinds = [e["event"] for e in events]
+    assert kinds.index("narration") < kinds.index("choice")
+    assert narration(events) == ["two minutes gone"]
+    assert [e for e in events if e["event"] == "choice"][0]["clock"] >= 2

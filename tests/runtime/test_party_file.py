@@ -109,3 +109,18 @@ def test_a_party_without_a_pc_the_script_names_is_an_error(tmp_path):
 def test_a_missing_deck_file_is_an_error(tmp_path):
     with pytest.raises(DeckquestError):
         load_party(write(tmp_path, GOOD.replace("decks/red.txt", "decks/blue.txt")), DB)
+
+
+def test_by_pc_is_not_a_pc_name_a_party_must_have(tmp_path):
+    """`check … by pc` means the PC in scope, so a party needs no PC called `pc`."""
+    members = load_party(write(tmp_path, GOOD), DB)
+    scenario = compile_text(tmp_path, PRELUDE + '''when a pc is dying:
+    check white difficulty 1 by pc:
+        success:
+            "up"
+        failure:
+            "down"
+start scene one "A":
+    end victory ""
+''')
+    assert Program(scenario, members).party == members

@@ -120,3 +120,14 @@ def test_max_steps_ends_a_run_as_stuck(tmp_path):
     result = deckquest("run", SHRINE, "--max-steps", "5")
     assert result.exit_code == 0
     assert "== The end: stuck ==" in result.stdout and "more than 5 steps" in result.stdout
+
+
+def test_run_a_scenario_of_an_installed_pack(tmp_path, monkeypatch):
+    """`deckquest run PACK/SCENARIO` finds the script in an installed pack."""
+    monkeypatch.setenv("DECKQUEST_HOME", str(tmp_path / "home"))
+    archive = tmp_path / "examples.dqpack"
+    assert deckquest("pack", "build", str(SCENARIOS), "-o", str(archive)).exit_code == 0
+    assert deckquest("pack", "install", str(archive)).exit_code == 0
+    by_pack = deckquest("run", "deckquest-examples/drowned_shrine", "--seed", "1")
+    by_path = deckquest("run", SHRINE, "--seed", "1")
+    assert by_pack.exit_code == 0 and by_pack.stdout == by_path.stdout

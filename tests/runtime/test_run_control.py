@@ -126,3 +126,31 @@ def test_best_agent_prepares_each_scene_once(tmp_path):
     assert not any(pc.concentration_counter for pc in run.state.pcs.values())
     assert run.state.clock == len(actions)  # each action takes one minute
     assert len(narration(run.events)) == 2
+
+
+def test_best_agent_casts_a_creature_that_then_supports_the_check(tmp_path):
+    """T-2.10: after casting, the second concentration ends summoning sickness; T-3.3 support."""
+    run = start(tmp_path, '''start scene one "A":
+    check green difficulty 2 by alice:
+        success:
+            end victory ""
+        failure:
+            end defeat ""
+''', BestAgent())
+    alice = run.state.pcs["alice"]
+    forest = next(i for i in range(len(alice.cards))
+                  if alice.cards[i].name == "Forest" and i not in alice.critical_cards)
+    elves = next(i for i in range(len(alice.cards)) if alice.cards[i].name == "Llanowar Elves")
+    for card in (forest, elves):
+        for zone in (alice.library, alice.hand):
+            if card in zone:
+                zone.remove(card)
+    alice.library.extend(alice.hand)
+    alice.hand = [forest, elves]
+    run.run()
+    actions = [(e["pc"], e["action"], e["card"]) for e in run.events if e["event"] == "action"]
+    assert actions[:6] == [("alice", "concentrate", None), ("alice", "play_land", "Forest"),
+                           ("alice", "cast", "Llanowar Elves"), ("alice", "rest", None),
+                           ("alice", "concentrate", None), ("alice", "rest", None)]
+    check = [e for e in run.events if e["event"] == "check"][0]
+    assert (check["support"], check["supporter"]) == (1, "Llanowar Elves")

@@ -139,7 +139,10 @@ class Text:
 
 @dataclass
 class Who:
-    """Who makes a check: a PC id (``kind == "pc"``), ``party``, ``each``, ``all`` or ``any``."""
+    """Who makes a check: a PC (``kind == "pc"``), ``party``, ``each``, ``all`` or ``any``.
+
+    For ``kind == "pc"``, ``pc`` is a PC id, or ``"pc"`` for the PC in scope (``by pc``).
+    """
 
     span: Span
     kind: str

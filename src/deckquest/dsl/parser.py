@@ -13,12 +13,14 @@ Three stages, each reporting what it finds rather than stopping at the first pro
 
 from __future__ import annotations
 
+import gc
 import re
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import Indenter
 
 from deckquest.dsl import ast
@@ -67,23 +69,34 @@ RESERVED_WORDS = frozenset(
 
 def parse_source(text: str, path: str) -> ast.Script:
     """The syntax tree of a script; raises CompileError with every syntax error found."""
+    with _no_gc():
+        return _parse(text, path)
+
+
+@contextmanager
+def _no_gc():
+    """Pause the cyclic garbage collector: parsing makes many small objects and no garbage
+    cycles, and full collections over the growing tree made big scripts parse in O(n^2)."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def _parse(text: str, path: str) -> ast.Script:
     diagnostics, text = scan(text, path)
     if diagnostics and diagnostics[0].code == "DQ0005":
         raise CompileError(diagnostics)
-    script = None
     try:
         tree = _lark().parse(text)
     except UnexpectedInput as first:
-        diagnostics.extend(_recover(text, path, first))
-    except RecursionError:
-        diagnostics.append(error("DQ0006", "the script is nested too deeply to read", Span(path, 1, 1)))
-    else:
-        builder = AstBuilder(path, text)
-        try:
-            script = builder.transform(tree)
-        except RecursionError:
-            diagnostics.append(error("DQ0006", "the script is nested too deeply to read", Span(path, 1, 1)))
-        diagnostics.extend(builder.problems)
+        raise CompileError(_sorted_unique(diagnostics + _recover(text, path, first))) from None
+    builder = AstBuilder(path, text)
+    script = builder.transform(tree)
+    diagnostics.extend(builder.problems)
     if diagnostics:
         raise CompileError(_sorted_unique(diagnostics))
     return script
@@ -145,15 +158,17 @@ def _scan_line(line: str, number: int, path: str, diagnostics: list[Diagnostic],
 
 
 def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: list[Diagnostic]) -> str:
-    """Check string lengths and parenthesis depth; close an unterminated string."""
+    """Check string lengths and the nesting of conditions; close an unterminated string."""
     depth = deepest = 0
     position = 0
+    code = []  # the characters outside strings
     while position < len(body):
         char = body[position]
-        if char == '"' or char == "#":
+        if char == "#":
+            break
+        code.append(char)
+        if char == '"':
             match = _STRING_OR_COMMENT.match(body, position)
-            if char == "#":
-                break
             col = offset + position + 1
             if not match.group(1):
                 diagnostics.append(error("DQ0004", "this string has no closing `\"`", Span(path, number, col, number, col + 1),
@@ -170,10 +185,11 @@ def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: l
         elif char == ")":
             depth -= 1
         position += 1
-    if deepest > MAX_PAREN_DEPTH:
-        diagnostics.append(error("DQ0006", f"parentheses nested more than {MAX_PAREN_DEPTH} deep",
+    nots = len(re.findall(r"\bnot\b", "".join(code)))
+    if deepest > MAX_PAREN_DEPTH or nots > MAX_PAREN_DEPTH:
+        diagnostics.append(error("DQ0006", f"a condition nested more than {MAX_PAREN_DEPTH} deep (parentheses or `not`)",
                                  Span(path, number, offset + 1), "simplify the condition"))
-        return re.sub(r"[()]", " ", body)
+        return re.sub(r"[()]|\bnot\b", " ", body)
     return body
 
 
@@ -182,13 +198,14 @@ def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: l
 _TOKEN_WORDS = {
     "STRING": "a string", "NAME": "a name", "INT": "a number", "_NL": "the end of the line",
     "_INDENT": "an indented block", "_DEDENT": "the end of the block", "COPIES": "a count like `x3`",
-    "$END": "the end of the file", "COLON": "`:`", "COMMA": "`,`", "DOT": "`.`", "SLASH": "`/`",
-    "EQUAL": "`=`", "MINUS": "`-`", "LPAR": "`(`", "RPAR": "`)`", "__ANON_0": "`->`",
+    "$END": "the end of the file",
 }
 
 
 def _describe_expected(names) -> str:
-    words = sorted({_TOKEN_WORDS.get(n, f"`{n.lower()}`") for n in names if not n.startswith("__ANON") or n in _TOKEN_WORDS})
+    """The tokens Lark expected, in words: `difficulty`, a number, the end of the line..."""
+    literals = {t.name: t.pattern.value for t in _lark().terminals if t.pattern.type == "str"}
+    words = sorted({_TOKEN_WORDS.get(n) or f"`{literals.get(n, n.lower())}`" for n in names})
     if len(words) > 8:
         words = words[:8] + ["…"]
     return ", ".join(words)

@@ -103,7 +103,8 @@ class _Compiler:
         except CompileError as failure:
             raise CompileError(_with_source(failure.diagnostics, text, str(self.path))) from None
         header = self._header(script, library)
-        self.rules = header["rules"]
+        if not library:
+            self.rules = header["rules"]  # a used script follows the rules of the script using it
         for use in script.uses:
             self._use(use)
         self._declare_all(script, library)
@@ -195,6 +196,7 @@ class _Compiler:
             return
         qualified = f"{self.prefix}{namespace}."
         library = _Compiler(target, self.db, self.stack, prefix=qualified)
+        library.rules = self.rules
         try:
             text = read_script(target, use.span)
             library.compile(text, library=True)
@@ -213,34 +215,26 @@ class _Compiler:
         self.decks.update(library.decks)
 
     def _find_script(self, use: ast.Use) -> Path | None:
-        """The file a `use` names: through the pack store, else relative to this script's folder."""
-        try:
-            from deckquest.packs.store import resolve_script_reference
-        except ImportError:
-            resolve_script_reference = None
-        try:
-            if resolve_script_reference is not None:
-                found = Path(resolve_script_reference(use.path, self.path.parent))
-            else:
-                found = self._local_file(use.path, use.span, "DQ0060")
-        except DeckquestError as problem:
-            self.error("DQ0060", problem.message, use.span, problem.hint)
-            return None
+        """The file a `use` names, or None after reporting why there is none."""
+        found = self._reference(use.path, use.span)
         if found is not None and not found.is_file():
             self.error("DQ0060", f"there is no script `{use.path}`", use.span,
-                       "the path is relative to this script's folder, or names an installed pack")
+                       "the path is relative to this script's folder, or names an installed pack's script")
             return None
         return found
 
-    def _local_file(self, reference: str, span: Span, code: str) -> Path | None:
-        """A pack-relative file next to this script; never one outside its folder."""
-        from deckquest.packs.paths import path_problem
+    def _reference(self, reference: str, span: Span) -> Path | None:
+        """Where a `use` or `deck` path points: inside this script's pack, or an installed pack.
 
-        problem = path_problem(reference)
-        if problem:
-            self.error("DQ0050", f"`{reference}`: {problem}", span)
+        A shared script is untrusted, so a path that leaves its pack is an error (DQ0050).
+        """
+        from deckquest.packs.store import resolve_script_reference
+
+        try:
+            return Path(resolve_script_reference(reference, self.path.parent))
+        except DeckquestError as problem:
+            self.error("DQ0050", problem.message, span, problem.hint)
             return None
-        return self.path.parent / reference
 
     # -------------------------------------------------------------- declarations
 
@@ -296,7 +290,7 @@ class _Compiler:
 
     def _deck(self, reference: str, span: Span):
         """(path, Deck) of a deck file beside the script, or (path, None) after reporting why not."""
-        path = self._local_file(reference, span, "DQ0050")
+        path = self._reference(reference, span)
         if path is None:
             return None, None
         if not path.is_file():

@@ -242,11 +242,16 @@ def legal_actions(run, pc_id: str) -> list[tuple[str, int | None, str]]:
         found += [("play_land", card_id, f"{pc.name}: play {pc.cards[card_id].name}")
                   for card_id in dict.fromkeys(pc.hand) if pc.cards[card_id].is_land]
     found += [("cast", card_id, f"{pc.name}: cast {pc.cards[card_id].name}")
-              for card_id in pc.hand
-              if profile(pc.cards[card_id]).is_permanent and not pc.cards[card_id].is_land
-              and payment(pc, pc.cards[card_id]) is not None]
+              for card_id in dict.fromkeys(pc.hand) if _castable_outside_combat(pc, card_id)]
     found.append(("rest", None, f"{pc.name}: rest (1 minute, T-2.6)"))
     return found
+
+
+def _castable_outside_combat(pc: pcs.PC, card_id: int) -> bool:
+    """A permanent spell that needs no target (no Auras: their targets are not modelled)."""
+    card = pc.cards[card_id]
+    return (profile(card).is_permanent and not card.is_land and "Aura" not in card.subtypes
+            and payment(pc, card) is not None)
 
 
 def perform(run, pc_id: str, action: str, card_id: int | None) -> None:

@@ -23,7 +23,7 @@ from deckquest.engine.combat.profile import (
     DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK, MENACE,
     REACH, TRAMPLE, VIGILANCE, profile,
 )
-from deckquest.engine.combat.state import HORDE, Battle, find_permanent
+from deckquest.engine.combat.state import HORDE, Battle, find_permanent, power
 
 # --- the human at the table ------------------------------------------------------------
 
@@ -121,7 +121,14 @@ DANGER = 0.6
 
 
 class GreedyBattleAgent:
-    """A fair stand-in for players; its decisions are documented in docs/agents.md."""
+    """A fair stand-in for players; its decisions are documented in docs/agents.md.
+
+    It plans a combat's attacks (or blocks) once and then declares them one by one;
+    the plan is kept for that battle, turn and step only.
+    """
+
+    def __init__(self):
+        self._plan: tuple[object, tuple, list[Action]] = (None, (), [])
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
         step = battle.step
@@ -132,8 +139,16 @@ class GreedyBattleAgent:
         if step in ("main1", "main2"):
             return self._main(battle, actions)
         if step == "declare_attackers":
-            return _next_of(actions, _attack_plan(battle), act.CONFIRM_ATTACKERS)
-        return _next_of(actions, _block_plan(battle), act.CONFIRM_BLOCKERS)
+            return _next_of(actions, self._planned(battle, _attack_plan), act.CONFIRM_ATTACKERS)
+        return _next_of(actions, self._planned(battle, _block_plan), act.CONFIRM_BLOCKERS)
+
+    def _planned(self, battle: Battle, planner) -> list[Action]:
+        """The plan for this battle object's current turn and step (held by reference,
+        so a later battle can never be mistaken for this one)."""
+        when = (battle.turn, battle.step)
+        if self._plan[0] is not battle or self._plan[1] != when:
+            self._plan = (battle, when, planner(battle))
+        return self._plan[2]
 
     def _main(self, battle: Battle, actions: list[Action]) -> Action:
         lands = [a for a in actions if a.kind == act.PLAY_LAND]
@@ -143,7 +158,7 @@ class GreedyBattleAgent:
         if casts:
             return max(casts, key=lambda a: (_spell_value(battle, a), a.x))
         if battle.step == "main1" and any(a.kind == act.GO_TO_COMBAT for a in actions):
-            if _attack_plan(battle):
+            if _attack_plan(battle):  # the same plan is made again in declare attackers
                 return Action(act.GO_TO_COMBAT)
         escapes = [a for a in actions if a.kind == act.ESCAPE]
         if escapes and _loss_is_near(battle):
@@ -189,11 +204,8 @@ def _land_value(battle: Battle, action: Action) -> tuple:
     return (needed, not facts.enters_tapped, len(made), -action.card)
 
 
-def _power(side, permanent) -> int:
-    return profile(side.cards[permanent.card]).power + permanent.plus_counters
-
-
 def _toughness(side, permanent) -> int:
+    """Toughness left: printed plus counters minus damage already marked."""
     return profile(side.cards[permanent.card]).toughness + permanent.plus_counters - permanent.damage
 
 
@@ -201,10 +213,10 @@ def _kills(attacker_side, attacker, defender_side, defender) -> bool:
     """Whether the first creature's combat damage destroys the second."""
     facts = profile(attacker_side.cards[attacker.card])
     target = profile(defender_side.cards[defender.card])
-    power = _power(attacker_side, attacker)
-    if power <= 0 or target.keywords & INDESTRUCTIBLE:
+    damage = power(attacker_side, attacker)
+    if damage <= 0 or target.keywords & INDESTRUCTIBLE:
         return False
-    return bool(facts.keywords & DEATHTOUCH) or power >= _toughness(defender_side, defender)
+    return bool(facts.keywords & DEATHTOUCH) or damage >= _toughness(defender_side, defender)
 
 
 def _survives(creature_side, creature, opponent_side, opponent) -> bool:
@@ -222,7 +234,7 @@ def _horde_threat(battle: Battle) -> list[float]:
     """The powers of the horde creatures that will attack next turn, biggest first,
     with the expected power of next turn's reveal (T-6.9) as one more attacker."""
     horde = battle.horde
-    powers = [float(_power(horde, p)) for p in horde.battlefield
+    powers = [float(power(horde, p)) for p in horde.battlefield
               if profile(horde.cards[p.card]).is_creature
               and not profile(horde.cards[p.card]).keywords & DEFENDER]
     powers.append(_expected_reveal_power(horde))
@@ -270,8 +282,8 @@ def _loss_is_near(battle: Battle) -> bool:
 
 def _attack_plan(battle: Battle) -> list[Action]:
     """Attack with each creature that no untapped horde creature can block and kill
-    it without dying too (a safe or a good trade), as long as the creatures kept
-    back still hold the horde's next attack below the weakest PC's life."""
+    without dying too (a safe attack or a trade), as long as the creatures kept
+    back still hold the horde's next attack under the danger line."""
     horde = battle.horde
     blockers = [p for p in horde.battlefield if not p.tapped and profile(horde.cards[p.card]).is_creature]
     fighting = battle.fighting()
@@ -288,7 +300,7 @@ def _attack_plan(battle: Battle) -> list[Action]:
                 continue
             if permanent.summoning_sick and not facts.keywords & HASTE:
                 continue
-            if _power(pc, permanent) <= 0:
+            if power(pc, permanent) <= 0:
                 continue
             risky = any(can_block(horde, b, pc, permanent) and not _survives(pc, permanent, horde, b)
                         and not _kills(pc, permanent, horde, b) for b in blockers)
@@ -312,7 +324,7 @@ def _block_plan(battle: Battle) -> list[Action]:
             if profile(pc.cards[p.card]).is_creature and not p.tapped and (pc.id, p.card) not in used]
     attacks = sorted((a for a in battle.attacks if not a.blockers
                       and not profile(horde.cards[a.card]).keywords & MENACE),
-                     key=lambda a: -_power(horde, find_permanent(horde, a.card)))
+                     key=lambda a: -power(horde, find_permanent(horde, a.card)))
     plan: list[Action] = []
     blocked = set()
 
@@ -335,7 +347,7 @@ def _block_plan(battle: Battle) -> list[Action]:
     incoming: dict[str, int] = {}
     for attack in battle.attacks:
         if attack.card not in blocked and not attack.blockers:
-            incoming[attack.defender] = incoming.get(attack.defender, 0) + _power(horde, find_permanent(horde, attack.card))
+            incoming[attack.defender] = incoming.get(attack.defender, 0) + power(horde, find_permanent(horde, attack.card))
     for attack in attacks:
         pc_life = battle.side(attack.defender).life
         if attack.card in blocked or incoming.get(attack.defender, 0) < pc_life:
@@ -344,5 +356,5 @@ def _block_plan(battle: Battle) -> list[Action]:
         choices = [(pc, p) for pc, p in free if can_block(pc, p, horde, attacker)]
         if choices:
             assign(attack, *min(choices, key=lambda c: creature_value(c[0], c[1].card)))
-            incoming[attack.defender] -= _power(horde, attacker)
+            incoming[attack.defender] -= power(horde, attacker)
     return plan

@@ -1,6 +1,6 @@
 """`deckquest run`: the library calls behind the command, so the CLI stays a thin layer.
 
-Defaults (docs/cli.md): the agent is ``scripted`` when ``--choose`` is given, else ``human``
+Defaults (docs/agents.md, "Scenario agents"): the agent is ``scripted`` when ``--choose`` is given, else ``human``
 when stdin is a terminal, else ``first`` (a pipe or a CI job never waits for input). The
 seed defaults to 0 so that a repeated command prints the same transcript.
 """

@@ -137,7 +137,7 @@ def _named_pcs(scenario):
     stack: list = list(scenario.triggers) + list(scenario.scenes.values())
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.Who, ast.Target)) and node.pc and node.kind in ("pc", "named"):
+        if isinstance(node, (ast.Who, ast.Target)) and node.pc not in (None, "pc"):
             yield node.pc, node.span
         elif isinstance(node, (ast.PcStat, ast.PcName)) and node.pc != "pc":
             yield node.pc, node.span
@@ -183,15 +183,6 @@ class Run:
         self.events: list[dict] | None = [] if record else None
         self.listener = listener
         self.max_steps = max_steps
-        self._handlers = {
-            ast.Narration: self._narration, ast.Choice: self._choice, ast.Check: self._check,
-            ast.Encounter: self._encounter, ast.Recruit: self._recruit, ast.Fight: self._fight,
-            ast.Battle: self._battle, ast.Goto: self._goto, ast.End: self._end,
-            ast.LoseLife: self._lose_life, ast.GainLife: self._gain_life, ast.Draw: self._draw,
-            ast.Give: self._give, ast.Rest: self._party_rests, ast.Sleep: self._party_sleeps,
-            ast.Wait: self._wait, ast.SetFlag: self._set_flag, ast.ClearFlag: self._clear_flag,
-            ast.CounterAssign: self._counter_assign, ast.If: self._if,
-        }
         self.state = self._initial_state()
         self._emit("start", title=self.scenario.title, rules=program.rules, seed=seed,
                    agent=getattr(agent, "name", type(agent).__name__),
@@ -245,7 +236,7 @@ class Run:
             return
         stmt = block[frame.index]
         frame.index += 1
-        self._handlers[type(stmt)](stmt, frame)
+        _HANDLERS[type(stmt)](self, stmt, frame)
 
     def run(self) -> RunResult:
         """Step to the end (the hot loop of batch runs)."""
@@ -283,7 +274,6 @@ class Run:
         twin.rng.setstate(self.rng.getstate())
         twin.state = self.state.copy()
         twin.events = list(self.events) if self.events is not None else None
-        twin._handlers = {kind: getattr(twin, method.__name__) for kind, method in self._handlers.items()}
         return twin
 
     # -- events
@@ -579,7 +569,8 @@ class Run:
         if not offered:
             self._finish(STUCK, f"no option of the choice at line {stmt.span.line} is available")
             return
-        self._act("choice")
+        if self._act("choice", frame):
+            return
         labels = [self.render(stmt.options[i].label, frame) for i in offered]
         picked = self.agent.choose(self, stmt, labels)
         if not 0 <= picked < len(offered):
@@ -588,9 +579,18 @@ class Run:
         self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
         self._push(stmt.options[offered[picked]].body, frame)
 
-    def _act(self, moment: str) -> None:
-        """A decision point: the agent may let PCs act first (concentrate, play lands, …)."""
+    def _act(self, moment: str, frame: Frame) -> bool:
+        """A decision point: the agent may let PCs act first (concentrate, play lands, …).
+
+        True when their actions fired triggers (time passed, a PC fell unconscious): those
+        run first, and the statement runs again after them.
+        """
+        depth = len(self.state.frames)
         self.agent.act(self, moment)
+        if len(self.state.frames) > depth:
+            frame.index -= 1
+            return True
+        return False
 
     # -- checks
 
@@ -612,22 +612,23 @@ class Run:
         if who == "each":
             self._check_each(stmt, frame, kind, difficulty, label, success, failure, recruit, key)
             return
-        self._act("check")
+        if self._act("check", frame):
+            return
         if who in ("all", "any"):
             records = [self._one_check(key, p, kind, difficulty, label, frame)
                        for p in self._check_candidates(key)]
             if not records:
                 outcome, deciding = False, None
             elif who == "all":
-                deciding = min(records, key=lambda r: r["degree"])
-                outcome = all(r["success"] for r in records)
+                deciding = min(records, key=lambda r: r[2])
+                outcome = all(r[1] for r in records)
             else:
-                deciding = max(records, key=lambda r: r["degree"])
-                outcome = any(r["success"] for r in records)
-            pc = deciding["pc"] if deciding else None
-            degree = deciding["degree"] if deciding else 0
+                deciding = max(records, key=lambda r: r[2])
+                outcome = any(r[1] for r in records)
+            pc = deciding[0] if deciding else None
+            degree = deciding[2] if deciding else 0
             self._emit("check_group", who=who, label=label, success=outcome, degree=degree, pc=pc)
-            self._after_check(outcome, pc, degree, [r for r in records if r["criticals"]],
+            self._after_check(outcome, pc, degree, [r for r in records if r[3]],
                               success, failure, recruit, frame)
             return
         if who == "pc":
@@ -636,13 +637,14 @@ class Run:
             candidates = self._check_candidates(key)
             pc = self.agent.pick_pc(self, stmt, kind, difficulty, candidates) if candidates else None
         record = self._one_check(key, pc, kind, difficulty, label, frame)
-        self._after_check(record["success"], record["pc"], record["degree"],
-                          [record] if record["criticals"] else [], success, failure, recruit, frame)
+        self._after_check(record[1], pc, record[2], [record] if record[3] else [],
+                          success, failure, recruit, frame)
 
     def _check_each(self, stmt, frame, kind, difficulty, label, success, failure, recruit, key):
         """``by each``: one PC per visit of this statement, its block right after its check."""
         if frame.pending is None:
-            self._act("check")
+            if self._act("check", frame):
+                return
             frame.pending = [p for p, pc in self.state.pcs.items() if pc.status != pcs.DEAD]
         if not frame.pending:
             frame.pending = None
@@ -653,8 +655,8 @@ class Run:
         else:
             frame.pending = None
         record = self._one_check(key, pc, kind, difficulty, label, frame)
-        self._after_check(record["success"], pc, record["degree"],
-                          [record] if record["criticals"] else [], success, failure, recruit, frame)
+        self._after_check(record[1], pc, record[2], [record] if record[3] else [],
+                          success, failure, recruit, frame)
 
     def _check_candidates(self, key: str) -> list[str]:
         """The PCs that may make this check: conscious, and not made it in this scene (T-4.12)."""
@@ -676,11 +678,14 @@ class Run:
             self._push(block, frame, pc=pc, degree=degree)
         self._fire("check_succeeds" if outcome else "check_fails", pc=pc, degree=degree)
         for record in reversed(critical_records):
-            self._fire("critical_revealed", pc=record["pc"], degree=record["degree"])
+            self._fire("critical_revealed", pc=record[0], degree=record[2])
 
     def _one_check(self, key: str, pc_id: str | None, kind: str, difficulty: int, label: str,
-                   frame: Frame) -> dict:
-        """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5)."""
+                   frame: Frame) -> tuple[str | None, bool, int, bool]:
+        """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5).
+
+        Returns (pc, success, degree, a critical card was revealed); the event carries the rest.
+        """
         state = self.state
         pc = state.pcs.get(pc_id) if pc_id is not None else None
         refusal = None
@@ -690,8 +695,13 @@ class Run:
             refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
         elif (pc_id, key) in state.checks_made:
             refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
+        state.checks += 1
         if refusal is not None:
-            return self._refused(pc_id, kind, difficulty, label, refusal)
+            self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=label, cards=[],
+                       color=None, target=difficulty, result=0, degree=-difficulty, success=False,
+                       critical=None, criticals=[], boost=False, boost_cards=[], boost_bonus=0,
+                       support=0, supporter=None, note=refusal)
+            return pc_id, False, -difficulty, False
         state.checks_made.add((pc_id, key))
         if pc.concentration_counter:
             self.rest(pc_id)  # T-2.5: no checks with a concentration counter
@@ -702,30 +712,15 @@ class Run:
             boost(pc, pending, self.rng)
         criticals = [i for i in pending.reveal_order if i in pc.critical_cards]
         record = finish_check(pc, pending, self.rng)
-        state.checks += 1
         state.successes += record.success
-        event = {
-            "pc": pc_id, "kind": kind, "difficulty": difficulty, "label": label,
-            "cards": list(record.revealed), "color": record.color, "target": record.target,
-            "result": record.result, "degree": record.degree, "success": record.success,
-            "critical": record.critical, "criticals": pc.names(criticals),
-            "boost": boosted, "boost_cards": list(record.boost_cards),
-            "boost_bonus": record.boost_bonus, "support": support, "supporter": supporter,
-            "note": record.note,
-        }
-        self._emit("check", **event)
-        return event
-
-    def _refused(self, pc_id, kind, difficulty, label, note) -> dict:
-        event = {
-            "pc": pc_id, "kind": kind, "difficulty": difficulty, "label": label, "cards": [],
-            "color": None, "target": difficulty, "result": 0, "degree": -difficulty,
-            "success": False, "critical": None, "criticals": [], "boost": False, "boost_cards": [],
-            "boost_bonus": 0, "support": 0, "supporter": None, "note": note,
-        }
-        self.state.checks += 1
-        self._emit("check", **event)
-        return event
+        if self.events is not None or self.listener is not None:
+            self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=label,
+                       cards=list(record.revealed), color=record.color, target=record.target,
+                       result=record.result, degree=record.degree, success=record.success,
+                       critical=record.critical, criticals=pc.names(criticals), boost=boosted,
+                       boost_cards=list(record.boost_cards), boost_bonus=record.boost_bonus,
+                       support=support, supporter=supporter, note=record.note)
+        return pc_id, record.success, record.degree, bool(criticals)
 
     def _support(self, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | None]:
         """T-3.3, T-4.13: the agent may tap one of the PC's ready creatures to add its power."""
@@ -762,7 +757,8 @@ class Run:
                        creature_died=False, note=f"{decl.name} is already {npc.status}")
             return
         npc.status = NPC_PRESENT
-        self._act("fight")
+        if self._act("fight", frame):
+            return
         power, toughness, keywords = npc_stats(decl)
         candidates = [(key, index) for key, pc in self.state.pcs.items() if pc.can_act
                       for index in ready_creatures(pc)]
@@ -814,7 +810,8 @@ class Run:
 
     def _battle(self, stmt: ast.Battle, frame: Frame) -> None:
         """Fight, then run the outcome's block after the triggers the battle fired."""
-        self._act("battle")
+        if self._act("battle", frame):
+            return
         depth = len(self.state.frames)
         outcome = self.battle(stmt)
         block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
@@ -857,7 +854,6 @@ class Run:
         """T-2.3, T-2.5: a sorcery-speed action of one minute, once per concentration."""
         pc = self.state.pcs[pc_id]
         pcs.play_land(pc, card_id)
-        pc.battlefield[-1].summoning_sick = False  # a land taps for mana at once
         self._action(pc_id, "play_land", pc.cards[card_id].name, SORCERY_MINUTES)
 
     def cast(self, pc_id: str, card_id: int) -> None:
@@ -881,6 +877,16 @@ class Run:
 
 
 # ---------------------------------------------------------------- helpers
+
+_HANDLERS = {
+    ast.Narration: Run._narration, ast.Choice: Run._choice, ast.Check: Run._check,
+    ast.Encounter: Run._encounter, ast.Recruit: Run._recruit, ast.Fight: Run._fight,
+    ast.Battle: Run._battle, ast.Goto: Run._goto, ast.End: Run._end,
+    ast.LoseLife: Run._lose_life, ast.GainLife: Run._gain_life, ast.Draw: Run._draw,
+    ast.Give: Run._give, ast.Rest: Run._party_rests, ast.Sleep: Run._party_sleeps,
+    ast.Wait: Run._wait, ast.SetFlag: Run._set_flag, ast.ClearFlag: Run._clear_flag,
+    ast.CounterAssign: Run._counter_assign, ast.If: Run._if,
+}
 
 
 _COMPARE = {
@@ -911,7 +917,8 @@ def creature_power(pc: pcs.PC, permanent: Permanent) -> int:
 
 
 def mana_sources(pc: pcs.PC) -> list[tuple[int, tuple]]:
-    """The PC's untapped permanents that make mana and may tap (summoning sickness, T-2.10)."""
+    """The PC's untapped permanents that make mana and may tap (summoning sickness, T-2.10,
+    holds creatures only: a land taps the turn it is played)."""
     sources = []
     for index, permanent in enumerate(pc.battlefield):
         made = profile(pc.cards[permanent.card]).mana

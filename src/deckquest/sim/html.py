@@ -47,7 +47,7 @@ def bar_chart(title: str, rows: list[tuple[str, float, str]], color: str = "#4c7
 def paired_bar_chart(title: str, rows: list[tuple[str, float, float | None]]) -> str:
     """Two bars per row: the simulated rate and the exact fresh-deck odds."""
     height = 2 * BAR_HEIGHT * max(len(rows), 1) + 10
-    span = CHART_WIDTH - LABEL_WIDTH - 80
+    span = CHART_WIDTH - LABEL_WIDTH - 120  # room for "simulated 100.0%"
     parts = [
         f'<svg class="chart" role="img" aria-label="{escape(title)}" width="{CHART_WIDTH}" '
         f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
@@ -110,3 +110,116 @@ def table(headers: list[str], rows: list[list[object]]) -> str:
 
 def percent(value: float | None) -> str:
     return "-" if value is None else f"{value:.1%}"
+
+
+# ---------------------------------------------------------------- the page
+
+
+def render_page(data: dict) -> str:
+    """The whole report as one HTML document: verdict, charts, then the tables."""
+    title = f"{data['scenario']['title']}: difficulty report"
+    body = [f"<h1>{escape(title)}</h1>", _meta(data), _verdict(data["verdict"]),
+            _endings(data), _funnel(data), _checks(data), _pcs(data), _battles(data),
+            _problems(data)]
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
+            f"<body>{''.join(body)}</body></html>\n")
+
+
+def _meta(data: dict) -> str:
+    text = (f"{data['runs']:,} runs of {escape(data['scenario']['path'])}, seed {data['seed']}, "
+            f"agent {escape(data['agent'])}, rules {escape(data['scenario']['rules'])}")
+    if data["interrupted"]:
+        text += f" (interrupted: {data['runs']:,} of {data['runs_requested']:,} runs)"
+    return f'<p class="meta">{text}</p>'
+
+
+def _verdict(verdict: dict) -> str:
+    reasons = "".join(f"<li>{escape(reason)}</li>" for reason in verdict["reasons"])
+    return (f'<div class="verdict" id="verdict"><strong>{escape(verdict["headline"])}</strong>'
+            f"<ul>{reasons}</ul></div>")
+
+
+def _endings(data: dict) -> str:
+    details = data["ending_details"]
+    rows = [(d["outcome"], d["share"], f"{d['share']:.1%} ({d['runs']:,})") for d in details]
+    if data["stuck"]:
+        rows.append(("(stuck)", data["stuck"] / data["runs"], f"{data['stuck'] / data['runs']:.1%}"))
+    table_rows = [[d["outcome"], d["runs"], percent(d["share"]),
+                   f"{percent(d['interval'][0])} to {percent(d['interval'][1])}", d["rating"],
+                   "; ".join(d["reasons"])] for d in details]
+    return ('<h2 id="endings">Endings</h2>' + bar_chart("Ending shares", rows, "#55a868")
+            + table(["ending", "runs", "share", "95% interval", "rating", "why"], table_rows))
+
+
+def _funnel(data: dict) -> str:
+    scenes = data["scenes"]
+    rows = [(f"{scene_id}: {info['title']}", info["share"], f"{info['share']:.1%}")
+            for scene_id, info in scenes.items()]
+    table_rows = [[scene_id, info["title"], info["reached"], percent(info["share"]), info["ended_here"]]
+                  for scene_id, info in scenes.items()]
+    return ('<h2 id="scenes">Scene funnel</h2>' + bar_chart("Scene reach", rows)
+            + table(["scene", "title", "runs reaching it", "share", "runs ending there"], table_rows))
+
+
+def _checks(data: dict) -> str:
+    checks = data["checks"]
+    if not checks:
+        return '<h2 id="checks">Checks</h2><p>The script has no checks.</p>'
+    rows = [(f"{site['line']}: {site['label']}", site["rate"], site["exact"]) for site in checks]
+    table_rows = []
+    for site in checks:
+        interval = site["interval"]
+        table_rows.append([
+            site["line"], site["scene"], site["label"], f"{site['kind']} {site['difficulty']}", site["who"],
+            site["attempts"], percent(site["rate"]),
+            f"{percent(interval[0])} to {percent(interval[1])}" if interval else "-",
+            percent(site["exact"]), percent(site["exact_boost"]), ", ".join(site["pcs_checking"])])
+    return ('<h2 id="checks">Checks: simulated success and fresh-deck odds</h2>'
+            + paired_bar_chart("Check success", rows)
+            + table(["line", "scene", "check", "kind", "by", "attempts", "success", "95% interval",
+                     "exact", "exact with boost", "PCs"], table_rows))
+
+
+def _pcs(data: dict) -> str:
+    parts = ['<h2 id="pcs">Player characters</h2>']
+    rows = []
+    for pc_id, pc in data["pcs"].items():
+        rows.append([pc_id, pc["name"], percent(pc["dying_share"]), percent(pc["unconscious_share"]),
+                     percent(pc["dead_share"]), pc["life_lost"]["mean"], pc["life_lost"]["p90"],
+                     pc["library_end"]["mean"], pc["exhaustion_end"]["mean"]])
+    parts.append(table(["PC", "name", "dying", "unconscious", "dead", "life lost (mean)", "life lost (p90)",
+                        "library at end (mean)", "exhaustion zone at end (mean)"], rows))
+    for pc_id, pc in data["pcs"].items():
+        counts = {int(value): count for value, count in pc["life_lost"]["histogram"].items()}
+        parts.append(f"<h3>Life lost by {escape(pc['name'])} (runs per amount)</h3>")
+        parts.append(histogram_chart(f"Life lost by {pc['name']}", counts))
+    clock = data["clock"]
+    parts.append(f"<p>Game clock at the end: mean {clock['mean']:.0f} minutes, median {clock['p50']:.0f}, "
+                 f"90% of runs under {clock['p90']:.0f}, longest {clock['max']}.</p>")
+    return "".join(parts)
+
+
+def _battles(data: dict) -> str:
+    battles = data["battles"]
+    if not battles:
+        return '<h2 id="battles">Battles</h2><p>No battle was fought in these runs.</p>'
+    rows = [[row["line"], row["battles"], ", ".join(f"{k} {v:.1%}" for k, v in row["shares"].items()),
+             percent(row["tpk_share"]), row["pcs_out"]["mean"], row["turns"]["p50"], row["turns"]["p90"],
+             row["damage_dealt_mean"], row["damage_taken_mean"]] for row in battles]
+    return ('<h2 id="battles">Battles</h2>'
+            + table(["line", "battles", "outcomes", "TPK", "PCs out (mean)", "turns (median)", "turns (p90)",
+                     "damage dealt (mean)", "damage taken (mean)"], rows))
+
+
+def _problems(data: dict) -> str:
+    parts = ['<h2 id="problems">Stuck runs, errors and unreached lines</h2>']
+    stuck = [[scene, row["runs"], row["reason"], row["command"]] for scene, row in data["stuck_scenes"].items()]
+    if stuck:
+        parts.append(table(["scene", "stuck runs", "why", "replay"], stuck))
+    errors = [[row["line"], row["scene"], row["runs"], row["message"], row["command"]] for row in data["errors"]]
+    if errors:
+        parts.append(table(["line", "scene", "runs", "error", "replay"], errors))
+    unreached = data["lines"]["unreached"]
+    parts.append(f"<p>Lines no run reached: {escape(', '.join(unreached)) if unreached else 'none'}.</p>")
+    return "".join(parts)

@@ -108,7 +108,7 @@ def cast_paid_with_mana_that_was_there(battle, action, before_sources, tapped_be
     assert sum(len(source_units[i]) for i in newly) >= cost.total(action.x)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 10**6), players=st.integers(1, 3),
        horde_extra=st.lists(st.sampled_from(HORDE_POOL), max_size=20),
        prepare=st.sampled_from([True, False, 1, 3]), rules=st.sampled_from(["2019", "2014"]))
@@ -142,3 +142,21 @@ def test_random_legal_play_never_reaches_an_illegal_state(seed, players, horde_e
                 assert permanent is None or permanent.tapped
     assert battle.step == "over" and battle.outcome in ("victory", "defeat", "escape")
     check_invariants(battle)
+
+
+def test_a_copied_battle_plays_on_without_touching_the_original():
+    """Engine state is plain data: Battle.copy() (no deepcopy) is independent, and the
+    copy played with the same seed repeats the original's future."""
+    battle = start_battle(pcs_for(4, 2), HORDE_DECK, random.Random(4), prepare=2)
+    snapshot = battle.copy()
+    assert snapshot == battle
+    agent = GreedyBattleAgent()
+    for game in (battle, snapshot):
+        rng = random.Random(9)
+        while game.step != "over":
+            apply(game, agent.choose(game, legal_actions(game), rng), rng)
+    assert snapshot == battle
+    fresh = start_battle(pcs_for(4, 2), HORDE_DECK, random.Random(4), prepare=2)
+    copy = fresh.copy()
+    apply(copy, legal_actions(copy)[0], random.Random(1))
+    assert fresh == start_battle(pcs_for(4, 2), HORDE_DECK, random.Random(4), prepare=2)

@@ -7,9 +7,9 @@ and the step interface `start_battle` / `legal_actions` / `apply` that agents us
 from deckquest.engine.combat.actions import Action, describe
 from deckquest.engine.combat.battle import BattleAgent, BattleResult, PCBattleResult, run_battle, write_back
 from deckquest.engine.combat.state import HORDE, Battle, Horde
-from deckquest.engine.combat.turns import apply, legal_actions, start_battle
+from deckquest.engine.combat.turns import apply, apply_legal, legal_actions, start_battle
 
 __all__ = [
     "Action", "Battle", "BattleAgent", "BattleResult", "HORDE", "Horde", "PCBattleResult",
-    "apply", "describe", "legal_actions", "run_battle", "start_battle", "write_back",
+    "apply", "apply_legal", "describe", "legal_actions", "run_battle", "start_battle", "write_back",
 ]

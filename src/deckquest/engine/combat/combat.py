@@ -18,7 +18,7 @@ from deckquest.engine.combat.profile import (
     DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE,
     LIFELINK, MENACE, REACH, TRAMPLE, VIGILANCE, profile,
 )
-from deckquest.engine.combat.state import HORDE, Attack, Battle, find_permanent
+from deckquest.engine.combat.state import HORDE, Attack, Battle, find_permanent, power
 from deckquest.engine.pc import OK, gain_life, lose_life
 from deckquest.engine.permanents import Permanent
 
@@ -119,15 +119,18 @@ def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool 
             blocker = find_permanent(blocker_side, card)
             if blocker is None:
                 continue
-            blocker_keywords = profile(blocker_side.cards[card]).keywords
-            amount = profile(blocker_side.cards[card]).power + blocker.plus_counters
-            if amount > 0 and _strikes(blocker_keywords, first_strike):
+            amount = power(blocker_side, blocker)
+            if amount > 0 and _strikes(profile(blocker_side.cards[card]).keywords, first_strike):
                 dealt.append((owner, card, attack.owner, attack.card, amount))
     life_loss: dict[str, int] = {}
     for source_owner, source, target_owner, target, amount in dealt:
         _deal(battle, source_owner, source, target_owner, target, amount, life_loss, events)
     for pc_id, amount in life_loss.items():
-        lose_life(battle.side(pc_id), amount)
+        pc = battle.side(pc_id)
+        lose_life(pc, amount)
+        if events is not None:
+            events.append({"event": "battle_life", "player": pc_id, "change": -amount, "life": pc.life,
+                           "status": pc.status})
 
 
 def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords: int, rng):
@@ -135,7 +138,7 @@ def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords
     damage among its blockers in order, lethal damage to each before the next,
     with trample the rest to the player. The survivors order blockers to destroy
     as many as they can (least damage needed first); the horde orders at random (T-6.8)."""
-    amount = profile(side.cards[attack.card]).power + attacker.plus_counters
+    amount = power(side, attacker)
     if amount <= 0:
         return []
     if not attack.blocked:
@@ -198,6 +201,9 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
         if keywords & LIFELINK:
             gain_life(source_side, amount)
             battle.tallies[source_owner].life_gained += amount
+            if events is not None:
+                events.append({"event": "battle_life", "player": source_owner, "change": amount,
+                               "life": source_side.life, "status": source_side.status})
     if events is not None:
         target_name = target_side.cards[target].name if target >= 0 else target_owner
         events.append({"event": "battle_damage", "source": source_side.cards[source].name,

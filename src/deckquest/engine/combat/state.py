@@ -13,12 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from deckquest.cards.model import Card
-from deckquest.engine.combat.profile import Profile, profile
 from deckquest.engine.checks import PendingCheck
+from deckquest.engine.combat.profile import profile
 from deckquest.engine.pc import OK, PC
 from deckquest.engine.permanents import Permanent
 
 HORDE = "horde"
+
 
 @dataclass
 class Tally:
@@ -123,20 +124,9 @@ class Battle:
         return [s for s in self.survivors if s.status == OK]
 
 
-def card_of(side: PC | Horde, permanent: Permanent) -> Card:
-    return side.cards[permanent.card]
-
-
-def profile_of(side: PC | Horde, permanent: Permanent) -> Profile:
-    return profile(side.cards[permanent.card])
-
-
 def power(side, permanent: Permanent) -> int:
+    """The creature's power now: printed plus its +1/+1 (or -1/-1) counters."""
     return profile(side.cards[permanent.card]).power + permanent.plus_counters
-
-
-def toughness(side, permanent: Permanent) -> int:
-    return profile(side.cards[permanent.card]).toughness + permanent.plus_counters
 
 
 def find_permanent(side, card: int) -> Permanent | None:

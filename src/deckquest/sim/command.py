@@ -1,0 +1,67 @@
+"""`deckquest sim` and `deckquest tune`: the library calls behind the commands.
+
+The report goes to stdout; the progress bar, the timing line and notes go to stderr, so
+``deckquest sim … > report.txt`` keeps a clean report.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from deckquest.errors import UsageError
+
+INTERRUPTED = 130  # the shell's code for "stopped by Ctrl-C"
+
+
+def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: str, json_file, html_file,
+        max_steps: int, progress: bool, echo: Callable[..., None]) -> int:
+    """Run the batch, print the text report, write the files; the exit code."""
+    from deckquest.sim.batch import simulate
+    from deckquest.sim.progress import ProgressBar
+
+    bar = ProgressBar() if progress else None
+    try:
+        report = simulate(script, runs, seed, jobs, party=party, agent=agent, max_steps=max_steps, progress=bar)
+    finally:
+        if bar is not None:
+            bar.close()
+    if json_file:
+        report.write_json(json_file)
+    if html_file:
+        report.write_html(html_file)
+    echo(report.text(), nl=False)
+    rate = report.runs / report.elapsed if report.elapsed else 0.0
+    echo(f"{report.runs:,} runs in {report.elapsed:.2f} s on {report.jobs} job"
+         f"{'s' if report.jobs != 1 else ''} ({rate:,.0f} runs/s)", err=True)
+    if report.interrupted:
+        echo(f"interrupted: the report covers the {report.runs:,} runs finished", err=True)
+        return INTERRUPTED
+    return 0
+
+
+def explore_command(script: str, *, party, seed: int, max_steps: int, json_file, html_file,
+                    echo: Callable[..., None]) -> int:
+    """`sim --explore`: exit 1 when a path gets stuck or fails, as `check` does for errors."""
+    import json
+
+    from deckquest.sim.explore import explore
+    from deckquest.sim.report import write_atomically
+
+    if html_file:
+        raise UsageError("--html goes with random runs; --explore prints its findings and writes --json")
+    report = explore(script, party=party, seed=seed, max_steps=max_steps)
+    if json_file:
+        write_atomically(json_file, json.dumps(report.as_dict(), indent=2) + "\n")
+    echo(report.text(), nl=False)
+    return 1 if report.problems else 0
+
+
+def tune(script: str, *, check: str, target: str, runs: int, seed: int, jobs: int | None, party,
+         agent: str, max_steps: int, echo: Callable[..., None]) -> None:
+    from deckquest.sim.tune import parse_target, tune as find_difficulty
+
+    result = find_difficulty(script, check, parse_target(target), runs=runs, seed=seed, jobs=jobs,
+                             party=party, agent=agent, max_steps=max_steps)
+    echo(result.text(), nl=False)
+
+

@@ -1,0 +1,466 @@
+"""The difficulty report: a tally turned into numbers, a verdict and a text page.
+
+``Report.data`` is the ``--json`` object (checked against ``report.schema.json``);
+``Report.text()`` is what ``deckquest sim`` prints; ``deckquest.sim.html`` draws the page.
+Everything a GM reads first is in ``data["verdict"]``: a rating with its reasons.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+
+from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
+from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
+
+RATINGS = ("easy", "fair", "hard", "very hard")
+RATING_FLOORS = (0.80, 0.55, 0.30)  # the party's success share at or above which each applies
+DEADLY_SHARE = 0.25  # a PC dies in at least this share of runs: one rating harder
+PCS_STATUSES = ("dying", "unconscious", "dead")
+
+
+def _share(count: int, total: int) -> float:
+    return round(count / total, 6) if total else 0.0
+
+
+def _interval(count: int, total: int) -> list[float]:
+    low, high = wilson_interval(count, total)
+    return [round(low, 6), round(high, 6)]
+
+
+def _summary(histogram: dict[int, int]) -> dict:
+    """Mean, percentiles and the histogram itself (keys as strings, as JSON needs)."""
+    return {
+        "mean": round(histogram_mean(histogram), 6),
+        "p10": histogram_percentile(histogram, 0.10),
+        "p50": histogram_percentile(histogram, 0.50),
+        "p90": histogram_percentile(histogram, 0.90),
+        "max": max(histogram, default=0),
+        "histogram": {str(value): histogram[value] for value in sorted(histogram)},
+    }
+
+
+def _per(counter, key_index: int = 0) -> dict:
+    """Split a counter keyed by (a, b) into {a: {b: count}}."""
+    split: dict = {}
+    for key, count in counter.items():
+        split.setdefault(key[key_index], {})[key[1 - key_index]] = count
+    return split
+
+
+class Report:
+    """A batch's results: ``data`` (JSON-ready) with helpers for notebooks and the CLI."""
+
+    def __init__(self, data: dict):
+        self.data = data
+        self.interrupted = data["interrupted"]
+        self.jobs = 1
+        self.elapsed = 0.0
+
+    @property
+    def runs(self) -> int:
+        return self.data["runs"]
+
+    @property
+    def endings(self) -> dict[str, int]:
+        return self.data["endings"]
+
+    def share(self, outcome: str) -> float:
+        return _share(self.endings.get(outcome, 0), self.runs)
+
+    def check(self, label_or_line) -> dict:
+        """The first check site with this label (case-insensitive) or line."""
+        for site in self.data["checks"]:
+            if site["line"] == label_or_line or str(site["label"]).lower() == str(label_or_line).lower():
+                return site
+        raise KeyError(label_or_line)
+
+    def to_json(self) -> str:
+        return json.dumps(self.data, indent=2, sort_keys=False) + "\n"
+
+    def write_json(self, path) -> None:
+        write_atomically(path, self.to_json())
+
+    def write_html(self, path) -> None:
+        from deckquest.sim.html import render_page
+
+        write_atomically(path, render_page(self.data))
+
+    def text(self) -> str:
+        return format_text(self.data)
+
+
+def write_atomically(path, text: str) -> None:
+    """Write to a temporary file beside ``path``, then rename: never a half-written file."""
+    path = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+        raise
+
+
+# ---------------------------------------------------------------- building the data
+
+
+def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: int,
+                 interrupted: bool) -> Report:
+    program = script_map.program
+    scenario = program.scenario
+    runs = tally.runs
+    data = {
+        "scenario": {"title": scenario.title, "path": str(scenario.path), "rules": program.rules},
+        "runs": runs,
+        "runs_requested": runs_requested,
+        "interrupted": interrupted,
+        "seed": batch.seed,
+        "agent": batch.agent,
+        "max_steps": batch.max_steps,
+        "endings": _endings(script_map, tally),
+        "ending_details": [],
+        "scenes": _scenes(program, tally),
+        "checks": _checks(script_map, tally),
+        "pcs": _pcs(program, tally),
+        "clock": _summary(tally.clock),
+        "steps": _summary(tally.steps),
+        "dead_pcs": _summary(tally.dead_pcs),
+        "battles": _battles(script_map, tally),
+        "stuck": sum(tally.stuck.values()),
+        "stuck_scenes": _stuck(tally, batch),
+        "errors": _errors(tally, batch, script_map),
+        "lines": _lines(script_map, tally),
+    }
+    data["ending_details"] = _ending_details(data, script_map, tally)
+    data["verdict"] = _verdict(data, tally)
+    return Report(data)
+
+
+def _endings(script_map: ScriptMap, tally: Tally) -> dict[str, int]:
+    """Every outcome the script can end with (0 when no run did), most frequent first."""
+    counts = {outcome: tally.endings.get(outcome, 0) for outcome in script_map.endings}
+    counts.update(tally.endings)
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def _scenes(program, tally: Tally) -> dict:
+    runs = tally.runs
+    return {scene_id: {"title": scene.title, "reached": tally.scenes.get(scene_id, 0),
+                       "share": _share(tally.scenes.get(scene_id, 0), runs),
+                       "ended_here": sum(n for (_, where), n in tally.end_scenes.items() if where == scene_id)
+                       + tally.stuck.get(scene_id, 0)}
+            for scene_id, scene in program.scenario.scenes.items()}
+
+
+def _exact(program, site, pc_id: str, boost: bool) -> float | None:
+    """The fresh-deck odds of `deckquest odds` for one PC at one site (None if unknowable)."""
+    from deckquest.sim.odds import check_probability
+
+    member = next((m for m in program.party if m.id == pc_id), None)
+    if member is None or (boost and program.rules != "2019"):
+        return None
+    key = ("report", pc_id, site.kind, site.difficulty, boost)
+    cache = program.odds_cache
+    if key not in cache:
+        try:
+            cache[key] = float(check_probability(member.cards, member.critical_cards, site.kind,
+                                                 site.difficulty, rules=program.rules, boost=boost))
+        except ValueError:  # e.g. a library too small for the exact boost odds
+            cache[key] = None
+    return cache[key]
+
+
+def _combine(who: str, weighted: list[tuple[int, float | None]]) -> float | None:
+    """A site's exact odds from its PCs': weighted by attempts, or all/any of them."""
+    known = [(n, p) for n, p in weighted if p is not None]
+    if not known or len(known) != len(weighted):
+        return None
+    if who == "all":
+        product = 1.0
+        for _, p in known:
+            product *= p
+        return round(product, 6)
+    if who == "any":
+        miss = 1.0
+        for _, p in known:
+            miss *= 1 - p
+        return round(1 - miss, 6)
+    total = sum(n for n, _ in known)
+    return round(sum(n * p for n, p in known) / total, 6) if total else None
+
+
+def _checks(script_map: ScriptMap, tally: Tally) -> list[dict]:
+    program = script_map.program
+    pc_ids = [member.id for member in program.party]
+    rows = []
+    for site in script_map.sites:
+        attempts = tally.attempts.get(site.number, 0)
+        successes = tally.successes.get(site.number, 0)
+        pcs = {}
+        for pc_id in pc_ids:
+            made = tally.pc_attempts.get((site.number, pc_id), 0)
+            if made:
+                pcs[pc_id] = {"attempts": made, "successes": tally.pc_successes.get((site.number, pc_id), 0),
+                              "exact": _rounded(_exact(program, site, pc_id, False)),
+                              "exact_boost": _rounded(_exact(program, site, pc_id, True))}
+        weights = [(row["attempts"], row["exact"]) for row in pcs.values()]
+        boost_weights = [(row["attempts"], row["exact_boost"]) for row in pcs.values()]
+        rows.append({
+            "scene": site.scene, "line": site.line, "label": site.label, "kind": site.kind,
+            "difficulty": site.difficulty, "who": site.who, "pcs_checking": list(pcs),
+            "attempts": attempts, "successes": successes, "refused": tally.refused.get(site.number, 0),
+            "rate": _share(successes, attempts) if attempts else None,
+            "interval": _interval(successes, attempts) if attempts else None,
+            "exact": _combine(site.who, weights), "exact_boost": _combine(site.who, boost_weights),
+            "pcs": pcs,
+        })
+    return rows
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 6)
+
+
+def _pcs(program, tally: Tally) -> dict:
+    runs = tally.runs
+    life = _per(tally.life_lost)
+    library = _per(tally.library_end)
+    exhaustion = _per(tally.exhaustion_end)
+    result = {}
+    for member in program.party:
+        entry: dict = {"name": member.name}
+        for status in PCS_STATUSES:
+            entry[status] = tally.statuses.get((member.id, status), 0)
+            entry[f"{status}_share"] = _share(entry[status], runs)
+        entry["life_lost"] = _summary(life.get(member.id, {}))
+        entry["library_end"] = _summary(library.get(member.id, {}))
+        entry["exhaustion_end"] = _summary(exhaustion.get(member.id, {}))
+        result[member.id] = entry
+    return result
+
+
+def _battles(script_map: ScriptMap, tally: Tally) -> list[dict]:
+    """Per battle statement: outcomes, TPKs, PCs out, length and damage (empty until battles run)."""
+    outcomes = _per(tally.battles)
+    turns = _per(tally.battle_turns)
+    out = _per(tally.battle_out)
+    rows = []
+    for line in sorted(outcomes):
+        count = sum(outcomes[line].values())
+        rows.append({
+            "line": line, "battles": count,
+            "outcomes": dict(sorted(outcomes[line].items())),
+            "shares": {k: _share(v, count) for k, v in sorted(outcomes[line].items())},
+            "tpk": tally.tpk.get(line, 0), "tpk_share": _share(tally.tpk.get(line, 0), count),
+            "pcs_out": _summary(out.get(line, {})),
+            "turns": _summary(turns.get(line, {})),
+            "damage_dealt_mean": round(tally.battle_damage.get((line, "dealt"), 0) / count, 6),
+            "damage_taken_mean": round(tally.battle_damage.get((line, "taken"), 0) / count, 6),
+        })
+    return rows
+
+
+def _replay(batch, index: int) -> dict:
+    """How to see run ``index`` again: its seed and the `deckquest run` command."""
+    seed = run_seed(batch.seed, index)
+    script = batch.scenario.path
+    return {"run": index, "seed": seed,
+            "command": f"deckquest run {script} --agent {batch.agent} --seed {seed}"
+                       + (f" --max-steps {batch.max_steps}" if batch.max_steps != 10_000 else "")}
+
+
+def _stuck(tally: Tally, batch) -> dict:
+    return {scene: {"runs": count, "reason": tally.first_stuck[scene][1],
+                    **_replay(batch, tally.first_stuck[scene][0])}
+            for scene, count in sorted(tally.stuck.items(), key=lambda item: (-item[1], item[0]))}
+
+
+def _errors(tally: Tally, batch, script_map: ScriptMap) -> list[dict]:
+    rows = []
+    for key, count in sorted(tally.errors.items(), key=lambda item: (-item[1], item[0])):
+        message, file, line, scene = key
+        row = {"message": message, "line": line, "scene": scene, "runs": count,
+               **_replay(batch, tally.first_error[key][0])}
+        if file and file != script_map.main_file:
+            row["file"] = file
+        rows.append(row)
+    return rows
+
+
+def _lines(script_map: ScriptMap, tally: Tally) -> dict:
+    hits = {}
+    unreached = []
+    for file, line in script_map.statement_lines():
+        key = str(line) if file == script_map.main_file else f"{file}:{line}"
+        hits[key] = tally.hits.get((file, line), 0)
+        if not hits[key]:
+            unreached.append(key)
+    return {"hits": hits, "unreached": unreached}
+
+
+# ---------------------------------------------------------------- the verdict
+
+
+def _frequency(share: float, count: int) -> str:
+    if count == 0:
+        return "never"
+    if share >= 0.30:
+        return "common"
+    if share >= 0.10:
+        return "occasional"
+    if share >= 0.01:
+        return "rare"
+    return "very rare"
+
+
+def _site_name(site: dict) -> str:
+    return f"\"{site['label']}\" (line {site['line']}, {site['kind']} {site['difficulty']})"
+
+
+def _ending_details(data: dict, script_map: ScriptMap, tally: Tally) -> list[dict]:
+    """Per ending: how often, where those runs end, and the checks they failed most."""
+    runs = data["runs"]
+    details = []
+    for outcome, count in data["endings"].items():
+        scenes = {scene: n for (ending, scene), n in tally.end_scenes.items() if ending == outcome}
+        where = max(sorted(scenes), key=scenes.get) if scenes else None
+        failed = sorted(((n, number) for (ending, number), n in tally.failed_by_ending.items()
+                         if ending == outcome), key=lambda item: (-item[0], item[1]))[:3]
+        reasons = []
+        if where is not None:
+            reasons.append(f"most of these runs end in the scene `{where}` ({scenes[where] / count:.0%})")
+        for n, number in failed:
+            site = data["checks"][number]
+            reasons.append(f"{_site_name(site)} failed in {n / count:.0%} of these runs")
+        details.append({
+            "outcome": outcome, "runs": count, "share": _share(count, runs),
+            "interval": _interval(count, runs), "rating": _frequency(count / runs if runs else 0, count),
+            "scene": where, "scenes": dict(sorted(scenes.items())), "reasons": reasons,
+        })
+    return details
+
+
+def _success_share(data: dict) -> tuple[float, str]:
+    """The party's success: victories if the script has them, else every end but defeat."""
+    runs = data["runs"] or 1
+    endings = data["endings"]
+    if "victory" in endings:
+        return endings["victory"] / runs, "the party wins"
+    good = sum(n for outcome, n in endings.items() if outcome not in ("defeat", ERROR))
+    return good / runs, "the party avoids defeat"
+
+
+def _verdict(data: dict, tally: Tally) -> dict:
+    runs = data["runs"]
+    if runs == 0:
+        return {"rating": "unknown", "headline": "no run finished", "reasons": []}
+    share, what = _success_share(data)
+    level = next((i for i, floor in enumerate(RATING_FLOORS) if share >= floor), len(RATING_FLOORS))
+    reasons = [f"{what} in {share:.1%} of {runs:,} runs"]
+    any_death = _any_death_share(data)
+    if any_death >= DEADLY_SHARE and level < len(RATINGS) - 1:
+        level += 1
+        reasons.append(f"a PC dies in {any_death:.0%} of runs: one rating harder")
+    elif any_death:
+        reasons.append(f"a PC dies in {any_death:.1%} of runs")
+    for site in _hardest_checks(data["checks"]):
+        failures = site["attempts"] - site["successes"]
+        exact = f"; fresh-deck odds {site['exact']:.0%}" if site["exact"] is not None else ""
+        reasons.append(f"{_site_name(site)} in `{site['scene']}` fails {failures / site['attempts']:.0%} "
+                       f"of {site['attempts']:,} attempts{exact}")
+    ends = {scene: info["ended_here"] for scene, info in data["scenes"].items() if info["ended_here"]}
+    if ends:
+        scene = max(sorted(ends), key=ends.get)
+        reasons.append(f"most parties end in the scene `{scene}` ({ends[scene] / runs:.0%} of runs)")
+    if data["stuck"]:
+        reasons.append(f"{data['stuck']:,} runs got stuck (see stuck_scenes)")
+    errors = sum(row["runs"] for row in data["errors"])
+    if errors:
+        reasons.append(f"{errors:,} runs stopped on a runtime error (see errors)")
+    rating = RATINGS[level]
+    return {"rating": rating, "success_share": round(share, 6),
+            "headline": f"{rating.upper()}: {what} in {share:.0%} of runs", "reasons": reasons}
+
+
+def _any_death_share(data: dict) -> float:
+    """The share of runs that ended with at least one PC dead."""
+    dead = data["dead_pcs"]["histogram"]
+    return sum(n for count, n in dead.items() if count != "0") / data["runs"]
+
+
+def _hardest_checks(checks: list[dict], count: int = 3) -> list[dict]:
+    """The sites that fail most often in absolute numbers: what stops the most parties."""
+    tried = [site for site in checks if site["attempts"] and site["attempts"] > site["successes"]]
+    tried.sort(key=lambda site: (-(site["attempts"] - site["successes"]), site["line"]))
+    return tried[:count]
+
+
+# ---------------------------------------------------------------- the text page
+
+
+def _pct(value: float | None) -> str:
+    return "   -  " if value is None else f"{100 * value:5.1f}%"
+
+
+def format_text(data: dict) -> str:
+    lines = [f"{data['scenario']['title']}: {data['runs']:,} runs, seed {data['seed']}, agent {data['agent']}"]
+    if data["interrupted"]:
+        lines.append(f"INTERRUPTED: {data['runs']:,} of {data['runs_requested']:,} runs finished")
+    verdict = data["verdict"]
+    lines += ["", f"Verdict: {verdict['headline']}"] + [f"  - {reason}" for reason in verdict["reasons"]]
+    lines += ["", "Endings                 runs   share   95% interval   rating"]
+    for detail in data["ending_details"]:
+        low, high = detail["interval"]
+        lines.append(f"  {detail['outcome']:<18} {detail['runs']:>7,} {_pct(detail['share'])}  "
+                     f"{_pct(low)}-{_pct(high).strip():<7} {detail['rating']}")
+        lines += [f"      {reason}" for reason in detail["reasons"]]
+    if data["stuck"]:
+        lines.append(f"  {'(stuck)':<18} {data['stuck']:>7,} {_pct(data['stuck'] / data['runs'])}")
+    lines += ["", "Scenes                  reached  share   ended here"]
+    for scene_id, scene in data["scenes"].items():
+        lines.append(f"  {scene_id:<20} {scene['reached']:>8,} {_pct(scene['share'])}  {scene['ended_here']:>8,}")
+    lines += ["", "Checks (line, label, kind difficulty, who)    attempts  success [95% interval]   exact  exact+boost"]
+    for site in data["checks"]:
+        interval = site["interval"] or [None, None]
+        lines.append(
+            f"  {site['line']:>4} {site['label'][:28]:<28} {site['kind'][:10]:>10} {site['difficulty']:>2} "
+            f"{site['who'][:6]:<6} {site['attempts']:>8,}  {_pct(site['rate'])} "
+            f"[{_pct(interval[0]).strip()}-{_pct(interval[1]).strip()}]  {_pct(site['exact'])}  {_pct(site['exact_boost'])}")
+        if len(site["pcs"]) > 1:
+            for pc_id, row in site["pcs"].items():
+                rate = row["successes"] / row["attempts"]
+                lines.append(f"         {pc_id}: {row['attempts']:,} checks, {_pct(rate)} (exact {_pct(row['exact']).strip()})")
+    lines += ["", "PCs           dying  unconscious    dead   life lost (mean p50 p90)   library at end   exhaustion at end"]
+    for pc_id, pc in data["pcs"].items():
+        lines.append(
+            f"  {pc_id:<10} {_pct(pc['dying_share'])} {_pct(pc['unconscious_share'])}      {_pct(pc['dead_share'])}   "
+            f"{pc['life_lost']['mean']:6.1f} {pc['life_lost']['p50']:4.0f} {pc['life_lost']['p90']:4.0f}"
+            f"            {pc['library_end']['mean']:6.1f}            {pc['exhaustion_end']['mean']:6.1f}")
+    clock = data["clock"]
+    lines += ["", f"Game clock at the end: mean {clock['mean']:.0f} min, median {clock['p50']:.0f}, "
+                  f"90% under {clock['p90']:.0f}, longest {clock['max']} min"]
+    lines += _battle_text(data["battles"])
+    for scene, row in data["stuck_scenes"].items():
+        lines.append(f"Stuck in `{scene}`: {row['runs']:,} runs ({row['reason']}); replay: {row['command']}")
+    for row in data["errors"]:
+        lines.append(f"Runtime error in {row['runs']:,} runs at line {row['line']} (scene `{row['scene']}`): "
+                     f"{row['message']}\n  replay: {row['command']}")
+    unreached = data["lines"]["unreached"]
+    lines += ["", f"Lines no run reached: {', '.join(unreached) if unreached else 'none'}"]
+    return "\n".join(lines) + "\n"
+
+
+def _battle_text(battles: list[dict]) -> list[str]:
+    if not battles:
+        return []
+    lines = ["", "Battles (line)   battles   outcomes                      TPK    PCs out (mean)  turns (p50 p90)"]
+    for row in battles:
+        outcomes = ", ".join(f"{k} {v:.0%}" for k, v in row["shares"].items())
+        lines.append(f"  {row['line']:>4}          {row['battles']:>8,}   {outcomes:<28} {_pct(row['tpk_share'])}  "
+                     f"{row['pcs_out']['mean']:6.2f}          {row['turns']['p50']:.0f} {row['turns']['p90']:.0f}")
+    return lines

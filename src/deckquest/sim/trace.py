@@ -1,0 +1,324 @@
+"""Playing runs for statistics: what a script holds, and what each run did.
+
+``ScriptMap`` reads a prepared ``Program`` once: its statement lines, its check sites
+(every ``check`` and ``recruit`` statement) and the endings it can reach. ``play`` runs
+one seeded play-through and adds what happened to a ``Tally``: a bag of counters that
+worker processes fill independently and the parent adds up. Counting is commutative,
+so the merged tally is the same whatever the number of workers or their order.
+
+The interpreter is driven one ``step()`` at a time: before each step the statement about
+to run is read from the run's plain-data position (its top frame), which is how checks
+are attributed to their line and how every line's hits are counted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+
+from deckquest.dsl import ast
+from deckquest.engine.pc import DEAD
+from deckquest.errors import DeckquestError
+from deckquest.runtime.interpreter import RECRUIT_KIND, STUCK, Program, Run
+
+ANY_SCENE = "(every scene)"  # where a check written in a scenario-wide trigger belongs
+ERROR = "error"  # the pseudo-outcome of a run that stopped on a runtime error
+
+
+def run_seed(seed: int, index: int) -> int:
+    """The seed of run ``index`` of a batch seeded ``seed``: from (seed, index) alone.
+
+    Hashed rather than added, so batches with neighbouring seeds share no runs; the
+    result is what ``deckquest run --seed`` takes to replay the run.
+    """
+    digest = hashlib.blake2b(f"{seed}/{index}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big") >> 1
+
+
+# ---------------------------------------------------------------- the script's map
+
+
+@dataclass(frozen=True)
+class Site:
+    """One check site: a ``check`` or ``recruit`` statement of the script."""
+
+    number: int
+    scene: str
+    line: int
+    file: str
+    label: str
+    kind: str
+    difficulty: int
+    who: str  # party, each, all, any, or a PC id
+
+
+class ScriptMap:
+    """The parts of a program that statistics are counted against, found once."""
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.main_file = str(program.scenario.path)
+        self.sites: list[Site] = []
+        self.site_of: dict[int, Site] = {}  # id(statement) -> site
+        self.line_of: dict[int, tuple[str, int]] = {}  # id(statement) -> (file, line)
+        self.endings: dict[str, int] = {}  # outcome -> line of its first `end`
+        self.battles: dict[int, int] = {}  # id(battle statement) -> line
+        for trigger in program.scenario.triggers:
+            self._walk(trigger.body, ANY_SCENE)
+        for scene in program.scenario.scenes.values():
+            for trigger in scene.triggers:
+                self._walk(trigger.body, scene.id)
+            self._walk(scene.body, scene.id)
+
+    def _walk(self, statements: list, scene: str) -> None:
+        for stmt in statements:
+            self.line_of[id(stmt)] = (stmt.span.file, stmt.span.line)
+            if isinstance(stmt, (ast.Check, ast.Recruit)):
+                self._add_site(stmt, scene)
+            elif isinstance(stmt, ast.End):
+                self.endings.setdefault(stmt.outcome, stmt.span.line)
+            elif isinstance(stmt, ast.Battle):
+                self.battles[id(stmt)] = stmt.span.line
+            for block in nested_blocks(stmt):
+                self._walk(block, scene)
+
+    def _add_site(self, stmt, scene: str) -> None:
+        if isinstance(stmt, ast.Check):
+            kind, label = stmt.kind, stmt.label or f"{stmt.kind} check"
+        else:
+            kind = RECRUIT_KIND[self.program.rules]
+            label = f"Recruit {self.program.scenario.npcs[stmt.npc].name}"
+        who = "party" if stmt.by is None else (stmt.by.pc if stmt.by.kind == "pc" else stmt.by.kind)
+        site = Site(len(self.sites), scene, stmt.span.line, stmt.span.file, label, kind,
+                    stmt.difficulty, who)
+        self.sites.append(site)
+        self.site_of[id(stmt)] = site
+
+    def statement_lines(self) -> list[tuple[str, int]]:
+        """Every (file, line) that holds a statement, in file order."""
+        return sorted(set(self.line_of.values()))
+
+
+def nested_blocks(stmt) -> list[list]:
+    """The statement lists nested in a compound statement."""
+    if isinstance(stmt, ast.Choice):
+        return [option.body for option in stmt.options]
+    if isinstance(stmt, (ast.Check, ast.Recruit)):
+        return [b for b in (stmt.success, stmt.failure) if b is not None]
+    if isinstance(stmt, ast.Battle):
+        return [b for b in (stmt.victory, stmt.defeat, stmt.escape) if b is not None]
+    if isinstance(stmt, ast.If):
+        return [b for b in (stmt.then, stmt.orelse) if b is not None]
+    return []
+
+
+# ---------------------------------------------------------------- the tally
+
+
+def _earliest(mine: dict, theirs: dict) -> None:
+    """Keep, per key, the (run index, detail) of the earliest run: deterministic merging."""
+    for key, value in theirs.items():
+        if key not in mine or value[0] < mine[key][0]:
+            mine[key] = value
+
+
+@dataclass
+class Tally:
+    """What a batch of runs did, as counters keyed by plain values (picklable, addable)."""
+
+    runs: int = 0
+    endings: Counter = field(default_factory=Counter)  # outcome -> runs
+    end_scenes: Counter = field(default_factory=Counter)  # (outcome, scene) -> runs
+    scenes: Counter = field(default_factory=Counter)  # scene -> runs that reached it
+    attempts: Counter = field(default_factory=Counter)  # site number -> attempts
+    successes: Counter = field(default_factory=Counter)
+    refused: Counter = field(default_factory=Counter)  # checks no PC could make (T-4.12, T-7.2)
+    pc_attempts: Counter = field(default_factory=Counter)  # (site, pc) -> attempts
+    pc_successes: Counter = field(default_factory=Counter)
+    failed_by_ending: Counter = field(default_factory=Counter)  # (outcome, site) -> runs
+    statuses: Counter = field(default_factory=Counter)  # (pc, status) -> runs that reached it
+    life_lost: Counter = field(default_factory=Counter)  # (pc, life lost in the run) -> runs
+    library_end: Counter = field(default_factory=Counter)  # (pc, cards) -> runs
+    exhaustion_end: Counter = field(default_factory=Counter)  # (pc, cards) -> runs
+    clock: Counter = field(default_factory=Counter)  # game minutes at the end -> runs
+    steps: Counter = field(default_factory=Counter)  # statements run -> runs
+    dead_pcs: Counter = field(default_factory=Counter)  # PCs dead at the end -> runs
+    hits: Counter = field(default_factory=Counter)  # (file, line) -> times run
+    stuck: Counter = field(default_factory=Counter)  # scene -> stuck runs
+    first_stuck: dict = field(default_factory=dict)  # scene -> (run index, reason)
+    errors: Counter = field(default_factory=Counter)  # (message, file, line, scene) -> runs
+    first_error: dict = field(default_factory=dict)  # same key -> (run index, None)
+    battles: Counter = field(default_factory=Counter)  # (line, outcome) -> battles
+    battle_turns: Counter = field(default_factory=Counter)  # (line, turns) -> battles
+    battle_out: Counter = field(default_factory=Counter)  # (line, PCs out after it) -> battles
+    battle_damage: Counter = field(default_factory=Counter)  # (line, "dealt"/"taken") -> total
+    tpk: Counter = field(default_factory=Counter)  # line -> battles that left every PC out
+
+    _COUNTERS = ("endings", "end_scenes", "scenes", "attempts", "successes", "refused",
+                 "pc_attempts", "pc_successes", "failed_by_ending", "statuses", "life_lost",
+                 "library_end", "exhaustion_end", "clock", "steps", "dead_pcs", "hits", "stuck", "errors",
+                 "battles", "battle_turns", "battle_out", "battle_damage", "tpk")
+
+    def merge(self, other: "Tally") -> "Tally":
+        self.runs += other.runs
+        for name in self._COUNTERS:
+            getattr(self, name).update(getattr(other, name))
+        _earliest(self.first_stuck, other.first_stuck)
+        _earliest(self.first_error, other.first_error)
+        return self
+
+
+# ---------------------------------------------------------------- one run
+
+
+class _RunRecord:
+    """What one run did, gathered from its events, added to the tally when it ends."""
+
+    __slots__ = ("map", "tally", "statement", "scenes", "failed", "statuses", "life_lost",
+                 "handlers")
+
+    def __init__(self, script_map: ScriptMap, tally: Tally):
+        self.map = script_map
+        self.tally = tally
+        self.statement = None  # the statement being run: its events belong to it
+        self.scenes: set[str] = set()
+        self.failed: set[int] = set()
+        self.statuses: set[tuple[str, str]] = set()
+        self.life_lost: Counter = Counter()
+        self.handlers = {"scene": self._scene, "check": self._check, "check_group": self._group,
+                         "status": self._status, "life": self._life, "battle": self._battle}
+
+    def on_event(self, event: dict) -> None:
+        handler = self.handlers.get(event["event"])
+        if handler is not None:
+            handler(event)
+
+    def _scene(self, event: dict) -> None:
+        self.scenes.add(event["id"])
+
+    def _site(self) -> Site | None:
+        return self.map.site_of.get(id(self.statement))
+
+    def _check(self, event: dict) -> None:
+        site = self._site()
+        if site is None:
+            return
+        tally = self.tally
+        number, pc, success = site.number, event["pc"], event["success"]
+        if not event["cards"]:
+            tally.refused[number] += 1
+        elif pc is not None:
+            tally.pc_attempts[number, pc] += 1
+            tally.pc_successes[number, pc] += success
+        if site.who not in ("all", "any"):
+            self._outcome(number, success)
+
+    def _group(self, event: dict) -> None:
+        site = self._site()
+        if site is not None:
+            self._outcome(site.number, event["success"])
+
+    def _outcome(self, number: int, success: bool) -> None:
+        self.tally.attempts[number] += 1
+        if success:
+            self.tally.successes[number] += 1
+        else:
+            self.failed.add(number)
+
+    def _status(self, event: dict) -> None:
+        self.statuses.add((event["pc"], event["status"]))
+
+    def _life(self, event: dict) -> None:
+        if event["change"] < 0:
+            self.life_lost[event["pc"]] -= event["change"]
+
+    def _battle(self, event: dict) -> None:
+        """A battle's result (engine/combat ``BattleResult`` fields), once the interpreter emits it."""
+        tally = self.tally
+        line = self.map.battles.get(id(self.statement), event.get("line", 0))
+        tally.battles[line, event.get("outcome", "?")] += 1
+        tally.battle_turns[line, event.get("turns", 0)] += 1
+        pcs = event.get("pcs", ())
+        out = sum(1 for pc in pcs if pc.get("status", "ok") != "ok")
+        tally.battle_out[line, out] += 1
+        if pcs and out == len(pcs):
+            tally.tpk[line] += 1
+        for pc in pcs:
+            tally.battle_damage[line, "dealt"] += pc.get("damage_dealt", 0)
+            tally.battle_damage[line, "taken"] += pc.get("damage_taken", 0)
+            if pc.get("life_lost"):
+                self.life_lost[pc["id"]] += pc["life_lost"]
+
+
+def play(program: Program, script_map: ScriptMap, agent, seed: int, index: int,
+         max_steps: int, tally: Tally) -> None:
+    """Play run ``index`` (seeded ``seed``) to its end and add it to ``tally``."""
+    record = _RunRecord(script_map, tally)
+    run = None
+    error = None
+    try:
+        run = Run(program, agent, random.Random(seed), record=False, listener=record.on_event,
+                  max_steps=max_steps, seed=seed)
+        _drive(run, script_map, record, tally.hits, max_steps)
+    except Exception as failure:  # a run-time error is a finding of the batch, with its seed
+        error = failure
+    _commit(program, run, record, tally, index, error)
+
+
+def _drive(run: Run, script_map: ScriptMap, record: _RunRecord, hits: Counter, max_steps: int) -> None:
+    """Step the run to its end, counting each statement that actually runs."""
+    state = run.state
+    blocks = run.program.blocks
+    line_of = script_map.line_of
+    while state.outcome is None:
+        frames = state.frames
+        statement = None
+        if frames:
+            frame = frames[-1]
+            block = blocks[frame.block]
+            if frame.index < len(block):
+                statement = block[frame.index]
+        record.statement = statement
+        before = state.steps
+        run.step()
+        if state.steps != before and state.steps <= max_steps:
+            hits[line_of[id(statement)]] += 1
+
+
+def _commit(program: Program, run: Run | None, record: _RunRecord, tally: Tally, index: int,
+            error: Exception | None) -> None:
+    tally.runs += 1
+    state = run.state if run is not None else None
+    scene = state.scene if state is not None else program.scenario.start
+    if error is not None:
+        statement = record.statement
+        span = getattr(error, "span", None) or getattr(statement, "span", None)
+        message = error.message if isinstance(error, DeckquestError) else f"{type(error).__name__}: {error}"
+        key = (message, getattr(span, "file", ""), getattr(span, "line", 0), scene)
+        tally.errors[key] += 1
+        _earliest(tally.first_error, {key: (index, None)})
+        outcome = ERROR
+    else:
+        outcome = state.outcome
+        if outcome == STUCK:
+            tally.stuck[scene] += 1
+            _earliest(tally.first_stuck, {scene: (index, state.outcome_text)})
+        else:
+            tally.endings[outcome] += 1
+            tally.end_scenes[outcome, scene] += 1
+    for number in record.failed:
+        tally.failed_by_ending[outcome, number] += 1
+    for scene_id in record.scenes:
+        tally.scenes[scene_id] += 1
+    for key in record.statuses:
+        tally.statuses[key] += 1
+    if state is not None:
+        for pc_id, pc in state.pcs.items():
+            tally.life_lost[pc_id, record.life_lost[pc_id]] += 1
+            tally.library_end[pc_id, len(pc.library)] += 1
+            tally.exhaustion_end[pc_id, len(pc.exhaustion_zone)] += 1
+        tally.dead_pcs[sum(pc.status == DEAD for pc in state.pcs.values())] += 1
+        tally.clock[state.clock] += 1
+        tally.steps[state.steps] += 1

@@ -1,0 +1,125 @@
+"""``deckquest tune``: the difficulty of one check that brings its success rate, in context
+and by simulation, closest to a target.
+
+Every difficulty is tried with the same seeds (common random numbers), so neighbouring
+difficulties differ by the difficulty alone, not by the luck of their runs. The in-context
+rate falls as the difficulty rises, so a bisection finds the first difficulty at or below
+the target; it and the one before it are the candidates, and the closer one wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from deckquest.errors import DeckquestError, UsageError, did_you_mean
+from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program
+from deckquest.sim.stats import wilson_interval
+from deckquest.sim.trace import ScriptMap, Site
+
+MAX_DIFFICULTY = 20  # T-4.1: usually 0-8; critical cards make 20 still possible
+
+
+@dataclass(frozen=True)
+class Trial:
+    difficulty: int
+    attempts: int
+    successes: int
+
+    @property
+    def rate(self) -> float:
+        return self.successes / self.attempts
+
+    @property
+    def interval(self) -> tuple[float, float]:
+        return wilson_interval(self.successes, self.attempts)
+
+
+@dataclass(frozen=True)
+class TuneResult:
+    site: Site
+    target: float
+    best: Trial
+    original: Trial | None
+    trials: tuple[Trial, ...]  # every difficulty tried, by difficulty
+
+    def text(self) -> str:
+        low, high = self.best.interval
+        lines = [f'"{self.site.label}" (line {self.site.line}, {self.site.kind}, by {self.site.who}): '
+                 f"target {self.target:.0%}",
+                 f"difficulty {self.best.difficulty}: success {self.best.rate:.1%} "
+                 f"(95% interval {low:.1%}-{high:.1%}, {self.best.attempts:,} attempts)"]
+        if self.original is not None and self.original.difficulty != self.best.difficulty:
+            lines.append(f"now difficulty {self.original.difficulty}: success {self.original.rate:.1%}")
+        lines.append("tried: " + ", ".join(f"{t.difficulty}: {t.rate:.1%}" for t in self.trials))
+        return "\n".join(lines) + "\n"
+
+
+def parse_target(text: str) -> float:
+    """``60%``, ``60`` or ``0.6`` -> 0.6."""
+    cleaned = text.strip().rstrip("%").strip()
+    try:
+        value = float(cleaned)
+    except ValueError:
+        raise UsageError(f"--target takes a rate like 60% or 0.6, not `{text}`") from None
+    if text.strip().endswith("%") or value > 1:
+        value /= 100
+    if not 0 <= value <= 1:
+        raise UsageError(f"--target must be between 0% and 100%, not `{text}`")
+    return value
+
+
+def find_site(script_map: ScriptMap, wanted: str) -> Site:
+    """The check site named by its label (case-insensitive) or its line number."""
+    sites = [s for s in script_map.sites if s.file == script_map.main_file]
+    if wanted.strip().isdigit():
+        matches = [s for s in sites if s.line == int(wanted)]
+    else:
+        matches = [s for s in sites if s.label.lower() == wanted.strip().lower()]
+    labels = sorted({s.label for s in sites})
+    if not matches:
+        hint = did_you_mean(wanted, labels) or ("checks: " + ", ".join(f'"{label}"' for label in labels)
+                                                if labels else "the script has no check")
+        raise DeckquestError(f"no check `{wanted}` in the script", hint=hint)
+    if len(matches) > 1:
+        lines = ", ".join(str(s.line) for s in matches)
+        raise DeckquestError(f"{len(matches)} checks are labelled `{wanted}` (lines {lines})",
+                             hint="name one by its line: --check LINE")
+    return matches[0]
+
+
+def tune(script, check: str, target: float, *, runs: int = 2_000, seed: int = 0, jobs: int | None = None,
+         party=None, agent: str = "random", max_steps: int = DEFAULT_MAX_STEPS) -> TuneResult:
+    """Try difficulties of the check ``check`` (label or line) until the closest to ``target``."""
+    from deckquest.sim.batch import load, simulate
+
+    scenario, members = load(script, party)
+    site = find_site(ScriptMap(Program(scenario, members)), check)
+    trials: dict[int, Trial] = {}
+
+    def trial(difficulty: int) -> Trial:
+        if difficulty not in trials:
+            report = simulate(scenario, runs, seed, jobs, party=members, agent=agent,
+                              max_steps=max_steps, overrides=[(site.line, difficulty)])
+            row = report.data["checks"][site.number]
+            if not row["attempts"]:
+                raise DeckquestError(f'no run reached "{site.label}" (line {site.line}) '
+                                     f"with difficulty {difficulty}", hint="try more runs (-n) or another agent")
+            trials[difficulty] = Trial(difficulty, row["attempts"], row["successes"])
+        return trials[difficulty]
+
+    try:
+        low, high = 0, MAX_DIFFICULTY
+        while low < high:  # the first difficulty whose rate is at or below the target
+            middle = (low + high) // 2
+            if trial(middle).rate <= target:
+                high = middle
+            else:
+                low = middle + 1
+        candidates = [trial(d) for d in (low - 1, low) if 0 <= d]
+        best = min(candidates, key=lambda t: (abs(t.rate - target), t.difficulty))
+        original = trial(site.difficulty) if site.difficulty <= MAX_DIFFICULTY else None
+    finally:
+        from deckquest.sim.batch import set_difficulty
+
+        set_difficulty(Program(scenario, members), site.line, site.difficulty)
+    return TuneResult(site, target, best, original, tuple(trials[d] for d in sorted(trials)))

@@ -1,0 +1,64 @@
+"""`deckquest cards coverage DECK`: which cards a battle (T-6.1) simulates, honestly."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from deckquest.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str):
+    return CliRunner().invoke(main, list(args))
+
+
+def test_coverage_of_a_deck_lists_each_level(tmp_path, monkeypatch):
+    monkeypatch.setenv("DECKQUEST_HOME", str(tmp_path / "home"))
+    deck = tmp_path / "deck.txt"
+    deck.write_text("20 Mountain\n4 Lightning Bolt\n2 Black Knight\n1 Time Walk\n", encoding="utf-8")
+    result = run("cards", "coverage", str(deck))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"{deck}: 27 cards, 93% simulated (full 24, partly 2, not at all 1)"
+    assert lines[1:] == [
+        "",
+        "simulated fully:",
+        "  20 Mountain",
+        "   4 Lightning Bolt",
+        "",
+        "simulated partly:",
+        "   2 Black Knight",
+        "       not simulated: protection from white",
+        "",
+        "not simulated:",
+        "   1 Time Walk",
+        "       not simulated: Take an extra turn after this one.",
+    ]
+
+
+def test_coverage_of_the_krenko_deck(tmp_path, monkeypatch):
+    monkeypatch.setenv("DECKQUEST_HOME", str(tmp_path / "home"))
+    result = run("cards", "coverage", str(ROOT / "scenarios/goblin_cave/decks/krenko.txt"))
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(f"{ROOT / 'scenarios/goblin_cave/decks/krenko.txt'}: 60 cards, ")
+    assert "   4 Krenko, Mob Boss" in result.stdout
+
+
+def test_unknown_card_in_the_deck_is_a_user_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("DECKQUEST_HOME", str(tmp_path / "home"))
+    deck = tmp_path / "deck.txt"
+    deck.write_text("4 Lightning Blot\n", encoding="utf-8")
+    result = run("cards", "coverage", str(deck))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output
+    assert "Lightning Blot" in result.stderr
+
+
+def test_missing_deck_file_is_a_user_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("DECKQUEST_HOME", str(tmp_path / "home"))
+    result = run("cards", "coverage", str(tmp_path / "nope.txt"))
+    assert result.exit_code == 1
+    assert "Traceback" not in result.output

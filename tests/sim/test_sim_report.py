@@ -1,0 +1,144 @@
+"""The difficulty report: its JSON against the shipped schema, the verdict, the text page,
+run-time errors with the seed that replays them, and battle results (T-6, T-7)."""
+
+from __future__ import annotations
+
+import random
+
+import jsonschema
+import pytest
+from sim_helpers import SCENARIOS, SHRINE, report_schema
+
+from deckquest.dsl.resolver import compile_file
+from deckquest.runtime.agents import RandomAgent
+from deckquest.runtime.interpreter import Program, Run
+from deckquest.sim import simulate
+from deckquest.sim.batch import Batch
+from deckquest.sim.report import build_report
+from deckquest.sim.trace import ScriptMap, Tally, play, run_seed
+
+
+@pytest.fixture(scope="module")
+def shrine():
+    return simulate(SHRINE, runs=1000, seed=4, jobs=1)
+
+
+def validate(data: dict) -> None:
+    jsonschema.validate(data, report_schema(), cls=jsonschema.Draft202012Validator)
+
+
+def test_shipped_schema_is_valid_and_accepts_reports(shrine):
+    jsonschema.Draft202012Validator.check_schema(report_schema())
+    validate(shrine.data)
+    validate(simulate(SCENARIOS / "loop.quest", runs=20, jobs=1, max_steps=100).data)
+
+
+def test_schema_rejects_a_broken_report(shrine):
+    broken = dict(shrine.data)
+    del broken["endings"]
+    with pytest.raises(jsonschema.ValidationError):
+        validate(broken)
+
+
+def test_required_fields(shrine):
+    data = shrine.data
+    assert data["runs"] == 1000 and data["seed"] == 4
+    assert set(data["endings"]) == {"victory", "escaped"}
+    assert data["scenes"]["steps"]["reached"] == 1000
+    for site in data["checks"]:
+        assert {"scene", "line", "label", "kind", "difficulty", "attempts", "successes", "exact"} <= set(site)
+        if site["attempts"]:
+            low, high = site["interval"]
+            assert low <= site["rate"] <= high
+    assert set(data["pcs"]) == {"mira", "oren"}
+    assert {"dying", "unconscious", "dead"} <= set(data["pcs"]["mira"])
+    assert data["stuck"] == 0
+
+
+def test_exact_odds_beside_the_simulated_rate(shrine):
+    """A check by one named PC shows that PC's fresh-deck odds, as `deckquest odds` prints them."""
+    from deckquest.sim.odds import check_probability
+
+    site = shrine.check("Kindle the lantern")
+    member = next(m for m in Program(compile_file(SHRINE)).party if m.id == "mira")
+    expected = float(check_probability(member.cards, member.critical_cards, "white", site["difficulty"]))
+    assert site["exact"] == pytest.approx(expected, abs=1e-6)
+    assert site["pcs_checking"] == ["mira"]
+
+
+def test_verdict_names_failing_checks_and_the_final_scene(shrine):
+    verdict = shrine.data["verdict"]
+    assert verdict["rating"] in ("easy", "fair", "hard", "very hard")
+    assert verdict["headline"].startswith(verdict["rating"].upper())
+    hardest = max(shrine.data["checks"], key=lambda s: s["attempts"] - s["successes"])
+    assert hardest["label"] in verdict["reasons"][1]
+    assert any("most parties end in the scene" in reason for reason in verdict["reasons"])
+    victory = next(d for d in shrine.data["ending_details"] if d["outcome"] == "victory")
+    assert victory["scene"] == "altar" and victory["reasons"]
+
+
+def test_text_report_sections(shrine):
+    text = shrine.text()
+    for heading in ("Verdict:", "Endings", "Scenes", "Checks", "PCs", "Game clock", "Lines no run reached"):
+        assert heading in text
+    assert "Kindle the lantern" in text
+
+
+def test_single_check_ratings():
+    report = simulate(SCENARIOS / "single_check.quest", runs=500, seed=0, jobs=1, agent="first")
+    share = report.share("victory")
+    expected = "easy" if share >= 0.8 else "fair" if share >= 0.55 else "hard" if share >= 0.3 else "very hard"
+    assert report.data["verdict"]["rating"] == expected
+
+
+class Exploding(RandomAgent):
+    """An agent that fails at the choice in some runs, as a buggy engine would."""
+
+    def choose(self, run, stmt, labels):
+        if run.rng.random() < 0.5:
+            raise RuntimeError("boom")
+        return super().choose(run, stmt, labels)
+
+
+def test_runtime_errors_are_reported_with_the_seed_that_replays_them():
+    scenario = compile_file(SHRINE)
+    program = Program(scenario)
+    script_map = ScriptMap(program)
+    tally = Tally()
+    for index in range(40):
+        play(program, script_map, Exploding(), run_seed(9, index), index, 10_000, tally)
+    report = build_report(script_map, tally, Batch(scenario, None, "random", 9, 10_000),
+                          runs_requested=40, interrupted=False)
+    errors = report.data["errors"]
+    assert {e["scene"] for e in errors} <= {"steps", "vault"}  # the shrine's two choices
+    error = next(e for e in errors if e["scene"] == "steps")
+    assert error["message"] == "RuntimeError: boom"
+    assert 0 < error["runs"] < 40 and error["seed"] == run_seed(9, error["run"])
+    assert f"--seed {error['seed']}" in error["command"]
+    replay = Run(program, Exploding(), random.Random(error["seed"]), record=False)
+    with pytest.raises(RuntimeError):
+        replay.run()
+    validate(report.data)
+
+
+def test_battle_events_fill_the_battle_section():
+    """Battle results (engine/combat BattleResult fields) become rates, TPKs and lengths."""
+    scenario = compile_file(SCENARIOS / "single_check.quest")
+    program = Program(scenario)
+    script_map = ScriptMap(program)
+    tally = Tally()
+    from deckquest.sim.trace import _RunRecord
+
+    for turns, status, outcome in ((4, "ok", "victory"), (6, "dying", "defeat"), (5, "ok", "escape")):
+        record = _RunRecord(script_map, tally)
+        record.on_event({"event": "battle", "line": 12, "outcome": outcome, "turns": turns,
+                         "pcs": [{"id": "alice", "status": status, "life_lost": 3,
+                                  "damage_dealt": 5, "damage_taken": 3}]})
+    tally.runs = 3
+    report = build_report(script_map, tally, Batch(scenario, None, "random", 0, 10_000),
+                          runs_requested=3, interrupted=False)
+    (battle,) = report.data["battles"]
+    assert battle["battles"] == 3 and battle["outcomes"] == {"defeat": 1, "escape": 1, "victory": 1}
+    assert battle["tpk"] == 1 and battle["turns"]["p50"] == 5
+    assert battle["damage_dealt_mean"] == 5
+    validate(report.data)
