@@ -13,7 +13,7 @@ The node set, top down:
   source order.
 * Declarations: ``PcDecl`` (deck + ``Critical`` cards), ``NpcDecl`` (kind ``creature``,
   ``planeswalker``, ``player`` or ``horde``; ``from card`` plus inline ``NpcField`` values),
-  ``FlagDecl``, ``CounterDecl``.
+  ``CardDecl`` (a GM's own card), ``FlagDecl``, ``CounterDecl``.
 * ``Trigger``: an ``Event`` (see ``EVENT_KINDS``), an optional condition and a body.
 * ``Scene``: id, title, ``start`` marker, its own triggers and a body (a list of statements).
 * Statements (``Stmt``): ``Narration``, ``Choice`` (of ``ChoiceOption``), ``Check``,
@@ -465,7 +465,7 @@ class NpcField:
     """One inline NPC value; ``value`` as in the matching ``NpcDecl`` attribute."""
 
     span: Span
-    key: str  # "cost", "types", "stats", "keywords", "loyalty", "life", "deck"
+    key: str  # "cost", "types", "stats", "keywords", "loyalty", "life", "deck", "text" (and "type" of a card)
     value: object
 
 
@@ -483,6 +483,25 @@ class NpcDecl:
     def get(self, key: str):
         """The value of the inline field ``key``, or None."""
         return next((f.value for f in self.fields if f.key == key), None)
+
+
+@dataclass
+class CardDecl:
+    """``card id "Name":`` a GM's own card (docs/effects.md): ``cost``, ``type "Creature — Goblin"``,
+    ``stats``, ``keywords``, ``loyalty`` and ``text`` lines (``NpcField`` values), usable in NPC decks
+    and as an NPC's card (``from card "Name"``)."""
+
+    span: Span
+    id: str
+    name: str
+    fields: list[NpcField]
+
+    def get(self, key: str):
+        """The value of the field ``key`` (the first one), or None."""
+        return next((f.value for f in self.fields if f.key == key), None)
+
+    def texts(self) -> list[NpcField]:
+        return [f for f in self.fields if f.key == "text"]
 
 
 @dataclass
@@ -519,6 +538,7 @@ class Script:
     uses: list[Use] = field(default_factory=list)
     pcs: list[PcDecl] = field(default_factory=list)
     npcs: list[NpcDecl] = field(default_factory=list)
+    cards: list[CardDecl] = field(default_factory=list)
     flags: list[FlagDecl] = field(default_factory=list)
     counters: list[CounterDecl] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)

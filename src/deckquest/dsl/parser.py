@@ -367,7 +367,7 @@ class AstBuilder(Transformer):
         script = ast.Script(Span(self.path, 1, 1), None)
         buckets = {
             ast.ScenarioHeader: script.headers, ast.Use: script.uses, ast.PcDecl: script.pcs,
-            ast.NpcDecl: script.npcs, ast.FlagDecl: script.flags, ast.CounterDecl: script.counters,
+            ast.NpcDecl: script.npcs, ast.CardDecl: script.cards, ast.FlagDecl: script.flags, ast.CounterDecl: script.counters,
             ast.Trigger: script.triggers, ast.Scene: script.scenes,
         }
         for item in items:
@@ -450,6 +450,16 @@ class AstBuilder(Transformer):
 
     def life_field(self, meta, c):
         return ast.NpcField(self._span(meta), "life", self._int(c[0]))
+
+    def text_field(self, meta, c):
+        return ast.NpcField(self._span(meta), "text", unquote(c[0]))
+
+    def card_decl(self, meta, c):
+        name, title, *fields = c
+        return ast.CardDecl(self._span(meta), str(name), unquote(title), fields)
+
+    def type_line_field(self, meta, c):
+        return ast.NpcField(self._span(meta), "type", unquote(c[0]))
 
     def flag_decl(self, meta, c):
         return ast.FlagDecl(self._span(meta), str(c[0]))

@@ -35,12 +35,15 @@ KIND_CORRESPONDENCE.update({v: k for k, v in list(KIND_CORRESPONDENCE.items())})
 PC_EVENTS = {"pc_dying", "pc_unconscious", "pc_dies", "check_succeeds", "check_fails", "critical_revealed"}
 CHECK_EVENTS = {"check_succeeds", "check_fails"}
 NPC_FIELDS = {
-    "creature": ("cost", "types", "stats", "keywords"),
-    "planeswalker": ("cost", "types", "keywords", "loyalty"),
+    "creature": ("cost", "types", "stats", "keywords", "text"),
+    "planeswalker": ("cost", "types", "keywords", "loyalty", "text"),
     "player": ("deck", "life"),
     "horde": ("deck",),
 }
 PLAYER_NPC_LIFE = 20
+REPEATABLE_FIELDS = ("text",)  # one line of rules text each
+# The card types a GM's own card may have: what a battle can play.
+CARD_DECL_TYPES = ("Creature", "Planeswalker", "Instant", "Sorcery", "Artifact", "Enchantment", "Land")
 _KIND_WORDS = {"npc": "NPC", "pc": "PC"}
 
 
@@ -85,6 +88,8 @@ class _Compiler:
         self.used: set[str] = set()
         self.pcs: dict[str, ResolvedPc] = {}
         self.npcs: dict[str, ResolvedNpc] = {}
+        self.cards: dict[str, object] = {}  # a GM's own cards by name (deckquest.cards.model.Card)
+        self._db_with_cards = None
         self.flags: dict[str, ast.FlagDecl] = {}
         self.counters: dict[str, ast.CounterDecl] = {}
         self.triggers: list[ast.Trigger] = []
@@ -108,6 +113,8 @@ class _Compiler:
         for use in script.uses:
             self._use(use)
         self._declare_all(script, library)
+        for card in script.cards:
+            self._card(card)
         for pc in script.pcs if not library else ():
             self._pc(pc)
         for npc in script.npcs:
@@ -125,7 +132,7 @@ class _Compiler:
             path=self.path, script=script, title=header["title"], author=header["author"],
             version=header["version"], players=header["players"], rules=self.rules,
             language=header["language"], tags=header["tags"], start=start or "", scenes=self.scenes,
-            pcs=self.pcs, npcs=self.npcs, flags=self.flags, counters=self.counters,
+            pcs=self.pcs, npcs=self.npcs, cards=self.cards, flags=self.flags, counters=self.counters,
             triggers=self.triggers, decks=self.decks, imports=self.imports,
             warnings=_with_source([d for d in self.diagnostics if d.severity == "warning"], text, str(self.path)),
         )
@@ -209,6 +216,8 @@ class _Compiler:
             self.symbols[name] = entry
             self.used.add(name)
         self.npcs.update(library.npcs)
+        self.cards.update(library.cards)
+        self._db_with_cards = None
         self.flags.update(library.flags)
         self.counters.update(library.counters)
         self.triggers.extend(library.triggers)
@@ -239,7 +248,7 @@ class _Compiler:
     # -------------------------------------------------------------- declarations
 
     def _declare_all(self, script: ast.Script, library: bool) -> None:
-        groups = [("npc", script.npcs), ("flag", script.flags), ("counter", script.counters)]
+        groups = [("npc", script.npcs), ("card", script.cards), ("flag", script.flags), ("counter", script.counters)]
         if not library:
             groups[:0] = [("pc", script.pcs)]
             groups.append(("scene", script.scenes))
@@ -327,11 +336,132 @@ class _Compiler:
                        f'name them with `critical "Card" xN` lines that add up to {wanted}')
 
     def _database(self):
+        """The card database for decks and `from card`: the GM's own cards over the given one."""
         if self.db is None:
             from deckquest.cards.database import default_database
 
             self.db = default_database()
-        return self.db
+        if not self.cards:
+            return self.db
+        if self._db_with_cards is None:
+            from deckquest.cards.database import CardDatabase, CardIndex
+
+            self._db_with_cards = CardDatabase(CardIndex(self.cards.values()), self.db)
+        return self._db_with_cards
+
+    def _card(self, decl: ast.CardDecl) -> None:
+        """A GM's own card: a type line with a card type, a mana cost, stats for a creature,
+        loyalty for a planeswalker, keywords the battle engine knows, and rules text that maps
+        completely onto the effect vocabulary (docs/effects.md)."""
+        from deckquest.cards.model import Card, TypeLine
+
+        if not self._fields_once(decl.fields, "card", ("cost", "type", "stats", "keywords", "loyalty", "text")):
+            return
+        type_line = decl.get("type")
+        if type_line is None:
+            self.error("DQ0055", f"the card `{decl.id}` has no `type`", decl.span,
+                       'add a type line under it, e.g. `type "Creature — Goblin Warrior"`')
+            return
+        types = TypeLine.parse(type_line).card_types
+        if not any(t in CARD_DECL_TYPES for t in types):
+            self.error("DQ0057", f"`{type_line}` names no card type", self._field(decl, "type").span,
+                       f"a type line starts with one of {', '.join(CARD_DECL_TYPES)}")
+            return
+        ok = self._cost_ok(decl) & self._keywords_ok(decl.fields)
+        ok &= self._stat_field(decl, "stats", "Creature" in types, "stats 2/2", "a creature")
+        ok &= self._stat_field(decl, "loyalty", "Planeswalker" in types, "loyalty 3", "a planeswalker")
+        if not ok:
+            return
+        if decl.name in self.cards:
+            self.error("DQ0030", f"the card \"{decl.name}\" is declared twice", decl.span,
+                       "every card name is declared once")
+            return
+        stats = decl.get("stats")
+        loyalty = decl.get("loyalty")
+        card = Card.build(
+            decl.name, decl.get("cost"), type_line,
+            power=str(stats[0]) if stats else None, toughness=str(stats[1]) if stats else None,
+            loyalty=str(loyalty) if loyalty is not None else None,
+            keywords=tuple(k.capitalize() for k in decl.get("keywords") or ()),
+            oracle_text="\n".join(f.value for f in decl.texts()),
+        )
+        if self._texts_understood(card, decl.texts()):
+            self.cards[decl.name] = card
+            self._db_with_cards = None
+
+    def _fields_once(self, fields: list, kind: str, allowed: tuple[str, ...]) -> bool:
+        """DQ0021 for a field given twice (`text` may repeat), DQ0056 for one not allowed."""
+        seen: dict[str, ast.NpcField] = {}
+        ok = True
+        for item in fields:
+            if item.key in seen and item.key not in REPEATABLE_FIELDS:
+                self.error("DQ0021", f"`{item.key}` is given twice", item.span, f"the first is at line {seen[item.key].span.line}")
+                ok = False
+            elif item.key not in allowed:
+                self.error("DQ0056", f"a {kind} has no `{item.key}`", item.span,
+                           f"a {kind} has {', '.join(f'`{k}`' for k in allowed)}")
+                ok = False
+            seen.setdefault(item.key, item)
+        return ok
+
+    @staticmethod
+    def _field(decl, key: str) -> ast.NpcField:
+        return next(f for f in decl.fields if f.key == key)
+
+    def _cost_ok(self, decl) -> bool:
+        from deckquest.cards.model import ManaCost, ManaCostError
+
+        if decl.get("cost") is None:
+            return True
+        try:
+            ManaCost.parse(decl.get("cost"))
+        except ManaCostError as problem:
+            self.error("DQ0057", f"`{decl.get('cost')}` is not a mana cost: {problem}", self._field(decl, "cost").span,
+                       'write costs as mana symbols, like "{1}{R}"')
+            return False
+        return True
+
+    def _keywords_ok(self, fields: list) -> bool:
+        """Only keywords the battle engine plays (docs/effects.md) may be given."""
+        from deckquest.cards.oracle import COMBAT_KEYWORDS
+
+        ok = True
+        for item in fields:
+            for keyword in item.value if item.key == "keywords" else ():
+                if keyword.lower() not in COMBAT_KEYWORDS:
+                    self.error("DQ0057", f"`{keyword}` is not a keyword battles play", item.span,
+                               did_you_mean(keyword.lower(), sorted(COMBAT_KEYWORDS))
+                               or f"the keywords are {', '.join(sorted(COMBAT_KEYWORDS))}")
+                    ok = False
+        return ok
+
+    def _stat_field(self, decl, key: str, needed: bool, example: str, kind: str) -> bool:
+        """A creature card needs `stats`, a planeswalker card `loyalty`; other cards have neither."""
+        if needed and decl.get(key) is None:
+            self.error("DQ0055", f"the card `{decl.id}` is {kind} and has no `{key}`", decl.span, f"add `{example}` under it")
+            return False
+        if not needed and decl.get(key) is not None:
+            self.error("DQ0056", f"only {kind} card has `{key}`", self._field(decl, key).span,
+                       "remove the line, or change the card's `type`")
+            return False
+        return True
+
+    def _texts_understood(self, card, texts: list[ast.NpcField]) -> bool:
+        """DQ0058 for each `text` line the effect vocabulary does not cover: a GM's card is
+        simulated exactly as written, so nothing in it may be silently ignored."""
+        from dataclasses import replace
+
+        from deckquest.cards.oracle import recognise
+
+        ok = True
+        for item in texts:
+            recognition = recognise(replace(card, oracle_text=item.value))
+            for sentence in recognition.unrecognised:
+                self.error("DQ0058", f"the battle engine does not understand \"{sentence}\"", item.span,
+                           f'write it in the effect vocabulary (docs/effects.md), e.g. "{card.name} deals 2 damage '
+                           'to any target." or "When this creature enters, draw a card."')
+                ok = False
+        return ok
 
     def _npc(self, npc: ast.NpcDecl) -> None:
         """T-8.1 to T-8.3: the values from `from card`, overridden by inline fields."""
@@ -340,7 +470,7 @@ class _Compiler:
             self._npc_card(npc, resolved)
         seen: dict[str, ast.NpcField] = {}
         for item in npc.fields:
-            if item.key in seen:
+            if item.key in seen and item.key not in REPEATABLE_FIELDS:
                 self.error("DQ0021", f"`{item.key}` is given twice", item.span, f"the first is at line {seen[item.key].span.line}")
             elif item.key not in NPC_FIELDS[npc.kind]:
                 allowed = ", ".join(f"`{k}`" for k in NPC_FIELDS[npc.kind])
@@ -390,6 +520,15 @@ class _Compiler:
             resolved.deck_path, resolved.deck = self._deck(item.value, item.span)
             if resolved.deck is not None:
                 self.decks[resolved.id] = resolved.deck
+        elif item.key == "keywords":
+            if self._keywords_ok([item]):
+                resolved.keywords = item.value
+        elif item.key == "text":
+            from deckquest.cards.model import Card
+
+            kind = npc.kind.capitalize()
+            if self._texts_understood(Card.build(npc.name, type_line=kind), [item]):
+                resolved.texts += (item.value,)
         else:
             setattr(resolved, item.key, item.value)
 

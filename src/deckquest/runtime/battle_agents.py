@@ -277,7 +277,9 @@ def _danger_line(battle: Battle) -> float:
 
 def _loss_is_near(battle: Battle) -> bool:
     """The horde's next attack would likely take the weakest PC close to 0 life."""
-    return bool(battle.fighting()) and _expected_damage(battle, _blockers(battle), _horde_threat(battle)) >= _danger_line(battle)
+    if not battle.fighting():
+        return False
+    return _expected_damage(battle, _blockers(battle), _horde_threat(battle)) >= _danger_line(battle)
 
 
 def _attack_plan(battle: Battle) -> list[Action]:
@@ -347,7 +349,8 @@ def _block_plan(battle: Battle) -> list[Action]:
     incoming: dict[str, int] = {}
     for attack in battle.attacks:
         if attack.card not in blocked and not attack.blockers:
-            incoming[attack.defender] = incoming.get(attack.defender, 0) + power(horde, find_permanent(horde, attack.card))
+            damage = power(horde, find_permanent(horde, attack.card))
+            incoming[attack.defender] = incoming.get(attack.defender, 0) + damage
     for attack in attacks:
         pc_life = battle.side(attack.defender).life
         if attack.card in blocked or incoming.get(attack.defender, 0) < pc_life:

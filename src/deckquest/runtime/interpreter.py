@@ -182,11 +182,13 @@ class Run:
         self.rng = rng
         self.events: list[dict] | None = [] if record else None
         self.listener = listener
+        self._loud = record or listener is not None  # events are built only when wanted
         self.max_steps = max_steps
         self.state = self._initial_state()
-        self._emit("start", title=self.scenario.title, rules=program.rules, seed=seed,
-                   agent=getattr(agent, "name", type(agent).__name__),
-                   party=[{"id": m.id, "name": m.name} for m in program.party])
+        if self._loud:
+            self._emit("start", title=self.scenario.title, rules=program.rules, seed=seed,
+                       agent=getattr(agent, "name", type(agent).__name__),
+                       party=[{"id": m.id, "name": m.name} for m in program.party])
         self._enter(self.scenario.start)
 
     def _initial_state(self) -> RunState:
@@ -279,7 +281,7 @@ class Run:
     # -- events
 
     def _emit(self, kind: str, /, **fields) -> None:
-        if self.events is None and self.listener is None:
+        if not self._loud:
             return
         event = {"event": kind, "clock": self.state.clock}
         event.update(fields)
@@ -306,7 +308,8 @@ class Run:
         for index in self.program.by_event.get("after_minutes", ()):
             if self.program.triggers[index][1] == scene_id:
                 state.fired.discard(index)
-        self._emit("scene", id=scene_id, title=scene.title)
+        if self._loud:
+            self._emit("scene", id=scene_id, title=scene.title)
         state.frames = [Frame(self.program.scene_blocks[scene_id])]
         self._fire("scene_starts")
 
@@ -439,7 +442,7 @@ class Run:
     # -- simple statements
 
     def _narration(self, stmt: ast.Narration, frame: Frame) -> None:
-        if self.events is not None or self.listener is not None:
+        if self._loud:
             self._emit("narration", text=self.render(stmt.text, frame))
 
     def _if(self, stmt: ast.If, frame: Frame) -> None:
@@ -460,11 +463,13 @@ class Run:
 
     def _set_flag(self, stmt: ast.SetFlag, frame: Frame) -> None:
         self.state.flags[stmt.flag] = True
-        self._emit("flag", name=stmt.flag, value=True)
+        if self._loud:
+            self._emit("flag", name=stmt.flag, value=True)
 
     def _clear_flag(self, stmt: ast.ClearFlag, frame: Frame) -> None:
         self.state.flags[stmt.flag] = False
-        self._emit("flag", name=stmt.flag, value=False)
+        if self._loud:
+            self._emit("flag", name=stmt.flag, value=False)
 
     def _counter_assign(self, stmt: ast.CounterAssign, frame: Frame) -> None:
         counters = self.state.counters
@@ -474,7 +479,8 @@ class Run:
             counters[stmt.counter] += stmt.value
         else:
             counters[stmt.counter] -= stmt.value
-        self._emit("counter", name=stmt.counter, value=counters[stmt.counter])
+        if self._loud:
+            self._emit("counter", name=stmt.counter, value=counters[stmt.counter])
 
     def _wait(self, stmt: ast.Wait, frame: Frame) -> None:
         self._emit("wait", minutes=stmt.minutes)
@@ -524,7 +530,8 @@ class Run:
                 pcs.lose_life(pc, -change)
             else:
                 pcs.gain_life(pc, change)
-            self._emit("life", pc=key, change=change, life=pc.life)
+            if self._loud:
+                self._emit("life", pc=key, change=change, life=pc.life)
         self._status_changes(before)
 
     def _draw(self, stmt: ast.Draw, frame: Frame) -> None:
@@ -608,7 +615,7 @@ class Run:
     def _check_statement(self, stmt, frame: Frame, kind: str, difficulty: int, by: ast.Who | None,
                          label: str, success, failure, recruit: str | None) -> None:
         who = by.kind if by is not None else "party"
-        key = str(stmt.span)  # T-4.12: the very same check is the same statement
+        key = stmt.span  # T-4.12: the very same check is the same statement (a Span is plain data)
         if who == "each":
             self._check_each(stmt, frame, kind, difficulty, label, success, failure, recruit, key)
             return
@@ -658,7 +665,7 @@ class Run:
         self._after_check(record[1], pc, record[2], [record] if record[3] else [],
                           success, failure, recruit, frame)
 
-    def _check_candidates(self, key: str) -> list[str]:
+    def _check_candidates(self, key: Span) -> list[str]:
         """The PCs that may make this check: conscious, and not made it in this scene (T-4.12)."""
         made = self.state.checks_made
         return [p for p, pc in self.state.pcs.items() if pc.can_act and (p, key) not in made]
@@ -680,7 +687,7 @@ class Run:
         for record in reversed(critical_records):
             self._fire("critical_revealed", pc=record[0], degree=record[2])
 
-    def _one_check(self, key: str, pc_id: str | None, kind: str, difficulty: int, label: str,
+    def _one_check(self, key: Span, pc_id: str | None, kind: str, difficulty: int, label: str,
                    frame: Frame) -> tuple[str | None, bool, int, bool]:
         """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5).
 
@@ -713,7 +720,7 @@ class Run:
         criticals = [i for i in pending.reveal_order if i in pc.critical_cards]
         record = finish_check(pc, pending, self.rng)
         state.successes += record.success
-        if self.events is not None or self.listener is not None:
+        if self._loud:
             self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=label,
                        cards=list(record.revealed), color=record.color, target=record.target,
                        result=record.result, degree=record.degree, success=record.success,

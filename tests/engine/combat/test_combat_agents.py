@@ -186,3 +186,21 @@ def test_greedy_wins_battles_that_random_play_does_not():
     greedy_wins = sum(outcome(GreedyBattleAgent(), seed) == "victory" for seed in range(40))
     random_wins = sum(outcome(RandomBattleAgent(), seed) == "victory" for seed in range(40))
     assert greedy_wins >= 8 and greedy_wins > random_wins
+
+
+def test_every_action_of_a_battle_can_be_put_in_words():
+    from deckquest.engine.combat.actions import describe
+    from deckquest.runtime.battle_agents import render_board
+
+    pcs = [make_pc("ann", battlefield=[FOREST, BEAR], hand=[FOREST, BEAR], library=[FOREST, BEAR] * 10),
+           make_pc("bob", battlefield=[MOUNTAIN], hand=[MOUNTAIN], library=[MOUNTAIN, BEAR] * 10)]
+    battle = start_battle(pcs, HORDE_DECK, random.Random(6), prepare=True)
+    rng, kinds = random.Random(6), set()
+    while battle.step != "over":
+        actions = legal_actions(battle)
+        assert render_board(battle)
+        for action in actions:
+            assert describe(battle, action)
+            kinds.add(action.kind)
+        apply(battle, GreedyBattleAgent().choose(battle, actions, rng), rng)
+    assert {act.PLAY_LAND, act.CAST, act.ESCAPE, act.END_TURN, act.BLOCK, act.CONFIRM_BLOCKERS} <= kinds

@@ -367,7 +367,8 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
         if events is not None:
             for attack in battle.attacks:
                 for owner, card in attack.blockers:
-                    events.append({"event": "battle_block", "player": owner, "card": battle.side(owner).cards[card].name,
+                    name = battle.side(owner).cards[card].name
+                    events.append({"event": "battle_block", "player": owner, "card": name,
                                    "id": card, "attacker": battle.horde.cards[attack.card].name})
         _horde_combat_damage(battle, rng, events)
 
