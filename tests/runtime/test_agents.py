@@ -117,3 +117,17 @@ def test_make_agent_knows_every_name():
         assert make_agent(name, [1]).name == name
     with pytest.raises(DeckquestError):
         make_agent("clever")
+
+
+def test_pc_actions_offer_each_card_name_once(tmp_path):
+    """Copies of a card are interchangeable: a hand of Forests offers one "play Forest"."""
+    from deckquest.runtime.agents import legal_actions
+    from runtime_helpers import start
+
+    run = start(tmp_path, CHOICE)
+    run.concentrate("alice")
+    offered = [text for _, _, text in legal_actions(run, "alice")]
+    assert len(offered) == len(set(offered))
+    hand = {run.state.pcs["alice"].cards[c].name for c in run.state.pcs["alice"].hand}
+    lands = {name for name in hand if name == "Forest"}
+    assert [t for t in offered if t.startswith("Alice: play ")] == [f"Alice: play {n}" for n in lands]

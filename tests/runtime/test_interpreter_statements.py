@@ -6,7 +6,6 @@ import pytest
 
 from deckquest.engine import pc as pcs
 from deckquest.engine.permanents import Permanent
-from deckquest.errors import DeckquestError
 from deckquest.runtime.agents import BestAgent, FirstAgent, ScriptedAgent
 from deckquest.runtime.interpreter import Run
 from runtime_helpers import narration, of_kind, play, start
@@ -233,26 +232,11 @@ start scene one "A":
     assert result.text == "18"
 
 
-def test_battle_stops_the_run_with_an_error_at_the_battle(tmp_path):
-    run = start(tmp_path, '''player boss "Boss":
-    deck "decks/red.txt"
-start scene lair "Lair":
-    battle against boss:
-        victory:
-            end victory ""
-        defeat:
-            end defeat ""
-''')
-    with pytest.raises(DeckquestError) as caught:
-        run.run()
-    assert "scene `lair`" in caught.value.message and "battle against boss" in caught.value.message
-    assert caught.value.span.line == 12
-
-
 class WonBattle(Run):
-    """The battle engine's plug-in point: `battle()` returns the outcome."""
+    """The battle's plug-in point: `battle()` returns the outcome (tests/runtime/test_battles.py
+    runs real battles)."""
 
-    def battle(self, stmt):
+    def battle(self, stmt, frame):
         self.fire_battle_turn(1)
         self.fire_battle_turn(2)
         return "victory"
@@ -413,3 +397,15 @@ start scene one "A":
 ''')
     assert of_kind(events, "choice")[0]["label"] == "Pay (4 coins)"
     assert result.text == "paid from 4"
+
+
+def test_fight_damage_follows_first_strike_double_strike_deathtouch_and_indestructible():
+    """T-3.4 fights use the combat keywords: a first striker that kills takes nothing back."""
+    from deckquest.engine.combat.profile import DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE
+    from deckquest.runtime.interpreter import destroyed, exchange_damage
+
+    assert exchange_damage(2, FIRST_STRIKE, 2, 3, 0, 2) == (2, 0)  # kills first
+    assert exchange_damage(1, FIRST_STRIKE, 2, 3, 0, 2) == (1, 3)  # survives, strikes back
+    assert exchange_damage(2, DOUBLE_STRIKE, 2, 1, 0, 4) == (4, 1)  # hits twice
+    assert exchange_damage(2, 0, 2, 2, 0, 2) == (2, 2)  # simultaneous
+    assert destroyed(1, 5, DEATHTOUCH, 0) and not destroyed(9, 5, 0, INDESTRUCTIBLE)

@@ -14,6 +14,7 @@ from runtime_helpers import SCENARIOS
 SHRINE = str(SCENARIOS / "drowned_shrine" / "drowned_shrine.quest")
 TOLL = str(SCENARIOS / "bandit_toll" / "bandit_toll.quest")
 CAVE = str(SCENARIOS / "goblin_cave" / "goblin_cave.quest")
+CELLAR = str(SCENARIOS / "rat_cellar" / "rat_cellar.quest")
 
 
 class TranscriptSnapshot(SingleFileSnapshotExtension):
@@ -50,6 +51,9 @@ RUNS = {
     "bandit_toll_first": (TOLL, "--seed", "1", "--agent", "first"),
     "bandit_toll_sneak": (TOLL, "--seed", "2", "--choose", "3"),
     "goblin_cave_first": (CAVE, "--seed", "1", "--agent", "first"),
+    "goblin_cave_best": (CAVE, "--seed", "2", "--agent", "best"),
+    "rat_cellar_first": (CELLAR, "--seed", "3", "--agent", "first"),
+    "rat_cellar_best": (CELLAR, "--seed", "6", "--agent", "best"),
 }
 
 
@@ -79,11 +83,22 @@ def test_jsonl_events_carry_the_documented_fields():
     assert end["event"] == "end" and {"outcome", "text"} <= set(end)
 
 
-def test_a_battle_stops_the_run_with_exit_1_and_the_battle_line():
+def test_the_goblin_cave_runs_its_battles_to_an_ending():
+    """`deckquest run` plays the hall's horde battle (and the throne's boss battle) through."""
     result = deckquest("run", CAVE, "--agent", "first")
-    assert result.exit_code == 1
-    assert "goblin_cave.quest:71:5: error: scene `hall` reaches `battle against goblins`" in result.stderr
-    assert "== The Great Hall ==" in result.stdout
+    assert result.exit_code == 0 and result.stderr == ""
+    assert "Battle against Goblin Horde [0:00]: Alice the Ranger, Bram the Hothead in the fight." in result.stdout
+    assert "\n== The end: " in result.stdout
+
+
+def test_jsonl_battle_events_carry_event_and_clock_and_a_summary():
+    out = deckquest("run", CAVE, "--seed", "2", "--agent", "best", "--format", "jsonl").stdout
+    events = [json.loads(line) for line in out.splitlines()]
+    battle = [e for e in events if e["event"].startswith("battle_")]
+    assert battle and all(list(e)[:2] == ["event", "clock"] for e in battle)
+    summary = next(e for e in events if e["event"] == "battle")
+    assert {"line", "enemies", "defeated", "outcome", "turns", "preparation_turns", "pcs"} <= set(summary)
+    assert summary["line"] == 71 and summary["enemies"] == ["goblins"]
 
 
 def test_choose_selects_the_scripted_agent_and_reports_running_out():

@@ -31,18 +31,24 @@ def commands_after(script: str) -> list[str]:
             for line in body.splitlines() if line.startswith("deckquest ")]
 
 
+DECK_FILE = re.compile(r"^# (decks/[\w.]+\.txt)")
+
+
 @pytest.fixture
 def lamb_folder(tmp_path):
-    deck = blocks("text")[0]
+    """A folder with every deck the tutorial writes (a text block starting `# decks/NAME.txt`)."""
     (tmp_path / "decks").mkdir()
-    (tmp_path / "decks" / "shepherd.txt").write_text(deck, encoding="utf-8")
+    for body in blocks("text"):
+        named = DECK_FILE.match(body)
+        if named:
+            (tmp_path / named.group(1)).write_text(body, encoding="utf-8")
     old = os.getcwd()
     os.chdir(tmp_path)
     yield tmp_path
     os.chdir(old)
 
 
-@pytest.mark.parametrize("step", [0, 1, 2])
+@pytest.mark.parametrize("step", [0, 1, 2, 3])
 def test_every_tutorial_step_checks_and_runs(lamb_folder, step):
     script = blocks("quest")[step]
     (lamb_folder / "lamb.quest").write_text(script, encoding="utf-8")
@@ -54,11 +60,22 @@ def test_every_tutorial_step_checks_and_runs(lamb_folder, step):
 
 
 def test_the_tutorial_transcript_is_what_the_last_step_prints(lamb_folder):
-    (lamb_folder / "lamb.quest").write_text(blocks("quest")[-1], encoding="utf-8")
+    (lamb_folder / "lamb.quest").write_text(blocks("quest")[2], encoding="utf-8")
     shown = next(body for body in blocks("text") if body.startswith("# The Lost Lamb"))
     result = CliRunner().invoke(main, ["run", "lamb.quest", "--seed", "3"])
     assert result.exit_code == 0
     assert result.stdout == shown
+
+
+def test_the_battle_excerpt_is_what_step_4_prints(lamb_folder):
+    """The excerpt's lines up to the horde deck's cut are exactly the output's beginning
+    (what follows depends on the battle engine's play, and is elided with `…`)."""
+    (lamb_folder / "lamb.quest").write_text(blocks("quest")[3], encoding="utf-8")
+    excerpt = next(body for body in blocks("text") if body.startswith("== The Den =="))
+    head = excerpt[:excerpt.index("  turn 1 ")]
+    result = CliRunner().invoke(main, ["run", "lamb.quest", "--seed", "2"])
+    assert result.exit_code == 0 and head in result.stdout
+    assert "\n== The end: " in result.stdout
 
 
 def test_the_jsonl_examples_in_transcripts_md_are_real_output():
@@ -68,3 +85,34 @@ def test_the_jsonl_examples_in_transcripts_md_are_real_output():
     out = CliRunner().invoke(main, ["run", shrine, "--seed", "1", "--agent", "first",
                                     "--format", "jsonl"]).stdout.splitlines()
     assert examples and all(example in out for example in examples)
+
+
+def test_every_event_kind_is_documented_and_rendered():
+    from deckquest.runtime.events import EVENT_KINDS
+    from deckquest.runtime.transcript import TextRenderer
+
+    doc = (ROOT / "docs" / "transcripts.md").read_text(encoding="utf-8")
+    for kind in EVENT_KINDS:
+        assert f"| `{kind}` |" in doc, f"docs/transcripts.md does not document `{kind}`"
+        assert hasattr(TextRenderer, "_" + kind), f"no text rendering for `{kind}`"
+
+
+def test_runs_emit_only_documented_event_kinds():
+    """The interpreter's kinds are EVENT_KINDS; a battle's engine events (`battle_…`) are
+    named in docs/transcripts.md too."""
+    from deckquest.runtime.events import EVENT_KINDS
+
+    seen = set()
+    shrine = str(ROOT / "scenarios" / "drowned_shrine" / "drowned_shrine.quest")
+    cellar = str(ROOT / "scenarios" / "rat_cellar" / "rat_cellar.quest")
+    runs = [(shrine, 1, "first"), (shrine, 3, "best"), (shrine, 2, "random"), (shrine, 7, "random"),
+            (cellar, 3, "first"), (cellar, 6, "best")]
+    for script, seed, agent in runs:
+        out = CliRunner().invoke(main, ["run", script, "--seed", str(seed), "--agent", agent,
+                                        "--format", "jsonl"]).stdout
+        seen |= {line.split('"')[3] for line in out.splitlines()}
+    engine = {kind for kind in seen if kind.startswith("battle_")}
+    assert {"combat", "battle"} <= seen and engine
+    assert seen - engine <= set(EVENT_KINDS)
+    doc = (ROOT / "docs" / "transcripts.md").read_text(encoding="utf-8")
+    assert all(f"`{kind}`" in doc for kind in engine)

@@ -124,3 +124,17 @@ def test_bad_inputs_are_user_errors(tmp_path):
         simulate(SHRINE, runs=0)
     with pytest.raises(DeckquestError):
         simulate(SHRINE, runs=10, agent="human")
+
+
+@pytest.mark.parametrize("agent", ["random", "best"])
+def test_each_run_is_what_deckquest_run_plays_with_its_seed(agent):
+    """Run i of the batch is `deckquest run --agent A --seed run_seed(S, i)`, battles included."""
+    from deckquest.sim.batch import Player, make_batch
+
+    path = SCENARIOS / "skirmish.quest"
+    player = Player(make_batch(path, agent=agent, seed=21))
+    for index in range(6):
+        tally = player.play(index, index + 1)
+        replay = run_scenario(path, agent, seed=run_seed(21, index), record=False)
+        assert dict(tally.endings) == {replay.outcome: 1}
+        assert dict(tally.clock) == {replay.clock: 1} and dict(tally.steps) == {replay.steps: 1}

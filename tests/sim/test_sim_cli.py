@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -40,13 +39,12 @@ def test_json_is_the_same_for_one_and_two_jobs(tmp_path):
 
 def test_quiet_without_a_terminal():
     result = invoke("sim", SCENARIOS / "single_check.quest", "-n", 50, "--jobs", 1)
-    assert "ETA" not in result.stderr
-    assert "50 runs in" in result.stderr
+    assert result.exit_code == 0 and result.stderr == ""
 
 
 def test_progress_bar_on_request():
     result = invoke("sim", SCENARIOS / "single_check.quest", "-n", 50, "--jobs", 1, "--progress")
-    assert "ETA" in result.stderr and "runs/s" in result.stderr
+    assert "ETA" in result.stderr and "runs/s" in result.stderr and "50 runs in" in result.stderr
 
 
 def test_explore_exits_1_on_a_dead_end(tmp_path):
@@ -69,6 +67,7 @@ def test_tune_prints_difficulty_and_interval():
     ("tune", SHRINE, "--check", "Nothing like it", "--target", "50%"),
     ("tune", SHRINE, "--check", "Read the tide marks", "--target", "lots"),
     ("sim", SHRINE, "--explore", "--html", "x.html"),
+    ("sim", SHRINE, "-n", 20, "--jobs", 1, "--json", "no/such/folder/r.json"),
 ])
 def test_user_errors_are_one_message_without_traceback(args, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -82,7 +81,8 @@ def test_user_errors_are_one_message_without_traceback(args, tmp_path, monkeypat
 def test_ctrl_c_stops_cleanly_and_reports_the_runs_finished():
     process = subprocess.Popen(
         [sys.executable, "-m", "deckquest", "sim", str(SHRINE), "-n", "5000000", "--jobs", "2", "--progress"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # a CI shell may ignore it
     try:
         assert process.stderr.read(1) == b"\r"  # the first progress line: the batch is running
         process.send_signal(signal.SIGINT)

@@ -142,3 +142,19 @@ def test_battle_events_fill_the_battle_section():
     assert battle["tpk"] == 1 and battle["turns"]["p50"] == 5
     assert battle["damage_dealt_mean"] == 5
     validate(report.data)
+
+
+def test_real_battles_agree_with_the_endings_they_lead_to():
+    """A horde battle (T-6) whose outcome blocks end the run: the battle rows match the endings."""
+    report = simulate(SCENARIOS / "skirmish.quest", runs=120, seed=2, jobs=2, agent="best")
+    (battle,) = report.data["battles"]
+    endings = report.endings
+    assert battle["battles"] == 120 and battle["scene"] == "road"
+    assert battle["outcomes"].get("victory", 0) == endings.get("victory", 0)
+    assert battle["outcomes"].get("defeat", 0) == endings.get("defeat", 0)
+    assert battle["outcomes"].get("escape", 0) == endings.get("fled", 0)
+    assert battle["tpk"] == battle["outcomes"].get("defeat", 0)  # alone, Alice out = the party lost
+    assert battle["turns"]["p10"] <= battle["turns"]["p50"] <= battle["turns"]["p90"]
+    if battle["outcomes"].get("defeat"):
+        assert any("the battle at line" in reason for reason in report.data["verdict"]["reasons"])
+    validate(report.data)

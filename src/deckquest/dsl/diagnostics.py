@@ -61,6 +61,7 @@ CODES: dict[str, str] = {
     "DQ0055": "missing field",
     "DQ0056": "field not allowed here",
     "DQ0057": "invalid field value",
+    "DQ0058": "rules text not in the effect vocabulary",
     # use
     "DQ0060": "used script not found",
     "DQ0061": "`use` cycle",

@@ -526,8 +526,7 @@ class _Compiler:
         elif item.key == "text":
             from deckquest.cards.model import Card
 
-            kind = npc.kind.capitalize()
-            if self._texts_understood(Card.build(npc.name, type_line=kind), [item]):
+            if self._texts_understood(Card.build(resolved.name, type_line=resolved.kind.capitalize()), [item]):
                 resolved.texts += (item.value,)
         else:
             setattr(resolved, item.key, item.value)

@@ -46,6 +46,27 @@ class ResolvedNpc:
     life: int | None = None
     deck_path: Path | None = None
     deck: Any = None  # deckquest.cards.decklist.Deck for player and horde NPCs
+    texts: tuple[str, ...] = ()  # `text` lines: rules text in the effect vocabulary (docs/effects.md)
+
+    def battle_card(self):
+        """A creature or planeswalker NPC as the card a battle plays (T-8.1, T-8.2): its card's
+        values overridden by the inline ones, its `text` lines after the card's rules text."""
+        from deckquest.cards.model import Card
+
+        kind = self.kind.capitalize()
+        base = self.card
+        type_line = kind + (" — " + " ".join(self.types) if self.types else "")
+        if base is not None and base.supertypes:
+            type_line = " ".join(base.supertypes) + " " + type_line
+        printed = [base.oracle_text.replace(base.name, self.name)] if base is not None and base.oracle_text else []
+        text = "\n".join(printed + list(self.texts))
+        return Card.build(
+            self.name, self.cost, type_line,
+            power=str(self.power) if self.power is not None else None,
+            toughness=str(self.toughness) if self.toughness is not None else None,
+            loyalty=str(self.loyalty) if self.loyalty is not None else None,
+            keywords=tuple(k.capitalize() for k in self.keywords), oracle_text=text,
+        )
 
 
 @dataclass
@@ -65,6 +86,7 @@ class Scenario:
     scenes: dict[str, ast.Scene]
     pcs: dict[str, ResolvedPc]
     npcs: dict[str, ResolvedNpc]
+    cards: dict[str, Any]  # a GM's own cards by name (deckquest.cards.model.Card)
     flags: dict[str, ast.FlagDecl]
     counters: dict[str, ast.CounterDecl]
     triggers: list[ast.Trigger]  # top-level triggers, this script's and imported ones

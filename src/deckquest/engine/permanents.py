@@ -18,3 +18,6 @@ class Permanent:
     damage: int = 0
     plus_counters: int = 0  # +1/+1 counters (negative for -1/-1)
     loyalty: int = 0
+    power_bonus: int = 0  # "+N/+N until end of turn" (card effects); cleared at end of turn
+    toughness_bonus: int = 0
+    granted: int = 0  # keyword flags gained until end of turn (engine.combat.profile)

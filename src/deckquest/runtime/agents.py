@@ -12,6 +12,8 @@ Every agent answers the same questions, asked by the interpreter:
   battlefield index) taps to support the check (T-3.3), or none.
 * ``fighter(run, stmt, candidates) -> (pc id, battlefield index) | None``: which creature
   fights an NPC (T-3.4), or none (then the NPC hurts a PC).
+* ``battle_agent()``: the battle agent (``deckquest.runtime.battle_agents``) that makes the
+  survivors' decisions in one battle (T-6); a new one per battle.
 
 An agent keeps no state of its own: what it must remember lives in the run's state, so
 snapshots and clones of a run continue identically.
@@ -26,8 +28,9 @@ from deckquest.engine import pc as pcs
 from deckquest.engine.checks import boost_when_failing
 from deckquest.engine.combat.profile import profile
 from deckquest.errors import DeckquestError, UsageError
+from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
 from deckquest.runtime.interpreter import (
-    StopRun, creature_power, npc_stats, payment, _destroyed, _exchange_damage,
+    StopRun, creature_power, npc_stats, payment, destroyed, exchange_damage,
 )
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
@@ -56,6 +59,11 @@ class FirstAgent:
 
     def fighter(self, run, stmt, candidates):
         return None
+
+    def battle_agent(self):
+        """The greedy player: the baseline measures the script, which needs a deterministic,
+        fair player in battles (the first legal action would never attack nor block)."""
+        return GreedyBattleAgent()
 
 
 class ScriptedAgent(FirstAgent):
@@ -112,6 +120,9 @@ class RandomAgent:
         options = [None, *candidates]
         return options[run.rng.randrange(len(options))]
 
+    def battle_agent(self):
+        return RandomBattleAgent()
+
 
 class BestAgent:
     """A fair stand-in for good players.
@@ -162,13 +173,16 @@ class BestAgent:
             mine = profile(pc.cards[permanent.card])
             my_power = creature_power(pc, permanent)
             my_toughness = mine.toughness + permanent.plus_counters - permanent.damage
-            dealt, taken = _exchange_damage(my_power, mine.keywords, my_toughness,
+            dealt, taken = exchange_damage(my_power, mine.keywords, my_toughness,
                                             power, keywords, remaining)
-            kills = _destroyed(dealt, remaining, mine.keywords, keywords)
-            survives = not _destroyed(taken, my_toughness, keywords, mine.keywords)
+            kills = destroyed(dealt, remaining, mine.keywords, keywords)
+            survives = not destroyed(taken, my_toughness, keywords, mine.keywords)
             return (kills, survives, my_power)
 
         return max(candidates, key=value)
+
+    def battle_agent(self):
+        return GreedyBattleAgent()
 
 
 def odds(run, pc_id: str, kind: str, difficulty: int):
@@ -238,13 +252,23 @@ def legal_actions(run, pc_id: str) -> list[tuple[str, int | None, str]]:
     if not pc.concentration_counter:
         return [("concentrate", None, f"{pc.name}: concentrate (1 minute, T-2.4)")]
     found: list[tuple[str, int | None, str]] = []
+    hand = _one_of_each(pc)
     if not pc.land_played:
         found += [("play_land", card_id, f"{pc.name}: play {pc.cards[card_id].name}")
-                  for card_id in dict.fromkeys(pc.hand) if pc.cards[card_id].is_land]
+                  for card_id in hand if pc.cards[card_id].is_land]
     found += [("cast", card_id, f"{pc.name}: cast {pc.cards[card_id].name}")
-              for card_id in dict.fromkeys(pc.hand) if _castable_outside_combat(pc, card_id)]
+              for card_id in hand if _castable_outside_combat(pc, card_id)]
     found.append(("rest", None, f"{pc.name}: rest (1 minute, T-2.6)"))
     return found
+
+
+def _one_of_each(pc: pcs.PC) -> list[int]:
+    """One card id per card name in hand: copies of a card are interchangeable, so a person
+    is offered "play Forest" once, not once per Forest."""
+    first: dict[str, int] = {}
+    for card_id in pc.hand:
+        first.setdefault(pc.cards[card_id].name, card_id)
+    return list(first.values())
 
 
 def _castable_outside_combat(pc: pcs.PC, card_id: int) -> bool:
@@ -353,6 +377,11 @@ class HumanAgent:
         self.output("  0. none (the PC takes the blow)")
         picked = self._ask(f"choose 0-{len(candidates)}: ", len(candidates), True)
         return candidates[picked - 1] if picked else None
+
+    def battle_agent(self):
+        """The same person, asked through the same input and output (at end of input it
+        passes until the battle is over; the run then stops at its next question)."""
+        return HumanBattleAgent(self.input, self.output)
 
 
 def make_agent(name: str, choices: list[int] | None = None, input=None, output=None):

@@ -18,16 +18,18 @@ from typing import Callable
 from deckquest.engine.checks import boost_when_failing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
+from deckquest.engine.combat.casting import play_value
 from deckquest.engine.combat.combat import can_block
 from deckquest.engine.combat.profile import (
     DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK, MENACE,
     REACH, TRAMPLE, VIGILANCE, profile,
 )
-from deckquest.engine.combat.state import HORDE, Battle, find_permanent, power
+from deckquest.engine.combat.state import Battle, find_permanent, keywords_of, power, toughness
+from deckquest.engine.combat.turns import defenders
 
 # --- the human at the table ------------------------------------------------------------
 
-PASSING = (act.NO_BOOST, act.END_TURN, act.CONFIRM_ATTACKERS, act.CONFIRM_BLOCKERS, act.UNBLOCK)
+PASSING = (act.NO_BOOST, act.PASS, act.END_TURN, act.CONFIRM_ATTACKERS, act.CONFIRM_BLOCKERS, act.UNBLOCK)
 
 
 class HumanBattleAgent:
@@ -71,9 +73,19 @@ def _passing(actions: list[Action]) -> Action:
 def render_board(battle: Battle) -> str:
     """The battle as a person needs to see it before choosing."""
     horde = battle.horde
-    lines = [f"turn {battle.turn} ({battle.active}), step {battle.step}",
-             f"horde: library {len(horde.library)}, hand {len(horde.hand)}"]
-    lines += [f"    {_permanent(horde, p)}" for p in horde.battlefield]
+    lines = [f"turn {battle.turn} ({battle.active}), step {battle.step}"]
+    if battle.horde_deck or horde.battlefield:
+        lines.append(f"horde: library {len(horde.library)}, hand {len(horde.hand)}"
+                     if battle.horde_deck else "enemy NPCs:")
+        lines += [f"    {_permanent(horde, p)}" for p in horde.battlefield]
+    for boss in battle.bosses:
+        lines.append(f"{boss.name} (boss): life {boss.life}, {boss.status}, library {len(boss.library)}, "
+                     f"hand {len(boss.hand)}")
+        lines += [f"    {_permanent(boss, p)}" for p in boss.battlefield]
+    for item in battle.stack:
+        if item is not None:
+            side = battle.side(item.controller)
+            lines.append(f"  on the stack: {side.cards[item.card].name} ({getattr(side, 'name', item.controller)})")
     for attack in battle.attacks:
         attacker = battle.side(attack.owner).cards[attack.card].name
         blockers = ", ".join(battle.side(o).cards[c].name for o, c in attack.blockers) or "unblocked"
@@ -91,9 +103,10 @@ def render_board(battle: Battle) -> str:
 def _permanent(side, permanent) -> str:
     card = side.cards[permanent.card]
     text = f"{card.name} (#{permanent.card})"
+    if card.is_type("Planeswalker"):
+        text += f" loyalty {permanent.loyalty}"
     if card.is_creature:
-        facts = profile(card)
-        text += f" {facts.power + permanent.plus_counters}/{facts.toughness + permanent.plus_counters}"
+        text += f" {power(side, permanent)}/{toughness(side, permanent)}"
         if permanent.damage:
             text += f" damage {permanent.damage}"
         if permanent.summoning_sick:
@@ -118,6 +131,8 @@ KEYWORD_VALUE = {FLYING: 1.5, FIRST_STRIKE: 1, DOUBLE_STRIKE: 2.5, DEATHTOUCH: 1
 #: A loss is near when the next horde attack is expected to deal this share of the
 #: weakest PC's life (see docs/agents.md).
 DANGER = 0.6
+#: The least a response (an instant cast while an enemy spell is on the stack) must be worth.
+RESPONSE_WORTH = 1.0
 
 
 class GreedyBattleAgent:
@@ -140,6 +155,8 @@ class GreedyBattleAgent:
             return self._main(battle, actions)
         if step == "declare_attackers":
             return _next_of(actions, self._planned(battle, _attack_plan), act.CONFIRM_ATTACKERS)
+        if step == "respond":
+            return _response(battle, actions, rng)
         return _next_of(actions, self._planned(battle, _block_plan), act.CONFIRM_BLOCKERS)
 
     def _planned(self, battle: Battle, planner) -> list[Action]:
@@ -154,9 +171,10 @@ class GreedyBattleAgent:
         lands = [a for a in actions if a.kind == act.PLAY_LAND]
         if lands:
             return max(lands, key=lambda a: _land_value(battle, a))
-        casts = [a for a in actions if a.kind == act.CAST]
-        if casts:
-            return max(casts, key=lambda a: (_spell_value(battle, a), a.x))
+        plays = [(play_value(battle, a), a.x, a) for a in actions if a.kind in (act.CAST, act.ACTIVATE)]
+        plays = [p for p in plays if p[0] > 0]
+        if plays:
+            return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
         if battle.step == "main1" and any(a.kind == act.GO_TO_COMBAT for a in actions):
             if _attack_plan(battle):  # the same plan is made again in declare attackers
                 return Action(act.GO_TO_COMBAT)
@@ -178,20 +196,20 @@ def _next_of(actions: list[Action], plan: list[Action], done: str) -> Action:
     return actions[-1]
 
 
+def _response(battle: Battle, actions: list[Action], rng: random.Random) -> Action:
+    """Answer the enemy's spell with the response worth most (a counterspell is worth the
+    spell's mana value and one more), when it is worth at least RESPONSE_WORTH."""
+    plays = [(play_value(battle, a, rng), a) for a in actions if a.kind == act.CAST]
+    plays = [p for p in plays if p[0] >= RESPONSE_WORTH]
+    if plays:
+        return max(plays, key=lambda p: (p[0], -p[1].card))[1]
+    return Action(act.PASS)
+
+
 def creature_value(side, card: int) -> float:
     """Power and toughness plus something for each keyword."""
     facts = profile(side.cards[card])
     return facts.power + facts.toughness + sum(v for k, v in KEYWORD_VALUE.items() if facts.keywords & k)
-
-
-def _spell_value(battle: Battle, action: Action) -> float:
-    pc = battle.side(action.player)
-    card = pc.cards[action.card]
-    facts = profile(card)
-    value = card.mana_value + action.x
-    if facts.is_creature:
-        value += creature_value(pc, action.card) / 10
-    return value
 
 
 def _land_value(battle: Battle, action: Action) -> tuple:
@@ -205,39 +223,39 @@ def _land_value(battle: Battle, action: Action) -> tuple:
 
 
 def _toughness(side, permanent) -> int:
-    """Toughness left: printed plus counters minus damage already marked."""
-    return profile(side.cards[permanent.card]).toughness + permanent.plus_counters - permanent.damage
+    """Toughness left: printed plus counters and bonuses, minus damage already marked."""
+    return toughness(side, permanent) - permanent.damage
 
 
 def _kills(attacker_side, attacker, defender_side, defender) -> bool:
     """Whether the first creature's combat damage destroys the second."""
-    facts = profile(attacker_side.cards[attacker.card])
-    target = profile(defender_side.cards[defender.card])
     damage = power(attacker_side, attacker)
-    if damage <= 0 or target.keywords & INDESTRUCTIBLE:
+    if damage <= 0 or keywords_of(defender_side, defender) & INDESTRUCTIBLE:
         return False
-    return bool(facts.keywords & DEATHTOUCH) or damage >= _toughness(defender_side, defender)
+    return bool(keywords_of(attacker_side, attacker) & DEATHTOUCH) or damage >= _toughness(defender_side, defender)
 
 
 def _survives(creature_side, creature, opponent_side, opponent) -> bool:
     """Whether the creature lives through a fight with the opponent (a first striker
     that kills first takes no damage)."""
-    mine = profile(creature_side.cards[creature.card]).keywords
-    theirs = profile(opponent_side.cards[opponent.card]).keywords
+    mine = keywords_of(creature_side, creature)
+    theirs = keywords_of(opponent_side, opponent)
     strikes_first = mine & (FIRST_STRIKE | DOUBLE_STRIKE) and not theirs & (FIRST_STRIKE | DOUBLE_STRIKE)
     if strikes_first and _kills(creature_side, creature, opponent_side, opponent):
         return True
     return not _kills(opponent_side, opponent, creature_side, creature)
 
 
+def _enemy_sides(battle: Battle) -> list:
+    return [battle.horde, *battle.fighting_bosses()]
+
+
 def _horde_threat(battle: Battle) -> list[float]:
-    """The powers of the horde creatures that will attack next turn, biggest first,
-    with the expected power of next turn's reveal (T-6.9) as one more attacker."""
-    horde = battle.horde
-    powers = [float(power(horde, p)) for p in horde.battlefield
-              if profile(horde.cards[p.card]).is_creature
-              and not profile(horde.cards[p.card]).keywords & DEFENDER]
-    powers.append(_expected_reveal_power(horde))
+    """The powers of the enemy creatures that may attack next turn, biggest first,
+    with the expected power of the horde's next reveal (T-6.9) as one more attacker."""
+    powers = [float(power(side, p)) for side in _enemy_sides(battle) for p in side.battlefield
+              if profile(side.cards[p.card]).is_creature and not keywords_of(side, p) & DEFENDER]
+    powers.append(_expected_reveal_power(battle.horde))
     return sorted(powers, reverse=True)
 
 
@@ -283,14 +301,17 @@ def _loss_is_near(battle: Battle) -> bool:
 
 
 def _attack_plan(battle: Battle) -> list[Action]:
-    """Attack with each creature that no untapped horde creature can block and kill
+    """Attack with each creature that no untapped enemy creature can block and kill
     without dying too (a safe attack or a trade), as long as the creatures kept
-    back still hold the horde's next attack under the danger line."""
-    horde = battle.horde
-    blockers = [p for p in horde.battlefield if not p.tapped and profile(horde.cards[p.card]).is_creature]
+    back still hold the enemies' next attack under the danger line. The defender:
+    an enemy planeswalker first (T-8.2), else the boss with the least life, else the horde."""
+    blockers = [(side, p) for side in _enemy_sides(battle) for p in side.battlefield
+                if not p.tapped and profile(side.cards[p.card]).is_creature]
     fighting = battle.fighting()
-    if not fighting:
+    targets = defenders(battle)
+    if not fighting or not targets:
         return []
+    defender = _chosen_defender(battle, targets)
     line = _danger_line(battle)
     threat = _horde_threat(battle)
     home = _blockers(battle)  # our creatures that could block the horde's next attack
@@ -304,60 +325,76 @@ def _attack_plan(battle: Battle) -> list[Action]:
                 continue
             if power(pc, permanent) <= 0:
                 continue
-            risky = any(can_block(horde, b, pc, permanent) and not _survives(pc, permanent, horde, b)
-                        and not _kills(pc, permanent, horde, b) for b in blockers)
+            risky = any(can_block(side, b, pc, permanent) and not _survives(pc, permanent, side, b)
+                        and not _kills(pc, permanent, side, b) for side, b in blockers)
             if risky:
                 continue
             if not facts.keywords & VIGILANCE:
                 if _expected_damage(battle, home - 1, threat) >= line:
                     continue
                 home -= 1
-            plan.append(Action(act.ATTACK, pc.id, permanent.card))
+            plan.append(Action(act.ATTACK, pc.id, permanent.card, target=defender))
     return plan
+
+
+def _chosen_defender(battle: Battle, targets: list[tuple[str, int]]) -> tuple[str, int]:
+    walkers = [t for t in targets if t[1] >= 0]
+    if walkers:
+        return min(walkers, key=lambda t: (find_permanent(battle.side(t[0]), t[1]).loyalty, t))
+    bosses = [t for t in targets if t[0]]
+    if bosses:
+        return min(bosses, key=lambda t: (battle.side(t[0]).life, t))
+    return targets[0]
 
 
 def _block_plan(battle: Battle) -> list[Action]:
     """Blocks that kill an attacker and survive; then trades of equal or better value;
     then chump blocks of the biggest attackers while a PC would otherwise drop to 0.
     Menace attackers are left unblocked."""
-    horde = battle.horde
     used = {b for a in battle.attacks for b in a.blockers}
     free = [(pc, p) for pc in battle.fighting() for p in pc.battlefield
             if profile(pc.cards[p.card]).is_creature and not p.tapped and (pc.id, p.card) not in used]
+
+    def side_of(attack):
+        return battle.side(attack.owner)
+
+    def attacker_of(attack):
+        return find_permanent(side_of(attack), attack.card)
+
     attacks = sorted((a for a in battle.attacks if not a.blockers
-                      and not profile(horde.cards[a.card]).keywords & MENACE),
-                     key=lambda a: -power(horde, find_permanent(horde, a.card)))
+                      and not keywords_of(side_of(a), attacker_of(a)) & MENACE),
+                     key=lambda a: (-power(side_of(a), attacker_of(a)), a.owner, a.card))
     plan: list[Action] = []
     blocked = set()
 
     def assign(attack, pc, permanent):
-        plan.append(Action(act.BLOCK, pc.id, permanent.card, target=(HORDE, attack.card)))
+        plan.append(Action(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
         free.remove((pc, permanent))
-        blocked.add(attack.card)
+        blocked.add((attack.owner, attack.card))
 
     for wanted in ("good", "trade"):
         for attack in attacks:
-            if attack.card in blocked:
+            if (attack.owner, attack.card) in blocked:
                 continue
-            attacker = find_permanent(horde, attack.card)
-            choices = [(pc, p) for pc, p in free if can_block(pc, p, horde, attacker)
-                       and _kills(pc, p, horde, attacker)
-                       and (_survives(pc, p, horde, attacker) if wanted == "good"
-                            else creature_value(horde, attack.card) >= creature_value(pc, p.card))]
+            side, attacker = side_of(attack), attacker_of(attack)
+            choices = [(pc, p) for pc, p in free if can_block(pc, p, side, attacker)
+                       and _kills(pc, p, side, attacker)
+                       and (_survives(pc, p, side, attacker) if wanted == "good"
+                            else creature_value(side, attack.card) >= creature_value(pc, p.card))]
             if choices:
                 assign(attack, *min(choices, key=lambda c: creature_value(c[0], c[1].card)))
     incoming: dict[str, int] = {}
     for attack in battle.attacks:
-        if attack.card not in blocked and not attack.blockers:
-            damage = power(horde, find_permanent(horde, attack.card))
+        if (attack.owner, attack.card) not in blocked and not attack.blockers:
+            damage = power(side_of(attack), attacker_of(attack))
             incoming[attack.defender] = incoming.get(attack.defender, 0) + damage
     for attack in attacks:
         pc_life = battle.side(attack.defender).life
-        if attack.card in blocked or incoming.get(attack.defender, 0) < pc_life:
+        if (attack.owner, attack.card) in blocked or incoming.get(attack.defender, 0) < pc_life:
             continue
-        attacker = find_permanent(horde, attack.card)
-        choices = [(pc, p) for pc, p in free if can_block(pc, p, horde, attacker)]
+        side, attacker = side_of(attack), attacker_of(attack)
+        choices = [(pc, p) for pc, p in free if can_block(pc, p, side, attacker)]
         if choices:
             assign(attack, *min(choices, key=lambda c: creature_value(c[0], c[1].card)))
-            incoming[attack.defender] -= power(horde, attacker)
+            incoming[attack.defender] -= power(side, attacker)
     return plan

@@ -3,6 +3,9 @@
 An event is a plain ``dict``: cheap to make, and already the JSONL object. Every event has
 ``"event"`` (its kind, one of ``EVENT_KINDS``) and ``"clock"`` (game minutes since the start
 when it happened). ``deckquest.runtime.transcript`` renders them as text or JSONL. docs/transcripts.md lists every kind with its fields.
+
+During a battle the battle engine's own events (kinds prefixed ``battle_``, docs/battles.md)
+are passed on between ``combat`` and ``battle``, with ``"clock"`` added.
 """
 
 from __future__ import annotations
@@ -29,6 +32,8 @@ EVENT_KINDS = (
     "wait",  # minutes
     "flag",  # name, value
     "counter",  # name, value
+    "combat",  # line, enemies [npc ids], names, pcs [ids in the fight]: a battle begins
+    "battle",  # line, enemies, defeated, outcome, turns, …, pcs [{id, life_after, status, …}]
     "end",  # outcome, text, scene
 )
 

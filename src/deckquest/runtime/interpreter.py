@@ -19,7 +19,11 @@ What happens where, in the rules' words:
   A PC that already made the very same check in this scene fails it (T-4.12); so does an
   unconscious or dead one.
 * The clock: concentrate, rest, sorcery-speed actions 1 minute (T-2.3, T-2.4, T-2.6), sleep
-  6 hours (T-2.8), ``wait N minutes``; checks, choices and narration take no game time.
+  6 hours (T-2.8), ``wait N minutes``, a battle 1 minute per turn; checks, choices and
+  narration take no game time.
+* A battle (``battle against …``, rules section 6) is one call of the battle engine; its
+  triggers (``battle turn N``, T-7 statuses, ``NPC is defeated``) run after it, before the
+  outcome's block (see ``Run.battle``).
 * When every PC is dead the run ends in defeat, after the triggers of the last death.
 * More than ``max_steps`` statements end the run as ``stuck`` (a loop with no way out); so
   does a choice with no option available or a scene that runs out of statements.
@@ -33,12 +37,17 @@ from dataclasses import dataclass
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import begin_check, boost, can_boost, finish_check
+from deckquest.engine.combat import run_battle
 from deckquest.engine.combat.mana import pay, requirement
 from deckquest.engine.combat.profile import (
     DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE, KEYWORD_FLAGS, VIGILANCE, profile,
 )
+from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS, REFLEX_KIND
 from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
+from deckquest.runtime.battles import (
+    BATTLE_TURN_MINUTES, BattleLog, NoEscape, defeated_enemies, enemy, one_horde, summary,
+)
 from deckquest.runtime.party import PartyMember, party_from_scenario
 from deckquest.runtime.state import (
     NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS, Frame, NpcState, RunState,
@@ -91,6 +100,13 @@ class Program:
         if party is not None:
             _check_party_covers_script(scenario, party)
         self.odds_cache: dict = {}  # for agents that weigh exact odds (sim/odds.py)
+        self._enemies: dict[str, object] = {}
+
+    def enemy(self, npc_id: str):
+        """The battle engine's enemy for an NPC, its cards read once per program."""
+        if npc_id not in self._enemies:
+            self._enemies[npc_id] = enemy(self.scenario.npcs[npc_id])
+        return self._enemies[npc_id]
 
     def block_id(self, statements: list) -> int:
         return self._ids[id(statements)]
@@ -175,7 +191,8 @@ class Run:
     """One play-through of a program with an agent; ``run()`` it or ``step()`` it."""
 
     def __init__(self, program: Program, agent, rng: random.Random, *, record: bool = True,
-                 listener=None, max_steps: int = DEFAULT_MAX_STEPS, seed: int | None = None):
+                 listener=None, max_steps: int = DEFAULT_MAX_STEPS, seed: int | None = None,
+                 battle_events: bool = True):
         self.program = program
         self.scenario = program.scenario
         self.agent = agent
@@ -183,6 +200,7 @@ class Run:
         self.events: list[dict] | None = [] if record else None
         self.listener = listener
         self._loud = record or listener is not None  # events are built only when wanted
+        self.battle_events = battle_events  # False: a battle emits its summary, not every turn
         self.max_steps = max_steps
         self.state = self._initial_state()
         if self._loud:
@@ -285,6 +303,10 @@ class Run:
             return
         event = {"event": kind, "clock": self.state.clock}
         event.update(fields)
+        self._publish(event)
+
+    def _publish(self, event: dict) -> None:
+        """Record an event and hand it to the listener."""
         if self.events is not None:
             self.events.append(event)
         if self.listener is not None:
@@ -365,7 +387,7 @@ class Run:
             self.state.frames.append(Frame(block, pc=pc, degree=degree, in_trigger=True))
 
     def fire_battle_turn(self, turn: int) -> None:
-        """``when battle turn N``: for the battle engine to call at the start of each turn."""
+        """Queue the ``when battle turn N`` triggers of turn ``turn`` (a turn the battle played)."""
         self._fire("battle_turn", number=turn)
 
     def _advance(self, minutes: int) -> None:
@@ -781,13 +803,13 @@ class Run:
         my_power = creature_power(pc, permanent)
         my_toughness = mine.toughness + permanent.plus_counters - permanent.damage
         remaining = toughness - npc.damage
-        dealt, taken = _exchange_damage(my_power, mine.keywords, my_toughness,
+        dealt, taken = exchange_damage(my_power, mine.keywords, my_toughness,
                                         power, keywords, remaining)
         npc.damage += dealt
         if not mine.keywords & VIGILANCE:
             permanent.tapped = True
-        npc_down = _destroyed(dealt, remaining, mine.keywords, keywords)
-        creature_died = _destroyed(taken, my_toughness, keywords, mine.keywords)
+        npc_down = destroyed(dealt, remaining, mine.keywords, keywords)
+        creature_died = destroyed(taken, my_toughness, keywords, mine.keywords)
         if creature_died:
             pc.battlefield.pop(index)
             pc.graveyard.append(permanent.card)
@@ -820,27 +842,91 @@ class Run:
         if self._act("battle", frame):
             return
         depth = len(self.state.frames)
-        outcome = self.battle(stmt)
+        outcome = self.battle(stmt, frame)
         block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
         if block is not None:
             self._push(block, frame)
             self.state.frames.insert(depth, self.state.frames.pop())
 
-    def battle(self, stmt: ast.Battle) -> str:
+    def battle(self, stmt: ast.Battle, frame: Frame) -> str:
         """Fight a combat part (rules section 6); returns "victory", "defeat" or "escape".
 
-        The one place the battle engine plugs in. Until it does, a run that reaches a
-        battle stops here with an error at the battle's line. The engine calls
-        ``fire_battle_turn(n)`` at each turn; those triggers' bodies run when the battle is
-        over, before the outcome's block.
+        The PCs still in the fight (T-7.1, T-7.2: not dying, unconscious or dead) fight the
+        enemies with one ``run_battle`` call, after the T-6.2 preparation check; the agent's
+        battle agent makes their decisions. The battle takes ``BATTLE_TURN_MINUTES`` a turn.
+        Afterwards its triggers are queued to run before the outcome's block, in this order:
+        ``battle turn N`` for each turn played (in turn order), the T-7 status changes of the
+        PCs (``a pc is dying``, ``falls unconscious``), ``NPC is defeated`` for every enemy
+        the battle beat, then ``after N minutes`` now due. An enemy already dead, or
+        unconscious after a fight held back (T-3.4), does not fight again.
         """
-        names = ", ".join(ref.name for ref in stmt.enemies)
-        raise DeckquestError(
-            f"scene `{self.state.scene}` reaches `battle against {names}`, "
-            "but battles cannot be run yet", stmt.span,
-            hint="the battle engine is not wired into `deckquest run` yet; "
-                 "`deckquest check` still checks the whole script",
-        )
+        state = self.state
+        enemies = [ref.name for ref in stmt.enemies
+                   if state.npcs[ref.name].status not in (NPC_DEAD, NPC_UNCONSCIOUS)]
+        for npc_id in enemies:
+            state.npcs[npc_id].status = NPC_PRESENT
+        fighters = [pc for pc in state.pcs.values() if pc.status == pcs.OK]
+        if self._loud:
+            self._emit("combat", line=stmt.span.line, enemies=list(enemies),
+                       names=[self.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters])
+        before = self._statuses(list(state.pcs))
+        reached: list[int] = []
+        beaten: list[str] = []
+        if fighters:
+            result = self._fight_battle(stmt, frame, fighters, enemies, reached)
+            outcome, turns = result.outcome, result.turns
+            beaten = defeated_enemies(result, enemies, self.scenario)
+        else:  # T-6.12: with every PC out of the fight, the survivors have lost at once
+            result, outcome, turns = None, "defeat", 0
+        self._advance(turns * BATTLE_TURN_MINUTES)
+        if self._loud:
+            self._emit("battle", **summary(result, stmt.span.line, enemies, beaten))
+        for npc_id in reversed(beaten):
+            self._defeat_npc(npc_id, holding_back=False)
+        self._status_changes(before)
+        for turn in reversed(reached):
+            self.fire_battle_turn(turn)
+        return outcome
+
+    def _fight_battle(self, stmt: ast.Battle, frame: Frame, fighters: list[pcs.PC], enemies: list[str],
+                      reached: list[int]):
+        """The preparation check, then the battle itself; its events pass on as they happen."""
+        turns = self._preparation(stmt, frame, fighters)
+        log = None
+        if self._loud and self.battle_events:
+            log = BattleLog(self._publish, self.state.clock)
+            log.append({"event": "battle_preparation", "turns": turns})
+        agent = self.agent.battle_agent()
+        if stmt.escape is None:
+            agent = NoEscape(agent)
+        on_turn = reached.append if "battle_turn" in self.program.by_event else None
+        foes = one_horde([self.program.enemy(npc_id) for npc_id in enemies])
+        return run_battle(fighters, foes, agent, self.rng, rules=self.program.rules, prepare=turns,
+                          events=log, on_turn=on_turn)
+
+    def _preparation(self, stmt: ast.Battle, frame: Frame, fighters: list[pcs.PC]) -> int:
+        """T-6.2: the representative's red (2014: reflex) check, difficulty = the permanents
+        the party controls; a success gives its degree in preparation turns, at most 5.
+
+        ``prepare by party`` lets the agent pick the representative among the PCs in the
+        fight, ``prepare by alice`` names one. Without ``prepare by`` there is no check and no
+        preparation turn: the horde moves first (T-6.11's first turns are T-6.2's in this game).
+        The check is part of the battle: it fires no check triggers.
+        """
+        if stmt.prepare is None:
+            return 0
+        kind = REFLEX_KIND[self.program.rules]
+        difficulty = sum(len(pc.battlefield) for pc in fighters)
+        key = stmt.span
+        if stmt.prepare.kind == "pc":
+            representative = frame.pc if stmt.prepare.pc == "pc" else stmt.prepare.pc
+        else:
+            candidates = [pc.id for pc in fighters if (pc.id, key) not in self.state.checks_made]
+            representative = (self.agent.pick_pc(self, stmt, kind, difficulty, candidates)
+                              if candidates else None)
+        _, success, degree, _ = self._one_check(key, representative, kind, difficulty,
+                                                "Preparation turns (T-6.2)", frame)
+        return min(MAX_PREPARATION_TURNS, degree) if success else 0
 
     # -- what PCs do between statements (called by agents)
 
@@ -954,7 +1040,7 @@ def npc_stats(decl) -> tuple[int, int, int]:
     return 0, decl.life or 20, keywords
 
 
-def _exchange_damage(my_power, my_keys, my_toughness, their_power, their_keys, their_toughness):
+def exchange_damage(my_power, my_keys, my_toughness, their_power, their_keys, their_toughness):
     """Damage each side deals in a one-on-one fight, with first and double strike (CR 510).
 
     Returns (dealt to the NPC, taken by the creature). First-strike damage comes first; a
@@ -964,8 +1050,8 @@ def _exchange_damage(my_power, my_keys, my_toughness, their_power, their_keys, t
     their_first = bool(their_keys & (FIRST_STRIKE | DOUBLE_STRIKE))
     dealt = my_power if my_first else 0
     taken = their_power if their_first else 0
-    me_alive = not _destroyed(taken, my_toughness, their_keys, my_keys)
-    them_alive = not _destroyed(dealt, their_toughness, my_keys, their_keys)
+    me_alive = not destroyed(taken, my_toughness, their_keys, my_keys)
+    them_alive = not destroyed(dealt, their_toughness, my_keys, their_keys)
     if me_alive and (not my_first or my_keys & DOUBLE_STRIKE):
         dealt += my_power
     if them_alive and (not their_first or their_keys & DOUBLE_STRIKE):
@@ -973,7 +1059,7 @@ def _exchange_damage(my_power, my_keys, my_toughness, their_power, their_keys, t
     return dealt, taken
 
 
-def _destroyed(damage: int, toughness: int, source_keys: int, own_keys: int) -> bool:
+def destroyed(damage: int, toughness: int, source_keys: int, own_keys: int) -> bool:
     """Lethal damage, or any damage from deathtouch, destroys what is not indestructible."""
     if own_keys & INDESTRUCTIBLE or damage <= 0:
         return False

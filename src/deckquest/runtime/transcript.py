@@ -8,6 +8,7 @@ events as they arrive: the human agent reads the story while it happens.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import Iterable
 
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
@@ -24,18 +25,35 @@ def signed(number: int) -> str:
     return f"+{number}" if number >= 0 else str(number)
 
 
+def counted(names: list[str]) -> str:
+    """``Goblin x3, Goblin Piker``: names in order of first appearance, repeats counted."""
+    return ", ".join(name if count == 1 else f"{name} x{count}" for name, count in Counter(names).items())
+
+
 class TextRenderer:
-    """Turns events into English lines, one event at a time."""
+    """Turns events into English lines, one event at a time.
+
+    A battle turn's engine events are gathered and written as one or two lines when the
+    next turn begins or the battle ends (``BattleTurn``).
+    """
 
     def __init__(self):
         self.names: dict[str, str] = {}
+        self.turn: BattleTurn | None = None
 
     def name(self, pc: str | None) -> str:
+        if pc == "horde":
+            return "the horde"
         return self.names.get(pc, pc or "nobody")
 
     def lines(self, event: dict) -> list[str]:
-        method = getattr(self, "_" + event["event"], None)
-        return method(event) if method else []
+        kind = event["event"]
+        method = getattr(self, "_" + kind, None)
+        if method is not None:
+            return method(event)
+        if self.turn is not None and kind.startswith("battle_"):
+            self.turn.add(event)
+        return []
 
     def _start(self, e):
         self.names = {member["id"]: member["name"] for member in e["party"]}
@@ -153,6 +171,49 @@ class TextRenderer:
     def _counter(self, e):
         return [f"({e['name']} = {e['value']})"]
 
+    def _combat(self, e):
+        self.names.update(zip(e["enemies"], e["names"]))
+        fighters = ", ".join(self.name(pc) for pc in e["pcs"]) or "nobody"
+        return ["", f"Battle against {', '.join(e['names'])} {clock(e['clock'])}: {fighters} in the fight."]
+
+    def _battle_preparation(self, e):
+        if e["turns"] == 0:
+            return ["  No preparation turns: the enemies move first (T-6.2, T-6.11)."]
+        return [f"  {e['turns']} preparation turn{'s' if e['turns'] != 1 else ''} for the party (T-6.2)."]
+
+    def _battle_start(self, e):
+        if not e.get("horde_library") and not e.get("horde_cut"):
+            return []
+        cards = e["horde_library"]
+        return [f"  The horde deck: {cards} card{'s' if cards != 1 else ''} ({e['horde_cut']} cut, T-6.4)."]
+
+    def _battle_warning(self, e):
+        return [f"  warning: {e['message']}"]
+
+    def _battle_boss(self, e):
+        out = f", on the battlefield: {counted(e['permanents'])}" if e.get("permanents") else ""
+        return [f"  {e['name']}: life {e['life']}, library {e['library']}{out} (T-8.3)."]
+
+    def _battle_npc(self, e):
+        loyalty = f" with loyalty {e['loyalty']}" if e.get("loyalty") else ""
+        return [f"  {e['card']} joins the enemies{loyalty}."]
+
+    def _battle_turn(self, e):
+        done = self._battle_end(e)
+        self.turn = BattleTurn(e, self.name)
+        return done
+
+    def _battle_end(self, e):
+        done, self.turn = self.turn, None
+        return done.lines() if done is not None else []
+
+    def _battle(self, e):
+        outcome = {"victory": "Victory (T-6.12)", "defeat": "Defeat (T-6.12)",
+                   "escape": "The party escapes (T-6.6)"}[e["outcome"]]
+        lives = ", ".join(f"{self.name(pc['id'])} life {pc['life_after']}" for pc in e["pcs"])
+        turns = f"{e['turns']} turn{'s' if e['turns'] != 1 else ''}"
+        return [f"{outcome} after {turns} {clock(e['clock'])}" + (f": {lives}." if lives else ".")]
+
     def _end(self, e):
         lines = ["", f"== The end: {e['outcome']} == {clock(e['clock'])}"]
         if e["text"]:
@@ -172,3 +233,115 @@ def render_jsonl(events: Iterable[dict]) -> str:
 
 def json_line(event: dict) -> str:
     return json.dumps(event, ensure_ascii=False) + "\n"
+
+
+class BattleTurn:
+    """One battle turn's engine events, written as a line of what each side did (lands,
+    spells, the horde's reveal, escape checks) and a line of its combat and results
+    (attacks, blocks, life, cards milled, permanents that died or left). Other engine events
+    (damage to creatures, triggers, pumps) are in the JSONL only."""
+
+    def __init__(self, event: dict, name):
+        self.head = f"  turn {event['turn']} ({'party' if event['active'] == 'survivors' else 'enemies'}) {clock(event['clock'])}"
+        self.name = name
+        self.deeds: dict[str, list[str]] = {}  # player -> what they did, in order
+        self.revealed: list[str] = []
+        self.horde_casts: list[str] = []
+        self.attacks: dict[str, list[str]] = {}  # defender -> the attackers' names
+        self.blocks: list[str] = []
+        self.life: dict[str, list[int | str]] = {}  # player -> [net change, life after, status]
+        self.milled: Counter = Counter()
+        self.died: list[str] = []
+        self.left: list[str] = []  # exiled or returned to hand
+
+    def add(self, e: dict) -> None:
+        method = getattr(self, "_" + e["event"][len("battle_"):], None)
+        if method is not None:
+            method(e)
+
+    def _did(self, player: str, deed: str) -> None:
+        self.deeds.setdefault(player, []).append(deed)
+
+    def _play_land(self, e):
+        self._did(e["player"], f"plays {e['card']}")
+
+    def _cast(self, e):
+        if e["player"] == "horde":
+            self.horde_casts.append(e["card"])
+            return
+        target = f" on {', '.join(self.name(t) for t in e['targets'])}" if e.get("targets") else ""
+        x = f" (X={e['x']})" if e.get("x") else ""
+        self._did(e["player"], f"casts {e['card']}{x}{target}")
+
+    def _activate(self, e):
+        self._did(e["player"], f"activates {e['card']}")
+
+    def _tokens(self, e):
+        self._did(e["player"], f"makes {e['count']} {e['card']}")
+
+    def _reveal(self, e):
+        self.revealed += e["cards"]
+
+    def _check(self, e):
+        verdict = "success" if e["success"] else "failure"
+        self._did(e["player"], f"tries to escape: target {e['target']}, result {e['result']}, {verdict}")
+
+    def _draw(self, e):
+        if e["status"] != "ok":
+            self._did(e["player"], f"cannot draw and is {e['status']} (T-7.2)")
+
+    def _discard(self, e):
+        self._did(e["player"], f"discards {e['card']}")
+
+    def _attack(self, e):
+        defender = e.get("planeswalker") or self.name(e["defender"])
+        self.attacks.setdefault(defender, []).append(e["card"])
+
+    def _block(self, e):
+        self.blocks.append(f"{e['card']} on {e['attacker']}")
+
+    def _life(self, e):
+        entry = self.life.setdefault(e["player"], [0, 0, "ok"])
+        entry[0] += e["change"]
+        entry[1:] = [e["life"], e["status"]]
+
+    def _mill(self, e):
+        self.milled[e["player"]] += len(e["cards"])
+
+    def _dies(self, e):
+        self.died.append(e["card"])
+
+    def _exile(self, e):
+        self.left.append(f"{e['card']} (exiled)")
+
+    def _bounce(self, e):
+        self.left.append(f"{e['card']} (to its owner's hand)")
+
+    def _counter(self, e):
+        self._did(e["player"], f"has {e['card']} countered")
+
+    def lines(self) -> list[str]:
+        deeds = [f"{self.name(player)} {', '.join(done)}" for player, done in self.deeds.items()]
+        if self.revealed:
+            horde = [f"reveals {counted(self.revealed)}"]
+            extra = Counter(self.horde_casts) - Counter(self.revealed)
+            if extra:
+                horde.append(f"casts {counted(list(extra.elements()))}")
+            deeds.insert(0, "the horde " + ", ".join(horde))
+        lines = [f"{self.head}: {'; '.join(deeds) or 'nothing cast'}."]
+        results = []
+        results += [f"{counted(names)} attack{'s' if len(names) == 1 else ''} {defender}"
+                    for defender, names in self.attacks.items()]
+        if self.blocks:
+            results.append("blocks: " + ", ".join(self.blocks))
+        for player, (change, life, status) in self.life.items():
+            state = f", {status}" if status != "ok" else ""
+            results.append(f"{self.name(player)} {signed(change)} life ({life}{state})")
+        results += [f"{self.name(player)} mills {count}" for player, count in self.milled.items()]
+        if self.died:
+            results.append("dies: " + counted(self.died))
+        if self.left:
+            results.append("leaves: " + counted(self.left))
+        if results:
+            lines.append("    " + "; ".join(results) + ".")
+        return lines

@@ -41,6 +41,7 @@ class Batch:
     seed: int
     max_steps: int
     overrides: tuple[tuple[int, int], ...] = ()  # (check line, difficulty), for `tune`
+    party_file: str | None = None  # the --party path, for the replay commands of the report
 
 
 class Player:
@@ -97,7 +98,15 @@ def make_batch(script, *, party=None, agent: str = "random", seed: int = 0,
     if agent not in SIM_AGENTS:
         raise UsageError(f"unknown simulation agent `{agent}`", hint=f"agents: {', '.join(SIM_AGENTS)}")
     scenario, members = load(script, party)
-    return Batch(scenario, members, agent, seed, max_steps, tuple(overrides))
+    party_file = str(party) if isinstance(party, (str, Path)) else None
+    return Batch(scenario, members, agent, seed, max_steps, tuple(overrides), party_file)
+
+
+def available_cores() -> int:
+    """The cores this process may run on (a container's CPU set, not the machine's)."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0)) or 1
+    return os.cpu_count() or 1
 
 
 def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
@@ -125,7 +134,7 @@ def simulate(script, runs: int = 1000, seed: int = 0, jobs: int | None = None, *
     batch = make_batch(script, party=party, agent=agent, seed=seed, max_steps=max_steps,
                        overrides=overrides)
     player = Player(batch)  # in the parent too: user errors surface here, and the map
-    jobs = max(1, jobs if jobs is not None else os.cpu_count() or 1)
+    jobs = max(1, jobs if jobs is not None else available_cores())
     ranges = chunks(runs, jobs)
     started = time.perf_counter()
     if jobs == 1 or len(ranges) == 1:
@@ -138,15 +147,47 @@ def simulate(script, runs: int = 1000, seed: int = 0, jobs: int | None = None, *
     return report
 
 
+class _CtrlC:
+    """While active, Ctrl-C sets ``stopped`` instead of raising in the middle of a chunk.
+
+    The batch loops look at the flag between chunks, so a Ctrl-C never lands inside the
+    executor's bookkeeping (where a KeyboardInterrupt can leave its locks held). When
+    SIGINT is not Python's to handle (ignored by the shell, or not the main thread) it is
+    left alone.
+    """
+
+    def __init__(self):
+        self.stopped = False
+        self.previous = None
+
+    def __enter__(self) -> "_CtrlC":
+        try:
+            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+                self.previous = signal.signal(signal.SIGINT, self._stop)
+        except ValueError:  # not the main thread
+            self.previous = None
+        return self
+
+    def _stop(self, signum, frame) -> None:
+        self.stopped = True
+
+    def __exit__(self, *exc) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+
 def _run_here(player: Player, ranges, runs: int, progress: Progress | None):
     tally = Tally()
-    try:
-        for start, stop in ranges:
-            tally.merge(player.play(start, stop))
-            if progress is not None:
-                progress(tally.runs, runs)
-    except KeyboardInterrupt:
-        return tally, True
+    with _CtrlC() as ctrl_c:
+        try:
+            for start, stop in ranges:
+                tally.merge(player.play(start, stop))
+                if progress is not None:
+                    progress(tally.runs, runs)
+                if ctrl_c.stopped:
+                    return tally, True
+        except KeyboardInterrupt:
+            return tally, True
     return tally, False
 
 
@@ -165,26 +206,27 @@ def _play_chunk(bounds: tuple[int, int]) -> Tally:
 
 
 def _run_pool(batch: Batch, ranges, runs: int, jobs: int, progress: Progress | None):
+    """Keep two chunks per worker in flight; merge each as it finishes."""
     tally = Tally()
+    waiting = list(reversed(ranges))
+    pending: set = set()
     interrupted = False
-    pool = ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch,))
-    pending = set()
-    try:
-        pending = {pool.submit(_play_chunk, bounds) for bounds in ranges}
-        while pending:
-            done, pending = wait(pending, return_when=FIRST_COMPLETED)
-            for future in done:
-                tally.merge(future.result())
-            if progress is not None:
-                progress(tally.runs, runs)
-    except KeyboardInterrupt:
-        interrupted = True
-        for future in pending:
-            future.cancel()
-        pool.shutdown(wait=True, cancel_futures=True)
-        for future in pending:  # chunks that were already running when Ctrl-C came
-            if future.done() and not future.cancelled() and future.exception() is None:
-                tally.merge(future.result())
-    finally:
-        pool.shutdown(wait=True, cancel_futures=True)
+    with _CtrlC() as ctrl_c, ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch,)) as pool:
+        try:
+            while waiting or pending:
+                while waiting and len(pending) < 2 * jobs and not interrupted:
+                    pending.add(pool.submit(_play_chunk, waiting.pop()))
+                if not pending:
+                    break
+                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
+                for future in done:
+                    tally.merge(future.result())
+                if done and progress is not None:
+                    progress(tally.runs, runs)
+                interrupted = interrupted or ctrl_c.stopped
+        except KeyboardInterrupt:
+            interrupted = True
+            for future in pending:  # let the running chunks finish, and count them
+                if not future.cancel():
+                    tally.merge(future.result())
     return tally, interrupted

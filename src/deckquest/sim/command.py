@@ -19,6 +19,8 @@ def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: st
     from deckquest.sim.batch import simulate
     from deckquest.sim.progress import ProgressBar
 
+    for output in (json_file, html_file):
+        check_output_folder(output)
     bar = ProgressBar() if progress else None
     try:
         report = simulate(script, runs, seed, jobs, party=party, agent=agent, max_steps=max_steps, progress=bar)
@@ -30,13 +32,25 @@ def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: st
     if html_file:
         report.write_html(html_file)
     echo(report.text(), nl=False)
-    rate = report.runs / report.elapsed if report.elapsed else 0.0
-    echo(f"{report.runs:,} runs in {report.elapsed:.2f} s on {report.jobs} job"
-         f"{'s' if report.jobs != 1 else ''} ({rate:,.0f} runs/s)", err=True)
+    if progress:  # with the bar, the final speed; without it (a pipe, CI) stderr stays quiet
+        rate = report.runs / report.elapsed if report.elapsed else 0.0
+        echo(f"{report.runs:,} runs in {report.elapsed:.2f} s on {report.jobs} job"
+             f"{'s' if report.jobs != 1 else ''} ({rate:,.0f} runs/s)", err=True)
     if report.interrupted:
         echo(f"interrupted: the report covers the {report.runs:,} runs finished", err=True)
         return INTERRUPTED
     return 0
+
+
+def check_output_folder(path) -> None:
+    """Fail before a long batch, not after it, when a report file cannot be written there."""
+    from pathlib import Path
+
+    from deckquest.errors import DeckquestError, file_span
+
+    if path and not Path(path).parent.is_dir():
+        raise DeckquestError(f"cannot write {path}: the folder {Path(path).parent} does not exist",
+                             file_span(path), hint="create the folder first, or write the report elsewhere")
 
 
 def explore_command(script: str, *, party, seed: int, max_steps: int, json_file, html_file,
@@ -49,6 +63,7 @@ def explore_command(script: str, *, party, seed: int, max_steps: int, json_file,
 
     if html_file:
         raise UsageError("--html goes with random runs; --explore prints its findings and writes --json")
+    check_output_folder(json_file)
     report = explore(script, party=party, seed=seed, max_steps=max_steps)
     if json_file:
         write_atomically(json_file, json.dumps(report.as_dict(), indent=2) + "\n")

@@ -137,6 +137,8 @@ class Explorer:
         self.hits: set = set()
         self.findings: dict = {}
         self.runs = 0
+        self.plan: list = []  # the decisions the run being played replays
+        self.done: list = []  # (key, value, Step) of the run being played
         self.alternatives = self._alternatives()
 
     def _alternatives(self) -> dict:
@@ -178,7 +180,7 @@ class Explorer:
     def _play(self, plan: list) -> None:
         self.runs += 1
         self.plan = plan
-        self.done: list = []  # (key, value, Step) of this run
+        self.done = []
         run = None
         statement = None
         try:

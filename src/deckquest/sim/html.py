@@ -204,11 +204,11 @@ def _battles(data: dict) -> str:
     battles = data["battles"]
     if not battles:
         return '<h2 id="battles">Battles</h2><p>No battle was fought in these runs.</p>'
-    rows = [[row["line"], row["battles"], ", ".join(f"{k} {v:.1%}" for k, v in row["shares"].items()),
+    rows = [[row["line"], row["scene"], row["battles"], ", ".join(f"{k} {v:.1%}" for k, v in row["shares"].items()),
              percent(row["tpk_share"]), row["pcs_out"]["mean"], row["turns"]["p50"], row["turns"]["p90"],
              row["damage_dealt_mean"], row["damage_taken_mean"]] for row in battles]
     return ('<h2 id="battles">Battles</h2>'
-            + table(["line", "battles", "outcomes", "TPK", "PCs out (mean)", "turns (median)", "turns (p90)",
+            + table(["line", "scene", "battles", "outcomes", "TPK", "PCs out (mean)", "turns (median)", "turns (p90)",
                      "damage dealt (mean)", "damage taken (mean)"], rows))
 
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import tempfile
 from pathlib import Path
 
+from deckquest.errors import DeckquestError, file_span
+from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
 from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
 from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
 
@@ -42,11 +45,11 @@ def _summary(histogram: dict[int, int]) -> dict:
     }
 
 
-def _per(counter, key_index: int = 0) -> dict:
+def _per(counter) -> dict:
     """Split a counter keyed by (a, b) into {a: {b: count}}."""
     split: dict = {}
-    for key, count in counter.items():
-        split.setdefault(key[key_index], {})[key[1 - key_index]] = count
+    for (first, second), count in counter.items():
+        split.setdefault(first, {})[second] = count
     return split
 
 
@@ -58,6 +61,9 @@ class Report:
         self.interrupted = data["interrupted"]
         self.jobs = 1
         self.elapsed = 0.0
+
+    def __repr__(self) -> str:
+        return f"<Report of {self.runs:,} runs: {self.data['verdict']['headline']}>"
 
     @property
     def runs(self) -> int:
@@ -95,14 +101,20 @@ class Report:
 def write_atomically(path, text: str) -> None:
     """Write to a temporary file beside ``path``, then rename: never a half-written file."""
     path = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=path.parent or ".", prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    except OSError as error:
+        raise DeckquestError(f"cannot write {path}: {error.strerror}", file_span(path),
+                             hint="write the report into an existing folder you may write to") from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
         os.replace(temporary, path)
-    except BaseException:
+    except BaseException as error:
         if os.path.exists(temporary):
             os.unlink(temporary)
+        if isinstance(error, OSError):
+            raise DeckquestError(f"cannot write {path}: {error.strerror}", file_span(path)) from None
         raise
 
 
@@ -253,7 +265,7 @@ def _battles(script_map: ScriptMap, tally: Tally) -> list[dict]:
     for line in sorted(outcomes):
         count = sum(outcomes[line].values())
         rows.append({
-            "line": line, "battles": count,
+            "line": line, "scene": script_map.battle_scenes.get(line, ""), "battles": count,
             "outcomes": dict(sorted(outcomes[line].items())),
             "shares": {k: _share(v, count) for k, v in sorted(outcomes[line].items())},
             "tpk": tally.tpk.get(line, 0), "tpk_share": _share(tally.tpk.get(line, 0), count),
@@ -269,9 +281,12 @@ def _replay(batch, index: int) -> dict:
     """How to see run ``index`` again: its seed and the `deckquest run` command."""
     seed = run_seed(batch.seed, index)
     script = batch.scenario.path
-    return {"run": index, "seed": seed,
-            "command": f"deckquest run {script} --agent {batch.agent} --seed {seed}"
-                       + (f" --max-steps {batch.max_steps}" if batch.max_steps != 10_000 else "")}
+    command = f"deckquest run {shlex.quote(str(script))} --agent {batch.agent} --seed {seed}"
+    if batch.party_file:
+        command += f" --party {shlex.quote(batch.party_file)}"
+    if batch.max_steps != DEFAULT_MAX_STEPS:
+        command += f" --max-steps {batch.max_steps}"
+    return {"run": index, "seed": seed, "command": command}
 
 
 def _stuck(tally: Tally, batch) -> dict:
@@ -373,6 +388,7 @@ def _verdict(data: dict, tally: Tally) -> dict:
         exact = f"; fresh-deck odds {site['exact']:.0%}" if site["exact"] is not None else ""
         reasons.append(f"{_site_name(site)} in `{site['scene']}` fails {failures / site['attempts']:.0%} "
                        f"of {site['attempts']:,} attempts{exact}")
+    reasons += [_battle_reason(row) for row in _deadliest_battles(data["battles"])]
     ends = {scene: info["ended_here"] for scene, info in data["scenes"].items() if info["ended_here"]}
     if ends:
         scene = max(sorted(ends), key=ends.get)
@@ -391,6 +407,18 @@ def _any_death_share(data: dict) -> float:
     """The share of runs that ended with at least one PC dead."""
     dead = data["dead_pcs"]["histogram"]
     return sum(n for count, n in dead.items() if count != "0") / data["runs"]
+
+
+def _deadliest_battles(battles: list[dict], count: int = 2) -> list[dict]:
+    """The battles lost most often (by share), those lost at least once."""
+    lost = [row for row in battles if row["outcomes"].get("defeat")]
+    lost.sort(key=lambda row: (-row["shares"]["defeat"], row["line"]))
+    return lost[:count]
+
+
+def _battle_reason(row: dict) -> str:
+    return (f"the battle at line {row['line']} in `{row['scene']}` is lost in {row['shares']['defeat']:.0%} "
+            f"of {row['battles']:,} battles (every PC out in {row['tpk_share']:.0%})")
 
 
 def _hardest_checks(checks: list[dict], count: int = 3) -> list[dict]:

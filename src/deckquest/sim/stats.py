@@ -20,7 +20,9 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     margin = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return (max(0.0, centre - margin), min(1.0, centre + margin))
+    low = 0.0 if successes <= 0 else max(0.0, centre - margin)  # exact ends, no rounding dust
+    high = 1.0 if successes >= trials else min(1.0, centre + margin)
+    return (low, high)
 
 
 def percentile(sorted_values: Sequence[float], fraction: float) -> float:

@@ -65,6 +65,7 @@ class ScriptMap:
         self.line_of: dict[int, tuple[str, int]] = {}  # id(statement) -> (file, line)
         self.endings: dict[str, int] = {}  # outcome -> line of its first `end`
         self.battles: dict[int, int] = {}  # id(battle statement) -> line
+        self.battle_scenes: dict[int, str] = {}  # battle line -> scene
         for trigger in program.scenario.triggers:
             self._walk(trigger.body, ANY_SCENE)
         for scene in program.scenario.scenes.values():
@@ -81,6 +82,7 @@ class ScriptMap:
                 self.endings.setdefault(stmt.outcome, stmt.span.line)
             elif isinstance(stmt, ast.Battle):
                 self.battles[id(stmt)] = stmt.span.line
+                self.battle_scenes[stmt.span.line] = scene
             for block in nested_blocks(stmt):
                 self._walk(block, scene)
 
@@ -235,7 +237,7 @@ class _RunRecord:
             self.life_lost[event["pc"]] -= event["change"]
 
     def _battle(self, event: dict) -> None:
-        """A battle's result (engine/combat ``BattleResult`` fields), once the interpreter emits it."""
+        """A battle's result: the ``battle`` event (``runtime.battles.summary`` of a ``BattleResult``)."""
         tally = self.tally
         line = self.map.battles.get(id(self.statement), event.get("line", 0))
         tally.battles[line, event.get("outcome", "?")] += 1
@@ -243,7 +245,7 @@ class _RunRecord:
         pcs = event.get("pcs", ())
         out = sum(1 for pc in pcs if pc.get("status", "ok") != "ok")
         tally.battle_out[line, out] += 1
-        if pcs and out == len(pcs):
+        if out == len(pcs):  # no PC left standing (or none could fight at all, T-6.12)
             tally.tpk[line] += 1
         for pc in pcs:
             tally.battle_damage[line, "dealt"] += pc.get("damage_dealt", 0)
@@ -260,7 +262,7 @@ def play(program: Program, script_map: ScriptMap, agent, seed: int, index: int,
     error = None
     try:
         run = Run(program, agent, random.Random(seed), record=False, listener=record.on_event,
-                  max_steps=max_steps, seed=seed)
+                  max_steps=max_steps, seed=seed, battle_events=False)  # a summary per battle
         _drive(run, script_map, record, tally.hits, max_steps)
     except Exception as failure:  # a run-time error is a finding of the batch, with its seed
         error = failure

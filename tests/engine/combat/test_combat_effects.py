@@ -1,4 +1,4 @@
-"""The card-effects hook (effects.REGISTRY): how the next issue slots card text in."""
+"""The card-effects override (effects.REGISTRY), and spells castable by their understood text."""
 
 from __future__ import annotations
 
@@ -30,9 +30,19 @@ def test_a_registered_effect_makes_a_spell_castable_and_resolves_it(monkeypatch)
     assert pc.life == 13 and pc.graveyard == [1]
 
 
-def test_without_a_registered_effect_the_spell_is_not_offered():
-    pc = make_pc(battlefield=[Card.build("Plains", None, "Basic Land — Plains")], hand=[SALVE])
+def test_a_spell_whose_text_is_not_understood_is_not_offered():
+    """docs/effects.md: a spell the recogniser cannot read would do nothing, so it is not offered."""
+    walk = Card.build("Time Walk", "{W}", "Sorcery", oracle_text="Take an extra turn after this one.")
+    pc = make_pc(battlefield=[Card.build("Plains", None, "Basic Land — Plains")], hand=[walk])
     assert castable(pc) == []
+
+
+def test_an_understood_spell_is_offered_and_resolves():
+    pc = make_pc(battlefield=[Card.build("Plains", None, "Basic Land — Plains")], hand=[SALVE], life=10)
+    battle = make_battle([pc], make_horde(library=[ZOMBIE] * 3))
+    assert castable(pc, battle) == [Action(act.CAST, "ann", 1)]
+    apply(battle, Action(act.CAST, "ann", 1), random.Random(1))
+    assert pc.life == 13 and pc.graveyard == [1]
 
 
 def test_the_horde_resolves_registered_effects_of_its_spells(monkeypatch):

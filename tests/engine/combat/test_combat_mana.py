@@ -104,8 +104,9 @@ def test_one_land_per_turn_and_a_tapped_land_enters_tapped():
     assert not [a for a in legal_actions(battle) if a.kind == act.PLAY_LAND]
 
 
-def test_spells_without_a_known_effect_are_not_castable():
-    """Card effects are the next issue: an instant with no registered effect is not offered."""
+def test_targeted_spells_need_the_battle_to_be_listed():
+    """Without the battle, a spell's targets are unknown, so `castable(pc)` leaves it out
+    (the engine always passes the battle: see test_combat_card_effects)."""
     shock = Card.build("Shock", "{R}", "Instant", oracle_text="Shock deals 2 damage to any target.")
     pc = make_pc(battlefield=[MOUNTAIN], hand=[shock])
     assert castable(pc) == []

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 BOOST = "boost"  # check: T-4.6 exile the top 6 for +1 per colourless card
 NO_BOOST = "no_boost"  # check: accept the result
 PLAY_LAND = "play_land"  # main: one land per turn
-CAST = "cast"  # main: cast a permanent (or a spell with a known effect)
+CAST = "cast"  # main, respond: cast a permanent, or a spell whose text is understood (docs/effects.md)
+ACTIVATE = "activate"  # main: an activated or loyalty ability of a permanent (T-8.2)
+PASS = "pass"  # respond: let the enemy's spell resolve
 ESCAPE = "escape"  # main: T-6.6 escape check, the turn's non-combat action (T-6.7)
 GO_TO_COMBAT = "go_to_combat"  # main1: go to the declare attackers step
 END_TURN = "end_turn"  # main: end the turn (from main1: without combat)
@@ -28,27 +30,35 @@ CONFIRM_BLOCKERS = "confirm_blockers"
 @dataclass(frozen=True, order=True)
 class Action:
     """One decision. `player` is the PC acting, `card` its card id, `x` the value
-    of X for a cast, `target` the attacker (owner, card id) a blocker blocks."""
+    of X for a cast. `target` is the attacker (owner, card id) a blocker blocks;
+    for an attack, the defender (`("", -1)` the horde, `(boss, -1)` a boss,
+    `(owner, card)` a planeswalker); for a cast or an activation, the first
+    target (`(side, card)`, `(side, -1)` a player, `("stack", i)` a spell).
+    `mode` is the chosen mode of a modal spell, or the index of an activated ability."""
 
     kind: str
     player: str = ""
     card: int = -1
     x: int = 0
     target: tuple[str, int] = ("", -1)
+    mode: int = 0
 
 
 def describe(battle, action: Action) -> str:
     """The action in words, for a human at the table."""
     kind = action.kind
-    if kind in (PLAY_LAND, CAST, ATTACK, BLOCK, UNBLOCK):
+    if kind in (PLAY_LAND, CAST, ACTIVATE, ATTACK, BLOCK, UNBLOCK):
         pc = battle.side(action.player)
         name = pc.cards[action.card].name
         if kind == PLAY_LAND:
             return f"{pc.name}: play {name}"
         if kind == CAST:
-            return f"{pc.name}: cast {name}" + (f" with X={action.x}" if action.x else "")
+            return (f"{pc.name}: cast {name}" + (f" with X={action.x}" if action.x else "")
+                    + _targeting(battle, action.target))
+        if kind == ACTIVATE:
+            return f"{pc.name}: activate {name} (ability {action.mode + 1})" + _targeting(battle, action.target)
         if kind == ATTACK:
-            return f"{pc.name}: attack with {name}"
+            return f"{pc.name}: attack with {name}" + (_targeting(battle, action.target) if action.target[0] else "")
         if kind == UNBLOCK:
             return f"{pc.name}: take back the block of {name}"
         owner, card = action.target
@@ -62,4 +72,18 @@ def describe(battle, action: Action) -> str:
         END_TURN: "end the turn",
         CONFIRM_ATTACKERS: "confirm attackers",
         CONFIRM_BLOCKERS: "confirm blockers",
+        PASS: "let it resolve",
     }[kind]
+
+
+def _targeting(battle, target: tuple[str, int]) -> str:
+    owner, card = target
+    if not owner:
+        return ""
+    if owner == "stack":
+        item = battle.stack[card]
+        return f" targeting {battle.side(item.controller).cards[item.card].name} (on the stack)"
+    side = battle.side(owner)
+    if card < 0:
+        return f" targeting {getattr(side, 'name', owner)}"
+    return f" targeting {side.cards[card].name} (#{card}, {getattr(side, 'name', owner)})"

@@ -12,10 +12,18 @@ from dataclasses import dataclass
 from typing import Callable, Protocol, Sequence
 
 from deckquest.cards.model import Card
+from deckquest.cards.oracle import coverage
 from deckquest.engine.combat.actions import Action
-from deckquest.engine.combat.state import Battle
+from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc, PlayerNpc
+from deckquest.engine.combat.combat import horde_beaten
+from deckquest.engine.combat.state import HORDE, Battle
 from deckquest.engine.combat.turns import apply_legal, legal_actions, start_battle
-from deckquest.engine.pc import PC
+from deckquest.engine.pc import OK, PC
+
+#: A deck of which less than this share is simulated gets a warning in the battle report.
+LOW_COVERAGE = 0.8
+
+Enemy = CreatureNpc | PlaneswalkerNpc | PlayerNpc | HordeNpc
 
 
 class BattleAgent(Protocol):
@@ -41,6 +49,18 @@ class PCBattleResult:
 
 
 @dataclass(frozen=True)
+class EnemyResult:
+    """One enemy's end: `defeated` (a boss at life 0 or decked, a creature dead, a
+    planeswalker at 0 loyalty, a horde beaten), and its life or loyalty left."""
+
+    id: str
+    kind: str  # "player", "creature", "planeswalker", "horde"
+    defeated: bool
+    life: int | None = None
+    loyalty: int | None = None
+
+
+@dataclass(frozen=True)
 class BattleResult:
     """How a battle ended. `turns` counts both sides' turns (preparation turns included)."""
 
@@ -53,6 +73,8 @@ class BattleResult:
     horde_library_left: int
     horde_creatures_left: int
     horde_cut: int
+    enemies: tuple["EnemyResult", ...] = ()
+    warnings: tuple[str, ...] = ()
 
     @property
     def life_lost(self) -> dict[str, int]:
@@ -73,7 +95,7 @@ class BattleResult:
 
 def run_battle(
     pcs: Sequence[PC],
-    enemies: Sequence[Card],
+    enemies: Sequence[Card] | Sequence[Enemy],
     agent: BattleAgent,
     rng: random.Random,
     rules: str = "2019",
@@ -81,19 +103,29 @@ def run_battle(
     events: list | None = None,
     cut: bool = True,
     on_turn: Callable[[int], None] | None = None,
+    reset_libraries: bool = False,
 ) -> BattleResult:
-    """Fight a horde (`enemies`: the horde deck's physical cards) with the PCs.
+    """Fight the enemies with the PCs.
 
+    `enemies` is a horde deck's physical cards (as before), or a list of enemies:
+    `HordeNpc` (at most one), `PlayerNpc` bosses (T-8.3), `CreatureNpc` (T-8.1)
+    and `PlaneswalkerNpc` (T-8.2), any number of each, all at once.
     The PCs are updated in place when the battle ends: life, zones, T-7 status
     (their concentration counter is as before the battle). `prepare` as in
-    `start_battle` (True: the T-6.2 check). Events, if a list is given, are
-    appended as dicts with an "event" key. `on_turn(n)` is called once for each
-    turn n that began (for `when battle turn N` triggers; it may be called after
-    the turn's first actions, never before the turn began). Same inputs and seed,
-    same battle.
+    `start_battle` (True: the T-6.2 check). `reset_libraries`: T-6.5, the PCs
+    start from reset libraries. Events, if a list is given, are appended as dicts
+    with an "event" key. `on_turn(n)` is called once for each turn n that began
+    (for `when battle turn N` triggers; it may be called after the turn's first
+    actions, never before the turn began). Same inputs and seed, same battle.
     """
+    horde_cards, bosses, npcs, horde_deck = _split_enemies(enemies)
+    warnings = coverage_warnings(pcs, bosses)
+    if events is not None:
+        events.extend({"event": "battle_warning", "message": message} for message in warnings)
     copies = [pc.copy() for pc in pcs]
-    battle = start_battle(copies, enemies, rng, rules=rules, prepare=prepare, events=events, cut=cut)
+    battle = start_battle(copies, horde_cards, rng, rules=rules, prepare=prepare, events=events, cut=cut,
+                          bosses=bosses, npcs=tuple(n.card for n in npcs), horde_deck=horde_deck,
+                          reset_libraries=reset_libraries)
     reported = 0
     while True:
         if on_turn is not None:
@@ -104,7 +136,7 @@ def run_battle(
             break
         actions = legal_actions(battle)
         apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
-    result = _result(battle, pcs)
+    result = _result(battle, pcs, npcs, len(horde_cards), warnings)
     for original, fought in zip(pcs, battle.survivors):
         write_back(original, fought)
     if events is not None:
@@ -112,10 +144,39 @@ def run_battle(
     return result
 
 
+def _split_enemies(enemies) -> tuple[tuple[Card, ...], tuple[PlayerNpc, ...], tuple, bool]:
+    """(horde cards, bosses, creature and planeswalker NPCs, whether there is a horde deck)."""
+    if all(isinstance(e, Card) for e in enemies):
+        return tuple(enemies), (), (), True
+    hordes = [e for e in enemies if isinstance(e, HordeNpc)]
+    if len(hordes) > 1:
+        raise ValueError("a battle has at most one horde")
+    bosses = tuple(e for e in enemies if isinstance(e, PlayerNpc))
+    npcs = tuple(e for e in enemies if isinstance(e, (CreatureNpc, PlaneswalkerNpc)))
+    unknown = [e for e in enemies if not isinstance(e, (HordeNpc, PlayerNpc, CreatureNpc, PlaneswalkerNpc))]
+    if unknown:
+        raise ValueError(f"not an enemy: {unknown[0]!r}")
+    return (hordes[0].cards if hordes else ()), bosses, npcs, bool(hordes)
+
+
+def coverage_warnings(pcs: Sequence[PC], bosses: Sequence[PlayerNpc]) -> tuple[str, ...]:
+    """A warning for each deck of which less than LOW_COVERAGE is simulated (docs/effects.md)."""
+    warnings = []
+    for name, cards in [(pc.name, pc.cards) for pc in pcs] + [(b.name, b.cards) for b in bosses]:
+        report = coverage(cards)
+        if report.score < LOW_COVERAGE:
+            warnings.append(f"{name}'s deck is only {100 * report.score:.0f}% simulated "
+                            f"({report.count('none')} cards not at all, {report.count('partial')} partly): "
+                            "see `deckquest cards coverage`")
+    return tuple(warnings)
+
+
 def write_back(pc: PC, fought: PC) -> None:
     """Copy the battle's outcome for one PC into the party's PC (its concentration
-    counter stays as it was: battle turns are not concentration)."""
+    counter stays as it was: battle turns are not concentration). Tokens it made stay
+    on its battlefield, so its card table grows by their cards."""
     counter = pc.concentration_counter
+    pc.cards = fought.cards
     pc.life, pc.status = fought.life, fought.status
     pc.library, pc.hand, pc.battlefield = fought.library, fought.hand, fought.battlefield
     pc.graveyard, pc.exile, pc.exhaustion_zone = fought.graveyard, fought.exile, fought.exhaustion_zone
@@ -123,7 +184,22 @@ def write_back(pc: PC, fought: PC) -> None:
     pc.concentration_counter = counter
 
 
-def _result(battle: Battle, pcs: Sequence[PC]) -> BattleResult:
+def _enemy_results(battle: Battle, npcs, first_npc: int) -> tuple[EnemyResult, ...]:
+    results = [EnemyResult(b.id, "player", b.status != OK, life=b.life) for b in battle.bosses]
+    horde = battle.horde
+    for number, npc in enumerate(npcs):
+        card = first_npc + number  # NPCs were placed right after the horde deck's cards
+        permanent = next((p for p in horde.battlefield if p.card == card), None)
+        kind = "planeswalker" if isinstance(npc, PlaneswalkerNpc) else "creature"
+        results.append(EnemyResult(npc.id, kind, permanent is None,
+                                   loyalty=permanent.loyalty if permanent and kind == "planeswalker" else None))
+    if battle.horde_deck:
+        results.append(EnemyResult(HORDE, "horde", horde_beaten(battle)))
+    return tuple(results)
+
+
+def _result(battle: Battle, pcs: Sequence[PC], npcs=(), first_npc: int = 0,
+            warnings: tuple[str, ...] = ()) -> BattleResult:
     horde = battle.horde
     results = []
     for before, after in zip(pcs, battle.survivors):
@@ -138,5 +214,5 @@ def _result(battle: Battle, pcs: Sequence[PC]) -> BattleResult:
         horde_turns=battle.horde_turns, preparation_turns=battle.preparation_given,
         pcs=tuple(results), horde_library_left=len(horde.library),
         horde_creatures_left=sum(1 for p in horde.battlefield if horde.cards[p.card].is_creature),
-        horde_cut=horde.cut,
+        horde_cut=horde.cut, enemies=_enemy_results(battle, npcs, first_npc), warnings=warnings,
     )

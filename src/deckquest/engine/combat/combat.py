@@ -7,7 +7,9 @@ strike add a first combat damage step; deathtouch makes any damage lethal;
 trample assigns lethal damage to the blockers and the rest to the player;
 lifelink gains its controller that much life; indestructible creatures are not
 destroyed by damage. Damage to the horde mills its library (T-6.10); damage to
-a PC is life loss with the T-7 consequences.
+a PC is life loss with the T-7 consequences, to a boss (T-8.3) life loss, to a
+planeswalker (T-8.2) loss of loyalty; a planeswalker at 0 loyalty is put into
+its owner's graveyard.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from deckquest.engine.combat.profile import (
     DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE,
     LIFELINK, MENACE, REACH, TRAMPLE, VIGILANCE, profile,
 )
-from deckquest.engine.combat.state import HORDE, Attack, Battle, find_permanent, power
+from deckquest.engine.combat.state import HORDE, Attack, Battle, find_permanent, keywords_of, power, toughness
 from deckquest.engine.pc import OK, gain_life, lose_life
 from deckquest.engine.permanents import Permanent
 
@@ -27,9 +29,10 @@ def can_attack(side, permanent: Permanent, haste_for_all: bool = False) -> bool:
     """An untapped creature without defender whose controller has controlled it
     since the turn began (summoning sickness), unless it has haste."""
     card = profile(side.cards[permanent.card])
-    if not card.is_creature or permanent.tapped or card.keywords & DEFENDER:
+    flags = keywords_of(side, permanent)
+    if not card.is_creature or permanent.tapped or flags & DEFENDER:
         return False
-    return not permanent.summoning_sick or haste_for_all or bool(card.keywords & HASTE)
+    return not permanent.summoning_sick or haste_for_all or bool(flags & HASTE)
 
 
 def can_block(blocker_side, blocker: Permanent, attacker_side, attacker: Permanent) -> bool:
@@ -37,21 +40,26 @@ def can_block(blocker_side, blocker: Permanent, attacker_side, attacker: Permane
     card = profile(blocker_side.cards[blocker.card])
     if not card.is_creature or blocker.tapped:
         return False
-    if profile(attacker_side.cards[attacker.card]).keywords & FLYING:
-        return bool(card.keywords & (FLYING | REACH))
+    if keywords_of(attacker_side, attacker) & FLYING:
+        return bool(keywords_of(blocker_side, blocker) & (FLYING | REACH))
     return True
 
 
-def declare_attacker(battle: Battle, owner: str, card: int, defender: str, events) -> None:
-    """The creature attacks `defender`; it taps unless it has vigilance."""
+def declare_attacker(battle: Battle, owner: str, card: int, defender: str, events,
+                     defender_card: int = -1) -> None:
+    """The creature attacks `defender` (or that player's planeswalker `defender_card`,
+    T-8.2); it taps unless it has vigilance."""
     side = battle.side(owner)
     permanent = find_permanent(side, card)
-    if not profile(side.cards[card]).keywords & VIGILANCE:
+    if not keywords_of(side, permanent) & VIGILANCE:
         permanent.tapped = True
-    battle.attacks.append(Attack(owner, card, defender))
+    battle.attacks.append(Attack(owner, card, defender, defender_card=defender_card))
     if events is not None:
-        events.append({"event": "battle_attack", "player": owner, "card": side.cards[card].name,
-                       "id": card, "defender": defender})
+        event = {"event": "battle_attack", "player": owner, "card": side.cards[card].name,
+                 "id": card, "defender": defender}
+        if defender_card >= 0:
+            event["planeswalker"] = battle.side(defender).cards[defender_card].name
+        events.append(event)
 
 
 def blockers_are_legal(battle: Battle) -> bool:
@@ -63,12 +71,14 @@ def blockers_are_legal(battle: Battle) -> bool:
 
 
 def _keywords(battle: Battle, owner: str, card: int) -> int:
-    return profile(battle.side(owner).cards[card]).keywords
+    side = battle.side(owner)
+    permanent = find_permanent(side, card)
+    return keywords_of(side, permanent) if permanent is not None else profile(side.cards[card]).keywords
 
 
 def _lethal(side, permanent: Permanent, deathtouch: bool) -> int:
     """Damage that is lethal to the creature now (CR 702.2c: 1 with deathtouch)."""
-    left = max(0, profile(side.cards[permanent.card]).toughness + permanent.plus_counters - permanent.damage)
+    left = max(0, toughness(side, permanent) - permanent.damage)
     return min(left, 1) if deathtouch else left
 
 
@@ -85,13 +95,13 @@ def combat_damage(battle: Battle, rng: random.Random, events) -> None:
     flags += [_keywords(battle, o, c) for a in battle.attacks for o, c in a.blockers]
     if any(f & (FIRST_STRIKE | DOUBLE_STRIKE) for f in flags):
         _damage_step(battle, rng, events, first_strike=True)
-        state_based_actions(battle, events)
+        state_based_actions(battle, events, rng)
         if battle.outcome:
             return
         _damage_step(battle, rng, events, first_strike=False)
     else:
         _damage_step(battle, rng, events, first_strike=None)
-    state_based_actions(battle, events)
+    state_based_actions(battle, events, rng)
 
 
 def _strikes(keywords: int, first_strike: bool | None) -> bool:
@@ -111,7 +121,7 @@ def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool 
         attacker = find_permanent(side, attack.card)
         if attacker is None:
             continue
-        keywords = profile(side.cards[attack.card]).keywords
+        keywords = keywords_of(side, attacker)
         if _strikes(keywords, first_strike):
             dealt.extend(_attacker_damage(battle, attack, side, attacker, keywords, rng))
         for owner, card in attack.blockers:
@@ -120,7 +130,7 @@ def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool 
             if blocker is None:
                 continue
             amount = power(blocker_side, blocker)
-            if amount > 0 and _strikes(profile(blocker_side.cards[card]).keywords, first_strike):
+            if amount > 0 and _strikes(keywords_of(blocker_side, blocker), first_strike):
                 dealt.append((owner, card, attack.owner, attack.card, amount))
     life_loss: dict[str, int] = {}
     for source_owner, source, target_owner, target, amount in dealt:
@@ -142,14 +152,14 @@ def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords
     if amount <= 0:
         return []
     if not attack.blocked:
-        return [(attack.owner, attack.card, attack.defender, -1, amount)]
+        return [(attack.owner, attack.card, attack.defender, attack.defender_card, amount)]
     blockers = []
     for owner, card in attack.blockers:
         permanent = find_permanent(battle.side(owner), card)
         if permanent is not None:
             blockers.append((owner, card, _lethal(battle.side(owner), permanent, bool(keywords & DEATHTOUCH))))
     if not blockers:
-        return [(attack.owner, attack.card, attack.defender, -1, amount)] if keywords & TRAMPLE else []
+        return [(attack.owner, attack.card, attack.defender, attack.defender_card, amount)] if keywords & TRAMPLE else []
     if attack.owner == HORDE:
         rng.shuffle(blockers)
     else:
@@ -161,7 +171,7 @@ def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords
         amount -= share
     if amount > 0:
         if keywords & TRAMPLE:
-            assigned.append([attack.defender, -1, amount])
+            assigned.append([attack.defender, attack.defender_card, amount])
         else:
             assigned[0][2] += amount
     return [(attack.owner, attack.card, owner, card, share) for owner, card, share in assigned if share > 0]
@@ -169,14 +179,17 @@ def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords
 
 def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, target: int,
           amount: int, life_loss: dict[str, int], events) -> None:
-    """Deal damage from a creature: to a creature, the horde (mill, T-6.10) or a PC.
+    """Deal damage from a creature: to a creature, a planeswalker (loyalty, T-8.2),
+    the horde (mill, T-6.10), a PC or a boss.
 
-    Damage to PCs is summed into `life_loss` and lost at once (one simultaneous
+    Damage to players is summed into `life_loss` and lost at once (one simultaneous
     event, T-7.1); a PC already out of the fight (T-7.1 removed from combat)
     takes no more combat damage.
     """
     source_side = battle.side(source_owner)
-    keywords = profile(source_side.cards[source]).keywords
+    source_permanent = find_permanent(source_side, source)
+    keywords = (keywords_of(source_side, source_permanent) if source_permanent is not None
+                else profile(source_side.cards[source]).keywords)
     target_side = battle.side(target_owner)
     if target < 0 and target_owner != HORDE and target_side.status != OK:
         return
@@ -184,9 +197,12 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
         permanent = find_permanent(target_side, target)
         if permanent is None:
             return
-        permanent.damage += amount
-        if keywords & DEATHTOUCH:
-            battle.deathtouched.append((target_owner, target))
+        if target_side.cards[target].is_type("Planeswalker"):
+            permanent.loyalty -= amount  # CR 306.8
+        else:
+            permanent.damage += amount
+            if keywords & DEATHTOUCH:
+                battle.deathtouched.append((target_owner, target))
     elif target_owner == HORDE:
         milled = mill_horde(battle, amount, events)
         if source_owner != HORDE:
@@ -223,57 +239,76 @@ def mill_horde(battle: Battle, amount: int, events) -> int:
     return len(milled)
 
 
-def state_based_actions(battle: Battle, events) -> None:
+def state_based_actions(battle: Battle, events, rng: random.Random | None = None) -> None:
     """CR 704: creatures with lethal damage (or deathtouch damage) are destroyed
-    unless indestructible; toughness 0 or less always puts them in the graveyard.
+    unless indestructible; toughness 0 or less always puts them in the graveyard;
+    a planeswalker with 0 loyalty goes to the graveyard (CR 704.5i, T-8.2). With
+    `rng`, the "when … dies" abilities of the creatures that died then resolve.
     Then the battle's end (T-6.12) is checked."""
-    for side in (battle.horde, *battle.survivors):
+    died = []
+    for side in battle.sides():
         dead = [p for p in side.battlefield if _is_destroyed(battle, side, p)]
         for permanent in dead:
             _to_graveyard(battle, side, permanent, events)
+            died.append((side.id, permanent.card))
     battle.deathtouched.clear()
     check_outcome(battle)
+    if died and rng is not None and not battle.outcome:
+        from deckquest.engine.combat.resolve import dies_triggers
+
+        dies_triggers(battle, died, rng, events)
 
 
 def _is_destroyed(battle: Battle, side, permanent: Permanent) -> bool:
     card = profile(side.cards[permanent.card])
     if not card.is_creature:
-        return False
-    toughness = card.toughness + permanent.plus_counters
-    if toughness <= 0:
+        return card.loyalty > 0 and permanent.loyalty <= 0 and side.cards[permanent.card].is_type("Planeswalker")
+    left = toughness(side, permanent)
+    if left <= 0:
         return True
-    if card.keywords & INDESTRUCTIBLE:
+    if keywords_of(side, permanent) & INDESTRUCTIBLE:
         return False
-    return permanent.damage >= toughness or (
+    return permanent.damage >= left or (
         permanent.damage > 0 and (side.id, permanent.card) in battle.deathtouched
     )
 
 
-def _to_graveyard(battle: Battle, side, permanent: Permanent, events) -> None:
-    """A destroyed permanent leaves combat and goes to its owner's graveyard
-    (a horde token goes there too and is simply never used again)."""
+def _to_graveyard(battle: Battle, side, permanent: Permanent, events, zone: str = "graveyard") -> None:
+    """A permanent leaves the battlefield (and combat) for its owner's graveyard, exile or
+    hand (a horde token goes to the graveyard too and is simply never used again; a PC's or
+    boss's token ceases to exist, CR 111.7)."""
     side.battlefield.remove(permanent)
-    side.graveyard.append(permanent.card)
+    if not (side.cards[permanent.card].is_token and side.id != HORDE):
+        getattr(side, zone).append(permanent.card)
     key = (side.id, permanent.card)
     for attack in battle.attacks:
         if key in attack.blockers:
             attack.blockers.remove(key)
     battle.attacks = [a for a in battle.attacks if (a.owner, a.card) != key]
     if events is not None:
-        events.append({"event": "battle_dies", "player": side.id, "card": side.cards[permanent.card].name,
+        kind = {"graveyard": "battle_dies", "exile": "battle_exile", "hand": "battle_bounce"}[zone]
+        events.append({"event": kind, "player": side.id, "card": side.cards[permanent.card].name,
                        "id": permanent.card})
 
 
 def check_outcome(battle: Battle) -> None:
     """T-6.12: the survivors lose when every PC is out of the fight (T-7.1, T-7.2);
-    they win when the horde has no library, no hand and no creatures."""
+    they win when the horde has no library, no hand and no creatures (nor a
+    planeswalker NPC, T-8.2) and every boss is beaten (T-8.3: life 0 or decked)."""
     if battle.outcome:
         return
     if not any(pc.status == OK for pc in battle.survivors):
         battle.outcome = "defeat"
         return
-    horde = battle.horde
-    if not horde.library and not horde.hand and not any(
-        profile(horde.cards[p.card]).is_creature for p in horde.battlefield
-    ):
+    if horde_beaten(battle) and not battle.fighting_bosses():
         battle.outcome = "victory"
+
+
+def horde_beaten(battle: Battle) -> bool:
+    """The horde side has nothing left to fight with: no library, no hand, no creature
+    and no planeswalker (an empty horde side is beaten from the start)."""
+    horde = battle.horde
+    return not horde.library and not horde.hand and not any(
+        profile(horde.cards[p.card]).is_creature or profile(horde.cards[p.card]).loyalty > 0
+        for p in horde.battlefield
+    )

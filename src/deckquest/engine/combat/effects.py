@@ -1,12 +1,11 @@
-"""The hook for card effects (the next issue): a registry from card name to effect.
+"""An override for card effects: a registry from card name to effect.
 
-In this issue cards play as their type and stats: permanents enter the
-battlefield, creatures fight, mana sources make mana. A card whose rules text
-does something else gets it by registering an `Effect` under its English name.
-The engine calls `resolve` when such a spell resolves, or when such a permanent
-enters the battlefield (its enters trigger). Instants and sorceries with no
-registered effect are not castable by the survivors; the horde casts them and
-they do nothing.
+Cards do what their rules text says as far as the effect vocabulary reaches
+(`deckquest.cards.oracle`, executed by `resolve.py`). A card registered here
+under its English name does its registered `Effect` instead of its text's
+effects: the engine calls `resolve` when such a spell resolves, or when such a
+permanent enters the battlefield (its enters trigger). It serves card text the
+vocabulary cannot say, and tests.
 """
 
 from __future__ import annotations

@@ -12,6 +12,7 @@ import random
 from deckquest.cards.model import Card
 from deckquest.engine.combat.combat import blockers_are_legal, can_attack, can_block, declare_attacker
 from deckquest.engine.combat.effects import effect_of
+from deckquest.engine.combat.resolve import choose_picks, enters_triggers, modes_of, resolve, spell_ability
 from deckquest.engine.combat.profile import MENACE, profile
 from deckquest.engine.combat.state import HORDE, Battle, Horde, enter_battlefield, find_permanent
 
@@ -59,8 +60,9 @@ def horde_main_phase(battle: Battle, rng: random.Random, events) -> None:
 
 def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
     """The horde casts a card with its infinite mana (T-6.8): a permanent enters
-    the battlefield, any other spell resolves (its registered effect, if any) and
-    goes to the graveyard."""
+    the battlefield (its enters abilities trigger), any other spell does what its
+    text says (or its registered effect) and goes to the graveyard. Its targets are
+    chosen at random (T-6.8); a spell with no legal target does nothing; X is 0."""
     horde = battle.horde
     physical = horde.cards[card]
     facts = profile(physical)
@@ -69,8 +71,15 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
     effect = effect_of(physical)
     if facts.is_permanent:
         enter_battlefield(horde, card)
+        enters_triggers(battle, HORDE, card, rng, events)
     if effect is not None:
         effect.resolve(battle, HORDE, card, 0, rng, events)
+    elif not facts.is_permanent and spell_ability(physical) is not None:
+        ability = spell_ability(physical)
+        mode = rng.randrange(len(modes_of(ability)))
+        picks = choose_picks(battle, HORDE, ability, mode, 0, (HORDE, card), rng, at_random=True)
+        if picks is not None:
+            resolve(battle, HORDE, card, ability, picks, 0, rng, events, mode)
     if not facts.is_permanent:
         horde.graveyard.append(card)
 
@@ -88,14 +97,15 @@ def horde_attacks(battle: Battle, rng: random.Random, events) -> None:
 
 
 def horde_blocks(battle: Battle, rng: random.Random, events) -> None:
-    """T-6.8: each untapped horde creature blocks an attacker it can block, or none,
-    chosen uniformly at random; a lone blocker of a menace attacker is taken back."""
+    """T-6.8: each untapped horde creature blocks an attacker (of those attacking the horde
+    side) it can block, or none, chosen uniformly at random; a lone blocker of a menace
+    attacker is taken back."""
     horde = battle.horde
     for permanent in horde.battlefield:
         if permanent.tapped or not profile(horde.cards[permanent.card]).is_creature:
             continue
-        options = [a for a in battle.attacks
-                   if can_block(horde, permanent, battle.side(a.owner), find_permanent(battle.side(a.owner), a.card))]
+        options = [a for a in battle.attacks if a.defender == HORDE
+                   and can_block(horde, permanent, battle.side(a.owner), find_permanent(battle.side(a.owner), a.card))]
         pick = rng.randrange(len(options) + 1)
         if pick < len(options):
             options[pick].blockers.append((HORDE, permanent.card))

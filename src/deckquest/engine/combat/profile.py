@@ -2,8 +2,8 @@
 
 A battle looks at the same few facts of a card thousands of times (power,
 keywords, the mana its tap ability makes), so they are read off the immutable
-`Card` once into a small `Profile`. Card effects beyond these (the next issue)
-go through `effects.py`, not through here.
+`Card` once into a small `Profile`. Card effects beyond these are read by
+`deckquest.cards.oracle` and executed by `resolve.py`, not here.
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class Profile:
 
 def stat(value: str | None) -> int:
     """A printed power, toughness or loyalty as a number; `*` and other non-numbers count 0
-    (their defining text is a card effect, the next issue)."""
+    (their defining text, "~'s power is equal to …", is not in the effect vocabulary)."""
     if value is None:
         return 0
     try:

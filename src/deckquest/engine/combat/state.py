@@ -2,6 +2,9 @@
 
 The survivors are `deckquest.engine.pc.PC` records (copies of the party's PCs;
 their life, zones and T-7 status are the battle's), the horde is a `Horde`.
+Player-type NPCs (bosses, T-8.3) are `PC` records too, on the enemy team; the
+horde side also holds creature- and planeswalker-type NPCs (T-8.1, T-8.2), so a
+battle without a horde deck has an empty horde that is already beaten.
 Cards are referred to by their id in the owning side's card table (`cards`),
 permanents are `deckquest.engine.permanents.Permanent`. A battle state can be
 copied cheaply with `Battle.copy()` (no deepcopy), compared and serialised.
@@ -57,13 +60,29 @@ class Horde:
 
 @dataclass
 class Attack:
-    """An attacking creature: its controller, card id and the player it attacks."""
+    """An attacking creature: its controller, card id and the player it attacks
+    (`defender_card` >= 0: that player's planeswalker, T-8.2)."""
 
     owner: str
     card: int
     defender: str
     blockers: list[tuple[str, int]] = field(default_factory=list)
     blocked: bool = False
+    defender_card: int = -1
+
+
+@dataclass
+class StackItem:
+    """A spell or an activated ability waiting to resolve (CR 405). `card` is the spell's
+    card (or the ability's permanent) in `controller`'s table; `ability` is None for a spell
+    (its text is read from the card); `picks` are the chosen targets, `mode` the mode chosen."""
+
+    controller: str
+    card: int
+    ability: object | None = None  # deckquest.cards.oracle.Ability
+    picks: tuple[tuple[str, int], ...] = ()
+    x: int = 0
+    mode: int = 0
 
 
 @dataclass
@@ -100,6 +119,12 @@ class Battle:
     outcome: str | None = None  # "victory", "defeat" or "escape"
     survivor_turns: int = 0
     horde_turns: int = 0
+    bosses: list[PC] = field(default_factory=list)  # player-type NPCs (T-8.3)
+    boss_turns: dict[str, int] = field(default_factory=dict)  # T-6.1: turns in a row per boss (1 or 2)
+    stack: list[StackItem] = field(default_factory=list)
+    activated: list[tuple[str, int]] = field(default_factory=list)  # loyalty abilities used this turn
+    bonus_turn: bool = False  # T-6.1: a boss's second turn in a row (only two-turn bosses act)
+    horde_deck: bool = True  # the enemies include a horde deck (else the horde side holds only NPCs)
 
     def copy(self) -> "Battle":
         return replace(
@@ -108,6 +133,8 @@ class Battle:
             attacks=[replace(a, blockers=a.blockers[:]) for a in self.attacks],
             deathtouched=self.deathtouched[:],
             check=replace(self.check, pending=self.check.pending.copy()) if self.check else None,
+            bosses=[b.copy() for b in self.bosses], boss_turns=dict(self.boss_turns),
+            stack=self.stack[:], activated=self.activated[:],
         )
 
     def side(self, owner: str) -> PC | Horde:
@@ -116,7 +143,22 @@ class Battle:
         for survivor in self.survivors:
             if survivor.id == owner:
                 return survivor
+        for boss in self.bosses:
+            if boss.id == owner:
+                return boss
         raise KeyError(owner)
+
+    def is_enemy(self, owner: str) -> bool:
+        """The horde side and the bosses are one team (the enemies), the PCs the other."""
+        return owner == HORDE or any(boss.id == owner for boss in self.bosses)
+
+    def sides(self) -> list:
+        """Every side that can hold permanents: the horde side, the bosses, the PCs."""
+        return [self.horde, *self.bosses, *self.survivors]
+
+    def fighting_bosses(self) -> list[PC]:
+        """Bosses still in the fight: at life 0 (or decked, T-8.3 a player) a boss is beaten."""
+        return [b for b in self.bosses if b.status == OK]
 
     def fighting(self) -> list[PC]:
         """The PCs still in the fight: T-7.1 a dying PC is removed from combat,
@@ -125,8 +167,19 @@ class Battle:
 
 
 def power(side, permanent: Permanent) -> int:
-    """The creature's power now: printed plus its +1/+1 (or -1/-1) counters."""
-    return profile(side.cards[permanent.card]).power + permanent.plus_counters
+    """The creature's power now: printed plus its +1/+1 (or -1/-1) counters and
+    "until end of turn" changes."""
+    return profile(side.cards[permanent.card]).power + permanent.plus_counters + permanent.power_bonus
+
+
+def toughness(side, permanent: Permanent) -> int:
+    """The creature's toughness now (damage not subtracted)."""
+    return profile(side.cards[permanent.card]).toughness + permanent.plus_counters + permanent.toughness_bonus
+
+
+def keywords_of(side, permanent: Permanent) -> int:
+    """Its keyword flags: printed ones and those gained until end of turn."""
+    return profile(side.cards[permanent.card]).keywords | permanent.granted
 
 
 def find_permanent(side, card: int) -> Permanent | None:

@@ -1,10 +1,14 @@
 """The turn structure of a battle and its one interface to agents.
 
 `start_battle` sets a battle up, `legal_actions` lists what the survivors may do
-now, `apply` does one of them and plays on (the horde's turns included) until
+now, `apply` does one of them and plays on (the enemies' turns included) until
 the survivors must decide again or the battle is over. Turns follow MTG
 (untap, upkeep, draw, main, combat, main, end, cleanup); the survivors share
 their turns as one team (T-6.11), each PC with its own deck, hand and life.
+The enemies (the horde, bosses, creature and planeswalker NPCs) share theirs:
+the horde's T-6.9 turn, each boss's main phase (the survivors may respond to
+its spells, the `respond` step), the planeswalker NPCs' loyalty abilities, then
+one combat in which every enemy attacker attacks.
 """
 
 from __future__ import annotations
@@ -15,15 +19,20 @@ from deckquest.cards.model import Card
 from deckquest.engine.checks import begin_check, boost, can_boost, finish_check
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
+from deckquest.engine.combat.boss import (
+    PlayerNpc, boss_attacks, boss_blocks, boss_play, boss_response, make_boss, place_npcs, planeswalker_npcs,
+)
+from deckquest.engine.combat.casting import activate, activations, cast, castable, mana_sources, resolve_stack
 from deckquest.engine.combat.combat import (
     blockers_are_legal, can_attack, can_block, check_outcome, combat_damage, declare_attacker,
 )
-from deckquest.engine.combat.effects import effect_of
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
-from deckquest.engine.combat.mana import Source, max_x, pay, requirement
 from deckquest.engine.combat.profile import profile
+from deckquest.engine.combat.resolve import attack_triggers, end_of_turn
 from deckquest.engine.combat.state import HORDE, Battle, Check, Tally, enter_battlefield, find_permanent
-from deckquest.engine.pc import MAX_HAND_SIZE, PC, RuleError, boost_cleanup, draw
+from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
+
+__all__ = ["apply", "apply_legal", "castable", "legal_actions", "mana_sources", "start_battle"]
 
 SURVIVORS = "survivors"
 MAX_PREPARATION_TURNS = 5  # T-6.2
@@ -39,26 +48,46 @@ def start_battle(
     prepare: bool | int = True,
     events: list | None = None,
     cut: bool = True,
+    bosses: tuple[PlayerNpc, ...] = (),
+    npcs: tuple[Card, ...] = (),
+    horde_deck: bool = True,
+    reset_libraries: bool = False,
 ) -> Battle:
     """A battle of the PCs (taken as they are: T-6.3 their permanents are out from
-    turn 1) against a horde deck, played up to the survivors' first decision.
+    turn 1) against a horde deck, bosses (T-8.3) and creature or planeswalker NPCs
+    (`npcs`, their cards; T-8.1, T-8.2), played up to the survivors' first decision.
 
     `prepare`: True makes the preparation check (T-6.2), False gives no
-    preparation turns (the horde moves first), a number gives that many (the GM's
-    ruling). `cut` cuts the horde deck by the number of PCs (T-6.4).
+    preparation turns (the enemies move first), a number gives that many (the GM's
+    ruling). `cut` cuts the horde deck by the number of PCs (T-6.4); `horde_deck`
+    False: there is no horde deck (`horde_cards` empty). `reset_libraries`: T-6.5,
+    each PC shuffles hand, graveyard and exile into its library and draws 7.
     """
     if rules not in REFLEX_KIND:
         raise ValueError(f"unknown rules {rules!r}; expected 2019 or 2014")
     for pc in pcs:
         pc.concentration_counter = False  # combat turns are MTG turns, not concentration
         pc.land_played = False
+        if reset_libraries:
+            _reset_library(pc, rng)
     battle = Battle(
         survivors=list(pcs), horde=make_horde(horde_cards, len(pcs), rng, cut), rules=rules,
-        tallies={pc.id: Tally() for pc in pcs},
+        tallies={pc.id: Tally() for pc in pcs}, horde_deck=horde_deck,
     )
+    for spec in bosses:
+        battle.bosses.append(make_boss(spec, rng))
+        battle.boss_turns[spec.id] = spec.turns
+        battle.tallies[spec.id] = Tally()
+    place_npcs(battle, npcs)
     if events is not None:
         events.append({"event": "battle_start", "survivors": [pc.id for pc in pcs],
                        "horde_library": len(battle.horde.library), "horde_cut": battle.horde.cut})
+        for boss in battle.bosses:
+            events.append({"event": "battle_boss", "player": boss.id, "name": boss.name, "life": boss.life,
+                           "library": len(boss.library),
+                           "permanents": [boss.cards[p.card].name for p in boss.battlefield]})
+        for card in npcs:
+            events.append({"event": "battle_npc", "card": card.name, "loyalty": profile(card).loyalty})
     check_outcome(battle)
     if battle.outcome:
         battle.step = "over"
@@ -68,6 +97,15 @@ def start_battle(
         battle.preparation_turns = battle.preparation_given = int(prepare)
         _first_turn(battle, rng, events)
     return battle
+
+
+def _reset_library(pc: PC, rng) -> None:
+    """T-6.5: a reset library: hand, graveyard and exile are shuffled into the library and
+    the PC draws an opening hand (T-1.2)."""
+    pc.library += pc.hand + pc.graveyard + pc.exile
+    pc.hand, pc.graveyard, pc.exile = [], [], []
+    rng.shuffle(pc.library)
+    draw(pc, OPENING_HAND)
 
 
 def _begin_preparation_check(battle: Battle, rng, events) -> None:
@@ -112,11 +150,11 @@ def _finish_check(battle: Battle, rng, events) -> None:
 
 def _first_turn(battle: Battle, rng, events) -> None:
     """T-6.11: the survivors take the first turns (the preparation turns); without
-    any, the horde moves first."""
+    any, the enemies move first."""
     if battle.preparation_turns > 0:
         _survivor_turn(battle, rng, events)
     else:
-        _horde_turn(battle, rng, events)
+        _enemy_turn(battle, rng, events)
 
 
 # --- the survivors' turn ---------------------------------------------------------------
@@ -151,24 +189,27 @@ def _survivor_turn(battle: Battle, rng, events) -> None:
 
 
 def _end_turn(battle: Battle, rng, events) -> None:
-    """End step and cleanup: damage wears off every permanent, the boost cards go
-    back under the library (T-4.6), the active PCs discard down to 7; then the
-    next turn: another survivor turn while preparation turns remain, else the other side's."""
-    for side in (battle.horde, *battle.survivors):
-        for permanent in side.battlefield:
-            permanent.damage = 0
+    """End step and cleanup: damage and "until end of turn" effects wear off, the boost
+    cards go back under the library (T-4.6), the active PCs (or bosses) discard down to 7;
+    then the next turn: another survivor turn while preparation turns remain, a two-turn
+    boss's second turn (T-6.1), else the other side's."""
+    end_of_turn(battle)
     for pc in battle.survivors:
         if pc.boost_used or pc.boost_exile:
             boost_cleanup(pc, rng)
-    if battle.active == SURVIVORS:
-        for pc in battle.fighting():
-            _discard_to_hand_size(pc, events)
+    for pc in battle.fighting() if battle.active == SURVIVORS else _acting_bosses(battle):
+        _discard_to_hand_size(pc, events)
     check_outcome(battle)
     if battle.outcome:
         battle.step = "over"
     elif battle.active == SURVIVORS and battle.preparation_turns == 0:
-        _horde_turn(battle, rng, events)
+        _enemy_turn(battle, rng, events)
+    elif battle.active == HORDE and not battle.bonus_turn and any(
+            battle.boss_turns.get(b.id, 1) > 1 for b in battle.fighting_bosses()):
+        battle.bonus_turn = True
+        _enemy_turn(battle, rng, events)
     else:
+        battle.bonus_turn = False
         _survivor_turn(battle, rng, events)
 
 
@@ -183,26 +224,71 @@ def _discard_to_hand_size(pc: PC, events) -> None:
             events.append({"event": "battle_discard", "player": pc.id, "card": pc.cards[card].name})
 
 
-# --- the horde's turn ------------------------------------------------------------------
+# --- the enemies' turn -----------------------------------------------------------------
 
 
-def _horde_turn(battle: Battle, rng, events) -> None:
-    """T-6.9: untap, reveal and cast, attack with everything; the survivors then block."""
+def _acting_bosses(battle: Battle) -> list[PC]:
+    """The bosses that take this enemy turn: all in the fight, or in a second turn in a row
+    only those with two turns (T-6.1)."""
+    return [b for b in battle.fighting_bosses() if not battle.bonus_turn or battle.boss_turns.get(b.id, 1) > 1]
+
+
+def _enemy_turn(battle: Battle, rng, events) -> None:
+    """The enemies' turn: untap; the horde reveals and casts (T-6.9); each boss draws
+    (not on the battle's first turn, CR 103.8); the planeswalker NPCs use a loyalty
+    ability (T-8.2); then the bosses' main phases and one combat."""
     battle.turn += 1
     battle.horde_turns += 1
     battle.active = HORDE
     if events is not None:
-        events.append({"event": "battle_turn", "turn": battle.turn, "active": HORDE})
-    for permanent in battle.horde.battlefield:
-        permanent.tapped = False
-        permanent.summoning_sick = False
-    horde_main_phase(battle, rng, events)
+        events.append({"event": "battle_turn", "turn": battle.turn, "active": HORDE,
+                       **({"second": True} if battle.bonus_turn else {})})
+    for side in [battle.horde] * (not battle.bonus_turn) + _acting_bosses(battle):
+        for permanent in side.battlefield:
+            permanent.tapped = False
+            permanent.summoning_sick = False
+    for boss in _acting_bosses(battle):
+        boss.land_played = False
+        if battle.turn > 1:
+            drawn = draw(boss, 1)
+            if events is not None:
+                events.append({"event": "battle_draw", "player": boss.id, "cards": len(drawn), "status": boss.status})
+    if not battle.bonus_turn:
+        horde_main_phase(battle, rng, events)
+        planeswalker_npcs(battle, rng, events)
     check_outcome(battle)
     if battle.outcome:
         battle.step = "over"
         return
-    horde_attacks(battle, rng, events)
-    if battle.attacks and _blocks(battle):
+    battle.step = "enemy_main"
+    _enemy_main(battle, rng, events)
+
+
+def _enemy_main(battle: Battle, rng, events) -> None:
+    """The bosses play until none has anything worth playing. A boss's spell waits on the
+    stack while the survivors can respond (the `respond` step), else it resolves."""
+    for boss in _acting_bosses(battle):
+        while not battle.outcome and boss.status == OK and boss_play(battle, boss, rng, events):
+            if battle.stack[-1].ability is None and _responses(battle):
+                battle.step = "respond"
+                return
+            resolve_stack(battle, rng, events)
+    if battle.outcome:
+        battle.step = "over"
+        return
+    _enemy_attacks(battle, rng, events)
+
+
+def _enemy_attacks(battle: Battle, rng, events) -> None:
+    """The horde's creatures attack (T-6.9), then the bosses' chosen ones; the survivors block."""
+    if not battle.bonus_turn:
+        horde_attacks(battle, rng, events)
+    for boss in _acting_bosses(battle):
+        boss_attacks(battle, boss, events)
+    attack_triggers(battle, rng, events)
+    if battle.outcome:
+        battle.step = "over"
+    elif battle.attacks and _blocks(battle):
         battle.step = "declare_blockers"
     else:
         _horde_combat_damage(battle, rng, events)
@@ -232,13 +318,21 @@ def legal_actions(battle: Battle) -> list[Action]:
         return _attack_actions(battle) + [Action(act.CONFIRM_ATTACKERS)]
     if step == "declare_blockers":
         return _blocks(battle)
+    if step == "respond":
+        return _responses(battle) + [Action(act.PASS)]
     return []
+
+
+def _responses(battle: Battle) -> list[Action]:
+    """Instants the survivors can cast in response to the enemy's spell on the stack."""
+    return [a for pc in battle.fighting() for a in castable(pc, battle, instant_speed=True)]
 
 
 def _main_actions(battle: Battle) -> list[Action]:
     actions = []
     for pc in battle.fighting():
-        actions.extend(castable(pc))
+        actions.extend(castable(pc, battle))
+        actions.extend(activations(pc, battle))
     if not battle.non_combat_action_used:
         actions.extend(Action(act.ESCAPE, pc.id) for pc in battle.fighting())  # T-6.6, T-6.7
     if battle.step == "main1" and any(can_attack(pc, p) for pc in battle.fighting() for p in pc.battlefield):
@@ -247,63 +341,33 @@ def _main_actions(battle: Battle) -> list[Action]:
     return actions
 
 
-def mana_sources(pc: PC) -> list[Source]:
-    """The PC's untapped mana sources; a creature's tap ability needs it free of
-    summoning sickness (CR 302.6)."""
-    sources = []
-    for index, permanent in enumerate(pc.battlefield):
-        if permanent.tapped:
-            continue
-        facts = profile(pc.cards[permanent.card])
-        if facts.mana and not (facts.is_creature and permanent.summoning_sick):
-            sources.append((index, facts.mana))
-    return sources
-
-
-def castable(pc: PC) -> list[Action]:
-    """Lands the PC may play and spells it can pay for, one action per card name
-    (copies are interchangeable) and per value of X."""
-    actions = []
-    seen = set()
-    sources = None
-    for card_id in pc.hand:
-        card = pc.cards[card_id]
-        if card.name in seen:
-            continue
-        seen.add(card.name)
-        facts = profile(card)
-        if facts.is_land:
-            if not pc.land_played:
-                actions.append(Action(act.PLAY_LAND, pc.id, card_id))
-            continue
-        if card.mana_cost is None or not (facts.is_permanent or effect_of(card)):
-            continue
-        if sources is None:
-            sources = mana_sources(pc)
-        cost = requirement(card.mana_cost)
-        if pay(sources, cost) is None:
-            continue
-        for x in range(max_x(sources, cost) + 1):
-            actions.append(Action(act.CAST, pc.id, card_id, x))
-    return actions
+def defenders(battle: Battle) -> list[tuple[str, int]]:
+    """Whom the survivors' creatures can attack: the horde (`("", -1)`) when there is a
+    horde deck, each boss in the fight, each enemy planeswalker (T-8.2)."""
+    found = [("", -1)] if battle.horde_deck else []
+    found += [(boss.id, -1) for boss in battle.fighting_bosses()]
+    for side in [battle.horde, *battle.fighting_bosses()]:
+        found += [(side.id, p.card) for p in side.battlefield if side.cards[p.card].is_type("Planeswalker")]
+    return found
 
 
 def _attack_actions(battle: Battle) -> list[Action]:
     attacking = {(a.owner, a.card) for a in battle.attacks}
+    targets = defenders(battle)
     return [
-        Action(act.ATTACK, pc.id, permanent.card)
+        Action(act.ATTACK, pc.id, permanent.card, target=target)
         for pc in battle.fighting()
         for permanent in pc.battlefield
         if (pc.id, permanent.card) not in attacking and can_attack(pc, permanent)
+        for target in targets
     ]
 
 
 def _blocks(battle: Battle) -> list[Action]:
-    """Blocks any PC's untapped creature can make against any horde attacker (the team
+    """Blocks any PC's untapped creature can make against any enemy attacker (the team
     blocks together, T-6.11), take-backs of declared blocks, and confirm when legal
     (menace, CR 702.110b). Empty when no block is possible at all."""
     blocking = {blocker for a in battle.attacks for blocker in a.blockers}
-    horde = battle.horde
     actions = []
     for pc in battle.fighting():
         for permanent in pc.battlefield:
@@ -311,8 +375,9 @@ def _blocks(battle: Battle) -> list[Action]:
                 actions.append(Action(act.UNBLOCK, pc.id, permanent.card))
                 continue
             for attack in battle.attacks:
-                if can_block(pc, permanent, horde, find_permanent(horde, attack.card)):
-                    actions.append(Action(act.BLOCK, pc.id, permanent.card, target=(HORDE, attack.card)))
+                side = battle.side(attack.owner)
+                if can_block(pc, permanent, side, find_permanent(side, attack.card)):
+                    actions.append(Action(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
     if actions and blockers_are_legal(battle):
         actions.append(Action(act.CONFIRM_BLOCKERS))
     return actions
@@ -343,7 +408,12 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
     elif kind == act.PLAY_LAND:
         _play_land(battle.side(action.player), action.card, events)
     elif kind == act.CAST:
-        _cast(battle, battle.side(action.player), action.card, action.x, rng, events)
+        _cast(battle, action, rng, events)
+    elif kind == act.ACTIVATE:
+        activate(battle, action, rng, events)
+        resolve_stack(battle, rng, events)
+    elif kind == act.PASS:
+        _after_response(battle, rng, events)
     elif kind == act.ESCAPE:
         battle.non_combat_action_used = True  # T-6.7
         untapped = sum(1 for p in battle.horde.battlefield
@@ -352,7 +422,11 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
     elif kind == act.GO_TO_COMBAT:
         battle.step = "declare_attackers"
     elif kind == act.ATTACK:
-        declare_attacker(battle, action.player, action.card, HORDE, events)
+        owner, card = action.target
+        if not owner:
+            declare_attacker(battle, action.player, action.card, HORDE, events)
+        else:
+            declare_attacker(battle, action.player, action.card, owner, events, defender_card=card)
     elif kind == act.CONFIRM_ATTACKERS:
         _survivor_combat(battle, rng, events)
     elif kind == act.END_TURN:
@@ -369,7 +443,7 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
                 for owner, card in attack.blockers:
                     name = battle.side(owner).cards[card].name
                     events.append({"event": "battle_block", "player": owner, "card": name,
-                                   "id": card, "attacker": battle.horde.cards[attack.card].name})
+                                   "id": card, "attacker": battle.side(attack.owner).cards[attack.card].name})
         _horde_combat_damage(battle, rng, events)
 
 
@@ -389,36 +463,37 @@ def _play_land(pc: PC, card: int, events) -> None:
         events.append({"event": "battle_play_land", "player": pc.id, "card": pc.cards[card].name})
 
 
-def _cast(battle: Battle, pc: PC, card: int, x: int, rng, events) -> None:
-    """Pay the cost by tapping mana sources, then the permanent enters (summoning
-    sick) or the spell resolves; a registered effect resolves either way."""
-    physical = pc.cards[card]
-    sources = mana_sources(pc)
-    tapped = pay(sources, requirement(physical.mana_cost), x)
-    for index in tapped:
-        pc.battlefield[index].tapped = True
-    pc.hand.remove(card)
-    facts = profile(physical)
-    battle.tallies[pc.id].spells_cast += 1
-    if events is not None:
-        events.append({"event": "battle_cast", "player": pc.id, "card": physical.name, "id": card, "x": x,
-                       "mana_from": [pc.cards[pc.battlefield[i].card].name for i in tapped]})
-    if facts.is_permanent:
-        enter_battlefield(pc, card)
-    effect = effect_of(physical)
-    if effect is not None:
-        effect.resolve(battle, pc.id, card, x, rng, events)
-    if not facts.is_permanent:
-        pc.graveyard.append(card)
-    check_outcome(battle)
+def _cast(battle: Battle, action: Action, rng, events) -> None:
+    """A survivor casts: the spell goes on the stack; a boss may answer it (a counterspell);
+    then the stack resolves. In the respond step, the enemy's spell resolves after the
+    response and the enemies' turn goes on."""
+    responding = battle.step == "respond"
+    cast(battle, action, rng, events)
+    boss_response(battle, rng, events)
+    if responding:
+        _after_response(battle, rng, events)
+    else:
+        resolve_stack(battle, rng, events)
+
+
+def _after_response(battle: Battle, rng, events) -> None:
+    """The respond step is over: the stack resolves and the bosses' main phases go on."""
+    resolve_stack(battle, rng, events)
     if battle.outcome:
         battle.step = "over"
+        return
+    battle.step = "enemy_main"
+    _enemy_main(battle, rng, events)
 
 
 def _survivor_combat(battle: Battle, rng, events) -> None:
-    """The horde blocks at random (T-6.8), combat damage, then the second main phase."""
+    """Attack triggers; the horde blocks at random (T-6.8), the bosses greedily; combat
+    damage, then the second main phase."""
     if battle.attacks:
+        attack_triggers(battle, rng, events)
         horde_blocks(battle, rng, events)
+        for boss in battle.fighting_bosses():
+            boss_blocks(battle, boss, events)
         combat_damage(battle, rng, events)
         battle.attacks.clear()
     battle.step = "over" if battle.outcome else "main2"

@@ -1,0 +1,713 @@
+"""Card effects in a battle: the vocabulary of `deckquest.cards.oracle`, executed.
+
+`deckquest.cards.oracle.recognise` reads what a card does; this module does it.
+It lists an ability's legal targets (`target_options`), chooses targets where
+the engine decides (`choose_picks`: the horde at random, T-6.8; bosses and the
+triggers of the PCs' permanents greedily), judges what an ability is worth to
+its controller (`ability_value`, the greedy policies' yardstick) and resolves
+abilities (`resolve`). A card whose text is not understood has no abilities
+here: it plays as its type with its stats.
+
+Targets are references `(side id, card id)`: a permanent in that side's card
+table, `(side id, PLAYER)` the player itself (a PC, a boss or the horde, whose
+"damage" mills its library, T-6.10), `(STACK, i)` the i-th item on the stack.
+Triggered abilities resolve at once instead of using the stack (a simplification
+docs/battles.md states); spells and activated abilities use the stack.
+"""
+
+from __future__ import annotations
+
+import random
+
+from deckquest.cards.model import Card
+from deckquest.cards.oracle import Ability, Effect, Recognition, Target, Token, recognise
+from deckquest.engine.combat.profile import DEATHTOUCH, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, profile
+from deckquest.engine.combat.state import (
+    HORDE, Battle, StackItem, enter_battlefield, find_permanent, keywords_of, power, toughness,
+)
+from deckquest.engine.pc import DEAD, OK, draw, gain_life, lose_life
+from deckquest.engine.permanents import Permanent
+
+Ref = tuple[str, int]
+PLAYER = -1
+STACK = "stack"
+
+_RECOGNITIONS: dict[int, tuple[Card, Recognition]] = {}
+
+
+def recognition(card: Card) -> Recognition:
+    """The card's recognised abilities, cached by object identity (see profile.profile)."""
+    entry = _RECOGNITIONS.get(id(card))
+    if entry is not None and entry[0] is card:
+        return entry[1]
+    if len(_RECOGNITIONS) > 50_000:
+        _RECOGNITIONS.clear()
+    found = recognise(card)
+    _RECOGNITIONS[id(card)] = (card, found)
+    return found
+
+
+def spell_ability(card: Card) -> Ability | None:
+    """What an instant or sorcery does when it resolves, if its text is understood."""
+    for ability in recognition(card).abilities:
+        if ability.timing == "spell" and (ability.effects or ability.modes):
+            return ability
+    return None
+
+
+def triggered(card: Card, timing: str) -> list[Ability]:
+    return [a for a in recognition(card).abilities if a.timing == timing]
+
+
+def activated_abilities(card: Card) -> list[Ability]:
+    """Activated and loyalty abilities, in the order printed (an ability's index is its
+    position here)."""
+    return [a for a in recognition(card).abilities if a.timing in ("activated", "loyalty")]
+
+
+def modes_of(ability: Ability) -> tuple[tuple[Effect, ...], ...]:
+    return ability.modes or (ability.effects,)
+
+
+def slots(effects: tuple[Effect, ...]) -> list[Target]:
+    """The targets to choose, in order: each distinct "target" phrase once per target it
+    names ("two target lands": twice); an effect that repeats a phrase shares its choice."""
+    found: list[Target] = []
+    for effect in effects:
+        for target in (effect.target, effect.other):
+            if target is not None and target.scope == "target" and target not in found:
+                found.append(target)
+    return [t for t in found for _ in range(t.count)]
+
+
+# --- who is what ----------------------------------------------------------------------------
+
+
+def opposing(battle: Battle, one: str, other: str) -> bool:
+    return battle.is_enemy(one) != battle.is_enemy(other)
+
+
+def _controller_ok(battle: Battle, controller: str, owner: str, wanted: str) -> bool:
+    if wanted == "you":
+        return owner == controller
+    if wanted == "opponent":
+        return opposing(battle, controller, owner)
+    return True
+
+
+def players(battle: Battle, kind: str) -> list[str]:
+    """Players an effect can reach: PCs and bosses in the fight; the horde for damage and
+    mill only (it has no life or hand, T-6.8; damage mills it, T-6.10)."""
+    found = [pc.id for pc in battle.fighting()] + [b.id for b in battle.fighting_bosses()]
+    if kind in ("damage", "mill") and battle.horde_deck and battle.horde.library:
+        found.append(HORDE)
+    return found
+
+
+_TYPE_WORDS = {"artifact": "Artifact", "enchantment": "Enchantment", "land": "Land",
+               "planeswalker": "Planeswalker", "creature": "Creature", "instant": "Instant", "sorcery": "Sorcery"}
+
+
+def _kind_ok(card: Card, kinds) -> bool:
+    for kind in kinds:
+        if kind == "permanent" or card.is_type(_TYPE_WORDS.get(kind, "")):
+            return True
+    return False
+
+
+def _condition_ok(battle: Battle, side, permanent: Permanent, condition, source: Ref) -> bool:
+    card = side.cards[permanent.card]
+    kind, value = condition.kind, condition.value
+    key = (side.id, permanent.card)
+    if kind == "not_color":
+        return value not in card.colors
+    if kind == "not_type":
+        return card.is_token is False if value == "token" else not card.is_type(_TYPE_WORDS.get(value, value))
+    if kind == "type":
+        return card.is_type(_TYPE_WORDS.get(value, value))
+    if kind == "nonbasic":
+        return "Basic" not in card.supertypes
+    if kind in ("tapped", "untapped"):
+        return permanent.tapped == (kind == "tapped")
+    attacking = any((a.owner, a.card) == key for a in battle.attacks)
+    blocking = any(key in a.blockers for a in battle.attacks)
+    if kind == "attacking":
+        return attacking
+    if kind == "blocking":
+        return blocking
+    if kind == "attacking_or_blocking":
+        return attacking or blocking
+    if kind == "another":
+        return key != source
+    if kind == "keyword":
+        return bool(keywords_of(side, permanent) & KEYWORD_FLAGS[value])
+    if kind == "no_keyword":
+        return not keywords_of(side, permanent) & KEYWORD_FLAGS[value]
+    stat, _, direction = kind.rpartition("_at_")
+    number = {"power": lambda: power(side, permanent), "toughness": lambda: toughness(side, permanent),
+              "mana_value": lambda: card.mana_value}[stat]()
+    return number >= value if direction == "least" else number <= value
+
+
+def _spell_ok(battle: Battle, controller: str, item: StackItem | None, target: Target) -> bool:
+    if item is None or item.ability is not None or not _controller_ok(battle, controller, item.controller, target.controller):
+        return False
+    card = battle.side(item.controller).cards[item.card]
+    for condition in target.conditions:
+        if condition.kind == "type" and not card.is_type(_TYPE_WORDS[condition.value]):
+            return False
+        if condition.kind == "not_type" and card.is_type(_TYPE_WORDS.get(condition.value, condition.value)):
+            return False
+    return True
+
+
+def target_options(battle: Battle, controller: str, target: Target, source: Ref, kind: str) -> list[Ref]:
+    """Every object `target` can mean for `controller`'s ability from `source`."""
+    if "spell" in target.kinds:
+        return [(STACK, i) for i, item in enumerate(battle.stack) if _spell_ok(battle, controller, item, target)]
+    found: list[Ref] = []
+    if "player" in target.kinds:
+        found += [(p, PLAYER) for p in players(battle, kind) if _controller_ok(battle, controller, p, target.controller)]
+    wanted = [k for k in target.kinds if k != "player"]
+    if wanted:
+        for side in battle.sides():
+            if not _controller_ok(battle, controller, side.id, target.controller):
+                continue
+            for permanent in side.battlefield:
+                if _kind_ok(side.cards[permanent.card], wanted) and all(
+                        _condition_ok(battle, side, permanent, c, source) for c in target.conditions):
+                    found.append((side.id, permanent.card))
+    return found
+
+
+# --- choosing targets -----------------------------------------------------------------------
+
+
+def _assign(effects: tuple[Effect, ...], picks: tuple[Ref, ...]) -> dict[Target, list[Ref]]:
+    """Which chosen refs belong to which "target" phrase (see `slots`)."""
+    assignment: dict[Target, list[Ref]] = {}
+    for target, ref in zip(slots(effects), picks):
+        assignment.setdefault(target, []).append(ref)
+    return assignment
+
+
+def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x: int, source: Ref,
+                 rng: random.Random, first: Ref | None = None, at_random: bool = False) -> tuple[Ref, ...] | None:
+    """Targets for every slot of the ability (the first one given when `first` is), chosen at
+    random (the horde, T-6.8) or greedily, one slot after the other; None when a slot has no
+    legal target (the ability cannot be put on the stack, CR 601.2c)."""
+    effects = modes_of(ability)[mode]
+    picks: list[Ref] = []
+    for number, target in enumerate(slots(effects)):
+        kind = next(e.kind for e in effects if target in (e.target, e.other))
+        options = [o for o in target_options(battle, controller, target, source, kind) if o not in picks]
+        if number == 0 and first is not None:
+            if first not in options:
+                return None
+            picks.append(first)
+            continue
+        if not options:
+            return None
+        if at_random:
+            picks.append(options[rng.randrange(len(options))])
+        else:
+            picks.append(max(options, key=lambda o: ability_value(battle, controller, ability, tuple(picks) + (o,), x,
+                                                                  mode, source)))
+    return tuple(picks)
+
+
+# --- what an ability is worth ---------------------------------------------------------------
+
+
+def permanent_value(side, permanent: Permanent) -> float:
+    """A rough worth in mana: a creature's power and toughness and keywords, a planeswalker's
+    loyalty, other permanents half their mana value."""
+    card = side.cards[permanent.card]
+    facts = profile(card)
+    if facts.is_creature:
+        flags = keywords_of(side, permanent)
+        return max(0, power(side, permanent)) + max(0, toughness(side, permanent)) + 0.7 * bin(flags).count("1")
+    if card.is_type("Planeswalker"):
+        return 2 + permanent.loyalty
+    if facts.is_land:
+        return 1.0
+    return 0.5 * card.mana_value + 0.5
+
+
+def counted(battle: Battle, controller: str, what: str | None) -> int:
+    """How many permanents of a type or subtype the controller has ("the number of Goblins")."""
+    if what is None:
+        return 0
+    side = battle.side(controller)
+    word = what.capitalize()
+    return sum(1 for p in side.battlefield if word in side.cards[p.card].subtypes
+               or side.cards[p.card].is_type(word))
+
+
+def ability_value(battle: Battle, controller: str, ability: Ability, picks: tuple[Ref, ...], x: int,
+                  mode: int = 0, source: Ref = ("", -1)) -> float:
+    """What resolving the ability with these targets is worth to its controller (greedy)."""
+    effects = modes_of(ability)[mode]
+    assignment = _assign(effects, picks)
+    total = 0.0
+    for effect in effects:
+        amount = effect.amount.value(x, counted(battle, controller, effect.amount.count_of))
+        if effect.kind == "fight":
+            total += _fight_value(battle, controller, assignment.get(effect.target, []), assignment.get(effect.other, []))
+            continue
+        if effect.kind == "token":
+            total += token_value(effect, amount)
+            continue
+        for ref in _refs(battle, controller, effect, assignment, source, ()):
+            total += _effect_value(battle, controller, effect, ref, amount, x)
+    return total
+
+
+def _effect_value(battle: Battle, controller: str, effect: Effect, ref: Ref, amount: int, x: int) -> float:
+    owner, card = ref
+    kind = effect.kind
+    if owner == STACK:
+        item = battle.stack[card] if card < len(battle.stack) else None
+        if item is None:
+            return 0.0
+        worth = battle.side(item.controller).cards[item.card].mana_value + 1.0
+        return worth if opposing(battle, controller, item.controller) else -worth
+    sign = 1.0 if opposing(battle, controller, owner) else -1.0
+    if card == PLAYER:
+        return _player_value(battle, owner, kind, amount, sign)
+    side = battle.side(owner)
+    permanent = find_permanent(side, card)
+    if permanent is None:
+        return 0.0
+    worth = permanent_value(side, permanent)
+    is_creature = profile(side.cards[card]).is_creature
+    if kind == "damage":
+        if side.cards[card].is_type("Planeswalker"):
+            return sign * (min(amount, permanent.loyalty) + (3 if amount >= permanent.loyalty else 0))
+        if is_creature and amount >= toughness(side, permanent) - permanent.damage:
+            return sign * worth
+        return sign * 0.1 * amount
+    if kind == "destroy":
+        return 0.0 if keywords_of(side, permanent) & INDESTRUCTIBLE else sign * worth
+    if kind == "exile":
+        return sign * worth
+    if kind == "bounce":
+        return sign * (worth if side.cards[card].is_token else 0.6 * worth)
+    if kind == "pump":
+        power_change = x if effect.x_power else effect.power
+        if effect.power < 0 or effect.toughness < 0:
+            dies = toughness(side, permanent) - permanent.damage + effect.toughness <= 0
+            return sign * (worth if dies else 0.2 * -(effect.power + effect.toughness))
+        in_combat = any((a.owner, a.card) == ref or ref in a.blockers for a in battle.attacks)
+        gain = power_change + effect.toughness + 0.5 * len(effect.keywords)
+        return -sign * gain * (0.8 if in_combat else 0.3 if _before_its_attack(battle, side, permanent) else 0.0)
+    if kind == "counters":
+        return -sign * 1.2 * amount if is_creature else 0.0
+    if kind == "tap":
+        return sign * (0.3 * max(0, power(side, permanent)) if not permanent.tapped and is_creature else 0.0)
+    if kind == "untap":
+        return -sign * (0.5 if permanent.tapped else 0.0)
+    return 0.0
+
+
+def _before_its_attack(battle: Battle, side, permanent: Permanent) -> bool:
+    """A pump before combat is worth something only to a creature that can attack this turn."""
+    from deckquest.engine.combat.combat import can_attack
+
+    return battle.step in ("main1", "enemy_main") and can_attack(side, permanent)
+
+
+def _player_value(battle: Battle, owner: str, kind: str, amount: int, sign: float) -> float:
+    """Effects on a player: life, cards, library (for the horde, damage and mill are progress)."""
+    if owner == HORDE:
+        return sign * 0.5 * min(amount, len(battle.horde.library)) if kind in ("damage", "mill") else 0.0
+    player = battle.side(owner)
+    if kind in ("damage", "lose_life"):
+        lethal = amount >= player.life
+        return sign * (0.4 * amount + (20 if lethal else 0))
+    if kind == "gain_life":
+        return -sign * (0.6 if player.life < 8 else 0.25) * amount
+    if kind == "draw":
+        return -sign * min(amount, len(player.library))
+    if kind == "discard":
+        return sign * 0.8 * min(amount, len(player.hand))
+    if kind == "mill":
+        return sign * 0.1 * amount
+    if kind == "search_land":
+        return -sign * 1.5
+    return 0.0
+
+
+def _fight_value(battle: Battle, controller: str, mine: list[Ref], theirs: list[Ref]) -> float:
+    if not mine or not theirs:
+        return 0.0
+    (a_owner, a_card), (b_owner, b_card) = mine[0], theirs[0]
+    a_side, b_side = battle.side(a_owner), battle.side(b_owner)
+    a, b = find_permanent(a_side, a_card), find_permanent(b_side, b_card)
+    if a is None or b is None:
+        return 0.0
+    value = 0.0
+    if power(a_side, a) >= toughness(b_side, b) - b.damage:
+        value += permanent_value(b_side, b) * (1 if opposing(battle, controller, b_owner) else -1)
+    if power(b_side, b) >= toughness(a_side, a) - a.damage:
+        value -= permanent_value(a_side, a) * (1 if opposing(battle, controller, a_owner) else -1) * -1
+    return value
+
+
+def token_value(effect: Effect, amount: int) -> float:
+    token = effect.token
+    return amount * 0.6 * (token.power + token.toughness + 0.5 * len(token.keywords)) if token else 0.0
+
+
+# --- resolving ------------------------------------------------------------------------------
+
+
+def _refs(battle: Battle, controller: str, effect: Effect, assignment: dict, source: Ref,
+          previous: tuple[Ref, ...]) -> list[Ref]:
+    """The objects an effect acts on, from its target phrase."""
+    target = effect.target
+    if target.scope == "target":
+        return list(assignment.get(target, []))
+    if target.scope == "self":
+        return [source] if source[1] >= 0 else []
+    if target.scope == "you":
+        return [(controller, PLAYER)]
+    if target.scope == "its_controller":
+        return [(previous[0][0], PLAYER)] if previous and previous[0][0] != STACK else []
+    return target_options(battle, controller, target, source, effect.kind)  # each
+
+
+def resolve(battle: Battle, controller: str, source: int, ability: Ability, picks: tuple[Ref, ...], x: int,
+            rng: random.Random, events, mode: int = 0) -> None:
+    """Do what the ability says, effect by effect, then state-based actions (CR 704).
+
+    A chosen target that is gone by now is skipped (CR 608.2b); "each" effects act on what
+    matches at resolution."""
+    from deckquest.engine.combat.combat import state_based_actions
+
+    effects = modes_of(ability)[mode]
+    assignment = _assign(effects, picks)
+    previous: tuple[Ref, ...] = ()
+    for effect in effects:
+        if battle.outcome:
+            return
+        amount = effect.amount.value(x, counted(battle, controller, effect.amount.count_of))
+        refs = _refs(battle, controller, effect, assignment, (controller, source), previous)
+        if effect.kind == "fight":
+            _fight(battle, assignment.get(effect.target, []), assignment.get(effect.other, []), events)
+        elif effect.kind == "token":
+            create_tokens(battle, controller, effect.token, amount, events)
+        elif effect.kind == "search_land":
+            _search_land(battle, controller, effect, rng, events)
+        else:
+            for ref in refs:
+                _apply(battle, controller, source, effect, ref, amount, x, rng, events)
+        previous = tuple(refs)
+    state_based_actions(battle, events, rng)
+
+
+def _apply(battle: Battle, controller: str, source: int, effect: Effect, ref: Ref, amount: int, x: int,
+           rng: random.Random, events) -> None:
+    owner, card = ref
+    kind = effect.kind
+    if owner == STACK:
+        if kind == "counter":
+            counter_spell(battle, card, effect.unless_pays, events)
+        return
+    if card == PLAYER:
+        _player_effect(battle, controller, source, kind, owner, amount, effect.at_random, rng, events)
+        return
+    side = battle.side(owner)
+    permanent = find_permanent(side, card)
+    if permanent is None:
+        return
+    if kind == "damage":
+        deal_damage(battle, controller, source, ref, amount, events)
+    elif kind in ("destroy", "exile", "bounce"):
+        if kind == "destroy" and keywords_of(side, permanent) & INDESTRUCTIBLE:
+            return
+        leave_battlefield(battle, side, permanent, {"destroy": "graveyard", "exile": "exile", "bounce": "hand"}[kind],
+                          rng, events)
+    elif kind == "pump":
+        permanent.power_bonus += x if effect.x_power else effect.power
+        permanent.toughness_bonus += effect.toughness
+        for keyword in effect.keywords:
+            permanent.granted |= KEYWORD_FLAGS[keyword]
+    elif kind == "counters":
+        permanent.plus_counters += amount
+    elif kind in ("tap", "untap"):
+        permanent.tapped = kind == "tap"
+    if events is not None and kind in ("pump", "counters", "tap", "untap"):
+        events.append({"event": f"battle_{kind}", "player": owner, "card": side.cards[card].name, "id": card,
+                       "source": battle.side(controller).cards[source].name if source >= 0 else ""})
+
+
+def _player_effect(battle: Battle, controller: str, source: int, kind: str, owner: str, amount: int,
+                   at_random: bool, rng: random.Random, events) -> None:
+    if kind == "damage":
+        deal_damage(battle, controller, source, (owner, PLAYER), amount, events)
+    elif kind == "mill":
+        mill(battle, owner, amount, events)
+    elif owner == HORDE:
+        return  # the horde has no life and no hand of its own (T-6.8)
+    elif kind in ("gain_life", "lose_life"):
+        change_life(battle, owner, amount if kind == "gain_life" else -amount, events)
+    elif kind == "draw":
+        player = battle.side(owner)
+        drawn = draw(player, amount)
+        if events is not None:
+            events.append({"event": "battle_draw", "player": owner, "cards": len(drawn), "status": player.status})
+    elif kind == "discard":
+        discard(battle, owner, amount, at_random, rng, events)
+
+
+def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: int, events) -> None:
+    """Non-combat damage from a card: a PC or boss loses life, the horde mills (T-6.10), a
+    planeswalker loses loyalty (T-8.2), a creature is marked (deathtouch and lifelink apply)."""
+    from deckquest.engine.combat.combat import mill_horde
+
+    if amount <= 0:
+        return
+    owner, card = ref
+    source_side = battle.side(controller)
+    source_permanent = find_permanent(source_side, source) if source >= 0 else None
+    flags = keywords_of(source_side, source_permanent) if source_permanent else (
+        profile(source_side.cards[source]).keywords if source >= 0 else 0)
+    target_side = battle.side(owner)
+    if card == PLAYER:
+        if owner == HORDE:
+            milled = mill_horde(battle, amount, events)
+            if controller in battle.tallies and not battle.is_enemy(controller):
+                battle.tallies[controller].cards_milled += milled
+        elif target_side.status == OK:
+            change_life(battle, owner, -amount, events, damage=True)
+        else:
+            return
+    else:
+        permanent = find_permanent(target_side, card)
+        if permanent is None:
+            return
+        if target_side.cards[card].is_type("Planeswalker"):
+            permanent.loyalty -= amount
+        else:
+            permanent.damage += amount
+            if flags & DEATHTOUCH:
+                battle.deathtouched.append(ref)
+    if controller in battle.tallies:
+        battle.tallies[controller].damage_dealt += amount
+    if flags & LIFELINK:
+        change_life(battle, controller, amount, events)
+    if events is not None:
+        events.append({"event": "battle_damage", "source": source_side.cards[source].name if source >= 0 else controller,
+                       "source_owner": controller, "target": target_side.cards[card].name if card >= 0 else owner,
+                       "target_owner": owner, "amount": amount})
+
+
+def change_life(battle: Battle, owner: str, change: int, events, damage: bool = False) -> None:
+    """Life gained or lost by a PC or a boss, with the T-7 consequences and the tallies."""
+    if owner == HORDE or change == 0:
+        return
+    player = battle.side(owner)
+    if player.status == DEAD:
+        return
+    tally = battle.tallies.get(owner)
+    if change > 0:
+        gain_life(player, change)
+        if tally:
+            tally.life_gained += change
+    else:
+        lose_life(player, -change)
+        if tally:
+            tally.life_lost += -change
+            if damage:
+                tally.damage_taken += -change
+    if events is not None:
+        events.append({"event": "battle_life", "player": owner, "change": change, "life": player.life,
+                       "status": player.status})
+
+
+def mill(battle: Battle, owner: str, amount: int, events) -> None:
+    from deckquest.engine.combat.combat import mill_horde
+
+    if owner == HORDE:
+        mill_horde(battle, amount, events)
+        return
+    player = battle.side(owner)
+    milled = player.library[:amount]
+    del player.library[:amount]
+    player.graveyard.extend(milled)
+    if events is not None and milled:
+        events.append({"event": "battle_mill", "player": owner, "cards": [player.cards[c].name for c in milled]})
+
+
+def discard(battle: Battle, owner: str, amount: int, at_random: bool, rng: random.Random, events) -> None:
+    """Discard: at random, or the player's choice (the engine discards the costliest cards,
+    as at cleanup)."""
+    player = battle.side(owner)
+    for _ in range(min(amount, len(player.hand))):
+        if at_random:
+            card = player.hand[rng.randrange(len(player.hand))]
+        else:
+            card = max(player.hand, key=lambda c: player.cards[c].mana_value)
+        player.hand.remove(card)
+        player.graveyard.append(card)
+        if events is not None:
+            events.append({"event": "battle_discard", "player": owner, "card": player.cards[card].name})
+
+
+def leave_battlefield(battle: Battle, side, permanent: Permanent, zone: str, rng: random.Random, events) -> None:
+    """Destroy (graveyard), exile or return to hand; a creature put into the graveyard dies."""
+    from deckquest.engine.combat.combat import _to_graveyard
+
+    dies = zone == "graveyard" and profile(side.cards[permanent.card]).is_creature
+    _to_graveyard(battle, side, permanent, events, zone)
+    if dies:
+        dies_triggers(battle, [(side.id, permanent.card)], rng, events)
+
+
+def counter_spell(battle: Battle, index: int, unless_pays: int, events) -> None:
+    """CR 701.5: the spell leaves the stack for its owner's graveyard, unless its controller
+    pays {N} (a player always pays when their untapped mana sources can)."""
+    from deckquest.engine.combat.mana import pay
+    from deckquest.engine.combat.turns import mana_sources
+
+    if index >= len(battle.stack) or battle.stack[index] is None:
+        return
+    item = battle.stack[index]
+    side = battle.side(item.controller)
+    if unless_pays:
+        sources = mana_sources(side)
+        tapped = pay(sources, requirement_generic(unless_pays))
+        if tapped is not None:
+            for i in tapped:
+                side.battlefield[i].tapped = True
+            if events is not None:
+                events.append({"event": "battle_pay", "player": item.controller, "amount": unless_pays})
+            return
+    battle.stack[index] = None  # removed when the stack resolves down to it
+    if item.ability is None:
+        side.graveyard.append(item.card)
+    if events is not None:
+        events.append({"event": "battle_counter", "player": item.controller, "card": side.cards[item.card].name})
+
+
+def requirement_generic(amount: int):
+    from deckquest.cards.model import ManaCost
+    from deckquest.engine.combat.mana import requirement
+
+    return requirement(ManaCost.parse("{%d}" % amount))
+
+
+_TOKENS: dict[Token, Card] = {}
+
+
+def token_card(token: Token) -> Card:
+    """The card a created token is (one object per kind of token, so profiles are cached)."""
+    card = _TOKENS.get(token)
+    if card is None:
+        types = ("Artifact " if token.is_artifact else "") + "Creature — " + " ".join(token.subtypes)
+        card = Card.build(token.name, None, "Token " + types, colors=token.colors, power=str(token.power),
+                          toughness=str(token.toughness), keywords=tuple(k.capitalize() for k in token.keywords),
+                          oracle_text=", ".join(token.keywords), is_token=True)
+        _TOKENS[token] = card
+    return card
+
+
+def create_tokens(battle: Battle, owner: str, token: Token, amount: int, events) -> None:
+    """Tokens enter under the controller's control, each with a card id of its own (summoning
+    sick; the horde's creatures have haste anyway, T-6.9)."""
+    side = battle.side(owner)
+    card = token_card(token)
+    for _ in range(amount):
+        side.cards = side.cards + (card,)
+        enter_battlefield(side, len(side.cards) - 1)
+    if events is not None and amount > 0:
+        events.append({"event": "battle_tokens", "player": owner, "card": card.name, "count": amount})
+
+
+def _search_land(battle: Battle, controller: str, effect: Effect, rng: random.Random, events) -> None:
+    side = battle.side(controller)
+    if controller == HORDE:
+        return
+    for card_id in side.library:
+        card = side.cards[card_id]
+        wanted = ("Basic" in card.supertypes) if effect.land_type == "basic" else effect.land_type in card.subtypes
+        if card.is_land and wanted:
+            side.library.remove(card_id)
+            if effect.to_hand:
+                side.hand.append(card_id)
+            else:
+                enter_battlefield(side, card_id).tapped = effect.tapped or profile(card).enters_tapped
+            if events is not None:
+                events.append({"event": "battle_search", "player": controller, "card": card.name,
+                               "to": "hand" if effect.to_hand else "battlefield"})
+            break
+    rng.shuffle(side.library)
+
+
+def _fight(battle: Battle, mine: list[Ref], theirs: list[Ref], events) -> None:
+    """CR 701.12: each creature deals damage equal to its power to the other."""
+    if not mine or not theirs:
+        return
+    a_side, b_side = battle.side(mine[0][0]), battle.side(theirs[0][0])
+    a, b = find_permanent(a_side, mine[0][1]), find_permanent(b_side, theirs[0][1])
+    if a is None or b is None:
+        return
+    a_power, b_power = power(a_side, a), power(b_side, b)
+    deal_damage(battle, a_side.id, a.card, (b_side.id, b.card), a_power, events)
+    deal_damage(battle, b_side.id, b.card, (a_side.id, a.card), b_power, events)
+
+
+# --- triggers -------------------------------------------------------------------------------
+
+
+def run_trigger(battle: Battle, owner: str, card: int, ability: Ability, rng: random.Random, events) -> None:
+    """A triggered ability resolves at once; the horde picks targets at random (T-6.8), the
+    others greedily; an optional ability ("you may") is used when it is worth it."""
+    if battle.outcome:
+        return
+    source = (owner, card)
+    picks = choose_picks(battle, owner, ability, 0, 0, source, rng, at_random=owner == HORDE)
+    if picks is None:
+        return
+    if ability.optional and owner != HORDE and ability_value(battle, owner, ability, picks, 0, 0, source) < 0:
+        return
+    if events is not None:
+        events.append({"event": "battle_trigger", "player": owner, "card": battle.side(owner).cards[card].name,
+                       "ability": ability.timing})
+    resolve(battle, owner, card, ability, picks, 0, rng, events)
+
+
+def enters_triggers(battle: Battle, owner: str, card: int, rng: random.Random, events) -> None:
+    for ability in triggered(battle.side(owner).cards[card], "enters"):
+        run_trigger(battle, owner, card, ability, rng, events)
+
+
+def dies_triggers(battle: Battle, died: list[Ref], rng: random.Random, events) -> None:
+    for owner, card in died:
+        for ability in triggered(battle.side(owner).cards[card], "dies"):
+            run_trigger(battle, owner, card, ability, rng, events)
+
+
+def attack_triggers(battle: Battle, rng: random.Random, events) -> None:
+    for attack in list(battle.attacks):
+        for ability in triggered(battle.side(attack.owner).cards[attack.card], "attacks"):
+            run_trigger(battle, attack.owner, attack.card, ability, rng, events)
+
+
+def end_of_turn(battle: Battle) -> None:
+    """Cleanup (CR 514.2): damage and "until end of turn" effects wear off."""
+    for side in battle.sides():
+        for permanent in side.battlefield:
+            permanent.damage = 0
+            if permanent.power_bonus or permanent.toughness_bonus or permanent.granted:
+                permanent.power_bonus = permanent.toughness_bonus = permanent.granted = 0
+    battle.activated.clear()
+
+
+__all__ = [
+    "PLAYER", "STACK", "Ref", "ability_value", "activated_abilities", "attack_triggers", "choose_picks",
+    "counter_spell", "create_tokens", "deal_damage", "dies_triggers", "end_of_turn", "enters_triggers",
+    "modes_of", "permanent_value", "recognition", "resolve", "slots", "spell_ability", "target_options",
+    "token_value",
+]
