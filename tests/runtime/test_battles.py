@@ -13,10 +13,14 @@ from runtime_helpers import narration, of_kind, play, start
 
 # `land`: a horde of one Mountain, beaten once it has played it (T-6.12, no creatures left).
 # `flood`: sixty hasty Goblin tokens, revealed all at once on the horde's first turn (T-6.9).
+# `plants`: thirty 0/1 Plant tokens: they attack for nothing and are tapped on the party's
+# turn, so an escape check (difficulty: untapped enemy creatures, T-6.6) is easy.
 HORDES = '''horde land "Lone Land":
     deck "decks/lone_land.txt"
 horde flood "Goblin Flood":
     deck "decks/goblin_flood.txt"
+horde plants "Plant Wall":
+    deck "decks/plants.txt"
 '''
 
 VICTORY = HORDES + '''when land is defeated:
@@ -59,7 +63,7 @@ class RunAway:
 
 
 ESCAPE_SCRIPT = HORDES + '''start scene hall "Hall":
-    battle against flood:
+    battle against plants:
         prepare by alice
         victory:
             end victory "won"
@@ -102,12 +106,21 @@ def test_an_escape_takes_the_escape_block(tmp_path):
 
 
 def test_without_an_escape_block_the_party_cannot_escape(tmp_path):
-    """docs/language.md: no `escape:` block, no escape action offered to the battle agent."""
-    result, events = play(tmp_path, ESCAPE_SCRIPT.replace('''        escape:
+    """docs/language.md: no `escape:` block, no escape action offered to the battle agent.
+    Against harmless plants that only end their turns, the PCs draw until their libraries
+    are empty: T-7.2 unconscious, out of the fight, and the battle is lost (T-6.12); `a pc
+    falls unconscious` fires after it."""
+    script = ESCAPE_SCRIPT.replace('''        escape:
             end "escaped" "ran"
-''', ""), Escaper())
-    assert result.outcome in ("victory", "defeat")
+''', "").replace('''start scene hall''', '''when a pc falls unconscious:
+    "{pc} passes out."
+start scene hall''')
+    result, events = play(tmp_path, script, Escaper())
+    assert (result.outcome, result.text) == ("defeat", "lost")
     assert [c for c in of_kind(events, "battle_check") if c["purpose"] == "escape"] == []
+    assert [(e["pc"], e["status"]) for e in of_kind(events, "status")] == [
+        ("alice", "unconscious"), ("bram", "unconscious")]
+    assert narration(events) == ["Alice passes out.", "Bram passes out."]
 
 
 def test_prepare_by_a_pc_makes_the_preparation_check(tmp_path):
@@ -149,8 +162,7 @@ when battle turn 2:
 when battle turn 40:
     "never"
 start scene hall "Hall":
-    battle against flood:
-        prepare by alice
+    battle against plants:
         escape:
             "after the escape"
     end victory ""
@@ -174,18 +186,25 @@ def test_the_battle_takes_a_minute_per_turn_and_events_carry_the_clock(tmp_path)
 def test_pcs_out_of_the_fight_stay_out_and_a_party_all_out_loses_at_once(tmp_path):
     """T-7.1: a dying PC is removed from combat; with nobody left the battle is lost (T-6.12)."""
     result, events = play(tmp_path, HORDES + '''start scene hall "Hall":
-    each pc loses 20 life
+    alice loses 20 life
     battle against land:
+        defeat:
+            end defeat "bram lost alone"
+    bram loses 20 life
+    battle against flood:
         defeat:
             end defeat "nobody could fight"
     end victory ""
 ''')
     assert (result.outcome, result.text) == ("defeat", "nobody could fight")
-    assert of_kind(events, "combat")[0]["pcs"] == []
-    assert of_kind(events, "battle")[0]["turns"] == 0 and of_kind(events, "battle_turn") == []
+    assert [e["pcs"] for e in of_kind(events, "combat")] == [["bram"], []]
+    first, second = of_kind(events, "battle")
+    assert first["outcome"] == "victory" and [pc["id"] for pc in first["pcs"]] == ["bram"]
+    assert second["turns"] == 0 and second["pcs"] == []
+    assert len(of_kind(events, "battle_start")) == 1
 
 
-def test_the_battle_writes_life_and_zones_back_into_the_pcs(tmp_path):
+def test_the_battle_writes_life_back_into_the_pcs(tmp_path):
     run = start(tmp_path, ESCAPE_SCRIPT, Escaper())
     run.run()
     for pc in of_kind(run.events, "battle")[0]["pcs"]:
@@ -213,6 +232,8 @@ start scene lair "Lair":
     assert battle["enemies"] == ["boss", "guard"]
     assert result.outcome == battle["outcome"] == ("victory" if result.text == "won" else "defeat")
     assert {e["npc"] for e in of_kind(events, "npc_defeated")} == set(battle["defeated"])
+    text = render_text(events)
+    assert "  The Boss: life 1, library " in text and "  Guard joins the enemies." in text
 
 
 def test_an_enemy_already_dead_does_not_fight_again(tmp_path):
@@ -280,7 +301,7 @@ def test_a_human_fights_through_the_terminal_with_bad_input_and_end_of_input(tmp
     is over, and the run then stops at its next question (abandoned)."""
     terminal = Terminal("", "x", "99", "1")  # act: nothing; battle: two bad answers, then 1
     result, events = play(tmp_path, HORDES + '''start scene hall "Hall":
-    battle against flood:
+    battle against plants:
         prepare by alice
         escape:
             "fled"
@@ -314,3 +335,14 @@ def test_battle_events_can_be_left_out_for_batch_runs(tmp_path):
     run.run()
     kinds = {e["event"] for e in run.events}
     assert "battle" in kinds and not any(k.startswith("battle_") for k in kinds)
+
+
+def test_several_hordes_fight_as_one_horde_deck_cut_as_one(tmp_path):
+    """The engine fights one horde: two horde NPCs' decks (1 + 60 cards) are shuffled into one,
+    cut to 36 cards for two PCs (T-6.4)."""
+    result, events = play(tmp_path, DEFEAT.replace("battle against flood:", "battle against land, flood:"))
+    start = of_kind(events, "battle_start")[0]
+    assert (start["horde_library"], start["horde_cut"]) == (36, 25)
+    battle = of_kind(events, "battle")[0]
+    assert battle["enemies"] == ["land", "flood"] and battle["defeated"] == []
+    assert "Battle against Lone Land, Goblin Flood [0:00]" in render_text(events)

@@ -26,8 +26,9 @@ def walk(node):
             stack.extend(getattr(item, name) for name in item.__dataclass_fields__ if name != "span")
 
 
-def test_there_are_three_bundled_scenarios():
-    assert {path.parent.name for path in SCRIPTS} >= {"goblin_cave", "drowned_shrine", "bandit_toll"}
+def test_there_are_four_bundled_scenarios():
+    assert {path.parent.name for path in SCRIPTS} >= {"goblin_cave", "drowned_shrine", "bandit_toll",
+                                                      "rat_cellar"}
 
 
 def test_together_they_use_every_statement_and_every_trigger_event():
@@ -54,3 +55,22 @@ def test_the_shrine_runs_to_an_ending_with_every_agent_and_many_seeds(agent):
 def test_the_bandit_toll_ends_without_a_battle_when_the_party_pays():
     result = run_scenario(compile_file(SCENARIOS / "bandit_toll" / "bandit_toll.quest", DB), "first", 1)
     assert result.outcome == "victory" and result.scene == "road"
+
+
+@pytest.mark.parametrize("agent", ["first", "random", "best"])
+def test_the_horde_battle_scenarios_run_to_an_ending_with_every_agent(agent):
+    """Battles (T-6) end in victory, defeat or escape, and the scripts go on to one of their
+    endings: never stuck, never an error."""
+    for name, seeds in (("rat_cellar", 12), ("goblin_cave", 3)):
+        scenario = compile_file(SCENARIOS / name / f"{name}.quest", DB)
+        outcomes = {run_scenario(scenario, agent, seed, record=False).outcome for seed in range(seeds)}
+        assert outcomes <= {"victory", "defeat", "escaped"}
+
+
+def test_the_bandit_toll_boss_battle_runs_to_an_ending():
+    """Sneaking (option 3) leads to the brawl with Gruff (T-8.3) and his hound (T-8.1)."""
+    scenario = compile_file(SCENARIOS / "bandit_toll" / "bandit_toll.quest", DB)
+    for seed in range(3):
+        result = run_scenario(scenario, "scripted", seed, choices=[3])
+        assert any(e["event"] == "battle" for e in result.events)
+        assert result.outcome in ("victory", "defeat")

@@ -52,7 +52,7 @@ RUNS = {
     "bandit_toll_sneak": (TOLL, "--seed", "2", "--choose", "3"),
     "goblin_cave_first": (CAVE, "--seed", "1", "--agent", "first"),
     "goblin_cave_best": (CAVE, "--seed", "2", "--agent", "best"),
-    "rat_cellar_first": (CELLAR, "--seed", "3", "--agent", "first"),
+    "rat_cellar_first": (CELLAR, "--seed", "2", "--agent", "first"),
     "rat_cellar_best": (CELLAR, "--seed", "6", "--agent", "best"),
 }
 

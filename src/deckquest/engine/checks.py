@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from deckquest.engine.colors import bonus_2014, check_kind, color_bonus, is_colorless_for_boost, rule_colors
-from deckquest.engine.pc import PC, RuleError, put_on_bottom, wake_if_library
+from deckquest.engine.pc import PC, RuleError, put_on_bottom, shuffle, wake_if_library
 
 RULES = ("2019", "2014")
 CRITICAL_MANA_VALUE = 20  # T-4.7
@@ -26,7 +26,7 @@ BOOST_SIZE = 6  # T-4.6
 ESCAPE = "escape"  # T-4.12: the one check that may be repeated (once per turn)
 
 
-@dataclass
+@dataclass(slots=True)
 class PendingCheck:
     """A check between its reveal and its end: target and result are fixed (T-4.2, T-4.3).
 
@@ -79,9 +79,12 @@ class PendingCheck:
         )
 
 
-@dataclass(frozen=True)
-class CheckRecord:
-    """What happened in one check, by card names: the transcript's and statistics' input."""
+class CheckRecord(NamedTuple):
+    """What happened in one check, by card names: the transcript's and statistics' input.
+
+    Immutable; a named tuple rather than a frozen dataclass because one is made per
+    check, and a frozen dataclass costs a ``object.__setattr__`` per field to build.
+    """
 
     pc: str
     rules: str
@@ -238,7 +241,7 @@ def _set_aside_known(pc: PC, pending: PendingCheck, known: int, rng: random.Rand
     if known <= 0:
         return
     if known >= len(pc.library):
-        rng.shuffle(pc.library)
+        shuffle(pc.library, rng)
         return
     pending.known, pc.library = pc.library[:known], pc.library[known:]
 
@@ -257,7 +260,7 @@ def _reveal_2019(pc: PC, pending: PendingCheck, rng: random.Random) -> None:
             pending.library_short = True
             pending.target, pending.result = pending.difficulty, pending.support
             return
-        if all(i in pc.critical_cards for i in pc.library):
+        if pc.critical_cards.issuperset(pc.library):
             pending.critical = "failure"  # T-4.7: only critical cards remain
             pending.target, pending.result = pending.difficulty, pending.support
             return

@@ -8,6 +8,8 @@ colourless there. The bonus tables are T-4.3 (2019 kinds) and T-5.2 (2014 kinds)
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card, sort_colors
 
 #: T-4.1: the 2019 check kinds; "colorless" is the check without colour bonus (T-4.9).
@@ -44,8 +46,12 @@ KIND_2014_TO_2019 = {
 KIND_2019_TO_2014 = {new: old for old, new in KIND_2014_TO_2019.items()}
 
 
+@lru_cache(maxsize=4096)
 def rule_colors(card: Card) -> tuple[str, ...]:
-    """T-1.4: the card's colours plus the colour of each basic land type it has."""
+    """T-1.4: the card's colours plus the colour of each basic land type it has.
+
+    Cards are immutable, so the answer is kept: every check asks it of its result card.
+    """
     from_land_types = (BASIC_LAND_TYPES[t] for t in card.basic_land_types)
     return sort_colors(set(card.colors) | set(from_land_types))
 

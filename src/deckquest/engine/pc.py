@@ -133,7 +133,7 @@ def create_pc(
         raise ValueError(f"critical card ids {sorted(unknown)} are not in the deck")
     pc = PC(id=pc_id, name=name, cards=tuple(cards), critical_cards=frozenset(critical_cards))
     pc.library = list(range(len(cards)))
-    rng.shuffle(pc.library)
+    shuffle(pc.library, rng)
     draw(pc, OPENING_HAND)
     return pc
 
@@ -177,15 +177,13 @@ def treat_life_as_zero(pc: PC) -> None:
 
 def draw(pc: PC, count: int = 1) -> list[int]:
     """Draw ``count`` cards; drawing from an empty library makes the PC unconscious (T-7.2)."""
-    drawn = []
-    for _ in range(count):
-        if not pc.library:
-            if pc.status != DEAD:
-                pc.status = UNCONSCIOUS
-            break
-        card_id = pc.library.pop(0)
-        pc.hand.append(card_id)
-        drawn.append(card_id)
+    if count <= 0:
+        return []
+    drawn = pc.library[:count]
+    del pc.library[:count]
+    pc.hand.extend(drawn)
+    if len(drawn) < count and pc.status != DEAD:
+        pc.status = UNCONSCIOUS
     return drawn
 
 
@@ -196,11 +194,36 @@ def wake_if_library(pc: PC) -> None:
 
 
 def put_on_bottom(pc: PC, card_ids: Sequence[int], rng: random.Random) -> None:
-    """Put cards on the library bottom in random order (T-4.6, T-4.8)."""
-    cards = list(card_ids)
-    rng.shuffle(cards)
-    pc.library.extend(cards)
+    """Put cards on the library bottom in random order (T-4.6, T-4.8).
+
+    Scene end calls this for every PC, most often with no boost cards to put: fewer
+    than two cards have one order, and shuffling them would draw no random number.
+    """
+    if len(card_ids) < 2:
+        pc.library.extend(card_ids)
+    else:
+        cards = list(card_ids)
+        shuffle(cards, rng)
+        pc.library.extend(cards)
     wake_if_library(pc)
+
+
+def shuffle(cards: list[int], rng: random.Random) -> None:
+    """Shuffle ``cards`` in place (T-1.2, T-2.8, T-4.8): the permutation ``rng.shuffle`` makes.
+
+    The same Fisher-Yates walk from the end, the same rejection sampling of
+    ``getrandbits`` for each position, so a seed deals exactly the cards it always
+    has; written out here because the library's shuffle costs a method call per card,
+    and two 60-card libraries are shuffled for every run of a batch.
+    """
+    getrandbits = rng.getrandbits
+    for last in range(len(cards) - 1, 0, -1):
+        choices = last + 1
+        bits = choices.bit_length()
+        pick = getrandbits(bits)
+        while pick >= choices:
+            pick = getrandbits(bits)
+        cards[last], cards[pick] = cards[pick], cards[last]
 
 
 # --- Section 2: time in the adventure part ---------------------------------------------
@@ -296,7 +319,7 @@ def sleep(pc: PC, rng: random.Random, *, restore_life: bool = True) -> None:
     for zone in (pc.hand, pc.graveyard, pc.exile, pc.exhaustion_zone, pc.stack, pc.boost_exile):
         zone.clear()
     pc.battlefield = []
-    rng.shuffle(pc.library)
+    shuffle(pc.library, rng)
     if restore_life:
         pc.life = STARTING_LIFE
     pc.concentration_counter = False

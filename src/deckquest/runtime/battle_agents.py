@@ -171,7 +171,8 @@ class GreedyBattleAgent:
         lands = [a for a in actions if a.kind == act.PLAY_LAND]
         if lands:
             return max(lands, key=lambda a: _land_value(battle, a))
-        plays = [(play_value(battle, a), a.x, a) for a in actions if a.kind in (act.CAST, act.ACTIVATE)]
+        costs: dict = {}
+        plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions if a.kind in (act.CAST, act.ACTIVATE)]
         plays = [p for p in plays if p[0] > 0]
         if plays:
             return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
@@ -197,9 +198,10 @@ def _next_of(actions: list[Action], plan: list[Action], done: str) -> Action:
 
 
 def _response(battle: Battle, actions: list[Action], rng: random.Random) -> Action:
-    """Answer the enemy's spell with the response worth most (a counterspell is worth the
-    spell's mana value and one more), when it is worth at least RESPONSE_WORTH."""
-    plays = [(play_value(battle, a, rng), a) for a in actions if a.kind == act.CAST]
+    """Answer the enemy's spell with the instant or ability worth most (a counterspell is
+    worth the spell's mana value and one more), when it is worth at least RESPONSE_WORTH."""
+    costs: dict = {}
+    plays = [(play_value(battle, a, rng, costs), a) for a in actions if a.kind in (act.CAST, act.ACTIVATE)]
     plays = [p for p in plays if p[0] >= RESPONSE_WORTH]
     if plays:
         return max(plays, key=lambda p: (p[0], -p[1].card))[1]

@@ -1,8 +1,10 @@
 """Transcripts: a run's events rendered for people (text) or programs (JSONL).
 
 docs/transcripts.md describes both formats. The text renderer keeps only what it needs to
-name things (the party's names from the ``start`` event), so it can render a stream of
-events as they arrive: the human agent reads the story while it happens.
+name things (the party's names from the ``start`` event, the enemies' from ``combat``), so
+it can render a stream of events as they arrive: the human agent reads the story while it
+happens. A battle turn is the exception: its events are gathered into one or two lines,
+written when the next turn begins or the battle ends.
 """
 
 from __future__ import annotations
@@ -40,10 +42,11 @@ class TextRenderer:
     def __init__(self):
         self.names: dict[str, str] = {}
         self.turn: BattleTurn | None = None
+        self.horde = "the horde"  # the engine's horde side: a battle without a horde deck holds NPCs
 
     def name(self, pc: str | None) -> str:
         if pc == "horde":
-            return "the horde"
+            return self.horde
         return self.names.get(pc, pc or "nobody")
 
     def lines(self, event: dict) -> list[str]:
@@ -182,7 +185,8 @@ class TextRenderer:
         return [f"  {e['turns']} preparation turn{'s' if e['turns'] != 1 else ''} for the party (T-6.2)."]
 
     def _battle_start(self, e):
-        if not e.get("horde_library") and not e.get("horde_cut"):
+        self.horde = "the horde" if e.get("horde_library") or e.get("horde_cut") else "the enemy side"
+        if self.horde != "the horde":
             return []
         cards = e["horde_library"]
         return [f"  The horde deck: {cards} card{'s' if cards != 1 else ''} ({e['horde_cut']} cut, T-6.4)."]
@@ -242,7 +246,8 @@ class BattleTurn:
     (damage to creatures, triggers, pumps) are in the JSONL only."""
 
     def __init__(self, event: dict, name):
-        self.head = f"  turn {event['turn']} ({'party' if event['active'] == 'survivors' else 'enemies'}) {clock(event['clock'])}"
+        side = "party" if event["active"] == "survivors" else "enemies"
+        self.head = f"  turn {event['turn']} ({side}) {clock(event['clock'])}"
         self.name = name
         self.deeds: dict[str, list[str]] = {}  # player -> what they did, in order
         self.revealed: list[str] = []

@@ -110,6 +110,25 @@ def test_passing_lets_the_boss_spell_resolve():
     assert any(boss.cards[p.card].name == "Craw Wurm" for p in boss.battlefield)
 
 
+def test_an_ability_in_response_to_the_boss_spell():
+    """Instants and abilities in response: Prodigal Sorcerer pings the boss's 1/1 while the
+    boss's spell waits on the stack."""
+    sorcerer = Card.build("Prodigal Sorcerer", "{2}{U}", "Creature — Human Wizard", power="1", toughness="1",
+                          oracle_text="{T}: Prodigal Sorcerer deals 1 damage to any target.")
+    elf = Card.build("Llanowar Elves", "{G}", "Creature — Elf", power="1", toughness="1", oracle_text="{T}: Add {G}.")
+    pc = make_pc(battlefield=[sorcerer])
+    boss = boss_pc(battlefield=[FOREST] * 6 + [elf], hand=[WURM])
+    battle = with_boss(make_battle([pc], make_horde()), boss)
+    battle.horde_deck = False
+    apply(battle, Action(act.END_TURN), random.Random(1))
+    assert battle.step == "respond"
+    ping = Action(act.ACTIVATE, "ann", 0, 0, ("boss", 6), 0)
+    assert ping in legal_actions(battle)
+    assert GreedyBattleAgent().choose(battle, legal_actions(battle), random.Random(1)) == ping
+    apply(battle, ping, random.Random(1))
+    assert not alive(boss, 6) and any(boss.cards[p.card].name == "Craw Wurm" for p in boss.battlefield)
+
+
 def test_greedy_agent_counters_what_is_worth_it():
     pc = make_pc(battlefield=[ISLAND, ISLAND], hand=[COUNTERSPELL])
     boss = boss_pc(battlefield=[FOREST] * 6, hand=[WURM])

@@ -320,3 +320,11 @@ def test_resolve_skips_a_target_that_is_gone(seed):
     ability = spell_ability(BOLT)
     resolve(battle, "ann", -1, ability, ((HORDE, 7),), 0, random.Random(seed), None)
     assert battle.horde.library == [0]
+
+
+def test_a_spell_needs_all_its_targets():
+    """CR 601.2c: Prey Upon is not offered without a creature to fight."""
+    prey = spell("Prey Upon", "{G}", "Target creature you control fights target creature you don't control.", "Sorcery")
+    pc = make_pc(battlefield=[FOREST, BEAR], hand=[prey])
+    battle = make_battle([pc], make_horde(library=[ZOMBIE]))
+    assert not [a for a in legal_actions(battle) if a.kind == act.CAST]

@@ -123,7 +123,8 @@ def boss_play(battle: Battle, boss: PC, rng: random.Random, events) -> bool:
         if events is not None:
             events.append({"event": "battle_play_land", "player": boss.id, "card": boss.cards[land.card].name})
         return boss_play(battle, boss, rng, events)
-    plays = [(play_value(battle, a, rng), a) for a in options]
+    costs: dict = {}
+    plays = [(play_value(battle, a, rng, costs), a) for a in options]
     plays = [(value, a) for value, a in plays if value > 0]
     if not plays:
         return False

@@ -28,6 +28,9 @@ from deckquest.engine.combat.state import HORDE, Battle, StackItem, enter_battle
 from deckquest.engine.pc import lose_life
 
 NO_TARGET = ("", -1)
+#: An ability may be activated this many times a turn (a guard against endless loops of
+#: abilities that untap each other; no built-in card comes near it).
+MAX_ACTIVATIONS = 10
 
 
 def mana_sources(side, exclude: int = -1) -> list[Source]:
@@ -60,16 +63,32 @@ def _spell_targets(battle: Battle | None, side, ability: Ability | None, card: i
         if battle is None:
             continue
         kind = next(e.kind for e in effects if wanted[0] in (e.target, e.other))
-        found += [(mode, ref) for ref in target_options(battle, side.id, wanted[0], (side.id, card), kind)]
+        refs = target_options(battle, side.id, wanted[0], (side.id, card), kind)
+        found += [(mode, ref) for ref in _completable(battle, side, ability, mode, card, refs)]
     return found
 
 
-def _sacrifice_choice(side, what: str, source: int) -> int | None:
-    """The card id the side sacrifices for a cost: itself, or its least valuable matching permanent."""
+def _completable(battle: Battle, side, ability: Ability, mode: int, card: int, refs: list) -> list:
+    """The first targets with which every further target can be chosen too (CR 601.2c: a
+    spell needs all its targets; "fights target creature you don't control" needs one)."""
+    if len(slots(modes_of(ability)[mode])) < 2:
+        return refs
+    return [ref for ref in refs if choose_picks(battle, side.id, ability, mode, 0, (side.id, card),
+                                                random.Random(0), first=ref) is not None]
+
+
+def _sacrificeable(side, what: str, source: int) -> list:
+    """The permanents the side could sacrifice for a cost: itself, or those of a type or subtype."""
     if what == "self":
-        return source if find_permanent(side, source) is not None else None
+        permanent = find_permanent(side, source)
+        return [permanent] if permanent is not None else []
     word = what.capitalize()
-    matching = [p for p in side.battlefield if word in side.cards[p.card].subtypes or side.cards[p.card].is_type(word)]
+    return [p for p in side.battlefield if word in side.cards[p.card].subtypes or side.cards[p.card].is_type(word)]
+
+
+def _sacrifice_choice(side, what: str, source: int) -> int | None:
+    """The card id the side sacrifices for a cost: its least valuable permanent that will do."""
+    matching = _sacrificeable(side, what, source)
     if not matching:
         return None
     return min(matching, key=lambda p: (permanent_value(side, p), p.card)).card
@@ -99,7 +118,7 @@ def castable(side, battle: Battle | None = None, instant_speed: bool = False) ->
         if card.mana_cost is None or not (facts.is_permanent or effect_of(card) or ability):
             continue
         if ability is not None and ability.cost is not None and ability.cost.sacrifice and \
-                _sacrifice_choice(side, ability.cost.sacrifice, -1) is None:
+                not _sacrificeable(side, ability.cost.sacrifice, -1):
             continue
         if sources is None:
             sources = mana_sources(side)
@@ -119,14 +138,16 @@ def activations(side, battle: Battle, sorcery_speed: bool = True) -> list[Action
     for permanent in side.battlefield:
         card = side.cards[permanent.card]
         for index, ability in enumerate(activated_abilities(card)):
-            if not _can_pay(battle, side, permanent, ability, sorcery_speed):
+            if not _can_pay(battle, side, permanent, ability, sorcery_speed) or \
+                    battle.activated.count((side.id, permanent.card, index)) >= MAX_ACTIVATIONS:
                 continue
             wanted = slots(ability.effects)
             if not wanted:
                 actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, NO_TARGET, index))
                 continue
             kind = next(e.kind for e in ability.effects if wanted[0] in (e.target, e.other))
-            for ref in target_options(battle, side.id, wanted[0], (side.id, permanent.card), kind):
+            refs = target_options(battle, side.id, wanted[0], (side.id, permanent.card), kind)
+            for ref in _completable(battle, side, ability, 0, permanent.card, refs):
                 actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, ref, index))
     return actions
 
@@ -134,13 +155,13 @@ def activations(side, battle: Battle, sorcery_speed: bool = True) -> list[Action
 def _can_pay(battle: Battle, side, permanent, ability: Ability, sorcery_speed: bool) -> bool:
     cost = ability.cost
     if cost.loyalty is not None:
-        return (sorcery_speed and (side.id, permanent.card) not in battle.activated
-                and permanent.loyalty + cost.loyalty >= 0)
+        used = any(entry[:2] == (side.id, permanent.card) for entry in battle.activated)
+        return sorcery_speed and not used and permanent.loyalty + cost.loyalty >= 0
     if cost.tap and (permanent.tapped or (profile(side.cards[permanent.card]).is_creature and permanent.summoning_sick)):
         return False
     if cost.life and side.life <= cost.life:
         return False
-    if cost.sacrifice and _sacrifice_choice(side, cost.sacrifice, permanent.card) is None:
+    if cost.sacrifice and not _sacrificeable(side, cost.sacrifice, permanent.card):
         return False
     if cost.mana:
         sources = mana_sources(side, exclude=permanent.card if cost.tap else -1)
@@ -205,9 +226,9 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
     ability = activated_abilities(side.cards[action.card])[action.mode]
     cost = ability.cost
     picks = _picks(battle, side, ability, action, 0, rng)
+    battle.activated.append((side.id, action.card, action.mode))
     if cost.loyalty is not None:
         permanent.loyalty += cost.loyalty
-        battle.activated.append((side.id, action.card))
     if cost.mana:
         _pay_mana(side, ManaCost.parse(cost.mana), 0, exclude=action.card if cost.tap else -1)
     if cost.tap:
@@ -270,11 +291,13 @@ def resolve_stack(battle: Battle, rng: random.Random, events) -> None:
 # --- what a play is worth (the greedy policies) ----------------------------------------------
 
 
-def play_value(battle: Battle, action: Action, rng: random.Random | None = None) -> float:
+def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
+               costs: dict | None = None) -> float:
     """How much the greedy policies like a cast or an activation, in mana-value terms: a
     permanent its mana value (a creature a little more for its stats); a spell or ability
     what its effects are worth with the best remaining targets, minus what its cost gives up.
-    Negative: better not."""
+    Negative: better not. `costs` caches cost penalties while one decision weighs many
+    actions (they do not depend on the target)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
     rng = rng or random.Random(0)
@@ -285,23 +308,35 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None)
             if facts.is_creature:
                 value += (facts.power + facts.toughness) / 10
             return value
-        ability = spell_ability(card)
-        picks = _picks(battle, side, ability, action, action.mode, rng)
-        value = ability_value(battle, side.id, ability, picks, action.x, action.mode, (side.id, action.card))
-        if ability.cost is not None and ability.cost.sacrifice:
-            chosen = _sacrifice_choice(side, ability.cost.sacrifice, -1)
-            value -= permanent_value(side, find_permanent(side, chosen)) if chosen is not None else 0
-        return value
-    ability = activated_abilities(card)[action.mode]
-    picks = _picks(battle, side, ability, action, 0, rng)
-    value = ability_value(battle, side.id, ability, picks, 0, 0, (side.id, action.card))
+        ability, mode, source = spell_ability(card), action.mode, -1
+    else:
+        ability, mode, source = activated_abilities(card)[action.mode], 0, action.card
+    picks = _picks(battle, side, ability, action, mode, rng)
+    value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card))
+    key = (action.kind, action.player, action.card, action.mode)
+    if costs is None or key not in costs:
+        penalty = _cost_penalty(side, card, ability, source)
+        if costs is None:
+            return value - penalty
+        costs[key] = penalty
+    return value - costs[key]
+
+
+def _cost_penalty(side, card: Card, ability: Ability, source: int) -> float:
+    """What paying the cost gives up: a sacrificed permanent's worth, life, the mana (a little),
+    a creature tapped (it cannot attack or block); a loyalty gain counts for it."""
     cost = ability.cost
-    if cost.loyalty is not None:
-        value += 0.5 * cost.loyalty
+    if cost is None:
+        return 0.0
+    penalty = 0.0
     if cost.sacrifice:
-        chosen = _sacrifice_choice(side, cost.sacrifice, action.card)
-        value -= permanent_value(side, find_permanent(side, chosen)) if chosen is not None else 0
-    value -= 0.3 * cost.life + 0.05 * len(cost.mana)
+        chosen = _sacrifice_choice(side, cost.sacrifice, source)
+        penalty += permanent_value(side, find_permanent(side, chosen)) if chosen is not None else 0
+    if source < 0:
+        return penalty  # a spell's additional cost; its mana is its card's
+    if cost.loyalty is not None:
+        penalty -= 0.5 * cost.loyalty
+    penalty += 0.3 * cost.life + 0.05 * len(cost.mana)
     if cost.tap and profile(card).is_creature:
-        value -= 0.3
-    return value
+        penalty += 0.3
+    return penalty

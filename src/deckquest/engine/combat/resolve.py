@@ -193,19 +193,18 @@ def _assign(effects: tuple[Effect, ...], picks: tuple[Ref, ...]) -> dict[Target,
 
 def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x: int, source: Ref,
                  rng: random.Random, first: Ref | None = None, at_random: bool = False) -> tuple[Ref, ...] | None:
-    """Targets for every slot of the ability (the first one given when `first` is), chosen at
-    random (the horde, T-6.8) or greedily, one slot after the other; None when a slot has no
-    legal target (the ability cannot be put on the stack, CR 601.2c)."""
+    """Targets for every slot of the ability (the first one given when `first` is: a legal
+    target the caller listed), chosen at random (the horde, T-6.8) or greedily, one slot after
+    the other; None when a slot has no legal target (the ability cannot be put on the stack,
+    CR 601.2c)."""
     effects = modes_of(ability)[mode]
     picks: list[Ref] = []
     for number, target in enumerate(slots(effects)):
+        if number == 0 and first is not None:
+            picks.append(first)  # one of the legal first targets the action was listed with
+            continue
         kind = next(e.kind for e in effects if target in (e.target, e.other))
         options = [o for o in target_options(battle, controller, target, source, kind) if o not in picks]
-        if number == 0 and first is not None:
-            if first not in options:
-                return None
-            picks.append(first)
-            continue
         if not options:
             return None
         if at_random:

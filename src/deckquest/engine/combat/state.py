@@ -122,7 +122,7 @@ class Battle:
     bosses: list[PC] = field(default_factory=list)  # player-type NPCs (T-8.3)
     boss_turns: dict[str, int] = field(default_factory=dict)  # T-6.1: turns in a row per boss (1 or 2)
     stack: list[StackItem] = field(default_factory=list)
-    activated: list[tuple[str, int]] = field(default_factory=list)  # loyalty abilities used this turn
+    activated: list[tuple[str, int, int]] = field(default_factory=list)  # (side, card, ability) used this turn
     bonus_turn: bool = False  # T-6.1: a boss's second turn in a row (only two-turn bosses act)
     horde_deck: bool = True  # the enemies include a horde deck (else the horde side holds only NPCs)
 

@@ -324,8 +324,10 @@ def legal_actions(battle: Battle) -> list[Action]:
 
 
 def _responses(battle: Battle) -> list[Action]:
-    """Instants the survivors can cast in response to the enemy's spell on the stack."""
-    return [a for pc in battle.fighting() for a in castable(pc, battle, instant_speed=True)]
+    """Instants the survivors can cast, and abilities they can activate (not loyalty
+    abilities, CR 606.3), in response to the enemy's spell on the stack."""
+    return [a for pc in battle.fighting()
+            for a in castable(pc, battle, instant_speed=True) + activations(pc, battle, sorcery_speed=False)]
 
 
 def _main_actions(battle: Battle) -> list[Action]:
@@ -410,14 +412,18 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
     elif kind == act.CAST:
         _cast(battle, action, rng, events)
     elif kind == act.ACTIVATE:
+        responding = battle.step == "respond"
         activate(battle, action, rng, events)
-        resolve_stack(battle, rng, events)
+        if responding:
+            _after_response(battle, rng, events)
+        else:
+            resolve_stack(battle, rng, events)
     elif kind == act.PASS:
         _after_response(battle, rng, events)
     elif kind == act.ESCAPE:
         battle.non_combat_action_used = True  # T-6.7
-        untapped = sum(1 for p in battle.horde.battlefield
-                       if not p.tapped and profile(battle.horde.cards[p.card]).is_creature)
+        untapped = sum(1 for side in [battle.horde, *battle.fighting_bosses()] for p in side.battlefield
+                       if not p.tapped and profile(side.cards[p.card]).is_creature)  # T-6.6: enemy creatures
         _begin_check(battle, "escape", battle.side(action.player), untapped, battle.step, rng, events)
     elif kind == act.GO_TO_COMBAT:
         battle.step = "declare_attackers"
