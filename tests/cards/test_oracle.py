@@ -4,6 +4,8 @@ loyalty abilities, T-8.2)."""
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from deckquest.cards.database import builtin_index
 from deckquest.cards.importers import Entry, read_entries
@@ -358,3 +360,20 @@ def test_coverage_counts_copies():
     text = format_coverage(report, "deck.txt")
     assert text.splitlines()[0] == "deck.txt: 4 cards, 75% simulated (full 3, partly 0, not at all 1)"
     assert "not simulated: Take an extra turn after this one." in text
+
+
+WORDS = ["~", "deals", "damage", "to", "any", "target", "draw", "a", "card", "create", "two", "1/1", "red", "Goblin",
+         "creature", "token", "tokens", "{T}:", "{1}{R},", "+1:", "−2:", "destroy", "target", "nonblack", "X", "each",
+         "opponent", "you", "gain", "3", "life", "and", "then", "counter", "spell", "unless", "its", "controller",
+         "pays", "{2}", "When", "enters,", "dies,", "Choose", "one", "—", "•", "(", ")", ".", "\n", "Sacrifice", "with",
+         "power", "4", "or", "greater", "gets", "+2/+2", "until", "end", "of", "turn", "Flying,", "trample"]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(WORDS), max_size=30), st.sampled_from(["Instant", "Creature — Goblin", "Planeswalker — X"]))
+def test_any_text_is_classified_without_error(words, type_line):
+    """Imported cards can say anything: the recogniser never fails, and `full` means nothing was left over."""
+    card = Card.build("Zap", "{R}", type_line, oracle_text=" ".join(words).replace("~", "Zap"))
+    recognition = recognise(card)
+    assert recognition.level in ("full", "partial", "none")
+    assert (recognition.level == "full") == (not recognition.unrecognised)

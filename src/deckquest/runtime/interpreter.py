@@ -187,23 +187,51 @@ class Snapshot:
     event_count: int
 
 
+class _EveryKind:
+    """The event kinds wanted by a run that records, or whose listener takes every event."""
+
+    def __contains__(self, kind: str) -> bool:
+        return True
+
+
+EVERY_KIND = _EveryKind()
+
+
 class Run:
-    """One play-through of a program with an agent; ``run()`` it or ``step()`` it."""
+    """One play-through of a program with an agent; ``run()`` it or ``step()`` it.
+
+    Hooks for tools that watch or steer runs (the simulator, explore mode):
+
+    * ``listener`` gets each event; ``kinds`` names the event kinds it wants (None: all).
+      An event that is neither recorded nor wanted is never built, so a listener that
+      needs a few kinds costs little more than no listener.
+    * ``on_statement(stmt)`` is called just before each statement runs (not for the
+      bookkeeping moves between statements, nor past ``max_steps``).
+    * ``next_statement()`` is the statement the next ``step()`` will run, if any.
+    * ``forced`` (None, True or False), when set, decides every PC's check made meanwhile:
+      the cards are revealed and moved as dealt, only success and degree's sign change.
+    """
 
     def __init__(self, program: Program, agent, rng: random.Random, *, record: bool = True,
-                 listener=None, max_steps: int = DEFAULT_MAX_STEPS, seed: int | None = None,
-                 battle_events: bool = True):
+                 listener=None, kinds=None, on_statement=None, max_steps: int = DEFAULT_MAX_STEPS,
+                 seed: int | None = None, battle_events: bool = True):
         self.program = program
         self.scenario = program.scenario
         self.agent = agent
         self.rng = rng
         self.events: list[dict] | None = [] if record else None
         self.listener = listener
-        self._loud = record or listener is not None  # events are built only when wanted
+        self.listener_kinds = EVERY_KIND if kinds is None else frozenset(kinds)
+        if record:
+            self.wanted = EVERY_KIND  # the kinds of event built at all
+        else:
+            self.wanted = self.listener_kinds if listener is not None else frozenset()
+        self.on_statement = on_statement
+        self.forced: bool | None = None
         self.battle_events = battle_events  # False: a battle emits its summary, not every turn
         self.max_steps = max_steps
         self.state = self._initial_state()
-        if self._loud:
+        if "start" in self.wanted:
             self._emit("start", title=self.scenario.title, rules=program.rules, seed=seed,
                        agent=getattr(agent, "name", type(agent).__name__),
                        party=[{"id": m.id, "name": m.name} for m in program.party])
@@ -256,7 +284,19 @@ class Run:
             return
         stmt = block[frame.index]
         frame.index += 1
+        if self.on_statement is not None:
+            self.on_statement(stmt)
         _HANDLERS[type(stmt)](self, stmt, frame)
+
+    def next_statement(self):
+        """The statement the next ``step()`` runs, or None when it only does bookkeeping."""
+        frames = self.state.frames
+        if frames:
+            frame = frames[-1]
+            block = self.program.blocks[frame.block]
+            if frame.index < len(block):
+                return block[frame.index]
+        return None
 
     def run(self) -> RunResult:
         """Step to the end (the hot loop of batch runs)."""
@@ -299,17 +339,17 @@ class Run:
     # -- events
 
     def _emit(self, kind: str, /, **fields) -> None:
-        if not self._loud:
+        if kind not in self.wanted:
             return
         event = {"event": kind, "clock": self.state.clock}
         event.update(fields)
         self._publish(event)
 
     def _publish(self, event: dict) -> None:
-        """Record an event and hand it to the listener."""
+        """Record an event and hand it to the listener if it wants that kind."""
         if self.events is not None:
             self.events.append(event)
-        if self.listener is not None:
+        if self.listener is not None and event["event"] in self.listener_kinds:
             self.listener(event)
 
     def _finish(self, outcome: str, text: str) -> None:
@@ -330,7 +370,7 @@ class Run:
         for index in self.program.by_event.get("after_minutes", ()):
             if self.program.triggers[index][1] == scene_id:
                 state.fired.discard(index)
-        if self._loud:
+        if "scene" in self.wanted:
             self._emit("scene", id=scene_id, title=scene.title)
         state.frames = [Frame(self.program.scene_blocks[scene_id])]
         self._fire("scene_starts")
@@ -464,7 +504,7 @@ class Run:
     # -- simple statements
 
     def _narration(self, stmt: ast.Narration, frame: Frame) -> None:
-        if self._loud:
+        if "narration" in self.wanted:
             self._emit("narration", text=self.render(stmt.text, frame))
 
     def _if(self, stmt: ast.If, frame: Frame) -> None:
@@ -485,12 +525,12 @@ class Run:
 
     def _set_flag(self, stmt: ast.SetFlag, frame: Frame) -> None:
         self.state.flags[stmt.flag] = True
-        if self._loud:
+        if "flag" in self.wanted:
             self._emit("flag", name=stmt.flag, value=True)
 
     def _clear_flag(self, stmt: ast.ClearFlag, frame: Frame) -> None:
         self.state.flags[stmt.flag] = False
-        if self._loud:
+        if "flag" in self.wanted:
             self._emit("flag", name=stmt.flag, value=False)
 
     def _counter_assign(self, stmt: ast.CounterAssign, frame: Frame) -> None:
@@ -501,7 +541,7 @@ class Run:
             counters[stmt.counter] += stmt.value
         else:
             counters[stmt.counter] -= stmt.value
-        if self._loud:
+        if "counter" in self.wanted:
             self._emit("counter", name=stmt.counter, value=counters[stmt.counter])
 
     def _wait(self, stmt: ast.Wait, frame: Frame) -> None:
@@ -552,7 +592,7 @@ class Run:
                 pcs.lose_life(pc, -change)
             else:
                 pcs.gain_life(pc, change)
-            if self._loud:
+            if "life" in self.wanted:
                 self._emit("life", pc=key, change=change, life=pc.life)
         self._status_changes(before)
 
@@ -726,11 +766,12 @@ class Run:
             refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
         state.checks += 1
         if refusal is not None:
+            success, degree = self._outcome(pc_id, False, -difficulty)
             self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=label, cards=[],
-                       color=None, target=difficulty, result=0, degree=-difficulty, success=False,
+                       color=None, target=difficulty, result=0, degree=degree, success=success,
                        critical=None, criticals=[], boost=False, boost_cards=[], boost_bonus=0,
                        support=0, supporter=None, note=refusal)
-            return pc_id, False, -difficulty, False
+            return pc_id, success, degree, False
         state.checks_made.add((pc_id, key))
         if pc.concentration_counter:
             self.rest(pc_id)  # T-2.5: no checks with a concentration counter
@@ -741,15 +782,25 @@ class Run:
             boost(pc, pending, self.rng)
         criticals = [i for i in pending.reveal_order if i in pc.critical_cards]
         record = finish_check(pc, pending, self.rng)
-        state.successes += record.success
-        if self._loud:
+        success, degree = self._outcome(pc_id, record.success, record.degree)
+        state.successes += success
+        if "check" in self.wanted:
             self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=label,
                        cards=list(record.revealed), color=record.color, target=record.target,
-                       result=record.result, degree=record.degree, success=record.success,
+                       result=record.result, degree=degree, success=success,
                        critical=record.critical, criticals=pc.names(criticals), boost=boosted,
                        boost_cards=list(record.boost_cards), boost_bonus=record.boost_bonus,
                        support=support, supporter=supporter, note=record.note)
-        return pc_id, record.success, record.degree, bool(criticals)
+        return pc_id, success, degree, bool(criticals)
+
+    def _outcome(self, pc_id: str | None, success: bool, degree: int) -> tuple[bool, int]:
+        """A check's success and degree, unless ``forced`` decides them (explore mode): a
+        forced success has a degree of at least 0, a forced failure below 0. A check that no
+        PC was there to make stays failed."""
+        forced = self.forced
+        if forced is None or pc_id is None:
+            return success, degree
+        return forced, (max(degree, 0) if forced else min(degree, -1))
 
     def _support(self, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | None]:
         """T-3.3, T-4.13: the agent may tap one of the PC's ready creatures to add its power."""
@@ -866,7 +917,7 @@ class Run:
         for npc_id in enemies:
             state.npcs[npc_id].status = NPC_PRESENT
         fighters = [pc for pc in state.pcs.values() if pc.status == pcs.OK]
-        if self._loud:
+        if "combat" in self.wanted:
             self._emit("combat", line=stmt.span.line, enemies=list(enemies),
                        names=[self.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters])
         before = self._statuses(list(state.pcs))
@@ -879,7 +930,7 @@ class Run:
         else:  # T-6.12: with every PC out of the fight, the survivors have lost at once
             result, outcome, turns = None, "defeat", 0
         self._advance(turns * BATTLE_TURN_MINUTES)
-        if self._loud:
+        if "battle" in self.wanted:
             self._emit("battle", **summary(result, stmt.span.line, enemies, beaten))
         for npc_id in reversed(beaten):
             self._defeat_npc(npc_id, holding_back=False)
@@ -893,7 +944,7 @@ class Run:
         """The preparation check, then the battle itself; its events pass on as they happen."""
         turns = self._preparation(stmt, frame, fighters)
         log = None
-        if self._loud and self.battle_events:
+        if self.battle_events and self.wanted:
             log = BattleLog(self._publish, self.state.clock)
             log.append({"event": "battle_preparation", "turns": turns})
         agent = self.agent.battle_agent()

@@ -92,25 +92,6 @@ class ExploreReport:
         return "\n".join(lines) + "\n"
 
 
-class ForcedRun(Run):
-    """A run whose checks can be forced: ``forced`` True or False overrides each PC's result.
-
-    The cards are still revealed (the generator advances as in a natural run); only the
-    success and the sign of the degree change. A check no PC was there to make stays failed.
-    (This overrides the interpreter's ``_one_check``, whose result is (pc, success, degree,
-    critical revealed); a public hook for forced outcomes would make it sturdier.)
-    """
-
-    forced: bool | None = NATURAL
-
-    def _one_check(self, *args):
-        pc, success, degree, critical = super()._one_check(*args)
-        if self.forced is not NATURAL and pc is not None:
-            success = self.forced
-            degree = max(degree, 0) if success else min(degree, -1)
-        return pc, success, degree, critical
-
-
 class _Agent(FirstAgent):
     """The first agent, but its choices come from the explorer's plan."""
 
@@ -184,11 +165,12 @@ class Explorer:
         run = None
         statement = None
         try:
-            run = ForcedRun(self.program, _Agent(self), random.Random(self.seed), record=False,
-                            max_steps=self.max_steps, seed=self.seed)
+            run = Run(self.program, _Agent(self), random.Random(self.seed), record=False,
+                      max_steps=self.max_steps, seed=self.seed)
             state = run.state
             while state.outcome is None:
-                statement = self._next_statement(run)
+                # a forced check still reveals its cards; only its outcome is decided (Run.forced)
+                statement = run.next_statement()
                 run.forced = self._check_decision(run, statement) if isinstance(
                     statement, (ast.Check, ast.Recruit)) else NATURAL
                 before = state.steps
@@ -209,16 +191,6 @@ class Explorer:
         key = (kind, scene, line, message)
         if key not in self.findings:  # breadth first: the first path found is a short one
             self.findings[key] = Finding(kind, scene, line, message, [step for _, _, step in self.done if step])
-
-    @staticmethod
-    def _next_statement(run: Run):
-        frames = run.state.frames
-        if frames:
-            frame = frames[-1]
-            block = run.program.blocks[frame.block]
-            if frame.index < len(block):
-                return block[frame.index]
-        return None
 
     def _decide(self, key, alternatives: list, pick_default):
         """The plan's decision, else an untaken alternative (queueing the others), else a default."""

@@ -6,9 +6,10 @@ one seeded play-through and adds what happened to a ``Tally``: a bag of counters
 worker processes fill independently and the parent adds up. Counting is commutative,
 so the merged tally is the same whatever the number of workers or their order.
 
-The interpreter is driven one ``step()`` at a time: before each step the statement about
-to run is read from the run's plain-data position (its top frame), which is how checks
-are attributed to their line and how every line's hits are counted.
+The interpreter tells the run's record which statement is about to run (its
+``on_statement`` hook): that is how checks are attributed to their line and how every
+line's hits are counted. The record listens to the few event kinds it counts
+(``EVENT_KINDS``); the interpreter builds no other event.
 """
 
 from __future__ import annotations
@@ -178,24 +179,27 @@ class Tally:
 class _RunRecord:
     """What one run did, gathered from its events, added to the tally when it ends."""
 
-    __slots__ = ("map", "tally", "statement", "scenes", "failed", "statuses", "life_lost",
-                 "handlers")
+    __slots__ = ("map", "tally", "line_of", "hits", "statement", "scenes", "failed", "statuses",
+                 "life_lost")
 
     def __init__(self, script_map: ScriptMap, tally: Tally):
         self.map = script_map
         self.tally = tally
+        self.line_of = script_map.line_of  # read for every statement: kept at hand
+        self.hits = tally.hits
         self.statement = None  # the statement being run: its events belong to it
         self.scenes: set[str] = set()
         self.failed: set[int] = set()
         self.statuses: set[tuple[str, str]] = set()
         self.life_lost: Counter = Counter()
-        self.handlers = {"scene": self._scene, "check": self._check, "check_group": self._group,
-                         "status": self._status, "life": self._life, "battle": self._battle}
+
+    def on_statement(self, statement) -> None:
+        """The interpreter's hook: ``statement`` runs now; count its line."""
+        self.statement = statement
+        self.hits[self.line_of[id(statement)]] += 1
 
     def on_event(self, event: dict) -> None:
-        handler = self.handlers.get(event["event"])
-        if handler is not None:
-            handler(event)
+        _HANDLERS[event["event"]](self, event)
 
     def _scene(self, event: dict) -> None:
         self.scenes.add(event["id"])
@@ -254,6 +258,12 @@ class _RunRecord:
                 self.life_lost[pc["id"]] += pc["life_lost"]
 
 
+#: What a run's record counts: the interpreter builds no other event for it.
+_HANDLERS = {"scene": _RunRecord._scene, "check": _RunRecord._check, "check_group": _RunRecord._group,
+             "status": _RunRecord._status, "life": _RunRecord._life, "battle": _RunRecord._battle}
+EVENT_KINDS = frozenset(_HANDLERS)
+
+
 def play(program: Program, script_map: ScriptMap, agent, seed: int, index: int,
          max_steps: int, tally: Tally) -> None:
     """Play run ``index`` (seeded ``seed``) to its end and add it to ``tally``."""
@@ -262,31 +272,12 @@ def play(program: Program, script_map: ScriptMap, agent, seed: int, index: int,
     error = None
     try:
         run = Run(program, agent, random.Random(seed), record=False, listener=record.on_event,
-                  max_steps=max_steps, seed=seed, battle_events=False)  # a summary per battle
-        _drive(run, script_map, record, tally.hits, max_steps)
+                  kinds=EVENT_KINDS, on_statement=record.on_statement, max_steps=max_steps,
+                  seed=seed, battle_events=False)  # a summary per battle
+        run.run()
     except Exception as failure:  # a run-time error is a finding of the batch, with its seed
         error = failure
     _commit(program, run, record, tally, index, error)
-
-
-def _drive(run: Run, script_map: ScriptMap, record: _RunRecord, hits: Counter, max_steps: int) -> None:
-    """Step the run to its end, counting each statement that actually runs."""
-    state = run.state
-    blocks = run.program.blocks
-    line_of = script_map.line_of
-    while state.outcome is None:
-        frames = state.frames
-        statement = None
-        if frames:
-            frame = frames[-1]
-            block = blocks[frame.block]
-            if frame.index < len(block):
-                statement = block[frame.index]
-        record.statement = statement
-        before = state.steps
-        run.step()
-        if state.steps != before and state.steps <= max_steps:
-            hits[line_of[id(statement)]] += 1
 
 
 def _commit(program: Program, run: Run | None, record: _RunRecord, tally: Tally, index: int,

@@ -16,7 +16,7 @@ from deckquest.engine.combat import actions as act
 from deckquest.engine.combat import run_battle
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc, PlayerNpc, make_boss
-from deckquest.engine.combat.resolve import PLAYER, STACK
+from deckquest.engine.combat.resolve import STACK
 from deckquest.engine.combat.turns import apply, legal_actions, start_battle
 from deckquest.engine.pc import DYING, create_pc, designate_critical
 from deckquest.runtime.battle_agents import GreedyBattleAgent, RandomBattleAgent
@@ -321,7 +321,6 @@ def test_boss_spell_targets_a_pc_player():
     apply(battle, Action(act.END_TURN), random.Random(1), events)
     cast = [e for e in events if e["event"] == "battle_cast" and e["player"] == "boss"]
     assert cast and cast[0]["targets"][0] in ("Grizzly Bears", "ann")
-    assert PLAYER == -1
 
 
 # --- every built-in card in play -------------------------------------------------------------
@@ -370,3 +369,37 @@ def test_random_decks_of_builtin_cards_keep_the_battle_sound():
             _zones_are_sound(battle)
         outcomes.add(battle.outcome)
     assert "defeat" in outcomes and "victory" in outcomes
+
+
+# --- allies (T-8.2, T-8.4) -------------------------------------------------------------------
+
+
+def test_an_allied_planeswalker_fights_with_the_party_and_leaves_with_the_battle_t_8_2():
+    """A cooperating planeswalker NPC joins the first PC's battlefield: the party's agent
+    uses its loyalty abilities; after the battle it is not the PC's permanent."""
+    rng = random.Random(2)
+    pcs = party(rng)
+    before = len(pcs[0].cards)
+    agent = Scripted(Action(act.ACTIVATE, "alice", before, 0, ("", -1), 1))
+    events = []
+    result = run_battle(pcs, [CreatureNpc("guard", "Goblin Guard", GOBLIN)], agent, rng, prepare=1,
+                        allies=[PlaneswalkerNpc("sage", "The Hermit Sage", GARRUK)], events=events)
+    assert any(e["event"] == "battle_activate" and e["card"] == "Garruk Wildspeaker" for e in events)
+    (sage,) = result.allies
+    assert (sage.id, sage.kind) == ("sage", "planeswalker")
+    alice = pcs[0]
+    ally_ids = {before}
+    zones = alice.library + alice.hand + alice.graveyard + alice.exile + [p.card for p in alice.battlefield]
+    assert not ally_ids & set(zones)
+
+
+def test_an_allied_creature_blocks_for_the_party_t_8_4():
+    pc = make_pc(library=[FOREST] * 10)
+    battle = start_battle([pc], [], random.Random(1), prepare=False, npcs=(GOBLIN,), horde_deck=False,
+                          allies=(WURM,))
+    assert battle.step == "declare_blockers"
+    block = Action(act.BLOCK, "ann", 10, target=("horde", 0))
+    assert block in legal_actions(battle)
+    apply(battle, block, random.Random(1))
+    apply(battle, Action(act.CONFIRM_BLOCKERS), random.Random(1))
+    assert battle.outcome == "victory"

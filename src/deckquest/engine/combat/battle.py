@@ -75,6 +75,7 @@ class BattleResult:
     horde_cut: int
     enemies: tuple["EnemyResult", ...] = ()
     warnings: tuple[str, ...] = ()
+    allies: tuple["EnemyResult", ...] = ()  # allied NPCs' ends, the same record as enemies
 
     @property
     def life_lost(self) -> dict[str, int]:
@@ -104,6 +105,7 @@ def run_battle(
     cut: bool = True,
     on_turn: Callable[[int], None] | None = None,
     reset_libraries: bool = False,
+    allies: Sequence[CreatureNpc | PlaneswalkerNpc] = (),
 ) -> BattleResult:
     """Fight the enemies with the PCs.
 
@@ -113,7 +115,9 @@ def run_battle(
     The PCs are updated in place when the battle ends: life, zones, T-7 status
     (their concentration counter is as before the battle). `prepare` as in
     `start_battle` (True: the T-6.2 check). `reset_libraries`: T-6.5, the PCs
-    start from reset libraries. Events, if a list is given, are appended as dicts
+    start from reset libraries. `allies`: creature and planeswalker NPCs that fight with
+    the party (T-8.2, T-8.4), on the first PC's battlefield, played by `agent`; they leave
+    with the battle (not written back). Events, if a list is given, are appended as dicts
     with an "event" key. `on_turn(n)` is called once for each turn n that began
     (for `when battle turn N` triggers; it may be called after the turn's first
     actions, never before the turn began). Same inputs and seed, same battle.
@@ -125,7 +129,7 @@ def run_battle(
     copies = [pc.copy() for pc in pcs]
     battle = start_battle(copies, horde_cards, rng, rules=rules, prepare=prepare, events=events, cut=cut,
                           bosses=bosses, npcs=tuple(n.card for n in npcs), horde_deck=horde_deck,
-                          reset_libraries=reset_libraries)
+                          reset_libraries=reset_libraries, allies=tuple(a.card for a in allies))
     reported = 0
     while True:
         if on_turn is not None:
@@ -136,9 +140,9 @@ def run_battle(
             break
         actions = legal_actions(battle)
         apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
-    result = _result(battle, pcs, npcs, len(horde_cards), warnings)
+    result = _result(battle, pcs, npcs, len(horde_cards), warnings, allies)
     for original, fought in zip(pcs, battle.survivors):
-        write_back(original, fought)
+        write_back(original, fought, {card for host, card in battle.allies if host == fought.id})
     if events is not None:
         events.append({"event": "battle_end", "outcome": result.outcome, "turns": result.turns})
     return result
@@ -171,15 +175,18 @@ def coverage_warnings(pcs: Sequence[PC], bosses: Sequence[PlayerNpc]) -> tuple[s
     return tuple(warnings)
 
 
-def write_back(pc: PC, fought: PC) -> None:
+def write_back(pc: PC, fought: PC, allies: set[int] = frozenset()) -> None:
     """Copy the battle's outcome for one PC into the party's PC (its concentration
     counter stays as it was: battle turns are not concentration). Tokens it made stay
-    on its battlefield, so its card table grows by their cards."""
+    on its battlefield, so its card table grows by their cards; allied NPCs it hosted
+    (`allies`, card ids) leave every zone."""
     counter = pc.concentration_counter
     pc.cards = fought.cards
     pc.life, pc.status = fought.life, fought.status
-    pc.library, pc.hand, pc.battlefield = fought.library, fought.hand, fought.battlefield
-    pc.graveyard, pc.exile, pc.exhaustion_zone = fought.graveyard, fought.exile, fought.exhaustion_zone
+    pc.library, pc.hand = fought.library, [c for c in fought.hand if c not in allies]
+    pc.battlefield = [p for p in fought.battlefield if p.card not in allies]
+    pc.graveyard = [c for c in fought.graveyard if c not in allies]
+    pc.exile, pc.exhaustion_zone = [c for c in fought.exile if c not in allies], fought.exhaustion_zone
     pc.boost_exile, pc.boost_used, pc.land_played = fought.boost_exile, fought.boost_used, fought.land_played
     pc.concentration_counter = counter
 
@@ -198,8 +205,18 @@ def _enemy_results(battle: Battle, npcs, first_npc: int) -> tuple[EnemyResult, .
     return tuple(results)
 
 
+def _ally_results(battle: Battle, allies) -> tuple[EnemyResult, ...]:
+    results = []
+    for (host, card), ally in zip(battle.allies, allies):
+        permanent = next((p for p in battle.side(host).battlefield if p.card == card), None)
+        kind = "planeswalker" if isinstance(ally, PlaneswalkerNpc) else "creature"
+        results.append(EnemyResult(ally.id, kind, permanent is None,
+                                   loyalty=permanent.loyalty if permanent and kind == "planeswalker" else None))
+    return tuple(results)
+
+
 def _result(battle: Battle, pcs: Sequence[PC], npcs=(), first_npc: int = 0,
-            warnings: tuple[str, ...] = ()) -> BattleResult:
+            warnings: tuple[str, ...] = (), allies=()) -> BattleResult:
     horde = battle.horde
     results = []
     for before, after in zip(pcs, battle.survivors):
@@ -215,4 +232,5 @@ def _result(battle: Battle, pcs: Sequence[PC], npcs=(), first_npc: int = 0,
         pcs=tuple(results), horde_library_left=len(horde.library),
         horde_creatures_left=sum(1 for p in horde.battlefield if horde.cards[p.card].is_creature),
         horde_cut=horde.cut, enemies=_enemy_results(battle, npcs, first_npc), warnings=warnings,
+        allies=_ally_results(battle, allies),
     )

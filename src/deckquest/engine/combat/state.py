@@ -125,6 +125,7 @@ class Battle:
     activated: list[tuple[str, int, int]] = field(default_factory=list)  # (side, card, ability) used this turn
     bonus_turn: bool = False  # T-6.1: a boss's second turn in a row (only two-turn bosses act)
     horde_deck: bool = True  # the enemies include a horde deck (else the horde side holds only NPCs)
+    allies: list[tuple[str, int]] = field(default_factory=list)  # (host PC, card) of allied NPCs (T-8.2)
 
     def copy(self) -> "Battle":
         return replace(
@@ -134,7 +135,7 @@ class Battle:
             deathtouched=self.deathtouched[:],
             check=replace(self.check, pending=self.check.pending.copy()) if self.check else None,
             bosses=[b.copy() for b in self.bosses], boss_turns=dict(self.boss_turns),
-            stack=self.stack[:], activated=self.activated[:],
+            stack=self.stack[:], activated=self.activated[:], allies=self.allies[:],
         )
 
     def side(self, owner: str) -> PC | Horde:

@@ -52,6 +52,7 @@ def start_battle(
     npcs: tuple[Card, ...] = (),
     horde_deck: bool = True,
     reset_libraries: bool = False,
+    allies: tuple[Card, ...] = (),
 ) -> Battle:
     """A battle of the PCs (taken as they are: T-6.3 their permanents are out from
     turn 1) against a horde deck, bosses (T-8.3) and creature or planeswalker NPCs
@@ -61,7 +62,9 @@ def start_battle(
     preparation turns (the enemies move first), a number gives that many (the GM's
     ruling). `cut` cuts the horde deck by the number of PCs (T-6.4); `horde_deck`
     False: there is no horde deck (`horde_cards` empty). `reset_libraries`: T-6.5,
-    each PC shuffles hand, graveyard and exile into its library and draws 7.
+    each PC shuffles hand, graveyard and exile into its library and draws 7. `allies`:
+    cards of creature or planeswalker NPCs fighting with the party (T-8.2, T-8.4), on the
+    first PC's battlefield from turn 1 and played by the survivors' agent.
     """
     if rules not in REFLEX_KIND:
         raise ValueError(f"unknown rules {rules!r}; expected 2019 or 2014")
@@ -79,6 +82,7 @@ def start_battle(
         battle.boss_turns[spec.id] = spec.turns
         battle.tallies[spec.id] = Tally()
     place_npcs(battle, npcs)
+    _place_allies(battle, allies)
     if events is not None:
         events.append({"event": "battle_start", "survivors": [pc.id for pc in pcs],
                        "horde_library": len(battle.horde.library), "horde_cut": battle.horde.cut})
@@ -97,6 +101,18 @@ def start_battle(
         battle.preparation_turns = battle.preparation_given = int(prepare)
         _first_turn(battle, rng, events)
     return battle
+
+
+def _place_allies(battle: Battle, allies) -> None:
+    """Allied NPCs join the first PC's battlefield (there from turn 1, T-6.3); the party's
+    agent decides for them (a simplification of cooperation, T-8.4)."""
+    if not allies or not battle.survivors:
+        return
+    host = battle.survivors[0]
+    for card in allies:
+        host.cards = host.cards + (card,)
+        enter_battlefield(host, len(host.cards) - 1).summoning_sick = False
+        battle.allies.append((host.id, len(host.cards) - 1))
 
 
 def _reset_library(pc: PC, rng) -> None:

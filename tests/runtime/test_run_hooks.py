@@ -1,0 +1,76 @@
+"""The interpreter's hooks for tools that watch or steer runs (the simulator, explore mode):
+event kinds a listener wants, the statement about to run, and forced check outcomes."""
+
+from __future__ import annotations
+
+import random
+
+from deckquest.dsl import ast
+from deckquest.dsl.resolver import compile_file
+from deckquest.runtime.agents import RandomAgent
+from deckquest.runtime.interpreter import Program, Run
+from runtime_helpers import SCENARIOS, of_kind
+
+SHRINE = Program(compile_file(SCENARIOS / "drowned_shrine" / "drowned_shrine.quest"))
+
+
+def _run(seed: int, **options) -> Run:
+    return Run(SHRINE, RandomAgent(), random.Random(seed), seed=seed, **options)
+
+
+def test_a_listener_gets_only_the_kinds_it_names_and_the_run_is_unchanged():
+    """Events nobody wants are not built; the wanted ones are those of a recorded run."""
+    for seed in range(20):
+        recorded = _run(seed)
+        recorded.run()
+        heard = []
+        quiet = _run(seed, record=False, listener=heard.append, kinds={"check", "scene"})
+        result = quiet.run()
+        assert heard == [e for e in recorded.events if e["event"] in ("check", "scene")]
+        assert (result.outcome, result.steps, result.clock) == (
+            recorded.state.outcome, recorded.state.steps, recorded.state.clock)
+
+
+def test_on_statement_sees_each_statement_that_runs_as_next_statement_announced_it():
+    for seed in range(20):
+        started = []
+        run = _run(seed, record=False, on_statement=started.append)
+        announced = []
+        while True:
+            upcoming = run.next_statement()
+            before = run.state.steps
+            if not run.step():
+                break
+            if run.state.steps != before:
+                announced.append(upcoming)
+        assert len(started) == run.state.steps
+        assert [id(s) for s in started[:len(announced)]] == [id(s) for s in announced]
+
+
+def test_forced_checks_reveal_the_natural_cards_with_the_forced_outcome_T_4_8():
+    """A forced check moves the cards as dealt (the generator advances alike, T-4.8);
+    only success and the sign of the degree change."""
+    for seed in range(10):
+        natural, forced = _run(seed), _run(seed)
+        natural.forced, forced.forced = None, False
+        first = {}
+        for run in (natural, forced):
+            while run.step():
+                checks = of_kind(run.events, "check")
+                if checks and checks[0]["cards"]:
+                    first[run is forced] = checks[0]
+                    break
+        assert first[True]["cards"] == first[False]["cards"]
+        assert first[True]["success"] is False and first[True]["degree"] < 0
+        assert abs(first[True]["degree"]) in (abs(first[False]["degree"]), 1)
+
+
+def test_forcing_success_passes_every_check():
+    run = _run(3)
+    run.forced = True
+    statements = []
+    run.on_statement = statements.append
+    run.run()
+    checks = [e for e in of_kind(run.events, "check") if e["cards"]]
+    assert checks and all(e["success"] and e["degree"] >= 0 for e in checks)
+    assert any(isinstance(s, (ast.Check, ast.Recruit)) for s in statements)
