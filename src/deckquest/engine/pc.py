@@ -213,8 +213,8 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
 
     The same Fisher-Yates walk from the end, the same rejection sampling of
     ``getrandbits`` for each position, so a seed deals exactly the cards it always
-    has; written out here because the library's shuffle costs a method call per card,
-    and two 60-card libraries are shuffled for every run of a batch.
+    has (tests/engine/test_shuffle.py); written out because ``random.shuffle`` costs a
+    method call per card, and every run of a batch shuffles two 60-card libraries.
     """
     getrandbits = rng.getrandbits
     for last in range(len(cards) - 1, 0, -1):

@@ -944,7 +944,7 @@ class Run:
         """The preparation check, then the battle itself; its events pass on as they happen."""
         turns = self._preparation(stmt, frame, fighters)
         log = None
-        if self.battle_events and self.wanted:
+        if self.battle_events and (self.events is not None or self.listener is not None):
             log = BattleLog(self._publish, self.state.clock)
             log.append({"event": "battle_preparation", "turns": turns})
         agent = self.agent.battle_agent()
