@@ -242,12 +242,12 @@ def pack_remove(name: str):
 
 @main.command("sim")
 @click.argument("script")
-@click.option("-n", "--runs", type=click.IntRange(min=1), default=10_000, show_default=True, help="How many runs.")
+@click.option("-n", "--runs", type=click.IntRange(min=1), default=2_000, show_default=True, help="How many runs.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run i is seeded from (SEED, i) alone.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
 @click.option("--party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
-@click.option("--agent", type=click.Choice(["random", "first", "best"]), default="random", show_default=True,
-              help="Who decides for the players.")
+@click.option("--agent", type=click.Choice(["random", "first", "best"]), default="best", show_default=True,
+              help="Who decides for the players (docs/agents.md).")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Write the report as JSON to this file.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,
@@ -277,7 +277,7 @@ def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, ma
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
 @click.option("--party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
-@click.option("--agent", type=click.Choice(["random", "first", "best"]), default="random", show_default=True)
+@click.option("--agent", type=click.Choice(["random", "first", "best"]), default="best", show_default=True)
 @click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True)
 def tune_command(script, check_site, target, runs, seed, jobs, party, agent, max_steps):
     """Find the difficulty of one check that brings its success rate closest to RATE."""

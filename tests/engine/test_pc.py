@@ -255,3 +255,28 @@ def test_gaining_life_lifts_a_dying_pc_above_0_reading():
     assert (pc.life, pc.status) == (3, "ok")
     lose_life(pc, 0)
     assert pc.status == "ok"
+
+
+def _with_token_on_battlefield(pc: PC) -> int:
+    """A battle left a token on the PC's battlefield: its card is appended to the card table."""
+    goblin = Card.build("Goblin", None, "Token Creature — Goblin", power="1", toughness="1",
+                        is_token=True)
+    pc.cards = pc.cards + (goblin,)
+    token = len(pc.cards) - 1
+    pc.battlefield.append(Permanent(card=token, owner=pc.id))
+    return token
+
+
+def test_T_2_9_a_token_ceases_to_exist_at_scene_end():
+    pc = new_pc()
+    token = _with_token_on_battlefield(pc)
+    scene_end(pc, random.Random(1))
+    assert token not in pc.exhaustion_zone and not pc.battlefield
+
+
+def test_T_2_8_a_token_is_not_shuffled_into_the_library_by_sleep():
+    pc = new_pc()
+    token = _with_token_on_battlefield(pc)
+    sleep(pc, random.Random(1))
+    assert token not in pc.library + pc.hand
+    assert sorted(pc.library + pc.hand) == list(range(60))

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from deckquest.errors import DeckquestError
-from deckquest.runtime.agents import HumanAgent, RandomAgent, ScriptedAgent, make_agent
+from deckquest.runtime.agents import BestAgent, FirstAgent, HumanAgent, RandomAgent, ScriptedAgent, make_agent
 from runtime_helpers import of_kind, play
 
 CHOICE = '''start scene one "A":
@@ -110,6 +110,18 @@ def test_random_agent_draws_from_the_run_generator(tmp_path):
     assert outcomes == {"left", "up", "down"}
     same = {play(tmp_path, CHOICE, RandomAgent(), seed=4)[0].outcome for _ in range(3)}
     assert len(same) == 1
+
+
+def test_best_agent_takes_every_branch_of_a_story_choice_across_seeds(tmp_path):
+    """A story choice has no best answer: `best` spreads over the options, seeded."""
+    outcomes = {play(tmp_path, CHOICE, BestAgent(), seed=seed)[0].outcome for seed in range(30)}
+    assert outcomes == {"left", "up", "down"}
+    assert len({play(tmp_path, CHOICE, BestAgent(), seed=4)[0].outcome for _ in range(3)}) == 1
+
+
+def test_first_agent_always_takes_the_first_option(tmp_path):
+    outcomes = {play(tmp_path, CHOICE, FirstAgent(), seed=seed)[0].outcome for seed in range(10)}
+    assert outcomes == {"left"}
 
 
 def test_make_agent_knows_every_name():

@@ -154,3 +154,23 @@ def test_best_agent_casts_a_creature_that_then_supports_the_check(tmp_path):
                            ("alice", "concentrate", None), ("alice", "rest", None)]
     check = [e for e in run.events if e["event"] == "check"][0]
     assert (check["support"], check["supporter"]) == (1, "Llanowar Elves")
+
+
+def test_T_2_2_checks_choices_and_narration_take_no_game_time(tmp_path):
+    """Only the actions of T-2.3 to T-2.8 and `wait` move the clock (T-2.2)."""
+    from runtime_helpers import play
+
+    body = '''start scene one "A":
+    "Nothing but talk."
+    choice:
+        "Look":
+            check green difficulty 2 by alice as "Look":
+                success:
+                    end "seen" ""
+                failure:
+                    end "missed" ""
+'''
+    result, _ = play(tmp_path, body)
+    assert result.clock == 0
+    result, _ = play(tmp_path, body.replace('"Nothing but talk."', 'wait 5 minutes'))
+    assert result.clock == 5

@@ -543,3 +543,16 @@ class Script:
     counters: list[CounterDecl] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
     scenes: list[Scene] = field(default_factory=list)
+
+
+def nested_blocks(stmt) -> list[list]:
+    """The statement lists nested in a compound statement (none for a simple one)."""
+    if isinstance(stmt, Choice):
+        return [option.body for option in stmt.options]
+    if isinstance(stmt, (Check, Recruit)):
+        return [b for b in (stmt.success, stmt.failure) if b is not None]
+    if isinstance(stmt, Battle):
+        return [b for b in (stmt.victory, stmt.defeat, stmt.escape) if b is not None]
+    if isinstance(stmt, If):
+        return [b for b in (stmt.then, stmt.orelse) if b is not None]
+    return []

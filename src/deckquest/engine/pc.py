@@ -290,13 +290,20 @@ def boost_cleanup(pc: PC, rng: random.Random) -> None:
     pc.boost_used = False
 
 
+def _cards_that_stay(pc: PC, permanents: list[Permanent]) -> list[int]:
+    """The cards under these permanents, less tokens: a token that leaves the
+    battlefield ceases to exist (MTG CR 111.8), so it never reaches the
+    exhaustion zone or the library."""
+    return [p.card for p in permanents if not pc.cards[p.card].is_token]
+
+
 def scene_end(pc: PC, rng: random.Random) -> None:
     """T-2.9: every card not in hand or library goes to the exhaustion zone; then T-4.6 cleanup.
 
     The boost cards are the exception: nothing moves them but the cleanup,
     which puts them on the library bottom.
     """
-    pc.exhaustion_zone.extend(p.card for p in pc.battlefield)
+    pc.exhaustion_zone.extend(_cards_that_stay(pc, pc.battlefield))
     pc.battlefield = []
     for zone in (pc.graveyard, pc.exile, pc.stack):
         pc.exhaustion_zone.extend(zone)
@@ -313,7 +320,7 @@ def sleep(pc: PC, rng: random.Random, *, restore_life: bool = True) -> None:
     """
     if pc.status == DEAD:
         raise RuleError(f"{pc.name} is dead", "T-7.4")
-    returning = pc.hand + [p.card for p in pc.battlefield] + pc.graveyard + pc.exile
+    returning = pc.hand + _cards_that_stay(pc, pc.battlefield) + pc.graveyard + pc.exile
     returning += pc.exhaustion_zone + pc.stack + pc.boost_exile
     pc.library.extend(returning)
     for zone in (pc.hand, pc.graveyard, pc.exile, pc.exhaustion_zone, pc.stack, pc.boost_exile):

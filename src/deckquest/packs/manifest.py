@@ -16,7 +16,7 @@ from pathlib import Path
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean
 from deckquest.packs.paths import path_problem
 from deckquest.packs.versions import Version, VersionError, VersionRange
-from deckquest.packs.yamlfile import MAX_YAML_BYTES, load_yaml, read_text
+from deckquest.yamlfile import MAX_YAML_BYTES, dotted, key_span, load_yaml, read_text, value_span
 
 MANIFEST_NAME = "pack.yaml"
 FILE_SECTIONS = ("scenarios", "libraries", "decks", "parties", "cards", "files")
@@ -111,22 +111,22 @@ def _schema_diagnostics(data, display: str, lines: list[str]) -> list[Diagnostic
 def _describe(error, data, display: str, lines: list[str]) -> list[Diagnostic]:
     """Turn one jsonschema error into diagnostics in a GM's words, at the right spot."""
     path = list(error.absolute_path)
-    where = " in " + _dotted(path) if path else ""
+    where = " in " + dotted(path) if path else ""
     if error.validator == "additionalProperties":
         known = error.schema.get("properties", {})
         return [
-            _diag(f"unknown key `{key}`{where}", _key_span(data, path, key, display), lines,
+            _diag(f"unknown key `{key}`{where}", key_span(data, path, key, display), lines,
                   did_you_mean(str(key), known) or f"allowed keys: {', '.join(known)}")
             for key in error.instance if key not in known
         ]
-    span = _value_span(data, path, display)
+    span = value_span(data, path, display)
     if error.validator == "required":
         missing = error.message.split("'")[1]
         return [_diag(f"missing required key `{missing}`{where}", span, lines, None)]
     if error.validator == "type":
         kind = _kind(error.instance)
         hint = "write it in quotes, e.g. \"1.0.0\"" if error.validator_value == "string" else None
-        return [_diag(f"`{_dotted(path)}` must be a {_kind_name(error.validator_value)}, not {kind}",
+        return [_diag(f"`{dotted(path)}` must be a {_kind_name(error.validator_value)}, not {kind}",
                       span, lines, hint)]
     if error.validator == "pattern" and path and path[-1] == "name":
         return [_diag(f"`{error.instance}` is not a pack name", span, lines,
@@ -136,12 +136,12 @@ def _describe(error, data, display: str, lines: list[str]) -> list[Diagnostic]:
                       "write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")]
     if error.validator in ("maxLength", "maxItems"):
         what = "characters" if error.validator == "maxLength" else "items"
-        return [_diag(f"`{_dotted(path)}` is too long ({len(error.instance)} {what}; "
+        return [_diag(f"`{dotted(path)}` is too long ({len(error.instance)} {what}; "
                       f"at most {error.validator_value})", span, lines, None)]
     if error.validator in ("minLength", "minItems"):
-        return [_diag(f"`{_dotted(path)}` must not be empty", span, lines, None)]
+        return [_diag(f"`{dotted(path)}` must not be empty", span, lines, None)]
     message = error.message if len(error.message) <= 200 else error.message[:200] + "…"
-    return [_diag(f"{_dotted(path) or 'pack.yaml'}: {message}", span, lines, None)]
+    return [_diag(f"{dotted(path) or 'pack.yaml'}: {message}", span, lines, None)]
 
 
 def _semantic_diagnostics(data, display: str, lines: list[str]) -> list[Diagnostic]:
@@ -150,7 +150,7 @@ def _semantic_diagnostics(data, display: str, lines: list[str]) -> list[Diagnost
     seen: dict[str, str] = {}
     for section in FILE_SECTIONS:
         for index, item in enumerate(data.get(section, [])):
-            span = _value_span(data, [section, index], display)
+            span = value_span(data, [section, index], display)
             problem = path_problem(item)
             if problem:
                 found.append(_diag(f"`{item}`: {problem}", span, lines, None, code="pack-path"))
@@ -165,12 +165,12 @@ def _semantic_diagnostics(data, display: str, lines: list[str]) -> list[Diagnost
         for index, item in enumerate(data.get(section, [])):
             if isinstance(item, str) and not item.endswith(".quest"):
                 found.append(_diag(f"`{item}` under `{section}` must be a .quest script",
-                                   _value_span(data, [section, index], display), lines, None))
+                                   value_span(data, [section, index], display), lines, None))
     found.extend(_range_diag(data, ["deckquest"], display, lines))
     names = set()
     for index, dependency in enumerate(data.get("depends", [])):
         found.extend(_range_diag(data, ["depends", index, "version"], display, lines))
-        span = _value_span(data, ["depends", index, "name"], display)
+        span = value_span(data, ["depends", index, "name"], display)
         if dependency["name"] == data["name"]:
             found.append(_diag("a pack cannot depend on itself", span, lines, None))
         elif dependency["name"] in names:
@@ -186,7 +186,7 @@ def _range_diag(data, path: list, display: str, lines: list[str]) -> list[Diagno
     try:
         VersionRange.parse(value)
     except VersionError as error:
-        return [_diag(str(error), _value_span(data, path, display), lines,
+        return [_diag(str(error), value_span(data, path, display), lines,
                       "ranges look like \">=0.1, <1.0\", \"^1.2\" or \"~1.2.0\"")]
     return []
 
@@ -194,10 +194,10 @@ def _range_diag(data, path: list, display: str, lines: list[str]) -> list[Diagno
 def _build(data, path: Path, display: str, lines: list[str]) -> Manifest:
     spans = {}
     for key in data:
-        spans[(key,)] = _key_span(data, [], key, display)
+        spans[(key,)] = key_span(data, [], key, display)
         if isinstance(data[key], list):
             for index in range(len(data[key])):
-                spans[(key, index)] = _value_span(data, [key, index], display)
+                spans[(key, index)] = value_span(data, [key, index], display)
     return Manifest(
         path=path, display=display, name=str(data["name"]), version=Version.parse(data["version"]),
         title=str(data["title"]), authors=tuple(map(str, data["authors"])),
@@ -215,38 +215,6 @@ def _diag(message: str, span: Span, lines: list[str], hint: str | None,
           code: str = "pack-schema") -> Diagnostic:
     source = lines[span.line - 1] if 0 < span.line <= len(lines) else None
     return Diagnostic("error", message, span, code=code, hint=hint, source_line=source)
-
-
-def _value_span(data, path: list, display: str) -> Span:
-    """The spot of the value at `path`: ruamel records it on the parent container."""
-    node, position = data, (1, 1)
-    for key in path:
-        try:
-            if isinstance(node, dict):
-                line, col = node.lc.value(key)
-            else:
-                line, col = node.lc.item(key)
-            position = (line + 1, col + 1)
-            node = node[key]
-        except (AttributeError, KeyError, IndexError, TypeError):
-            break
-    return Span(display, *position)
-
-
-def _key_span(data, path: list, key, display: str) -> Span:
-    node = data
-    for step in path:
-        node = node[step]
-    try:
-        line, col = node.lc.key(key)
-    except (AttributeError, KeyError, TypeError):
-        return _value_span(data, path, display)
-    return Span(display, line + 1, col + 1)
-
-
-def _dotted(path: list) -> str:
-    return "".join(f"[{p}]" if isinstance(p, int) else (f".{p}" if i else str(p))
-                   for i, p in enumerate(path))
 
 
 def _kind(value) -> str:

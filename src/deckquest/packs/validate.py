@@ -226,7 +226,7 @@ def _load_party(path: Path, root: Path, db):
     them, so a pack's party file is checked here first.
     """
     from deckquest.packs.paths import is_inside, path_problem
-    from deckquest.packs.yamlfile import load_yaml, read_text
+    from deckquest.yamlfile import load_yaml, read_text
     from deckquest.runtime.party import MAX_PARTY_BYTES, load_party
 
     text = read_text(path, str(path), MAX_PARTY_BYTES)

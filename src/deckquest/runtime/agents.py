@@ -127,6 +127,9 @@ class RandomAgent:
 class BestAgent:
     """A fair stand-in for good players.
 
+    * Choices: any available option with equal chance, from the run's generator. A story
+      choice has no best answer, and a party of good players may take any branch; so a
+      simulation with ``best`` covers every branch (``first`` and ``scripted`` fix choices).
     * ``party`` checks: the PC with the best exact odds (``deckquest.sim.odds``, on its whole
       deck, counting the boost it still has); ties go to the first declared PC.
     * Boost whenever target and result say failure (T-4.6); support with the strongest ready
@@ -150,7 +153,7 @@ class BestAgent:
             prepare_pc(run, pc_id)
 
     def choose(self, run, stmt, labels):
-        return 0
+        return run.rng.randrange(len(labels))
 
     def pick_pc(self, run, stmt, kind, difficulty, candidates):
         return max(candidates, key=lambda pc_id: (odds(run, pc_id, kind, difficulty),

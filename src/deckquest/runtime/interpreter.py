@@ -120,21 +120,9 @@ class Program:
         self.blocks.append(statements)
         self._ids[id(statements)] = number
         for stmt in statements:
-            for block in _nested_blocks(stmt):
+            for block in ast.nested_blocks(stmt):
                 self._number(block)
         return number
-
-
-def _nested_blocks(stmt) -> list[list]:
-    if isinstance(stmt, ast.Choice):
-        return [option.body for option in stmt.options]
-    if isinstance(stmt, (ast.Check, ast.Recruit)):
-        return [b for b in (stmt.success, stmt.failure) if b is not None]
-    if isinstance(stmt, ast.Battle):
-        return [b for b in (stmt.victory, stmt.defeat, stmt.escape) if b is not None]
-    if isinstance(stmt, ast.If):
-        return [b for b in (stmt.then, stmt.orelse) if b is not None]
-    return []
 
 
 def _check_party_covers_script(scenario, party: list[PartyMember]) -> None:

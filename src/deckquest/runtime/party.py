@@ -26,6 +26,7 @@ from pathlib import Path
 from deckquest.cards.model import Card
 from deckquest.engine.pc import designate_critical, required_critical_count
 from deckquest.errors import DeckquestError, Span, did_you_mean
+from deckquest.yamlfile import dotted, key_span, load_yaml, read_text, source_line, value_span
 
 MAX_PARTY_BYTES = 64 * 1024
 
@@ -84,7 +85,6 @@ def party_schema() -> dict:
 def load_party(path: str | Path, db=None) -> list[PartyMember]:
     """Read and check a party file; every error names file:line:col of the YAML node."""
     from deckquest.cards.decklist import load_deck
-    from deckquest.packs.yamlfile import load_yaml, read_text
 
     path = Path(path)
     display = str(path)
@@ -94,16 +94,16 @@ def load_party(path: str | Path, db=None) -> list[PartyMember]:
     members = []
     seen: set[str] = set()
     for index, entry in enumerate(data["party"]):
-        where = _value_span(data, ["party", index], display)
+        where = value_span(data, ["party", index], display)
         if entry["id"] in seen:
             raise DeckquestError(f"two party members have the id `{entry['id']}`",
-                                 _value_span(data, ["party", index, "id"], display),
-                                 source_line=_line(text, where.line))
+                                 value_span(data, ["party", index, "id"], display),
+                                 source_line=source_line(text, where.line))
         seen.add(entry["id"])
         deck = load_deck(path.parent / str(entry["deck"]), db)
         criticals = [
             (str(item["card"]), int(item.get("copies", 1)),
-             _value_span(data, ["party", index, "critical", number], display))
+             value_span(data, ["party", index, "critical", number], display))
             for number, item in enumerate(entry["critical"])
         ]
         members.append(_member(str(entry["id"]), str(entry["name"]), deck, criticals, where))
@@ -127,12 +127,12 @@ def _validate(data, display: str, text: str) -> None:
     located.sort(key=lambda pair: (pair[0].line, pair[0].col))
     span, error = located[0]
     message, hint = _describe(error)
-    raise DeckquestError(message, span, hint, source_line=_line(text, span.line))
+    raise DeckquestError(message, span, hint, source_line=source_line(text, span.line))
 
 
 def _describe(error) -> tuple[str, str | None]:
     path = list(error.absolute_path)
-    where = _dotted(path) or "the party file"
+    where = dotted(path) or "the party file"
     if error.validator == "additionalProperties":
         known = list(error.schema.get("properties", {}))
         unknown = [key for key in error.instance if key not in known]
@@ -151,39 +151,7 @@ def _describe(error) -> tuple[str, str | None]:
 def _error_span(error, data, display: str) -> Span:
     path = list(error.absolute_path)
     if error.validator == "additionalProperties":
-        node = data
-        for step in path:
-            node = node[step]
         known = error.schema.get("properties", {})
         unknown = [key for key in error.instance if key not in known]
-        try:
-            line, col = node.lc.key(unknown[0])
-            return Span(display, line + 1, col + 1)
-        except (AttributeError, KeyError, TypeError, IndexError):
-            pass
-    return _value_span(data, path, display)
-
-
-def _value_span(data, path: list, display: str) -> Span:
-    """Where the value at ``path`` is: ruamel records positions on the parent container."""
-    node, position = data, (1, 1)
-    for key in path:
-        try:
-            line, col = node.lc.value(key) if isinstance(node, dict) else node.lc.item(key)
-        except (AttributeError, KeyError, IndexError, TypeError):
-            break
-        position = (line + 1, col + 1)
-        node = node[key]
-    return Span(display, *position)
-
-
-def _dotted(path: list) -> str:
-    text = ""
-    for step in path:
-        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
-    return text
-
-
-def _line(text: str, line: int) -> str | None:
-    lines = text.splitlines()
-    return lines[line - 1] if 0 < line <= len(lines) else None
+        return key_span(data, path, unknown[0], display)
+    return value_span(data, path, display)

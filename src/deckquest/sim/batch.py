@@ -93,7 +93,7 @@ def load(script, party=None):
     return scenario, party
 
 
-def make_batch(script, *, party=None, agent: str = "random", seed: int = 0,
+def make_batch(script, *, party=None, agent: str = "best", seed: int = 0,
                max_steps: int = DEFAULT_MAX_STEPS, overrides=()) -> Batch:
     if agent not in SIM_AGENTS:
         raise UsageError(f"unknown simulation agent `{agent}`", hint=f"agents: {', '.join(SIM_AGENTS)}")
@@ -119,7 +119,7 @@ def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
 
 
 def simulate(script, runs: int = 1000, seed: int = 0, jobs: int | None = None, *,
-             party=None, agent: str = "random", max_steps: int = DEFAULT_MAX_STEPS,
+             party=None, agent: str = "best", max_steps: int = DEFAULT_MAX_STEPS,
              progress: Progress | None = None, overrides=()) -> Report:
     """Play ``runs`` seeded runs of ``script`` and report on them.
 

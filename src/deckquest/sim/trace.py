@@ -84,7 +84,7 @@ class ScriptMap:
             elif isinstance(stmt, ast.Battle):
                 self.battles[id(stmt)] = stmt.span.line
                 self.battle_scenes[stmt.span.line] = scene
-            for block in nested_blocks(stmt):
+            for block in ast.nested_blocks(stmt):
                 self._walk(block, scene)
 
     def _add_site(self, stmt, scene: str) -> None:
@@ -102,19 +102,6 @@ class ScriptMap:
     def statement_lines(self) -> list[tuple[str, int]]:
         """Every (file, line) that holds a statement, in file order."""
         return sorted(set(self.line_of.values()))
-
-
-def nested_blocks(stmt) -> list[list]:
-    """The statement lists nested in a compound statement."""
-    if isinstance(stmt, ast.Choice):
-        return [option.body for option in stmt.options]
-    if isinstance(stmt, (ast.Check, ast.Recruit)):
-        return [b for b in (stmt.success, stmt.failure) if b is not None]
-    if isinstance(stmt, ast.Battle):
-        return [b for b in (stmt.victory, stmt.defeat, stmt.escape) if b is not None]
-    if isinstance(stmt, ast.If):
-        return [b for b in (stmt.then, stmt.orelse) if b is not None]
-    return []
 
 
 # ---------------------------------------------------------------- the tally

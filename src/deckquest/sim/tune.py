@@ -88,7 +88,7 @@ def find_site(script_map: ScriptMap, wanted: str) -> Site:
 
 
 def tune(script, check: str, target: float, *, runs: int = 2_000, seed: int = 0, jobs: int | None = None,
-         party=None, agent: str = "random", max_steps: int = DEFAULT_MAX_STEPS) -> TuneResult:
+         party=None, agent: str = "best", max_steps: int = DEFAULT_MAX_STEPS) -> TuneResult:
     """Try difficulties of the check ``check`` (label or line) until the closest to ``target``."""
     from deckquest.sim.batch import load, simulate
 

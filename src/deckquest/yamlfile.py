@@ -1,4 +1,5 @@
-"""Reading YAML from untrusted files: positions kept, limits enforced, no host objects.
+"""Reading YAML from untrusted files (pack manifests, party files): positions kept,
+limits enforced, no host objects.
 
 ruamel.yaml's round-trip loader keeps the line and column of every key and
 item, which is what lets us point at the exact spot of a schema error. It only
@@ -53,7 +54,7 @@ def load_yaml(text: str, display: str):
         problem = error.problem or error.context or "invalid YAML"
         raise DeckquestError(
             f"invalid YAML: {problem}", Span(display, line, col),
-            source_line=_line(text, line), hint=_yaml_hint(problem),
+            source_line=source_line(text, line), hint=_yaml_hint(problem),
         ) from None
     except YAMLError as error:
         raise DeckquestError(f"invalid YAML: {error}", Span(display)) from None
@@ -95,23 +96,23 @@ def _check_shape(data, display: str, text: str) -> None:
         tag_value = getattr(tag, "value", tag) if tag is not None else None
         if isinstance(tag_value, str) and tag_value:
             raise DeckquestError(
-                f"YAML tag `{tag_value}` is not allowed in a pack", span,
-                hint="packs hold plain data only: remove the `!` tag",
-                source_line=_line(text, span.line),
+                f"YAML tag `{tag_value}` is not allowed here", span,
+                hint="deckquest files hold plain data only: remove the `!` tag",
+                source_line=source_line(text, span.line),
             )
         if not isinstance(node, (dict, list)):
             continue
         if id(node) in seen:
             raise DeckquestError(
-                "YAML aliases of lists or mappings are not allowed in a pack", span,
+                "YAML aliases of lists or mappings are not allowed", span,
                 hint="write the data out in full instead of using `*alias`",
-                source_line=_line(text, span.line),
+                source_line=source_line(text, span.line),
             )
         seen.add(id(node))
         if depth >= MAX_NESTING:
             raise DeckquestError(
                 f"data nested more than {MAX_NESTING} levels deep", span,
-                source_line=_line(text, span.line),
+                source_line=source_line(text, span.line),
             )
         children = [(child, depth + 1, position) for child, position in _children(node, where)]
         pending.extend(reversed(children))  # popped in document order
@@ -136,9 +137,43 @@ def _position(lc, kind: str, key, fallback: tuple[int, int]) -> tuple[int, int]:
     return (line + 1, col + 1)
 
 
-def _line(text: str, line: int) -> str | None:
+def source_line(text: str, line: int) -> str | None:
+    """Line `line` (1-based) of `text`, for a diagnostic's quoted source."""
     lines = text.splitlines()
     return lines[line - 1] if 0 < line <= len(lines) else None
+
+
+def value_span(data, path: list, display: str) -> Span:
+    """Where the value at `path` is: ruamel records positions on the parent container."""
+    node, position = data, (1, 1)
+    for key in path:
+        try:
+            line, col = node.lc.value(key) if isinstance(node, dict) else node.lc.item(key)
+        except (AttributeError, KeyError, IndexError, TypeError):
+            break
+        position = (line + 1, col + 1)
+        node = node[key]
+    return Span(display, *position)
+
+
+def key_span(data, path: list, key, display: str) -> Span:
+    """Where the key `key` of the mapping at `path` is (for an unknown or misspelt key)."""
+    node = data
+    for step in path:
+        node = node[step]
+    try:
+        line, col = node.lc.key(key)
+    except (AttributeError, KeyError, TypeError):
+        return value_span(data, path, display)
+    return Span(display, line + 1, col + 1)
+
+
+def dotted(path: list) -> str:
+    """A path into YAML data as a reader writes it: `party[0].critical[1]`."""
+    text = ""
+    for step in path:
+        text += f"[{step}]" if isinstance(step, int) else (f".{step}" if text else str(step))
+    return text
 
 
 def _yaml_hint(problem: str) -> str | None:
