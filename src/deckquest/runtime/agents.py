@@ -334,7 +334,10 @@ class HumanAgent:
             actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
             if not actions:
                 return
-            self.output("Before that, your PCs may act:")
+            self.output(f"Before the {moment}, your PCs may act (T-2.4 to T-2.6):")
+            for pc_id in dict.fromkeys(action[0] for action in actions):
+                pc = run.state.pcs[pc_id]
+                self.output(f"  {pc.name}: life {pc.life}, hand: {', '.join(pc.names(pc.hand)) or 'empty'}")
             for number, (_, _, _, text) in enumerate(actions, start=1):
                 self.output(f"  {number}. {text}")
             self.output("  0. nothing more")
