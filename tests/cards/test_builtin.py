@@ -20,6 +20,8 @@ from deckquest.cards.model import CARD_TYPES, ManaCost
 
 REPO = Path(__file__).resolve().parents[2]
 REQUIRED = REPO.parent / "shared" / "cards-required.txt"
+DATA = REPO / "src" / "deckquest" / "cards" / "data"
+HELD_BACK = DATA / "held_back.cards.txt"
 DECKS = REPO / "scenarios" / "goblin_cave" / "decks"
 
 # The cards the rules texts name, with the official Japanese printed names.
@@ -65,8 +67,8 @@ def required_names() -> list[str]:
     return [line.strip() for line in lines if line.strip() and not line.startswith("#")]
 
 
-def test_holds_at_least_430_cards(cards):
-    assert len(cards) >= 430
+def test_holds_at_least_750_cards(cards):
+    assert len(cards) >= 750
 
 
 def test_no_duplicate_names(cards):
@@ -245,6 +247,8 @@ def test_all_ten_guildgates(db):
         ("Garruk Wildspeaker", "3", ("G",)),
         ("Ajani Goldmane", "4", ("W",)),
         ("Karn Liberated", "6", ()),
+        ("Gideon, Ally of Zendikar", "4", ("W",)),
+        ("Liliana, Death's Majesty", "5", ("B",)),
     ],
 )
 def test_planeswalkers_have_loyalty(db, name, loyalty, colors):
@@ -274,6 +278,16 @@ def test_planeswalkers_have_loyalty(db, name, loyalty, colors):
         ("Dragon", ("5", "5"), ("R",), True),
         ("Elemental", ("1", "1"), ("R",), False),
         ("Eldrazi Spawn", ("0", "1"), (), False),
+        ("Human Soldier", ("1", "1"), ("W",), False),
+        ("Faerie Rogue", ("1", "1"), ("B",), True),
+        ("Drake", ("2", "2"), ("U",), True),
+        ("Bird", ("1", "1"), ("W",), True),
+        ("Zombie Army", ("0", "0"), ("B",), False),
+        ("Germ", ("0", "0"), ("B",), False),
+        ("Pirate", ("2", "2"), ("B",), False),
+        ("Golem", ("3", "3"), (), False),
+        ("Ox", ("2", "4"), ("W",), False),
+        ("Spider", ("1", "2"), ("G",), False),
     ],
 )
 def test_tokens_are_cards_flagged_as_tokens(db, name, stats, colors, flying):
@@ -316,6 +330,10 @@ def test_plenty_of_goblins_for_the_goblin_cave(cards):
         ("Walk the Aeons", ("Buyback",)),
         ("Deep Analysis", ("Flashback",)),
         ("Goblin King", ()),  # grants mountainwalk to others, has none itself
+        ("Goblin Ringleader", ("Haste",)),
+        ("Sheoldred, the Apocalypse", ("Deathtouch",)),
+        ("Skyknight Legionnaire", ("Flying", "Haste")),
+        ("Lightning Greaves", ("Equip",)),
         ("Lightning Bolt", ()),
     ],
 )
@@ -393,3 +411,128 @@ def test_pregenerated_pc_decks_hold_their_critical_cards():
     assert read_deck("mono_green").count_of("Forest") >= 3
     assert read_deck("mono_red").count_of("Mountain") >= 3
     assert read_deck("mono_green").count_of("森") == read_deck("mono_green").count_of("Forest")
+
+
+# Cards added with the staples: printed values checked against Forge's card scripts
+# (Card-Forge/forge, forge-gui/res/cardsfolder). Several were corrected by that check
+# (the types of Knight of the Ebon Legion, Inspiring Overseer, Flickerwisp, Ravenous
+# Chupacabra, Falkenrath Noble; the cost of Take Vengeance).
+@pytest.mark.parametrize(
+    "name, cost, mana_value, colors, types, stats",
+    [
+        ("Knight of the Ebon Legion", "{B}", 1, ("B",), "Creature — Vampire Knight", ("1", "2")),
+        ("Inspiring Overseer", "{2}{W}", 3, ("W",), "Creature — Angel Cleric", ("2", "1")),
+        ("Flickerwisp", "{1}{W}{W}", 3, ("W",), "Creature — Elemental", ("3", "1")),
+        ("Take Vengeance", "{1}{W}", 2, ("W",), "Sorcery", (None, None)),
+        ("Falkenrath Noble", "{3}{B}", 4, ("B",), "Creature — Vampire", ("2", "2")),
+        ("Ravenous Chupacabra", "{2}{B}{B}", 4, ("B",), "Creature — Beast Horror", ("2", "2")),
+        ("Viashino Pyromancer", "{1}{R}", 2, ("R",), "Creature — Lizard Wizard", ("2", "1")),
+        ("Massacre Wurm", "{3}{B}{B}{B}", 6, ("B",), "Creature — Phyrexian Wurm", ("6", "5")),
+        ("Sheoldred, the Apocalypse", "{2}{B}{B}", 4, ("B",),
+         "Legendary Creature — Phyrexian Praetor", ("4", "5")),
+        ("Atraxa, Praetors' Voice", "{G}{W}{U}{B}", 4, ("W", "U", "B", "G"),
+         "Legendary Creature — Phyrexian Angel Horror", ("4", "4")),
+        ("Niv-Mizzet, Parun", "{U}{U}{U}{R}{R}{R}", 6, ("U", "R"),
+         "Legendary Creature — Dragon Wizard", ("5", "5")),
+        ("Edgar Markov", "{3}{R}{W}{B}", 6, ("W", "B", "R"),
+         "Legendary Creature — Vampire Knight", ("4", "4")),
+        ("Ghalta, Primal Hunger", "{10}{G}{G}", 12, ("G",),
+         "Legendary Creature — Elder Dinosaur", ("12", "12")),
+        ("Adeline, Resplendent Cathar", "{1}{W}{W}", 3, ("W",),
+         "Legendary Creature — Human Knight", ("*", "4")),
+        ("Resplendent Angel", "{1}{W}{W}", 3, ("W",), "Creature — Angel", ("3", "3")),
+        ("Goldspan Dragon", "{3}{R}{R}", 5, ("R",), "Creature — Dragon", ("4", "4")),
+        ("Goblin Chainwhirler", "{R}{R}{R}", 3, ("R",), "Creature — Goblin Warrior", ("3", "3")),
+        ("Vampire Sovereign", "{3}{B}{B}", 5, ("B",), "Creature — Vampire Noble", ("3", "4")),
+        ("Mulldrifter", "{4}{U}", 5, ("U",), "Creature — Elemental", ("2", "2")),
+        ("Armada Wurm", "{2}{G}{G}{W}{W}", 6, ("W", "G"), "Creature — Wurm", ("5", "5")),
+        ("Walking Ballista", "{X}{X}", 0, (), "Artifact Creature — Construct", ("0", "0")),
+        ("Seal Away", "{1}{W}", 2, ("W",), "Enchantment", (None, None)),
+        ("Kodama's Reach", "{2}{G}", 3, ("G",), "Sorcery — Arcane", (None, None)),
+        ("Arcane Signet", "{2}", 2, (), "Artifact", (None, None)),
+        ("Mana Crypt", "{0}", 0, (), "Artifact", (None, None)),
+        ("Lightning Greaves", "{2}", 2, (), "Artifact — Equipment", (None, None)),
+        ("Skyknight Legionnaire", "{1}{R}{W}", 3, ("W", "R"), "Creature — Human Knight", ("2", "2")),
+    ],
+)
+def test_printed_values_of_added_staples(db, name, cost, mana_value, colors, types, stats):
+    """T-1.4 colours and T-1.5 mana value of the added cards, from their printed costs."""
+    c = card(db, name)
+    assert str(c.mana_cost) == cost
+    assert c.mana_value == mana_value
+    assert c.colors == colors
+    assert str(c.type_line) == types
+    assert (c.power, c.toughness) == stats
+
+
+LAND_CYCLES = {
+    "gain lands": ["Scoured Barrens", "Tranquil Cove", "Dismal Backwater", "Swiftwater Cliffs",
+                   "Bloodfell Caves", "Jungle Hollow", "Wind-Scarred Crag", "Rugged Highlands",
+                   "Blossoming Sands", "Thornwood Falls"],
+    "pain lands": ["Adarkar Wastes", "Underground River", "Sulfurous Springs", "Karplusan Forest",
+                   "Brushland", "Caves of Koilos", "Shivan Reef", "Llanowar Wastes",
+                   "Battlefield Forge", "Yavimaya Coast"],
+    "check lands": ["Glacial Fortress", "Drowned Catacomb", "Dragonskull Summit", "Rootbound Crag",
+                    "Sunpetal Grove", "Isolated Chapel", "Sulfur Falls", "Woodland Cemetery",
+                    "Clifftop Retreat", "Hinterland Harbor"],
+    "temples": ["Temple of Enlightenment", "Temple of Deceit", "Temple of Malice",
+                "Temple of Abandon", "Temple of Plenty", "Temple of Silence", "Temple of Epiphany",
+                "Temple of Malady", "Temple of Triumph", "Temple of Mystery"],
+    "bounce lands": ["Azorius Chancery", "Dimir Aqueduct", "Rakdos Carnarium", "Gruul Turf",
+                     "Selesnya Sanctuary", "Orzhov Basilica", "Izzet Boilerworks",
+                     "Golgari Rot Farm", "Boros Garrison", "Simic Growth Chamber"],
+    "tri-lands": ["Arcane Sanctum", "Crumbling Necropolis", "Savage Lands", "Jungle Shrine",
+                  "Seaside Citadel", "Sandsteppe Citadel", "Nomad Outpost", "Opulent Palace",
+                  "Frontier Bivouac", "Mystic Monastery"],
+    "thriving lands": ["Thriving Heath", "Thriving Isle", "Thriving Moor", "Thriving Bluff",
+                       "Thriving Grove"],
+}
+
+
+@pytest.mark.parametrize("cycle", sorted(LAND_CYCLES))
+def test_land_cycles_are_complete_colourless_nonbasic_lands(db, cycle):
+    """T-1.4, T-1.5: none of them has a basic land type, a colour or a mana value."""
+    for name in LAND_CYCLES[cycle]:
+        land = card(db, name)
+        assert str(land.type_line) == "Land", name
+        assert land.basic_land_types == () and land.colors == () and land.mana_value == 0, name
+
+
+def test_the_mana_of_a_land_cycle_follows_its_colour_pair(db):
+    """The two colours in each check land's text are its pair's (checked per card)."""
+    assert "{T}: Add {G} or {U}." in card(db, "Hinterland Harbor").oracle_text
+    assert "unless you control a Forest or an Island" in card(db, "Hinterland Harbor").oracle_text
+    assert "{T}: Add {B}, {G}, or {U}." in card(db, "Opulent Palace").oracle_text
+    assert "{T}: Add {R}{W}." in card(db, "Boros Garrison").oracle_text
+
+
+def test_non_creature_artifact_tokens(db):
+    for name in ("Treasure", "Food", "Clue", "Blood"):
+        token = card(db, name)
+        assert token.is_token and token.card_types == ("Artifact",) and token.colors == ()
+        assert token.subtypes == (name,)
+
+
+@pytest.mark.parametrize(
+    "english, japanese",
+    [("Command Tower", "統率の塔"), ("Arcane Signet", "秘儀の印鑑"), ("Lightning Greaves", "稲妻のすね当て")],
+)
+def test_added_japanese_names(db, english, japanese):
+    assert db.get(japanese) is card(db, english)
+
+
+def test_commander_colour_identity(db):
+    """A commander's colour identity is its cost's colours (Atraxa is four-colour)."""
+    assert card(db, "Atraxa, Praetors' Voice").color_identity == ("W", "U", "B", "G")
+    assert card(db, "Edgar Markov").color_identity == ("W", "B", "R")
+
+
+def test_held_back_cards_are_valid_and_not_loaded(cards):
+    """The held-back file is in the built-in format, names no loaded card, and is not loaded."""
+    held = parse_cards(HELD_BACK.read_text(encoding="utf-8"), HELD_BACK.name)
+    assert len(held) >= 90
+    names = Counter(normalize_name(c.name) for c in held)
+    assert [n for n, k in names.items() if k > 1] == []
+    loaded = {normalize_name(c.name) for c in cards}
+    assert not set(names) & loaded
+    assert not HELD_BACK.name.endswith(".cards")

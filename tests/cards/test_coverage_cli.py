@@ -18,7 +18,7 @@ def run(*args: str):
 def test_coverage_of_a_deck_lists_each_level(tmp_path, monkeypatch):
     monkeypatch.setenv("DECKQUEST_HOME", str(tmp_path / "home"))
     deck = tmp_path / "deck.txt"
-    deck.write_text("20 Mountain\n4 Lightning Bolt\n2 Black Knight\n1 Time Walk\n", encoding="utf-8")
+    deck.write_text("20 Mountain\n4 Lightning Bolt\n2 Baneslayer Angel\n1 Time Walk\n", encoding="utf-8")
     result = run("cards", "coverage", str(deck))
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
@@ -30,8 +30,8 @@ def test_coverage_of_a_deck_lists_each_level(tmp_path, monkeypatch):
         "   4 Lightning Bolt",
         "",
         "simulated partly:",
-        "   2 Black Knight",
-        "       not simulated: protection from white",
+        "   2 Baneslayer Angel",
+        "       not simulated: protection from Demons and from Dragons",
         "",
         "not simulated:",
         "   1 Time Walk",

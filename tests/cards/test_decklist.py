@@ -265,8 +265,18 @@ def test_unknown_card_points_at_the_name_and_suggests(db):
     assert (error.code, error.severity) == ("DQ1001", "error")
     assert error.message == "unknown card `Lightnig Bolt`"
     assert error.span == Span("deck.txt", 2, 5, 2, 18)
-    assert error.hint == "did you mean `Lightning Bolt`?"
+    assert error.hint == ("did you mean `Lightning Bolt`? If it is another card, import it with "
+                          "`deckquest cards import`")
     assert error.source_line == "4x  Lightnig Bolt (M10) 146"
+
+
+def test_unknown_card_with_a_close_name_also_hints_at_importing(db):
+    """A real card missing from the database can look like a typo of a known one (`Snapcaster
+    Mage` is close to nothing, `Lightning Bolts` is close to `Lightning Bolt`): the hint gives
+    both the closest name and the way to add the card (issue 2)."""
+    error = only_error("4 Lightning Bolts\n", db)
+    assert error.hint.startswith("did you mean `Lightning Bolt`?")
+    assert "deckquest cards import" in error.hint
 
 
 def test_unknown_card_without_a_close_name_hints_at_importing(db):
@@ -277,7 +287,7 @@ def test_unknown_card_without_a_close_name_hints_at_importing(db):
 def test_unknown_card_in_the_sideboard_is_reported_too(db):
     error = only_error("4 Lightning Bolt\nSB: 2 Durress\n", db)
     assert error.span == Span("deck.txt", 2, 7, 2, 14)
-    assert error.hint == "did you mean `Duress`?"
+    assert error.hint.startswith("did you mean `Duress`?")
 
 
 @pytest.mark.parametrize(
@@ -374,7 +384,7 @@ def test_rendered_errors_look_like_a_compiler(db):
         "deck.txt:2:3: error[DQ1001]: unknown card `Lightnig Bolt`\n"
         "    4 Lightnig Bolt\n"
         "      ^^^^^^^^^^^^^\n"
-        "hint: did you mean `Lightning Bolt`?\n"
+        "hint: did you mean `Lightning Bolt`? If it is another card, import it with `deckquest cards import`\n"
         "deck.txt:3:1: error[DQ1003]: count must be at least 1, not `0`\n"
         "    0 Forest\n"
         "    ^\n"

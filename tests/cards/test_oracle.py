@@ -248,9 +248,10 @@ def test_a_spell_is_one_spell_ability():
 
 
 def test_partial_lists_what_is_not_understood():
-    recognition = recognise(builtin("Black Knight"))
+    recognition = recognise(builtin("Baneslayer Angel"))
     assert recognition.level == "partial"
-    assert recognition.unrecognised == ("protection from white",)
+    assert recognition.unrecognised == ("protection from Demons and from Dragons",)
+    assert recognise(builtin("Black Knight")).level == "full"  # protection from a colour, CR 702.16
 
 
 def test_none_when_nothing_is_understood():
@@ -270,7 +271,8 @@ def test_triggers():
     """Enters and dies triggers; "enters or dies" is one sentence with two abilities."""
     timings = [a.timing for a in recognise(builtin("Mogg War Marshal")).abilities]
     assert timings == ["enters", "dies"]
-    assert recognise(builtin("Mogg War Marshal")).unrecognised == ("Echo {1}{R}",)
+    marshal = recognise(builtin("Mogg War Marshal"))
+    assert marshal.unrecognised == () and marshal.echo == "{1}{R}"  # echo, CR 702.30
     siege = recognise(builtin("Siege-Gang Commander"))
     assert siege.level == "full"
     assert siege.abilities[1].cost == Cost(mana="{1}{R}", sacrifice="Goblin")
@@ -377,3 +379,77 @@ def test_any_text_is_classified_without_error(words, type_line):
     recognition = recognise(card)
     assert recognition.level in ("full", "partial", "none")
     assert (recognition.level == "full") == (not recognition.unrecognised)
+
+
+# --- static abilities, more triggers, kicker, flash (docs/effects.md) -------------------------
+
+
+@pytest.mark.parametrize("text, controller, conditions, pt, keywords", [
+    ("Other Goblin creatures you control get +1/+1 and have haste.", "you",
+     (Condition("another"), Condition("subtype", "Goblin")), (1, 1), ("haste",)),
+    ("Other Goblin creatures get +1/+1 and have mountainwalk.", "any",
+     (Condition("another"), Condition("subtype", "Goblin")), (1, 1), ("mountainwalk",)),
+    ("Creatures you control get +1/+1.", "you", (), (1, 1), ()),
+    ("White creatures get +1/+1.", "any", (Condition("color", "W"),), (1, 1), ()),
+    ("Goblin creatures you control have haste.", "you", (Condition("subtype", "Goblin"),), (0, 0), ("haste",)),
+])
+def test_lords_and_anthems_are_static_anthem_effects_cr_611_3(text, controller, conditions, pt, keywords):
+    from deckquest.cards.oracle import static_ability
+
+    ability = static_ability(text)
+    assert ability is not None and ability.timing == "static"
+    (effect,) = ability.effects
+    assert effect.kind == "anthem" and effect.target.scope == "each" and effect.target.kinds == ("creature",)
+    assert (effect.target.controller, effect.target.conditions) == (controller, conditions)
+    assert ((effect.power, effect.toughness), effect.keywords) == (pt, keywords)
+
+
+def test_conditional_statics_stay_unrecognised():
+    card = Card.build("Sunny Lord", "{1}{W}", "Creature — Human", power="2", toughness="2",
+                      oracle_text="~ gets +1/+1 as long as you control a Plains.".replace("~", "Sunny Lord"))
+    assert recognise(card).level == "none"
+
+
+def test_cant_block_is_a_static_restriction_of_the_card():
+    (ability,) = recognise(builtin("Goblin Raider")).abilities
+    assert ability.timing == "static" and ability.effects[0].target == SELF
+    assert ability.effects[0].keywords == ("can't block",)
+
+
+def test_upkeep_and_end_step_triggers():
+    upkeep = Card.build("Pinger", "{R}", "Creature — Imp", power="1", toughness="1",
+                        oracle_text="At the beginning of your upkeep, Pinger deals 1 damage to you.")
+    end = Card.build("Healer", "{W}", "Enchantment", oracle_text="At the beginning of your end step, you gain 2 life.")
+    assert [a.timing for a in recognise(upkeep).abilities] == ["upkeep"]
+    assert [a.timing for a in recognise(end).abilities] == ["end_step"]
+
+
+def test_kicker_and_the_kicked_enters_trigger_cr_702_33():
+    recognition = recognise(builtin("Goblin Bushwhacker"))
+    assert recognition.level == "full" and recognition.kicker == "{R}"
+    (ability,) = recognition.abilities
+    assert ability.timing == "enters" and ability.kicked
+
+
+def test_you_may_have_it_deal_damage_is_an_optional_damage_trigger():
+    (ability,) = recognise(builtin("Goblin Arsonist")).abilities
+    assert ability.timing == "dies" and ability.optional
+    assert ability.effects[0].kind == "damage" and ability.effects[0].target == ANY_TARGET
+
+
+def test_damage_to_a_player_trigger_and_that_player():
+    (ability,) = recognise(builtin("Hypnotic Specter")).abilities
+    assert ability.timing == "hits"
+    assert ability.effects[0].kind == "discard" and ability.effects[0].target.scope == "its_controller"
+
+
+def test_goblin_guide_gives_the_defending_player_a_land():
+    (ability,) = recognise(builtin("Goblin Guide")).abilities
+    assert ability.timing == "attacks" and ability.effects[0].kind == "reveal_land"
+    assert ability.effects[0].target.scope == "defending"
+
+
+def test_flash_is_understood():
+    card = Card.build("Ambush Bear", "{1}{G}", "Creature — Bear", power="2", toughness="2",
+                      keywords=("Flash",), oracle_text="Flash")
+    assert recognise(card).level == "full"

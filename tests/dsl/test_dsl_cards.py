@@ -50,6 +50,16 @@ def test_custom_cards_in_a_player_npc_deck_t_8_3(pack, db):
     assert any(c is scenario.cards["Goblin Shaman"] for c in deck.main_cards())
 
 
+def test_an_unknown_card_in_a_deck_next_to_the_gms_cards_is_dq1001_not_a_crash(pack, db):
+    """With the script's cards layered over the card database, a misspelt name (here the
+    GM's own card) still gets its located error and a hint from both layers."""
+    (pack / "decks" / "grum.txt").write_text("24 Mountain\n20 Goblin Shamann\n16 Lightnig Bolt\n")
+    declarations = SHAMAN + 'player boss "Grum\'s Champion":\n    deck "decks/grum.txt"\n'
+    found = diagnostics_of(pack, scene(BATTLE, declarations), db)
+    assert [(d.code, d.span.line) for d in found] == [("DQ1001", 2), ("DQ1001", 3)]
+    assert "`Goblin Shaman`" in found[0].hint and "`Lightning Bolt`" in found[1].hint
+
+
 def test_custom_planeswalker_as_an_npc_t_8_2(pack, db):
     """T-8.2: a planeswalker NPC from the GM's card has its loyalty and loyalty abilities."""
     declarations = GRUM + 'planeswalker grum "Mother Grum" from card "Mother Grum"\n'
@@ -77,7 +87,7 @@ def test_creature_npc_from_card_keeps_its_text_under_its_own_name(pack, db):
     card = scenario.npcs["guide"].battle_card()
     assert card.name == "Cave Guide" and card.power == "2"
     assert "Whenever Cave Guide attacks" in card.oracle_text
-    assert [a.timing for a in recognise(card).abilities] == ["dies"]
+    assert [a.timing for a in recognise(card).abilities] == ["attacks", "dies"]  # its own attack trigger too
 
 
 def test_text_outside_the_vocabulary_is_dq0058(pack, db):
@@ -90,7 +100,7 @@ def test_text_outside_the_vocabulary_is_dq0058(pack, db):
 
 
 def test_npc_text_outside_the_vocabulary_is_dq0058(pack, db):
-    declarations = 'planeswalker sage "Sage":\n    loyalty 3\n    text "+1: Scry 2."\n'
+    declarations = 'planeswalker sage "Sage":\n    loyalty 3\n    text "+1: Look at target player\'s hand."\n'
     assert errors_of(pack, scene("encounter sage\nend victory \"Done.\"", declarations), db) == ["DQ0058"]
 
 

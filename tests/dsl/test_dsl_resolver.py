@@ -119,6 +119,14 @@ def test_keywords_cannot_be_names(pack, db):
     assert errors_of(pack, text, db) == ["DQ0048", "DQ0034"]
 
 
+def test_a_start_scene_with_a_bad_name_is_not_also_unreachable(pack, db):
+    """A start scene named with a reserved word (DQ0048) or a name taken by a flag (DQ0030)
+    gets that one error, not also DQ0043 for itself and the scenes it leads to."""
+    for name, declarations, code in [("party", "", "DQ0048"), ("gate", "flag gate\n", "DQ0030")]:
+        text = PRELUDE + declarations + f'start scene {name} "A":\n    -> hall\nscene hall "H":\n    end victory\n'
+        assert [d.code for d in diagnostics_of(pack, text, db) if d.code != "DQ0044"] == [code]
+
+
 def test_recruit_only_creatures_and_planeswalkers(pack, db):
     """T-8.4: only a creature or planeswalker NPC can be recruited."""
     text = scene('recruit boss difficulty 2:\n    success:\n        "x"\nend victory', 'player boss "B":\n    deck "decks/red.txt"\n')
@@ -145,12 +153,24 @@ def test_pc_in_scope_in_check_blocks_and_pc_triggers(pack, db):
     assert errors_of(pack, text, db) == []
 
 
+def test_party_is_not_a_pc_for_an_effect(pack, db):
+    (d,) = [d for d in diagnostics_of(pack, scene("party loses 1 life\nend victory"), db) if d.severity == "error"]
+    assert d.code == "DQ0033" and "each pc loses" in d.hint
+
+
 def test_degree_outside_check(pack, db):
     assert errors_of(pack, scene('if degree > 1:\n    "x"\nend victory'), db) == ["DQ0038"]
 
 
 def test_bad_interpolation(pack, db):
     assert errors_of(pack, scene('"{ not a name }"\n"{unclosed"\nend victory'), db) == ["DQ0039", "DQ0039"]
+
+
+def test_interpolating_a_pc_property_that_does_not_exist_names_the_ones_that_do(pack, db):
+    """`{alice.name}` is not a counter called `alice.name` (DQ0034): it is a PC property
+    the language lacks, and the hint lists `{alice}` and the PC_STATS."""
+    (d,) = [d for d in diagnostics_of(pack, scene('"{alice.name}"\nend victory'), db) if d.severity == "error"]
+    assert d.code == "DQ0039" and "`{alice}`" in d.hint and "`{alice.exhaustion}`" in d.hint
 
 
 # ------------------------------------------------------------------ flow
@@ -257,6 +277,8 @@ def test_three_critical_cards_or_five_for_commander(pack, db):
 def test_unknown_card(pack, db):
     (d,) = diagnostics_of(pack, scene("encounter b\nend victory", 'creature b "B" from card "Grizly Bears"\n'), db)
     assert d.code == "DQ0054" and "Grizzly Bears" in d.hint
+    # a real card missing from the database may be close to a known one: say how to add it too
+    assert "deckquest cards import" in d.hint
 
 
 def test_missing_fields(pack, db):

@@ -27,6 +27,48 @@ def test_indent_not_multiple_of_four():
     assert where('scene s "S":\n   -> s\n') == [("DQ0003", 2, 1)]
 
 
+def test_a_script_indented_with_two_spaces_gets_one_error_per_line_and_no_cascade():
+    """A GM whose editor indents by 2 spaces: each badly indented line is reported (DQ0003),
+    and the parser reads the blocks as written instead of reporting the header and the scene
+    as ending early or their lines as unexpected (DQ0001)."""
+    text = ('scenario "Two":\n  rules 2019\nstart scene gate "A":\n  "hi"\n  choice:\n'
+            '    "Go":\n      end victory\n')
+    assert where(text) == [("DQ0003", 2, 1), ("DQ0003", 4, 1), ("DQ0003", 5, 1), ("DQ0003", 7, 1)]
+    assert where('scene s "S":\n  -> s\n') == [("DQ0003", 2, 1)]
+    # 3 spaces under a 4-space line closes that block; a 1-space slip stays at the level above
+    assert where('scene s "S":\n    if a:\n       -> s\n   -> s\n') == [("DQ0003", 3, 1), ("DQ0003", 4, 1)]
+    assert where('scene s "S":\n    "a"\n     "b"\n    -> s\n') == [("DQ0003", 3, 1)]
+
+
+def test_missing_colon_inside_a_scene_points_at_the_end_of_that_line_when_recovering():
+    """With several errors the parser recovers statement by statement; each diagnostic still
+    points into the file's own line (here: just after `if f`, not column 1)."""
+    text = 'scene s "S":\n    "first narration line here"\n    if f\n        "x"\n    c += \n    -> s\n'
+    assert where(text) == [("DQ0011", 3, 9), ("DQ0001", 5, 9)]
+
+
+def test_outcome_and_else_lines_out_of_place_say_where_they_belong():
+    text = ('scene s "S":\n    check red difficulty 2:\n        success:\n            "x"\n'
+            '    failure:\n        "y"\n    "w"\n    else:\n        "v"\n    victory:\n        -> s\n    -> s\n')
+    found = problems(text)
+    assert [(d.code, d.span.line) for d in found] == [("DQ0001", 5), ("DQ0001", 8), ("DQ0001", 10)]
+    assert "inside a `check …:` or `recruit …:` block" in found[0].hint
+    assert "right after the block of an `if`" in found[1].hint
+    assert "inside a `battle against …:` block" in found[2].hint
+
+
+def test_a_declaration_inside_a_scene_says_it_belongs_at_the_left_margin():
+    text = 'scene s "S":\n    "x"\n    flag f\n    counter c = 1\n    scene b "B":\n        -> s\n    -> s\n'
+    found = problems(text)
+    assert [(d.code, d.span.line) for d in found] == [("DQ0001", 3), ("DQ0001", 4), ("DQ0001", 5)]
+    assert [d.hint for d in found[:2]] == ["declare a flag at the left margin, outside scenes",
+                                           "declare a counter at the left margin, outside scenes"]
+    assert "left margin" in found[2].hint
+    # at the left margin the usual hint stays: what the line should hold
+    (d,) = problems("flag 1x\n")
+    assert d.hint == "expected a name"
+
+
 def test_unterminated_string():
     assert where('scene s "S":\n    "Hello\n    -> s\n') == [("DQ0004", 2, 5)]
 
@@ -82,6 +124,14 @@ def test_nesting_too_deep():
         lines.append("    " * depth + "if a:")
     lines.append("    " * (MAX_BLOCK_DEPTH + 3) + '"deep"')
     assert "DQ0006" in [d.code for d in problems("\n".join(lines) + "\n")]
+
+
+def test_nesting_too_deep_is_one_error_not_a_cascade():
+    """A run of lines past the depth limit is one DQ0006 at its first line: no "indented 8
+    spaces more than the line above" for each deeper line, no "expected a block" above it."""
+    lines = ['scene s "S":'] + ["    " * depth + "if a:" for depth in range(1, MAX_BLOCK_DEPTH + 7)]
+    lines += ["    " * (MAX_BLOCK_DEPTH + 7) + "-> s", "    -> s"]
+    assert where("\n".join(lines) + "\n") == [("DQ0006", MAX_BLOCK_DEPTH + 2, (MAX_BLOCK_DEPTH + 1) * 4 + 1)]
 
 
 def test_parentheses_too_deep():

@@ -404,3 +404,30 @@ def test_check_keeps_every_card_and_is_reproducible_from_the_seed():
         assert sorted(pc.library + pc.hand + pc.boost_exile) == list(range(60))
         records.append(run)
     assert records[0] == records[1]
+
+
+def test_card_facts_are_each_cards_mana_value_and_colors_T_1_4_T_1_5_T_4_6():
+    """The per-table facts a check reads agree with the card model and ``rule_colors``,
+    and a new table (a token added: a longer tuple) gets its own facts."""
+    from deckquest.engine.checks import card_facts
+
+    cards = (FOREST, TAIGA, GUILDGATE, CRAW_WURM, MIND_STONE, DEVOID, GOLD, SHOCK)
+    facts = card_facts(cards)
+    assert facts.mana_values == tuple(card.mana_value for card in cards)
+    assert facts.colors == tuple(rule_colors(card) for card in cards)
+    assert facts.colorless_for_boost == tuple(is_colorless_for_boost(card) for card in cards)
+    assert card_facts(cards) is facts
+    longer = cards + (RUNECLAW_BEAR,)
+    assert card_facts(longer).mana_values[-1] == 2
+
+
+@pytest.mark.parametrize("color", [None, "W", "U", "B", "R", "G"])
+def test_T_4_3_color_bonus_table_of_every_kind(color):
+    """The bonus table worked out at import is the rule itself: own +5, ally +3, else 0."""
+    from deckquest.engine.colors import ALLIES, KIND_COLOR
+
+    for kind in KINDS_2019:
+        wanted = KIND_COLOR.get(kind)
+        expected = 0 if color is None or wanted is None else (
+            5 if color == wanted else 3 if frozenset((color, wanted)) in ALLIES else 0)
+        assert color_bonus(color, kind) == expected

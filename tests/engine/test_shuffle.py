@@ -21,3 +21,20 @@ def test_shuffle_matches_random_shuffle_T_1_2(size):
         theirs.shuffle(library)
         assert mine == library
     assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 6])
+def test_put_on_bottom_draws_what_shuffle_draws_T_4_8(size):
+    """Two revealed cards go to the bottom by a written-out two-card Fisher-Yates walk."""
+    from deckquest.engine.pc import PC, put_on_bottom
+
+    ours, theirs = random.Random(size), random.Random(size)
+    for _ in range(50):
+        pc = PC(id="a", name="A", cards=(), library=[100, 101])
+        cards = list(range(size))
+        put_on_bottom(pc, cards, ours)
+        expected = list(range(size))
+        theirs.shuffle(expected)
+        assert pc.library == [100, 101] + expected
+        assert cards == list(range(size))  # the caller's list is not reordered
+    assert ours.getstate() == theirs.getstate()

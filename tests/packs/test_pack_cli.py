@@ -68,3 +68,16 @@ def test_validate_accepts_the_manifest_file_itself(cli):
     cli("pack", "init", "quest")
     result = cli("pack", "validate", "quest/pack.yaml")
     assert result.exit_code == 0 and result.output.startswith("ok: quest 0.1.0")
+
+
+def test_run_an_installed_scenario_named_with_or_without_quest(cli, tmp_path):
+    """`deckquest run PACK/SCENARIO` (issue 7) also takes the script's file name, as `use`
+    and pack.yaml spell it; a missing local .quest file is still a located read error."""
+    cli("pack", "init", "my-quest")
+    assert cli("pack", "install", "my-quest").exit_code == 0
+    plain = cli("run", "my-quest/my_quest", "--agent", "first")
+    named = cli("run", "my-quest/my_quest.quest", "--agent", "first")
+    assert plain.exit_code == named.exit_code == 0, named.output
+    assert plain.output == named.output and "== The end" in plain.output
+    missing = cli("run", "elsewhere/nothing.quest")
+    assert missing.exit_code == 1 and "DQ0014" in missing.output and "Traceback" not in missing.output

@@ -251,6 +251,8 @@ start scene lair "Lair":
     assert of_kind(events, "npc_defeated")[0]["npc"] == "rat"
     assert of_kind(events, "combat")[0]["enemies"] == []
     assert result.text == "nothing left to fight"
+    # the text transcript still names what the party faces, not a blank
+    assert "Battle against no enemy left standing [" in render_text(events)
 
 
 def test_same_seed_same_jsonl_and_other_seeds_differ(tmp_path):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from deckquest.runtime.agents import FirstAgent
-from runtime_helpers import narration, of_kind, play, start
+from runtime_helpers import PRELUDE, narration, of_kind, play, start
 
 
 def test_scene_starts_and_ends_fire_around_the_scene_change(tmp_path):
@@ -198,3 +198,28 @@ start scene one "A":
     assert kinds.index("narration") < kinds.index("choice")
     assert narration(events) == ["two minutes gone"]
     assert [e for e in events if e["event"] == "choice"][0]["clock"] >= 2
+
+
+def test_no_critical_cards_under_the_2014_rules(tmp_path):
+    """T-4.7 is a 2019 rule; T-5 has no critical cards: a designated Forest revealed in a
+    2014 check is an ordinary card, so `a critical card is revealed` never fires and the
+    check event lists no critical card (docs/checks.md)."""
+    prelude = PRELUDE.replace("rules 2019", "rules 2014")
+    body = '''counter crits = 0
+when a critical card is revealed:
+    crits += 1
+start scene one "A":
+''' + "".join(f'''    check body difficulty {n} by alice:
+        success:
+            "ok"
+''' for n in range(12)) + '''    "{crits}"
+    end victory ""
+'''
+    revealed = 0
+    for seed in range(1, 8):
+        _, events = play(tmp_path, body, seed=seed, prelude=prelude)
+        checks = of_kind(events, "check")
+        revealed += sum(1 for c in checks if c["cards"] == ["Forest"])
+        assert all(c["criticals"] == [] and c["critical"] is None for c in checks)
+        assert narration(events)[-1] == "0"
+    assert revealed > 0  # Forests (3 of them designated) were revealed

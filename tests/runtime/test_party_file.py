@@ -107,8 +107,13 @@ def test_a_party_without_a_pc_the_script_names_is_an_error(tmp_path):
 
 
 def test_a_missing_deck_file_is_an_error(tmp_path):
-    with pytest.raises(DeckquestError):
+    """The error points at the party file's `deck:` value (file:line:col), not at a deck
+    file that does not exist and so has no line to show."""
+    with pytest.raises(DeckquestError) as caught:
         load_party(write(tmp_path, GOOD.replace("decks/red.txt", "decks/blue.txt")), DB)
+    assert caught.value.span.file.endswith("party.yaml")
+    assert (caught.value.span.line, caught.value.span.col) == (11, 11)
+    assert "decks/blue.txt" in caught.value.message and "relative to the party file" in caught.value.hint
 
 
 def test_by_pc_is_not_a_pc_name_a_party_must_have(tmp_path):

@@ -74,3 +74,35 @@ def test_forcing_success_passes_every_check():
     checks = [e for e in of_kind(run.events, "check") if e["cards"]]
     assert checks and all(e["success"] and e["degree"] >= 0 for e in checks)
     assert any(isinstance(s, (ast.Check, ast.Recruit)) for s in statements)
+
+
+def test_run_and_step_by_step_play_alike():
+    """``run()`` does the common steps itself (a statement, closing a block); stepping the
+    run with ``step()`` goes through ``_step`` alone. Both give the same events and state,
+    at the step limit too."""
+    for seed in range(25):
+        for max_steps in (10_000, 12):
+            whole = _run(seed, max_steps=max_steps)
+            whole.run()
+            stepped = _run(seed, max_steps=max_steps)
+            while stepped.step():
+                pass
+            assert whole.events == stepped.events
+            assert whole.state == stepped.state
+            assert whole.rng.getstate() == stepped.rng.getstate()
+
+
+def test_on_check_reports_each_check_event_in_short():
+    """``on_check(pc, success, revealed)`` is called once per ``check`` event, refused
+    checks included (no card revealed), with the event's PC and success (forced too)."""
+    for seed in range(20):
+        for forced in (None, False):
+            recorded = _run(seed)
+            recorded.forced = forced
+            recorded.run()
+            heard = []
+            quiet = _run(seed, record=False, on_check=lambda *args: heard.append(args))
+            quiet.forced = forced
+            quiet.run()
+            assert heard == [(e["pc"], e["success"], bool(e["cards"]))
+                             for e in of_kind(recorded.events, "check")]

@@ -62,7 +62,10 @@ class CardDatabase:
     """Sources searched in order: the first that knows a name wins."""
 
     def __init__(self, *sources: CardSource):
-        self.sources = sources
+        # a database layered over another (a script's own cards over the default one) takes
+        # its sources, so that every source has `names()` for hints and front-face lookups
+        self.sources = tuple(inner for source in sources
+                             for inner in (source.sources if isinstance(source, CardDatabase) else (source,)))
 
     def get(self, name: str) -> Card | None:
         for source in self.sources:

@@ -319,7 +319,8 @@ class _DeckParser:
 
     def _unknown_card(self, number: int, line: str, name: _Name) -> None:
         suggestion = self.db.suggest(name.text)
-        hint = (f"did you mean `{suggestion}`?" if suggestion
+        hint = (f"did you mean `{suggestion}`? If it is another card, import it with `deckquest cards import`"
+                if suggestion
                 else "no card of that name in the card database; import it with `deckquest cards import`")
         self._error(number, line, name.start, name.start + len(name.text), UNKNOWN_CARD,
                     f"unknown card `{name.text}`", hint)

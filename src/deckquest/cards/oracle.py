@@ -31,7 +31,19 @@ from deckquest.cards.model import Card
 COMBAT_KEYWORDS = frozenset({
     "flying", "reach", "first strike", "double strike", "deathtouch", "trample",
     "lifelink", "vigilance", "haste", "defender", "menace", "indestructible",
+    "plainswalk", "islandwalk", "swampwalk", "mountainwalk", "forestwalk",
+    "protection from white", "protection from blue", "protection from black", "protection from red",
+    "protection from green", "hexproof",
 })
+
+# Keywords the battle engine implements outside combat: flash (cast at instant speed,
+# CR 702.8), kicker (an optional additional cost, CR 702.33; `Recognition.kicker`) and echo
+# (pay again at the next upkeep or sacrifice it, CR 702.30; `Recognition.echo`).
+CASTING_KEYWORDS = frozenset({"flash", "kicker", "echo"})
+
+# Static restrictions a creature can have (or be given): "~ can't block.", "~ can't be
+# blocked." (the engine keeps them as flags beside the keywords).
+RESTRICTIONS = frozenset({"can't block", "can't be blocked", "can't attack or block alone"})
 
 # Keywords the card model itself already accounts for (devoid: the card is colourless).
 MODEL_KEYWORDS = frozenset({"devoid"})
@@ -39,10 +51,11 @@ MODEL_KEYWORDS = frozenset({"devoid"})
 EFFECT_KINDS = (
     "damage", "destroy", "exile", "bounce", "counter", "draw", "discard", "gain_life",
     "lose_life", "pump", "counters", "token", "tap", "untap", "mill", "search_land", "fight",
-    "add_mana",
+    "add_mana", "anthem", "reveal_land", "regenerate", "scry",
 )
 
-TIMINGS = ("spell", "enters", "dies", "attacks", "activated", "loyalty", "mana")
+TIMINGS = ("spell", "enters", "dies", "attacks", "hits", "upkeep", "end_step", "activated", "loyalty", "mana",
+           "static")
 
 NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
@@ -100,7 +113,8 @@ class Target:
 
     `scope`: `target` (chosen when cast, `count` of them), `each` (every object that
     matches), `self` (the card itself), `you` (its controller), `its_controller` (the
-    controller of the previous effect's object). `kinds` are what may be chosen:
+    controller of the previous effect's object, or the player a "hits" trigger's source
+    hit), `defending` (the player the card attacks). `kinds` are what may be chosen:
     creature, player, planeswalker, permanent, artifact, enchantment, land, spell.
     `controller` is `any`, `you` or `opponent`.
     """
@@ -115,7 +129,7 @@ class Target:
         return kind in self.kinds or (kind in PERMANENT_KINDS and "permanent" in self.kinds)
 
     def __str__(self) -> str:
-        if self.scope in ("self", "you", "its_controller"):
+        if self.scope in ("self", "you", "its_controller", "defending"):
             return self.scope.replace("_", " ")
         words = " or ".join(self.kinds)
         owner = {"you": " you control", "opponent": " an opponent controls"}.get(self.controller, "")
@@ -150,7 +164,9 @@ class Effect:
     for `pump` (+N/+N and keywords until end of turn), `token` for `token`,
     `unless_pays` for `counter`, `other` for `fight` (the second creature),
     `land_type`/`to_hand`/`tapped` for `search_land`, `at_random` for `discard`,
-    `mana` for `add_mana` (units as sets of WUBRG/C letters).
+    `mana` for `add_mana` (units as sets of WUBRG/C letters); `power`/`toughness`/`keywords`
+    for `anthem` too (a static ability's continuous +N/+N and keywords, CR 611.3, for as long
+    as its source is on the battlefield).
     """
 
     kind: str
@@ -168,12 +184,13 @@ class Effect:
     at_random: bool = False
     mana: tuple[frozenset[str], ...] = ()
     x_power: bool = False  # "gets +X/+0": the pump uses X
+    no_regenerate: bool = False  # "It can't be regenerated." after a destroy (CR 701.19c)
 
     def __str__(self) -> str:
-        if self.kind == "pump":
+        if self.kind in ("pump", "anthem"):
             sign = lambda n: f"+{n}" if n >= 0 else str(n)  # noqa: E731
             grant = f" and {', '.join(self.keywords)}" if self.keywords else ""
-            return f"pump {self.target} {sign(self.power)}/{sign(self.toughness)}{grant}"
+            return f"{self.kind} {self.target} {sign(self.power)}/{sign(self.toughness)}{grant}"
         if self.kind == "token" and self.token:
             return f"token {self.amount} x {self.token.power}/{self.token.toughness} {self.token.name}"
         if self.kind == "fight":
@@ -197,9 +214,11 @@ class Cost:
 @dataclass(frozen=True)
 class Ability:
     """When effects happen: `spell` (an instant or sorcery resolving), `enters` / `dies` /
-    `attacks` triggers, `activated` and `loyalty` abilities with a cost, `mana` abilities.
-    A modal ability ("Choose one —") has no `effects` but `modes`, one of which is chosen;
-    `optional` ones are "you may". A spell's `cost` is its additional cost (Goblin Grenade)."""
+    `attacks` / `upkeep` / `end_step` triggers, `activated` and `loyalty` abilities with a
+    cost, `mana` abilities, `static` abilities (`anthem` effects, in force while the card is
+    on the battlefield). A modal ability ("Choose one —") has no `effects` but `modes`, one of
+    which is chosen; `optional` ones are "you may". A spell's `cost` is its additional cost
+    (Goblin Grenade). `kicked`: an enters trigger that needs the spell kicked (CR 702.33d)."""
 
     timing: str
     effects: tuple[Effect, ...]
@@ -207,6 +226,7 @@ class Ability:
     modes: tuple[tuple[Effect, ...], ...] = ()
     optional: bool = False
     text: str = ""
+    kicked: bool = False
 
     @property
     def modal(self) -> bool:
@@ -217,11 +237,14 @@ class Ability:
 class Recognition:
     """What the recogniser made of a card: its abilities in the vocabulary and the
     sentences it did not understand. `level` is `full` (nothing left over), `partial`
-    or `none` (no sentence understood)."""
+    or `none` (no sentence understood). `kicker`: the kicker cost (`{R}`), or ""; `echo`: the
+    echo cost (CR 702.30), or ""."""
 
     level: str
     abilities: tuple[Ability, ...] = ()
     unrecognised: tuple[str, ...] = ()
+    kicker: str = ""
+    echo: str = ""
 
     @property
     def effects(self) -> list[Effect]:
@@ -295,6 +318,7 @@ def parse_target(text: str) -> Target | None:
         "target opponent": Target("target", ("player",), "opponent"),
         "target player or planeswalker": Target("target", ("player", "planeswalker")),
         "its controller": Target("its_controller"),
+        "defending player": Target("defending"),
         "that player": Target("its_controller"),
         "creatures you control": Target("each", ("creature",), "you"),
         "permanents you control": Target("each", ("permanent",), "you"),
@@ -479,6 +503,11 @@ def _add_mana(m) -> Effect | None:
 # Each pattern matches a whole clause (no final period, card name replaced by `~`).
 _CLAUSES = [
     (rf"^(?:~|it) deals ({_NUMBER}) damage to (.+)$", _damage),
+    # Damage divided among targets: the engine always picks one target, which gets it all
+    # (a legal choice, CR 601.2d; Fireball's extra cost is then 0).
+    (rf"^(?:~|it) deals ({_NUMBER}) damage (?:divided evenly, rounded down, among any number of targets|"
+     rf"divided as you choose among (?:one or two|one, two, or three|any number of) (?:other )?targets)$",
+     lambda m: Effect("damage", ANY_TARGET, amount(m.group(1))) if amount(m.group(1)) else None),
     (r"^destroy (.+)$", _simple("destroy")),
     (r"^exile (.+)$", _simple("exile")),
     (r"^return (.+?) to (?:its owner's hand|their owners' hands)$", _simple("bounce")),
@@ -488,6 +517,7 @@ _CLAUSES = [
     (rf"^{_SUBJECT}gains? ({_NUMBER}) life$", _player_amount("gain_life")),
     (rf"^{_SUBJECT}loses? ({_NUMBER}) life$", _player_amount("lose_life")),
     (rf"^{_SUBJECT}mills? ({_NUMBER}) cards?$", _player_amount("mill")),
+    (rf"^{_SUBJECT}scry ({_NUMBER})$", _player_amount("scry")),
     (rf"^(.+?) gets? {_PT}(?: and gains? {_KEYWORD_LIST})? until end of turn$", _pump),
     (rf"^(.+?) gains? {_KEYWORD_LIST} until end of turn$", _grant),
     (rf"^put ({_NUMBER}) \+1/\+1 counters? on (.+)$", _put_counters),
@@ -499,6 +529,9 @@ _CLAUSES = [
      r"(onto the battlefield(?: tapped)?|into your hand), then shuffle$", _search),
     (r"^(target creature you control) fights (target creature you don't control)$", _fight),
     (r"^add (.+)$", _add_mana),
+    (r"^regenerate (.+)$", _simple("regenerate")),
+    (r"^(defending player) reveals the top card of their library; if it's a land card, "
+     r"that player puts it into their hand$", _simple("reveal_land")),
 ]
 _COMPILED = [(re.compile(pattern, re.I), make) for pattern, make in _CLAUSES]
 
@@ -508,6 +541,9 @@ _NO_OPS = re.compile(
     r"|^a creature dealt damage this way can't be regenerated this turn$",
     re.I,
 )
+# Fireball's "~ costs {1} more to cast for each target beyond the first.": the engine casts
+# such a spell with one target, so it costs nothing more.
+_ONE_TARGET = re.compile(r"^(?:~|this spell) costs \{1\} more to cast for each target beyond the first$", re.I)
 _WHERE_X = re.compile(r"^(.*), where X is the number of ([A-Za-z]+?)s? you control$")
 _IF_IT_HAS = re.compile(r" if it has ((?:mana value|power|toughness) \d+ or (?:less|greater))$")
 _LEADING_SUBJECT = re.compile(r"^(target player|target opponent|each player|each opponent|you) ", re.I)
@@ -530,7 +566,7 @@ def sentence_effects(sentence: str) -> tuple[Effect, ...] | None:
     part is a clause of the vocabulary. None when any part is not understood."""
     sentence = sentence.strip().rstrip(".").strip()
     sentence = _IF_IT_HAS.sub(r" with \1", sentence)  # Fatal Push: only such a creature is worth targeting
-    if _NO_OPS.match(sentence):
+    if _NO_OPS.match(sentence) or _ONE_TARGET.match(sentence):
         return ()
     counted = None
     where = _WHERE_X.match(sentence)
@@ -576,6 +612,17 @@ _REMINDER = re.compile(r"\s*\([^()]*\)")
 _LOYALTY = re.compile(r"^([+-]?\d+): (.+)$")
 _ACTIVATED = re.compile(r"^([^:\"]+): (.+)$")
 _TRIGGER = re.compile(r"^(?:when|whenever) ~ (enters|dies|attacks|enters or dies)(?: the battlefield)?, (.+)$", re.I)
+_HITS = re.compile(r"^whenever ~ deals (?:combat )?damage to (?:a player|an opponent), (.+)$", re.I)
+_REVEAL_LAND = ". If it's a land card, that player puts it into their hand."
+_KICKED = re.compile(r"^when ~ enters(?: the battlefield)?, if it was kicked, (.+)$", re.I)
+_BEGINNING = re.compile(r"^at the beginning of your (upkeep|end step), (.+)$", re.I)
+_MAY_HAVE = re.compile(r"^you may have (?:~|it) deal ", re.I)
+_COLOR_OR_NOT = r"(?:[Ww]hite|[Bb]lue|[Bb]lack|[Rr]ed|[Gg]reen|[Cc]olorless)"
+_ANTHEM = re.compile(
+    rf"^([Oo]ther )?({_COLOR_OR_NOT} |[A-Z][a-z]+ )?[Cc]reatures( you control)? "
+    rf"(?:get {_PT}(?: and have {_KEYWORD_LIST})?|have {_KEYWORD_LIST})\.?$"
+)
+_RESTRICTION = re.compile(r"^~ (can't block|can't be blocked|can't attack or block alone)\.?$", re.I)
 _ENTERS_WITH = re.compile(rf"^~ enters(?: the battlefield)? with ({_NUMBER}) \+1/\+1 counters? on it\.?$", re.I)
 _ENTERS_TAPPED = re.compile(r"^~ enters(?: the battlefield)? tapped\.?$", re.I)
 _SACRIFICE_A = re.compile(r"^sacrifice an? ([A-Za-z]+)$", re.I)
@@ -591,6 +638,8 @@ class _Reading:
     unrecognised: list[str]
     understood: int = 0
     spell_cost: Cost | None = None
+    kicker: str = ""
+    echo: str = ""
 
     def miss(self, text: str) -> None:
         self.unrecognised.append(text)
@@ -628,7 +677,7 @@ def _recognise(name: str, text: str, card_types: tuple[str, ...], keywords: tupl
     else:
         level = "none"
     unrecognised = tuple(sentence.replace("~", name) for sentence in reading.unrecognised)
-    return Recognition(level, tuple(reading.abilities), unrecognised)
+    return Recognition(level, tuple(reading.abilities), unrecognised, reading.kicker, reading.echo)
 
 
 def _self_named(text: str, name: str) -> list[str]:
@@ -688,6 +737,26 @@ def _read_line(reading: _Reading, line: str, is_spell: bool, keywords: tuple[str
         else:
             _read_ability(reading, activated.group(2), "activated", cost, line)
         return
+    static = static_ability(line)
+    if static is not None:
+        reading.understood += 1
+        reading.abilities.append(static)
+        return
+    kicked = _KICKED.match(line)
+    if kicked and reading.kicker:
+        before = len(reading.abilities)
+        _read_ability(reading, kicked.group(1), "enters", None, line)
+        if len(reading.abilities) > before:
+            reading.abilities[-1] = replace(reading.abilities[-1], kicked=True)
+        return
+    beginning = _BEGINNING.match(line)
+    if beginning:
+        _read_ability(reading, beginning.group(2), beginning.group(1).lower().replace(" ", "_"), None, line)
+        return
+    hits = _HITS.match(line)
+    if hits:
+        _read_ability(reading, hits.group(1), "hits", None, line)
+        return
     trigger = _TRIGGER.match(line)
     if trigger:
         for timing in trigger.group(1).lower().split(" or "):
@@ -708,11 +777,48 @@ def _keyword_line(reading: _Reading, line: str, keywords: tuple[str, ...]) -> bo
                    for k in known) for p in parts):
         return False
     for part in parts:
-        if part.lower() in COMBAT_KEYWORDS | MODEL_KEYWORDS:
+        kicker = re.fullmatch(r"(kicker|echo) ((?:\{[0-9WUBRGC]+\})+)", part, re.I)
+        if kicker:
+            setattr(reading, kicker.group(1).lower(), kicker.group(2).upper())
+        if part.lower() in COMBAT_KEYWORDS | MODEL_KEYWORDS or part.lower() == "flash" or kicker:
             reading.understood += 1
         else:
             reading.miss(part)
     return True
+
+
+def static_ability(line: str) -> Ability | None:
+    """A static ability the engine applies continuously (CR 611.3): a lord or an anthem
+    ("Other Goblin creatures you control get +1/+1 and have haste.", "Creatures you control
+    get +1/+1.", "White creatures get +1/+1.", "Goblin creatures you control have haste.")
+    or a restriction of the card itself ("~ can't block.")."""
+    restriction = _RESTRICTION.match(line)
+    if restriction:
+        effect = Effect("anthem", SELF, keywords=(restriction.group(1).lower(),))
+        return Ability("static", (effect,), text=line)
+    match = _ANTHEM.match(line)
+    if not match:
+        return None
+    other, qualifier, yours, power, toughness, with_keywords, only_keywords = match.groups()
+    keywords = _keywords(with_keywords or only_keywords)
+    if keywords is None:
+        return None
+    conditions: list[Condition] = [Condition("another")] if other else []
+    if qualifier:
+        word = qualifier.strip()
+        if word.lower() == "colorless":
+            conditions.append(Condition("colorless"))
+        elif word.lower() in COLOR_WORDS:
+            conditions.append(Condition("color", COLOR_WORDS[word.lower()]))
+        elif word.lower() in ("other", "all", "each", "the"):
+            return None
+        else:
+            conditions.append(Condition("subtype", word))
+    target = Target("each", ("creature",), "you" if yours else "any", tuple(conditions))
+    if power is not None and (power.lstrip("+-") == "X" or toughness.lstrip("+-") == "X"):
+        return None
+    effect = Effect("anthem", target, power=int(power or 0), toughness=int(toughness or 0), keywords=keywords)
+    return Ability("static", (effect,), text=line)
 
 
 def _cost(text: str) -> Cost | None:
@@ -741,11 +847,16 @@ def _read_ability(reading: _Reading, body: str, timing: str, cost: Cost | None, 
     effects: list[Effect] = []
     understood, missed = 0, []
     lead = line[: len(line) - len(body)]  # "When ~ enters, ": shown with a first sentence not understood
+    body = body.replace(_REVEAL_LAND, "; if it's a land card, that player puts it into their hand.")  # Goblin Guide
     for number, sentence in enumerate(_SENTENCE_END.split(body.strip())):
         text = sentence.strip()
-        if text.lower().startswith("you may "):
+        if _MAY_HAVE.match(text):  # "you may have it deal 1 damage to any target" (Goblin Arsonist)
+            optional, text = True, "~ deals " + text[_MAY_HAVE.match(text).end():]
+        elif text.lower().startswith("you may "):
             optional, text = True, text[len("you may "):]
         found = sentence_effects(text)
+        if found == () and _NO_OPS.match(text.rstrip(".")):  # "It can't be regenerated."
+            effects = [replace(e, no_regenerate=True) if e.kind == "destroy" else e for e in effects]
         if found is None or (found and found[0].kind == "add_mana" and timing != "activated"):
             missed.append(lead + sentence if number == 0 else sentence)
         else:

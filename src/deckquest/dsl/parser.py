@@ -117,8 +117,9 @@ def scan(text: str, path: str) -> tuple[list[Diagnostic], str]:
     diagnostics: list[Diagnostic] = []
     lines = text.split("\n")
     previous = -INDENT  # indentation of the last line with content, after repair (none yet)
+    levels: list[tuple[int, int]] = []  # the open blocks' indentation: (as written, after repair)
     for number, line in enumerate(lines, start=1):
-        lines[number - 1] = _scan_line(line, number, path, diagnostics, previous)
+        lines[number - 1] = _scan_line(line, number, path, diagnostics, previous, levels)
         body = lines[number - 1].lstrip(" ")
         if body and not body.startswith("#"):
             previous = len(lines[number - 1]) - len(body)
@@ -126,7 +127,8 @@ def scan(text: str, path: str) -> tuple[list[Diagnostic], str]:
     return diagnostics, repaired if repaired.endswith("\n") else repaired + "\n"
 
 
-def _scan_line(line: str, number: int, path: str, diagnostics: list[Diagnostic], previous: int) -> str:
+def _scan_line(line: str, number: int, path: str, diagnostics: list[Diagnostic], previous: int,
+               levels: list[tuple[int, int]] | None = None) -> str:
     body = line.lstrip(" \t")
     if not body or body.startswith("#"):
         return line
@@ -136,11 +138,23 @@ def _scan_line(line: str, number: int, path: str, diagnostics: list[Diagnostic],
         diagnostics.append(error("DQ0002", "indent with 4 spaces, not a tab", Span(path, number, col, number, col + 1),
                                  "replace each tab at the start of the line with 4 spaces"))
         lead = lead.replace("\t", " " * INDENT)
-    if len(lead) % INDENT:
+    written = len(lead)
+    if written % INDENT:
         diagnostics.append(error("DQ0003", f"indented by {len(lead)} spaces; indent by a multiple of 4",
                                  Span(path, number, 1, number, len(lead) + 1),
                                  "each block level is indented 4 spaces more than the line that opens it"))
         lead = " " * (round(len(lead) / INDENT) * INDENT)
+    if levels is not None:
+        lead = " " * _block_level(written, len(lead), levels)
+    too_deep = (MAX_BLOCK_DEPTH + 1) * INDENT
+    if len(lead) >= too_deep and (len(lead) <= previous + INDENT or previous >= too_deep):
+        # One error for a run of too deep lines: its first line stands in as the block of the
+        # line above (so that line gets no "expected a block"), the rest are left out.
+        if previous >= too_deep:
+            return ""
+        diagnostics.append(error("DQ0006", f"blocks nested more than {MAX_BLOCK_DEPTH} levels deep",
+                                 Span(path, number, len(lead) + 1), "move the inner part into a scene of its own"))
+        return " " * too_deep + '""'
     if previous < 0 and lead:
         diagnostics.append(error("DQ0010", "the first line cannot be indented", Span(path, number, 1, number, len(lead) + 1),
                                  "start the script at the left margin"))
@@ -150,11 +164,33 @@ def _scan_line(line: str, number: int, path: str, diagnostics: list[Diagnostic],
                                  Span(path, number, 1, number, len(lead) + 1),
                                  "a block is indented 4 spaces more than the line that opens it"))
         lead = " " * (previous + INDENT)
-    if len(lead) // INDENT > MAX_BLOCK_DEPTH:
-        diagnostics.append(error("DQ0006", f"blocks nested more than {MAX_BLOCK_DEPTH} levels deep",
-                                 Span(path, number, len(lead) + 1), "move the inner part into a scene of its own"))
-        lead = " " * (MAX_BLOCK_DEPTH * INDENT)
     return lead + _scan_strings(body, number, len(lead), path, diagnostics)
+
+
+def _block_level(written: int, rounded: int, levels: list[tuple[int, int]]) -> int:
+    """The indentation a line is repaired to, read from the blocks as the file writes them.
+
+    A script indented with 2 (or 3) spaces is reported line by line (DQ0003), and is then
+    parsed with the structure it plainly has: deeper than the line above opens a block one
+    level in; back to an earlier line's indentation closes blocks to that level. So the
+    parser reports no cascade of errors about lines that are only badly indented.
+    """
+    while levels and levels[-1][0] > written:
+        levels.pop()
+    if levels and levels[-1][0] == written:
+        level = levels[-1][1]
+    elif written % INDENT == 0 and all(w % INDENT == 0 for w, _ in levels):
+        level = rounded  # a well-indented file: nothing to read
+    elif levels:
+        # one space off the line above is a slip, two or more a deeper block
+        level = levels[-1][1] + INDENT if written > levels[-1][0] + 1 else levels[-1][1]
+    else:
+        level = rounded
+    if levels and levels[-1][0] == written:
+        levels[-1] = (written, level)
+    else:
+        levels.append((written, level))
+    return level
 
 
 def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: list[Diagnostic]) -> str:
@@ -241,7 +277,27 @@ def diagnostic_for(exc: UnexpectedInput, path: str, lines: list[str], line_offse
     hint = f"expected {_describe_expected(expected)}" if expected else None
     if token.type == "COLON" and "_NL" in expected:
         hint = "only a line that opens a block ends with `:`"
+    words = lines[line - 1].split(None, 1) if 0 < line <= len(lines) else []
+    first_word = words[0].rstrip(":") if words else ""
+    indented = 0 < line <= len(lines) and lines[line - 1][:1] == " "
+    if first_word in _MISPLACED and token.type not in ("_INDENT", "_DEDENT") and (
+            indented or first_word not in _DECLARATIONS):
+        hint = _MISPLACED[first_word]
     return error("DQ0001", message, span, hint)
+
+
+# Block lines a GM may put at the wrong place: what the parser expected there says little.
+_OUTCOME_HINT = "`success:` and `failure:` go inside a `check …:` or `recruit …:` block, indented 4 spaces more"
+_BATTLE_HINT = "`victory:`, `defeat:` and `escape:` go inside a `battle against …:` block, indented 4 spaces more"
+_MISPLACED = {
+    "else": "`else:` and `else if …:` come right after the block of an `if`, at the indentation of the `if`",
+    "success": _OUTCOME_HINT, "failure": _OUTCOME_HINT,
+    "victory": _BATTLE_HINT, "defeat": _BATTLE_HINT, "escape": _BATTLE_HINT,
+    **{word: f"declare a {word} at the left margin, outside scenes" for word in
+       ("flag", "counter", "creature", "planeswalker", "player", "horde", "card")},
+    "scene": "a scene starts at the left margin: `scene id \"Title\":`",
+}
+_DECLARATIONS = {"flag", "counter", "creature", "planeswalker", "player", "horde", "card", "scene"}
 
 
 def _code_end(line: str) -> int:
@@ -294,9 +350,9 @@ _WRAPPER = 'scene recovered "":\n'
 
 def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str]) -> list[Diagnostic]:
     """Errors of each 4-space statement of a scene or trigger, parsed inside a stand-in scene."""
-    lines = chunk.split("\n")
+    chunk_lines = chunk.split("\n")  # `lines` stays the file's: diagnostics read their line there
     found = []
-    for start, statement in _blocks([line[INDENT:] if line.startswith(" " * INDENT) else "" for line in lines[1:]]):
+    for start, statement in _blocks([line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]):
         body = "\n".join((" " * INDENT + line) if line else "" for line in statement.split("\n"))
         problem = _parse_error(_WRAPPER + body, 0)
         if problem is not None:

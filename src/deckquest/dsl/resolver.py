@@ -490,7 +490,8 @@ class _Compiler:
         if card is None:
             suggestion = self._database().suggest(npc.from_card)
             self.error("DQ0054", f"unknown card \"{npc.from_card}\"", npc.span,
-                       f'did you mean "{suggestion}"?' if suggestion else "import card data with `deckquest cards import`")
+                       f'did you mean "{suggestion}"? If it is another card, import it with `deckquest cards import`'
+                       if suggestion else "import card data with `deckquest cards import`")
             return
         if not card.is_type(npc.kind.capitalize()):
             self.error("DQ0057", f"\"{card.name}\" is not a {npc.kind} card", npc.span,
@@ -578,6 +579,10 @@ class _Compiler:
                 self.error("DQ0037", "`pc` means the PC in scope, and here there is none", span,
                            "`pc` is bound inside a check's blocks and in triggers about a PC; name a PC or use `each pc`")
             return name
+        if name == "party" and self.prefix + name not in self.symbols:
+            self.error("DQ0033", "`party` is not a PC", span,
+                       "an effect on every PC is written `each pc loses 1 life`, `each pc draws 1`")
+            return name
         return self._lookup(name, span, ("pc",), "DQ0033")
 
     # -------------------------------------------------------------- triggers, scenes, statements
@@ -618,7 +623,8 @@ class _Compiler:
         seen, todo = set(), [start, *self.gotos.get(None, ())]
         while todo:
             scene = todo.pop()
-            if scene not in seen and scene in self.scenes:
+            # a start scene whose name is in error (DQ0030, DQ0048) still leads on: no DQ0043 cascade
+            if scene not in seen and (scene in self.scenes or scene == start):
                 seen.add(scene)
                 todo.extend(self.gotos.get(scene, ()))
         for scene in script.scenes:
@@ -820,6 +826,11 @@ class _Compiler:
             return expr
         if inner == "pc" or self.symbols.get(self.prefix + inner, ("",))[0] == "pc":
             return ast.PcName(span, self._pc_ref(inner, span, scope))
+        if owner and (owner == "pc" or self.symbols.get(self.prefix + owner, ("",))[0] == "pc"):
+            self.error("DQ0039", f"a PC has no `{stat}` to show", span,
+                       f"`{{{owner}}}` shows its name; a PC also shows "
+                       + ", ".join(f"`{{{owner}.{name}}}`" for name in ast.PC_STATS))
+            return ""
         var = ast.Var(span, self._lookup(inner, span, ("counter", "flag"), "DQ0034"))
         return var
 

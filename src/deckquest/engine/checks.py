@@ -131,7 +131,8 @@ def begin_check(
     if pc.concentration_counter:
         raise RuleError(f"{pc.name} has a concentration counter and cannot make a check", "T-2.5")
     pending = PendingCheck(pc=pc.id, rules=rules, kind=kind, difficulty=difficulty, support=support)
-    _set_aside_known(pc, pending, known, rng)
+    if known:
+        _set_aside_known(pc, pending, known, rng)
     if rules == "2019":
         _reveal_2019(pc, pending, rng)
     else:
@@ -171,7 +172,8 @@ def boost(pc: PC, pending: PendingCheck, rng: random.Random | None = None) -> in
     cards, pc.library = pc.library[:BOOST_SIZE], pc.library[BOOST_SIZE:]
     pc.boost_exile.extend(cards)
     pc.boost_used = True
-    bonus = sum(is_colorless_for_boost(pc.cards[i]) for i in cards)
+    colorless = card_facts(pc.cards).colorless_for_boost
+    bonus = sum([colorless[i] for i in cards])
     pending.boost_cards = cards
     pending.boost_bonus = bonus
     pending.boosted = True
@@ -185,26 +187,28 @@ def finish_check(pc: PC, pending: PendingCheck, rng: random.Random) -> CheckReco
         raise RuleError("the check is already finished", "T-4.8")
     if pending.rules == "2019":
         put_on_bottom(pc, pending.revealed, rng)
-    pc.library[:0] = pending.known
+    if pending.known:
+        pc.library[:0] = pending.known
     wake_if_library(pc)
     pending.finished = True
-    return CheckRecord(
-        pc=pending.pc,
-        rules=pending.rules,
-        kind=pending.kind,
-        difficulty=pending.difficulty,
-        revealed=tuple(pc.names(pending.reveal_order)),
-        color=pending.color,
-        target=pending.target,
-        result=pending.result,
-        degree=pending.degree,
-        success=pending.success,
-        critical=pending.critical,
-        redo=pending.redo,
-        boost_cards=tuple(pc.names(pending.boost_cards)),
-        boost_bonus=pending.boost_bonus,
-        support=pending.support,
-        note=_note(pending),
+    cards = pc.cards
+    return CheckRecord(  # positional, in field order: one is made per check
+        pending.pc,
+        pending.rules,
+        pending.kind,
+        pending.difficulty,
+        tuple([cards[i].name for i in pending.reveal_order]),  # revealed
+        pending.color,
+        pending.target,
+        pending.result,
+        pending.result - pending.target,  # degree
+        pending.success,
+        pending.critical,
+        pending.redo,
+        tuple([cards[i].name for i in pending.boost_cards]),
+        pending.boost_bonus,
+        pending.support,
+        _note(pending) if pending.library_short or pending.critical == "failure" else "",
     )
 
 
@@ -246,6 +250,41 @@ def _set_aside_known(pc: PC, pending: PendingCheck, known: int, rng: random.Rand
     pending.known, pc.library = pc.library[:known], pc.library[known:]
 
 
+class CardFacts(NamedTuple):
+    """What a check reads of each card of a card table, by physical card id."""
+
+    cards: tuple  # the table itself: kept so its id cannot be reused while cached
+    mana_values: tuple[int, ...]  # T-1.5
+    colors: tuple[tuple[str, ...], ...]  # T-1.4: rule colours
+    colorless_for_boost: tuple[bool, ...]  # T-4.6
+
+
+_FACTS: dict[int, CardFacts] = {}
+_FACTS_LIMIT = 256  # card tables cached at once (a batch has one per party member)
+
+
+def card_facts(cards: tuple) -> CardFacts:
+    """The mana values and colours of a card table, worked out once per table.
+
+    Cards are immutable, and every PC dealt from the same party member shares its card
+    table (``create_pc`` keeps the tuple it is given), so a batch of runs reads these
+    from a tuple by card id instead of hashing the card for ``rule_colors`` on every
+    check. Keyed by the table's identity; the entry holds the table, so a stale id
+    cannot match (and a table given as a list that grew is read again).
+    """
+    facts = _FACTS.get(id(cards))
+    if facts is None or facts.cards is not cards or len(facts.mana_values) != len(cards):
+        if len(_FACTS) >= _FACTS_LIMIT:
+            _FACTS.clear()
+        facts = _FACTS[id(cards)] = CardFacts(
+            cards,
+            tuple(card.mana_value for card in cards),
+            tuple(rule_colors(card) for card in cards),
+            tuple(is_colorless_for_boost(card) for card in cards),
+        )
+    return facts
+
+
 def check_mana_value(pc: PC, card_id: int) -> int:
     """T-4.7: during a check a critical card has mana value 20; others their own (T-1.5)."""
     if card_id in pc.critical_cards:
@@ -260,7 +299,9 @@ def _reveal_2019(pc: PC, pending: PendingCheck, rng: random.Random) -> None:
             pending.library_short = True
             pending.target, pending.result = pending.difficulty, pending.support
             return
-        if pc.critical_cards.issuperset(pc.library):
+        # A library holds distinct ids: only one no longer than the critical set can be
+        # all critical (the length test spares building a set of the library per check).
+        if len(pc.library) <= len(pc.critical_cards) and pc.critical_cards.issuperset(pc.library):
             pending.critical = "failure"  # T-4.7: only critical cards remain
             pending.target, pending.result = pending.difficulty, pending.support
             return
@@ -273,13 +314,18 @@ def _reveal_2019(pc: PC, pending: PendingCheck, rng: random.Random) -> None:
             continue
         break
     pending.revealed = [first, second]
-    pending.target = check_mana_value(pc, first) + pending.difficulty  # T-4.2
-    pending.color = _result_color(pc, second, pending.kind, rng)
+    facts = card_facts(pc.cards)
+    critical = pc.critical_cards
+    # T-4.7: a critical card's mana value is 20 during a check (check_mana_value)
+    first_value = CRITICAL_MANA_VALUE if first in critical else facts.mana_values[first]
+    second_value = CRITICAL_MANA_VALUE if second in critical else facts.mana_values[second]
+    pending.target = first_value + pending.difficulty  # T-4.2
+    pending.color = _pick_color(facts.colors[second], pending.kind, rng)
     bonus = color_bonus(pending.color, pending.kind)  # T-4.3, T-4.9
-    pending.result = check_mana_value(pc, second) + bonus + pending.support  # T-4.3, T-4.13
-    if first in pc.critical_cards:
+    pending.result = second_value + bonus + pending.support  # T-4.3, T-4.13
+    if first in critical:
         pending.critical = "failure"
-    elif second in pc.critical_cards:
+    elif second in critical:
         pending.critical = "success"
 
 
@@ -288,7 +334,11 @@ def _result_color(pc: PC, card_id: int, kind: str, rng: random.Random) -> str | 
 
     A colourless check (T-4.9) needs no colour, so it draws nothing.
     """
-    colors = rule_colors(pc.cards[card_id])
+    return _pick_color(rule_colors(pc.cards[card_id]), kind, rng)
+
+
+def _pick_color(colors: tuple[str, ...], kind: str, rng: random.Random) -> str | None:
+    """``_result_color`` given the result card's rule colours."""
     if kind == "colorless" or not colors:
         return None
     if len(colors) == 1:

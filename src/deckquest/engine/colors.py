@@ -66,6 +66,13 @@ def color_bonus(color: str | None, kind: str) -> int:
 
     A colourless check (T-4.9) gives no bonus whatever the card's colour.
     """
+    bonus = _BONUS.get((color, kind))
+    if bonus is not None:
+        return bonus
+    return _color_bonus(color, kind)
+
+
+def _color_bonus(color: str | None, kind: str) -> int:
     wanted = KIND_COLOR.get(kind)
     if color is None or wanted is None:
         return 0
@@ -95,3 +102,7 @@ def check_kind(kind: str, rules: str) -> str:
     if kind not in allowed:
         raise ValueError(f"unknown {rules} check kind {kind!r}; expected one of {', '.join(allowed)}")
     return kind
+
+
+#: ``color_bonus`` of every colour and 2019 kind, worked out once: each check asks it.
+_BONUS = {(color, kind): _color_bonus(color, kind) for color in COLORS for kind in KINDS_2019}

@@ -198,14 +198,32 @@ def put_on_bottom(pc: PC, card_ids: Sequence[int], rng: random.Random) -> None:
 
     Scene end calls this for every PC, most often with no boost cards to put: fewer
     than two cards have one order, and shuffling them would draw no random number.
+    Every 2019 check puts its two revealed cards here (T-4.8): for two cards the
+    Fisher-Yates walk of ``shuffle`` is one draw of 2 bits (retried while 2 or 3), and
+    swaps on 0; written out, it draws exactly what ``shuffle`` draws.
     """
-    if len(card_ids) < 2:
+    count = len(card_ids)
+    if count < 2:
         pc.library.extend(card_ids)
+    elif count == 2:
+        getrandbits = rng.getrandbits
+        pick = getrandbits(2)
+        while pick >= 2:
+            pick = getrandbits(2)
+        first, second = card_ids
+        pc.library += (second, first) if pick == 0 else (first, second)
     else:
         cards = list(card_ids)
         shuffle(cards, rng)
         pc.library.extend(cards)
-    wake_if_library(pc)
+    if pc.status == UNCONSCIOUS:
+        wake_if_library(pc)
+
+
+#: The Fisher-Yates walk of ``random.shuffle``, worked out once: each position from the
+#: end (1023 down to 1) with the bits ``getrandbits`` draws for it, ``(last + 1).bit_length()``.
+_WALK_SIZE = 1024
+_WALK = tuple((last, (last + 1).bit_length()) for last in range(_WALK_SIZE - 1, 0, -1))
 
 
 def shuffle(cards: list[int], rng: random.Random) -> None:
@@ -215,13 +233,17 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
     ``getrandbits`` for each position, so a seed deals exactly the cards it always
     has (tests/engine/test_shuffle.py); written out because ``random.shuffle`` costs a
     method call per card, and every run of a batch shuffles two 60-card libraries.
+    The positions and their bit counts come from ``_WALK`` (a slice of its tail).
     """
+    size = len(cards)
+    if size <= _WALK_SIZE:
+        walk = _WALK[_WALK_SIZE - size:]
+    else:
+        walk = [(last, (last + 1).bit_length()) for last in range(size - 1, 0, -1)]
     getrandbits = rng.getrandbits
-    for last in range(len(cards) - 1, 0, -1):
-        choices = last + 1
-        bits = choices.bit_length()
+    for last, bits in walk:
         pick = getrandbits(bits)
-        while pick >= choices:
+        while pick > last:
             pick = getrandbits(bits)
         cards[last], cards[pick] = cards[pick], cards[last]
 
@@ -285,8 +307,9 @@ def boost_cleanup(pc: PC, rng: random.Random) -> None:
     Called at the cleanup step of a scene's end (adventure part, by scene_end)
     or of each turn's end (combat).
     """
-    cards, pc.boost_exile = pc.boost_exile, []
-    put_on_bottom(pc, cards, rng)
+    if pc.boost_exile:  # most scenes end with no boost made
+        cards, pc.boost_exile = pc.boost_exile, []
+        put_on_bottom(pc, cards, rng)
     pc.boost_used = False
 
 
@@ -303,11 +326,13 @@ def scene_end(pc: PC, rng: random.Random) -> None:
     The boost cards are the exception: nothing moves them but the cleanup,
     which puts them on the library bottom.
     """
-    pc.exhaustion_zone.extend(_cards_that_stay(pc, pc.battlefield))
-    pc.battlefield = []
+    if pc.battlefield:
+        pc.exhaustion_zone.extend(_cards_that_stay(pc, pc.battlefield))
+        pc.battlefield = []
     for zone in (pc.graveyard, pc.exile, pc.stack):
-        pc.exhaustion_zone.extend(zone)
-        zone.clear()
+        if zone:
+            pc.exhaustion_zone.extend(zone)
+            zone.clear()
     boost_cleanup(pc, rng)
 
 

@@ -21,3 +21,8 @@ class Permanent:
     power_bonus: int = 0  # "+N/+N until end of turn" (card effects); cleared at end of turn
     toughness_bonus: int = 0
     granted: int = 0  # keyword flags gained until end of turn (engine.combat.profile)
+    # Continuous effects of static abilities (lords, anthems), recomputed by the battle
+    # engine whenever the battlefield changes (engine.combat.statics); 0 outside battles.
+    static_power: int = 0
+    static_toughness: int = 0
+    static_keywords: int = 0

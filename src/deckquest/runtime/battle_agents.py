@@ -18,11 +18,12 @@ from typing import Callable
 from deckquest.engine.checks import boost_when_failing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
-from deckquest.engine.combat.casting import play_value
+from deckquest.engine.combat.casting import is_instant_speed, play_value
+from deckquest.engine.combat.resolve import modes_of, spell_ability
 from deckquest.engine.combat.combat import can_block
 from deckquest.engine.combat.profile import (
-    DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK, MENACE,
-    REACH, TRAMPLE, VIGILANCE, profile,
+    CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK,
+    MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile,
 )
 from deckquest.engine.combat.state import Battle, find_permanent, keywords_of, power, toughness
 from deckquest.engine.combat.turns import defenders
@@ -155,7 +156,7 @@ class GreedyBattleAgent:
             return self._main(battle, actions)
         if step == "declare_attackers":
             return _next_of(actions, self._planned(battle, _attack_plan), act.CONFIRM_ATTACKERS)
-        if step == "respond":
+        if step in ("respond", "after_blockers"):
             return _response(battle, actions, rng)
         return _next_of(actions, self._planned(battle, _block_plan), act.CONFIRM_BLOCKERS)
 
@@ -172,7 +173,8 @@ class GreedyBattleAgent:
         if lands:
             return max(lands, key=lambda a: _land_value(battle, a))
         costs: dict = {}
-        plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions if a.kind in (act.CAST, act.ACTIVATE)]
+        plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
+                 if a.kind in (act.CAST, act.ACTIVATE) and not _held_trick(battle, a)]
         plays = [p for p in plays if p[0] > 0]
         if plays:
             return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
@@ -180,9 +182,33 @@ class GreedyBattleAgent:
             if _attack_plan(battle):  # the same plan is made again in declare attackers
                 return Action(act.GO_TO_COMBAT)
         escapes = [a for a in actions if a.kind == act.ESCAPE]
-        if escapes and _loss_is_near(battle):
+        if escapes and (_loss_is_near(battle) or _stalemate(battle)):
             return escapes[0]
         return Action(act.END_TURN)
+
+
+def _held_trick(battle: Battle, action: Action) -> bool:
+    """A pump instant ("Target creature gets +3/+3 until end of turn") is kept for after
+    blockers (combat tricks), not cast in a main phase."""
+    if action.kind != act.CAST:
+        return False
+    card = battle.side(action.player).cards[action.card]
+    if not is_instant_speed(card) or profile(card).is_permanent:
+        return False
+    ability = spell_ability(card)
+    effects = [e for mode in modes_of(ability) for e in mode] if ability is not None else []
+    return bool(effects) and all(e.kind == "pump" and e.power >= 0 and e.toughness >= 0 for e in effects)
+
+
+def _stalemate(battle: Battle) -> bool:
+    """Nothing is left to fight but one horde creature that can neither attack nor block alone
+    (Mogg Flunkies, CR 506.5): combat cannot end the battle, so the party leaves (T-6.6)."""
+    horde = battle.horde
+    if horde.library or horde.hand or battle.fighting_bosses():
+        return False
+    creatures = [p for p in horde.battlefield if profile(horde.cards[p.card]).is_creature
+                 or profile(horde.cards[p.card]).loyalty > 0]
+    return len(creatures) == 1 and bool(keywords_of(horde, creatures[0]) & NOT_ALONE)
 
 
 def _next_of(actions: list[Action], plan: list[Action], done: str) -> Action:
@@ -252,13 +278,13 @@ def _enemy_sides(battle: Battle) -> list:
     return [battle.horde, *battle.fighting_bosses()]
 
 
-def _horde_threat(battle: Battle) -> list[float]:
-    """The powers of the enemy creatures that may attack next turn, biggest first,
-    with the expected power of the horde's next reveal (T-6.9) as one more attacker."""
-    powers = [float(power(side, p)) for side in _enemy_sides(battle) for p in side.battlefield
+def _horde_threat(battle: Battle) -> list[tuple[float, int]]:
+    """The enemy creatures that may attack next turn as (power, keyword flags), biggest
+    first, with the expected power of the horde's next reveal (T-6.9) as one more attacker."""
+    threat = [(float(power(side, p)), keywords_of(side, p)) for side in _enemy_sides(battle) for p in side.battlefield
               if profile(side.cards[p.card]).is_creature and not keywords_of(side, p) & DEFENDER]
-    powers.append(_expected_reveal_power(battle.horde))
-    return sorted(powers, reverse=True)
+    threat.append((_expected_reveal_power(battle.horde), 0))
+    return sorted(threat, key=lambda t: -t[0])
 
 
 def _expected_reveal_power(horde) -> float:
@@ -276,16 +302,36 @@ def _expected_reveal_power(horde) -> float:
     return token_power * share / (1 - share) + other_power
 
 
-def _blockers(battle: Battle) -> int:
-    """How many of our creatures are untapped (each can block one attacker)."""
-    return sum(1 for pc in battle.fighting() for p in pc.battlefield
-               if not p.tapped and profile(pc.cards[p.card]).is_creature)
+def _blockers(battle: Battle) -> list[tuple[str, int, int]]:
+    """Our untapped creatures that can block (each blocks one attacker): (PC id, card id,
+    keyword flags)."""
+    return [(pc.id, p.card, keywords_of(pc, p)) for pc in battle.fighting() for p in pc.battlefield
+            if not p.tapped and profile(pc.cards[p.card]).is_creature and not keywords_of(pc, p) & CANT_BLOCK]
 
 
-def _expected_damage(battle: Battle, blockers: int, threat: list[float]) -> float:
-    """Damage per PC if the horde attacked with `threat` and each of `blockers`
-    of our creatures blocked one of its biggest attackers."""
-    return sum(threat[blockers:]) / max(1, len(battle.fighting()))
+def _expected_damage(battle: Battle, blockers: list, threat: list[tuple[float, int]]) -> float:
+    """Damage per PC if the enemies attacked with `threat` and our `blockers` blocked their
+    biggest attackers: a flyer only by a creature with flying or reach (CR 702.9b), a menace
+    attacker only by two (CR 702.110b), nothing that "can't be blocked"."""
+    ground = sum(1 for b in blockers if not b[2] & (FLYING | REACH))
+    air = len(blockers) - ground
+    unblocked = 0.0
+    for amount, flags in threat:
+        need = 2 if flags & MENACE else 1
+        if flags & UNBLOCKABLE:
+            unblocked += amount
+        elif flags & FLYING:
+            if air >= need:
+                air -= need
+            else:
+                unblocked += amount
+        elif ground + air >= need:
+            use = min(ground, need)
+            ground -= use
+            air -= need - use
+        else:
+            unblocked += amount
+    return unblocked / max(1, len(battle.fighting()))
 
 
 def _danger_line(battle: Battle) -> float:
@@ -308,7 +354,10 @@ def _attack_plan(battle: Battle) -> list[Action]:
     back still hold the enemies' next attack under the danger line. The defender:
     an enemy planeswalker first (T-8.2), else the boss with the least life, else the horde."""
     blockers = [(side, p) for side in _enemy_sides(battle) for p in side.battlefield
-                if not p.tapped and profile(side.cards[p.card]).is_creature]
+                if not p.tapped and profile(side.cards[p.card]).is_creature
+                and not keywords_of(side, p) & CANT_BLOCK]
+    if len(blockers) == 1 and keywords_of(*blockers[0]) & NOT_ALONE:
+        blockers = []  # it cannot block alone (CR 506.5)
     fighting = battle.fighting()
     targets = defenders(battle)
     if not fighting or not targets:
@@ -332,9 +381,10 @@ def _attack_plan(battle: Battle) -> list[Action]:
             if risky:
                 continue
             if not facts.keywords & VIGILANCE:
-                if _expected_damage(battle, home - 1, threat) >= line:
+                kept = [b for b in home if b[:2] != (pc.id, permanent.card)]
+                if _expected_damage(battle, kept, threat) >= line:
                     continue
-                home -= 1
+                home = kept
             plan.append(Action(act.ATTACK, pc.id, permanent.card, target=defender))
     return plan
 
@@ -350,9 +400,11 @@ def _chosen_defender(battle: Battle, targets: list[tuple[str, int]]) -> tuple[st
 
 
 def _block_plan(battle: Battle) -> list[Action]:
-    """Blocks that kill an attacker and survive; then trades of equal or better value;
-    then chump blocks of the biggest attackers while a PC would otherwise drop to 0.
-    Menace attackers are left unblocked."""
+    """Blocks that kill an attacker and survive; then trades of equal or better value; then
+    double blocks of menace attackers (CR 702.110b) that kill it losing at most one creature
+    worth no more than it; then chump blocks of the biggest attackers (two for a menace
+    attacker) while a PC would otherwise drop to 0. Only legal blocks are planned (flying,
+    reach, "can't block", landwalk: `can_block`)."""
     used = {b for a in battle.attacks for b in a.blockers}
     free = [(pc, p) for pc in battle.fighting() for p in pc.battlefield
             if profile(pc.cards[p.card]).is_creature and not p.tapped and (pc.id, p.card) not in used]
@@ -363,20 +415,23 @@ def _block_plan(battle: Battle) -> list[Action]:
     def attacker_of(attack):
         return find_permanent(side_of(attack), attack.card)
 
-    attacks = sorted((a for a in battle.attacks if not a.blockers
-                      and not keywords_of(side_of(a), attacker_of(a)) & MENACE),
+    def menace(attack):
+        return bool(keywords_of(side_of(attack), attacker_of(attack)) & MENACE)
+
+    attacks = sorted((a for a in battle.attacks if not a.blockers),
                      key=lambda a: (-power(side_of(a), attacker_of(a)), a.owner, a.card))
     plan: list[Action] = []
     blocked = set()
 
-    def assign(attack, pc, permanent):
-        plan.append(Action(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
-        free.remove((pc, permanent))
+    def assign(attack, *chosen):
+        for pc, permanent in chosen:
+            plan.append(Action(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
+            free.remove((pc, permanent))
         blocked.add((attack.owner, attack.card))
 
     for wanted in ("good", "trade"):
         for attack in attacks:
-            if (attack.owner, attack.card) in blocked:
+            if (attack.owner, attack.card) in blocked or menace(attack):
                 continue
             side, attacker = side_of(attack), attacker_of(attack)
             choices = [(pc, p) for pc, p in free if can_block(pc, p, side, attacker)
@@ -384,10 +439,15 @@ def _block_plan(battle: Battle) -> list[Action]:
                        and (_survives(pc, p, side, attacker) if wanted == "good"
                             else creature_value(side, attack.card) >= creature_value(pc, p.card))]
             if choices:
-                assign(attack, *min(choices, key=lambda c: creature_value(c[0], c[1].card)))
+                assign(attack, min(choices, key=lambda c: creature_value(c[0], c[1].card)))
+    for attack in attacks:
+        if menace(attack) and (attack.owner, attack.card) not in blocked:
+            pair = _menace_pair(side_of(attack), attacker_of(attack), attack.card, free)
+            if pair:
+                assign(attack, *pair)
     incoming: dict[str, int] = {}
     for attack in battle.attacks:
-        if (attack.owner, attack.card) not in blocked and not attack.blockers:
+        if (attack.owner, attack.card) not in blocked and not attack.blockers and attack.defender_card < 0:
             damage = power(side_of(attack), attacker_of(attack))
             incoming[attack.defender] = incoming.get(attack.defender, 0) + damage
     for attack in attacks:
@@ -395,8 +455,38 @@ def _block_plan(battle: Battle) -> list[Action]:
         if (attack.owner, attack.card) in blocked or incoming.get(attack.defender, 0) < pc_life:
             continue
         side, attacker = side_of(attack), attacker_of(attack)
-        choices = [(pc, p) for pc, p in free if can_block(pc, p, side, attacker)]
-        if choices:
-            assign(attack, *min(choices, key=lambda c: creature_value(c[0], c[1].card)))
+        need = 2 if menace(attack) else 1
+        choices = sorted(((pc, p) for pc, p in free if can_block(pc, p, side, attacker)),
+                         key=lambda c: creature_value(c[0], c[1].card))
+        if len(choices) >= need:
+            assign(attack, *choices[:need])
             incoming[attack.defender] -= power(side, attacker)
     return plan
+
+
+def _menace_pair(side, attacker, card: int, free: list) -> tuple | None:
+    """The cheapest two blockers that together destroy a menace attacker, of which it destroys
+    at most one, and that one worth no more than the attacker (or None)."""
+    able = [(pc, p) for pc, p in free if can_block(pc, p, side, attacker)]
+    if len(able) < 2 or keywords_of(side, attacker) & INDESTRUCTIBLE:
+        return None
+    left = _toughness(side, attacker)
+    damage = power(side, attacker)
+    worth = creature_value(side, card)
+    best = None
+    for i, first in enumerate(able):
+        for second in able[i + 1:]:
+            pair = (first, second)
+            dealt = sum(max(0, power(pc, p)) for pc, p in pair)
+            if dealt < left and not any(keywords_of(pc, p) & DEATHTOUCH and power(pc, p) > 0 for pc, p in pair):
+                continue
+            lost = [c for c in pair if _kills(side, attacker, c[0], c[1])]
+            if len(lost) == 2 and damage < sum(_toughness(pc, p) for pc, p in pair) \
+                    and not keywords_of(side, attacker) & DEATHTOUCH:
+                lost = [min(lost, key=lambda c: _toughness(c[0], c[1]))]
+            if len(lost) > 1 or any(creature_value(pc, p.card) > worth for pc, p in lost):
+                continue
+            cost = sum(creature_value(pc, p.card) for pc, p in pair)
+            if best is None or cost < best[0]:
+                best = (cost, pair)
+    return best[1] if best else None

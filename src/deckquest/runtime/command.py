@@ -20,12 +20,17 @@ from deckquest.runtime.transcript import TextRenderer, json_line
 def locate_script(ref: str) -> Path:
     """A script path, or ``pack-name/scenario`` of an installed pack."""
     path = Path(ref)
-    if path.exists() or ref.endswith(".quest"):
+    if path.exists():
         return path
     if "/" in ref:
-        from deckquest.packs.store import locate_scenario
+        from deckquest.packs.store import installed_pack, locate_scenario
 
-        return locate_scenario(ref)
+        # `pack/scenario.quest` (as `use` and `pack list` spell scripts) names an installed
+        # pack's script too; a missing local .quest file is reported by the compiler
+        if not ref.endswith(".quest") or installed_pack(ref.partition("/")[0]) is not None:
+            return locate_scenario(ref)
+    if ref.endswith(".quest"):
+        return path
     raise DeckquestError(f"no script `{ref}`", hint="give a .quest file or PACK/SCENARIO of an installed pack")
 
 

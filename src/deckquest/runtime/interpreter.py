@@ -99,6 +99,7 @@ class Program:
                                  Span(str(scenario.path)), hint="run it with `--party FILE`")
         if party is not None:
             _check_party_covers_script(scenario, party)
+        self._triggers_in: dict[tuple[str, str | None], tuple] = {}
         self.odds_cache: dict = {}  # for agents that weigh exact odds (sim/odds.py)
         self._enemies: dict[str, object] = {}
 
@@ -107,6 +108,19 @@ class Program:
         if npc_id not in self._enemies:
             self._enemies[npc_id] = enemy(self.scenario.npcs[npc_id])
         return self._enemies[npc_id]
+
+    def triggers_in(self, kind: str, scene: str | None) -> tuple:
+        """The (trigger, block) pairs of an event kind that can fire in ``scene``: the
+        scenario's, then the scene's, in declaration order. Worked out once per pair: runs
+        fire triggers (checks, scene changes) many times a run."""
+        key = (kind, scene)
+        found = self._triggers_in.get(key)
+        if found is None:
+            found = self._triggers_in[key] = tuple(
+                (trigger, block) for trigger, where, block in
+                (self.triggers[index] for index in self.by_event.get(kind, ()))
+                if where is None or where == scene)
+        return found
 
     def block_id(self, statements: list) -> int:
         return self._ids[id(statements)]
@@ -195,14 +209,19 @@ class Run:
       needs a few kinds costs little more than no listener.
     * ``on_statement(stmt)`` is called just before each statement runs (not for the
       bookkeeping moves between statements, nor past ``max_steps``).
+    * ``on_check(pc, success, revealed)`` is called after each PC's check (also a refused
+      one: ``revealed`` is False when no card was revealed, ``pc`` None when no PC could
+      check), with the success the ``check`` event carries. It is what the simulator
+      counts: much cheaper than building the full ``check`` event (21 fields) for it.
     * ``next_statement()`` is the statement the next ``step()`` will run, if any.
     * ``forced`` (None, True or False), when set, decides every PC's check made meanwhile:
       the cards are revealed and moved as dealt, only success and degree's sign change.
     """
 
     def __init__(self, program: Program, agent, rng: random.Random, *, record: bool = True,
-                 listener=None, kinds=None, on_statement=None, max_steps: int = DEFAULT_MAX_STEPS,
-                 seed: int | None = None, battle_events: bool = True):
+                 listener=None, kinds=None, on_statement=None, on_check=None,
+                 max_steps: int = DEFAULT_MAX_STEPS, seed: int | None = None,
+                 battle_events: bool = True):
         self.program = program
         self.scenario = program.scenario
         self.agent = agent
@@ -215,6 +234,7 @@ class Run:
         else:
             self.wanted = self.listener_kinds if listener is not None else frozenset()
         self.on_statement = on_statement
+        self.on_check = on_check
         self.forced: bool | None = None
         self.battle_events = battle_events  # False: a battle emits its summary, not every turn
         self.max_steps = max_steps
@@ -287,11 +307,38 @@ class Run:
         return None
 
     def run(self) -> RunResult:
-        """Step to the end (the hot loop of batch runs)."""
+        """Step to the end (the hot loop of batch runs).
+
+        The common steps, closing a finished block and running a statement of the top
+        frame, are done right here with their names at hand (one Python call less per
+        step, and no attribute lookups of the program's blocks); everything else (leaving
+        a scene, defeat, ``max_steps``) goes through ``_step``, which decides the very
+        same way.
+        """
         state = self.state
         step = self._step
+        blocks = self.program.blocks
+        handlers = _HANDLERS
+        on_statement = self.on_statement
+        max_steps = self.max_steps
         try:
             while state.outcome is None:
+                frames = state.frames
+                if frames:
+                    frame = frames[-1]
+                    block = blocks[frame.block]
+                    index = frame.index
+                    if index >= len(block):  # a finished block: back to the one around it
+                        frames.pop()
+                        continue
+                    if state.steps < max_steps and (frame.in_trigger or not state.party_dead):
+                        state.steps += 1
+                        stmt = block[index]
+                        frame.index = index + 1
+                        if on_statement is not None:
+                            on_statement(stmt)
+                        handlers[type(stmt)](self, stmt, frame)
+                        continue
                 step(state)
         except StopRun as stop:
             self._finish(ABANDONED, str(stop))
@@ -329,9 +376,7 @@ class Run:
     def _emit(self, kind: str, /, **fields) -> None:
         if kind not in self.wanted:
             return
-        event = {"event": kind, "clock": self.state.clock}
-        event.update(fields)
-        self._publish(event)
+        self._publish({"event": kind, "clock": self.state.clock, **fields})
 
     def _publish(self, event: dict) -> None:
         """Record an event and hand it to the listener if it wants that kind."""
@@ -395,15 +440,12 @@ class Run:
     def _fire(self, kind: str, pc: str | None = None, npc: str | None = None,
               number: int | None = None, degree: int | None = None) -> None:
         """Queue the matching triggers' bodies so they run next, in declaration order."""
-        indexes = self.program.by_event.get(kind)
-        if not indexes:
-            return
         scene = self.state.scene
+        triggers = self.program.triggers_in(kind, scene)
+        if not triggers:
+            return
         chosen = []
-        for index in indexes:
-            trigger, where, block = self.program.triggers[index]
-            if where is not None and where != scene:
-                continue
+        for trigger, block in triggers:
             if npc is not None and trigger.event.npc != npc:
                 continue
             if number is not None and trigger.event.number != number:
@@ -665,7 +707,7 @@ class Run:
     def _check_statement(self, stmt, frame: Frame, kind: str, difficulty: int, by: ast.Who | None,
                          label: str, success, failure, recruit: str | None) -> None:
         who = by.kind if by is not None else "party"
-        key = stmt.span  # T-4.12: the very same check is the same statement (a Span is plain data)
+        key = check_key(stmt)  # T-4.12: the very same check is the same statement
         if who == "each":
             self._check_each(stmt, frame, kind, difficulty, label, success, failure, recruit, key)
             return
@@ -715,7 +757,7 @@ class Run:
         self._after_check(record[1], pc, record[2], [record] if record[3] else [],
                           success, failure, recruit, frame)
 
-    def _check_candidates(self, key: Span) -> list[str]:
+    def _check_candidates(self, key: tuple) -> list[str]:
         """The PCs that may make this check: conscious, and not made it in this scene (T-4.12)."""
         made = self.state.checks_made
         return [p for p, pc in self.state.pcs.items() if pc.can_act and (p, key) not in made]
@@ -737,7 +779,7 @@ class Run:
         for record in reversed(critical_records):
             self._fire("critical_revealed", pc=record[0], degree=record[2])
 
-    def _one_check(self, key: Span, pc_id: str | None, kind: str, difficulty: int, label: str,
+    def _one_check(self, key: tuple, pc_id: str | None, kind: str, difficulty: int, label: str,
                    frame: Frame) -> tuple[str | None, bool, int, bool]:
         """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5).
 
@@ -759,6 +801,8 @@ class Run:
                        color=None, target=difficulty, result=0, degree=degree, success=success,
                        critical=None, criticals=[], boost=False, boost_cards=[], boost_bonus=0,
                        support=0, supporter=None, note=refusal)
+            if self.on_check is not None:
+                self.on_check(pc_id, success, False)
             return pc_id, success, degree, False
         state.checks_made.add((pc_id, key))
         if pc.concentration_counter:
@@ -768,17 +812,26 @@ class Run:
         boosted = can_boost(pc, pending) and self.agent.boost(self, pc, pending)
         if boosted:
             boost(pc, pending, self.rng)
-        criticals = [i for i in pending.reveal_order if i in pc.critical_cards]
+        # T-4.7 is a 2019 rule: the 2014 rules have no critical cards (docs/checks.md)
+        criticals = ([i for i in pending.reveal_order if i in pc.critical_cards]
+                     if self.program.rules != "2014" else [])
         record = finish_check(pc, pending, self.rng)
-        success, degree = self._outcome(pc_id, record.success, record.degree)
+        success, degree = record.success, record.degree
+        if self.forced is not None:
+            success, degree = self._outcome(pc_id, success, degree)
         state.successes += success
-        if "check" in self.wanted:
-            self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=label,
-                       cards=list(record.revealed), color=record.color, target=record.target,
-                       result=record.result, degree=degree, success=success,
-                       critical=record.critical, criticals=pc.names(criticals), boost=boosted,
-                       boost_cards=list(record.boost_cards), boost_bonus=record.boost_bonus,
-                       support=support, supporter=supporter, note=record.note)
+        if "check" in self.wanted:  # built as one literal: the simulator takes one per check
+            self._publish({
+                "event": "check", "clock": state.clock, "pc": pc_id, "kind": kind,
+                "difficulty": difficulty, "label": label, "cards": list(record.revealed),
+                "color": record.color, "target": record.target, "result": record.result,
+                "degree": degree, "success": success, "critical": record.critical,
+                "criticals": pc.names(criticals), "boost": boosted,
+                "boost_cards": list(record.boost_cards), "boost_bonus": record.boost_bonus,
+                "support": support, "supporter": supporter, "note": record.note,
+            })
+        if self.on_check is not None:
+            self.on_check(pc_id, success, bool(record.revealed))
         return pc_id, success, degree, bool(criticals)
 
     def _outcome(self, pc_id: str | None, success: bool, degree: int) -> tuple[bool, int]:
@@ -792,6 +845,8 @@ class Run:
 
     def _support(self, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | None]:
         """T-3.3, T-4.13: the agent may tap one of the PC's ready creatures to add its power."""
+        if not pc.battlefield:
+            return 0, None
         ready = ready_creatures(pc)
         if not ready:
             return 0, None
@@ -956,7 +1011,7 @@ class Run:
             return 0
         kind = REFLEX_KIND[self.program.rules]
         difficulty = sum(len(pc.battlefield) for pc in fighters)
-        key = stmt.span
+        key = check_key(stmt)
         if stmt.prepare.kind == "pc":
             representative = frame.pc if stmt.prepare.pc == "pc" else stmt.prepare.pc
         else:
@@ -1019,6 +1074,16 @@ _HANDLERS = {
     ast.Wait: Run._wait, ast.SetFlag: Run._set_flag, ast.ClearFlag: Run._clear_flag,
     ast.CounterAssign: Run._counter_assign, ast.If: Run._if,
 }
+
+
+def check_key(stmt) -> tuple[str, int, int]:
+    """What names a check statement in ``RunState.checks_made`` (T-4.12): where it starts.
+
+    Plain data like the span it comes from, but a tuple of a string and ints hashes in C;
+    a frozen dataclass's hash is a Python call, and each check looks its key up 2 to 4 times.
+    """
+    span = stmt.span
+    return span.file, span.line, span.col
 
 
 _COMPARE = {

@@ -100,7 +100,13 @@ def load_party(path: str | Path, db=None) -> list[PartyMember]:
                                  value_span(data, ["party", index, "id"], display),
                                  source_line=source_line(text, where.line))
         seen.add(entry["id"])
-        deck = load_deck(path.parent / str(entry["deck"]), db)
+        deck_path = path.parent / str(entry["deck"])
+        if not deck_path.is_file():
+            where_deck = value_span(data, ["party", index, "deck"], display)
+            raise DeckquestError(f"there is no deck file `{entry['deck']}`", where_deck,
+                                 hint=f"deck paths are relative to the party file's folder, {path.parent}",
+                                 source_line=source_line(text, where_deck.line))
+        deck = load_deck(deck_path, db)
         criticals = [
             (str(item["card"]), int(item.get("copies", 1)),
              value_span(data, ["party", index, "critical", number], display))

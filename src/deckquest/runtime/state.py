@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from deckquest.engine.pc import PC
-from deckquest.errors import Span
 
 # What became of an NPC; T-3.4 holding back leaves it unconscious instead of dead.
 NPC_ABSENT = "absent"
@@ -65,7 +64,7 @@ class RunState:
     scene_started_at: int = 0
     leaving_to: str | None = None  # a scene change waiting for `when the scene ends` triggers
     fired: set[int] = field(default_factory=set)  # `after N minutes` triggers already fired
-    checks_made: set[tuple[str, Span]] = field(default_factory=set)  # T-4.12: (pc, statement), per scene
+    checks_made: set[tuple[str, tuple]] = field(default_factory=set)  # T-4.12: (pc, check_key), per scene
     items: dict[str, list[str]] = field(default_factory=dict)  # `give "Item" to pc`
     choices_made: int = 0
     prepared_visit: int = 0  # the scene visit in which an agent's PCs last prepared

@@ -177,7 +177,8 @@ class TextRenderer:
     def _combat(self, e):
         self.names.update(zip(e["enemies"], e["names"]))
         fighters = ", ".join(self.name(pc) for pc in e["pcs"]) or "nobody"
-        return ["", f"Battle against {', '.join(e['names'])} {clock(e['clock'])}: {fighters} in the fight."]
+        foes = ", ".join(e["names"]) or "no enemy left standing"  # all beaten before (T-3.4)
+        return ["", f"Battle against {foes} {clock(e['clock'])}: {fighters} in the fight."]
 
     def _battle_preparation(self, e):
         if e["turns"] == 0:

@@ -8,8 +8,9 @@ so the merged tally is the same whatever the number of workers or their order.
 
 The interpreter tells the run's record which statement is about to run (its
 ``on_statement`` hook): that is how checks are attributed to their line and how every
-line's hits are counted. The record listens to the few event kinds it counts
-(``EVENT_KINDS``); the interpreter builds no other event.
+line's hits are counted; and how each PC's check ended (its ``on_check`` hook). The
+record listens to the few event kinds it counts (``EVENT_KINDS``); the interpreter builds
+no other event.
 """
 
 from __future__ import annotations
@@ -164,26 +165,38 @@ class Tally:
 
 
 class _RunRecord:
-    """What one run did, gathered from its events, added to the tally when it ends."""
+    """What one run did, gathered from its events, added to the tally when it ends.
 
-    __slots__ = ("map", "tally", "line_of", "hits", "statement", "scenes", "failed", "statuses",
+    ``statements`` is the interpreter's ``on_statement`` hook itself: a list's ``append``,
+    a call into C with no Python frame, made 36 times a run. The last statement appended
+    is the one running, so events are attributed to it; the lines are counted once, when
+    the run ends (``_commit``).
+    """
+
+    __slots__ = ("map", "tally", "statements", "on_statement", "scenes", "failed", "statuses",
                  "life_lost")
+
+    # PC checks come through ``on_check`` (the ``check`` event is not built for the record);
+    # a ``by all`` or ``by any`` site's outcome through the ``check_group`` event.
 
     def __init__(self, script_map: ScriptMap, tally: Tally):
         self.map = script_map
         self.tally = tally
-        self.line_of = script_map.line_of  # read for every statement: kept at hand
-        self.hits = tally.hits
-        self.statement = None  # the statement being run: its events belong to it
+        self.statements: list = []  # every statement started, in order
+        self.on_statement = self.statements.append  # the interpreter's hook
         self.scenes: set[str] = set()
         self.failed: set[int] = set()
         self.statuses: set[tuple[str, str]] = set()
         self.life_lost: Counter = Counter()
 
-    def on_statement(self, statement) -> None:
-        """The interpreter's hook: ``statement`` runs now; count its line."""
-        self.statement = statement
-        self.hits[self.line_of[id(statement)]] += 1
+    @property
+    def statement(self):
+        """The statement being run (the last one started): its events belong to it."""
+        return self.statements[-1] if self.statements else None
+
+    def count_lines(self) -> None:
+        """Add the run's statements to the tally's line hits (all in C: two maps, one update)."""
+        self.tally.hits.update(map(self.map.line_of.__getitem__, map(id, self.statements)))
 
     def on_event(self, event: dict) -> None:
         _HANDLERS[event["event"]](self, event)
@@ -192,15 +205,16 @@ class _RunRecord:
         self.scenes.add(event["id"])
 
     def _site(self) -> Site | None:
-        return self.map.site_of.get(id(self.statement))
+        return self.map.site_of.get(id(self.statements[-1]))
 
-    def _check(self, event: dict) -> None:
-        site = self._site()
+    def on_check(self, pc: str | None, success: bool, revealed: bool) -> None:
+        """The interpreter's ``on_check`` hook: one PC's check (or a refused one) ended."""
+        site = self.map.site_of.get(id(self.statements[-1]))  # None: a battle's preparation
         if site is None:
             return
         tally = self.tally
-        number, pc, success = site.number, event["pc"], event["success"]
-        if not event["cards"]:
+        number = site.number
+        if not revealed:
             tally.refused[number] += 1
         elif pc is not None:
             tally.pc_attempts[number, pc] += 1
@@ -246,7 +260,7 @@ class _RunRecord:
 
 
 #: What a run's record counts: the interpreter builds no other event for it.
-_HANDLERS = {"scene": _RunRecord._scene, "check": _RunRecord._check, "check_group": _RunRecord._group,
+_HANDLERS = {"scene": _RunRecord._scene, "check_group": _RunRecord._group,
              "status": _RunRecord._status, "life": _RunRecord._life, "battle": _RunRecord._battle}
 EVENT_KINDS = frozenset(_HANDLERS)
 
@@ -259,7 +273,8 @@ def play(program: Program, script_map: ScriptMap, agent, seed: int, index: int,
     error = None
     try:
         run = Run(program, agent, random.Random(seed), record=False, listener=record.on_event,
-                  kinds=EVENT_KINDS, on_statement=record.on_statement, max_steps=max_steps,
+                  kinds=EVENT_KINDS, on_statement=record.on_statement, on_check=record.on_check,
+                  max_steps=max_steps,
                   seed=seed, battle_events=False)  # a summary per battle
         run.run()
     except Exception as failure:  # a run-time error is a finding of the batch, with its seed
@@ -270,6 +285,7 @@ def play(program: Program, script_map: ScriptMap, agent, seed: int, index: int,
 def _commit(program: Program, run: Run | None, record: _RunRecord, tally: Tally, index: int,
             error: Exception | None) -> None:
     tally.runs += 1
+    record.count_lines()
     state = run.state if run is not None else None
     scene = state.scene if state is not None else program.scenario.start
     if error is not None:
@@ -290,10 +306,8 @@ def _commit(program: Program, run: Run | None, record: _RunRecord, tally: Tally,
             tally.end_scenes[outcome, scene] += 1
     for number in record.failed:
         tally.failed_by_ending[outcome, number] += 1
-    for scene_id in record.scenes:
-        tally.scenes[scene_id] += 1
-    for key in record.statuses:
-        tally.statuses[key] += 1
+    tally.scenes.update(record.scenes)  # one each: they are sets
+    tally.statuses.update(record.statuses)
     if state is not None:
         for pc_id, pc in state.pcs.items():
             tally.life_lost[pc_id, record.life_lost[pc_id]] += 1

@@ -17,6 +17,7 @@ from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc, PlayerNpc
 from deckquest.engine.combat.combat import horde_beaten
 from deckquest.engine.combat.state import HORDE, Battle
+from deckquest.engine.combat.statics import clear_statics
 from deckquest.engine.combat.turns import apply_legal, legal_actions, start_battle
 from deckquest.engine.pc import OK, PC
 
@@ -142,7 +143,10 @@ def run_battle(
         apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
     result = _result(battle, pcs, npcs, len(horde_cards), warnings, allies)
     for original, fought in zip(pcs, battle.survivors):
-        write_back(original, fought, {card for host, card in battle.allies if host == fought.id})
+        leaving = {card for host, card in battle.allies if host == fought.id}
+        if fought.id in battle.pc_creatures:  # T-7.2: the 0/1 defender leaves with the battle
+            leaving.add(battle.pc_creatures[fought.id])
+        write_back(original, fought, leaving)
     if events is not None:
         events.append({"event": "battle_end", "outcome": result.outcome, "turns": result.turns})
     return result
@@ -185,6 +189,7 @@ def write_back(pc: PC, fought: PC, allies: set[int] = frozenset()) -> None:
     pc.life, pc.status = fought.life, fought.status
     pc.library, pc.hand = fought.library, [c for c in fought.hand if c not in allies]
     pc.battlefield = [p for p in fought.battlefield if p.card not in allies]
+    clear_statics(pc.battlefield)  # lords' and anthems' effects are the battle's (combat/statics.py)
     pc.graveyard = [c for c in fought.graveyard if c not in allies]
     pc.exile, pc.exhaustion_zone = [c for c in fought.exile if c not in allies], fought.exhaustion_zone
     pc.boost_exile, pc.boost_used, pc.land_played = fought.boost_exile, fought.boost_used, fought.land_played

@@ -22,12 +22,15 @@ from deckquest.engine.combat.mana import Source, max_x, pay, requirement
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.combat.resolve import (
     STACK, ability_value, activated_abilities, choose_picks, enters_triggers, modes_of, permanent_value,
-    resolve, slots, spell_ability, target_options,
+    recognition, resolve, slots, spell_ability, target_options,
 )
 from deckquest.engine.combat.state import HORDE, Battle, StackItem, enter_battlefield, find_permanent
+from deckquest.engine.combat.statics import refresh_statics
 from deckquest.engine.pc import lose_life
 
 NO_TARGET = ("", -1)
+#: The `mode` of a permanent spell's cast action that pays its kicker (CR 702.33).
+KICKED = 1
 #: An ability may be activated this many times a turn (a guard against endless loops of
 #: abilities that untap each other; no built-in card comes near it).
 MAX_ACTIVATIONS = 10
@@ -47,7 +50,16 @@ def mana_sources(side, exclude: int = -1) -> list[Source]:
 
 
 def is_instant_speed(card: Card) -> bool:
-    return card.is_type("Instant")
+    """An instant, or a card with flash (CR 702.8)."""
+    return card.is_type("Instant") or profile(card).flash
+
+
+def kicked_cost(card: Card) -> ManaCost | None:
+    """The mana cost plus the kicker (CR 702.33), or None when the card has no kicker."""
+    kicker = recognition(card).kicker
+    if not kicker or card.mana_cost is None:
+        return None
+    return ManaCost(card.mana_cost.symbols + ManaCost.parse(kicker).symbols)
 
 
 def _spell_targets(battle: Battle | None, side, ability: Ability | None, card: int) -> list[tuple[int, tuple]]:
@@ -128,6 +140,9 @@ def castable(side, battle: Battle | None = None, instant_speed: bool = False) ->
         for mode, target in _spell_targets(battle, side, ability, card_id):
             for x in range(max_x(sources, cost) + 1):
                 actions.append(Action(act.CAST, side.id, card_id, x, target, mode))
+        kicked = kicked_cost(card) if facts.is_permanent else None
+        if kicked is not None and pay(sources, requirement(kicked)) is not None:
+            actions.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
     return actions
 
 
@@ -183,9 +198,13 @@ def _sacrifice(battle: Battle, side, what: str, source: int, rng: random.Random,
 
     chosen = _sacrifice_choice(side, what, source)
     if chosen is not None:
-        if events is not None:
-            events.append({"event": "battle_sacrifice", "player": side.id, "card": side.cards[chosen].name})
+        _sacrifice_event(side, chosen, events)
         leave_battlefield(battle, side, find_permanent(side, chosen), "graveyard", rng, events)
+
+
+def _sacrifice_event(side, card: int, events) -> None:
+    if events is not None:
+        events.append({"event": "battle_sacrifice", "player": side.id, "card": side.cards[card].name})
 
 
 def _picks(battle: Battle, side, ability: Ability | None, action: Action, mode: int, rng) -> tuple:
@@ -204,7 +223,8 @@ def cast(battle: Battle, action: Action, rng: random.Random, events) -> None:
     card = side.cards[action.card]
     ability = None if profile(card).is_permanent or effect_of(card) else spell_ability(card)
     picks = _picks(battle, side, ability, action, action.mode, rng)
-    mana_from = _pay_mana(side, card.mana_cost, action.x)
+    kicked = action.mode == KICKED and ability is None and kicked_cost(card) is not None
+    mana_from = _pay_mana(side, kicked_cost(card) if kicked else card.mana_cost, action.x)
     side.hand.remove(action.card)
     if ability is not None and ability.cost is not None and ability.cost.sacrifice:
         _sacrifice(battle, side, ability.cost.sacrifice, -1, rng, events)
@@ -216,6 +236,8 @@ def cast(battle: Battle, action: Action, rng: random.Random, events) -> None:
                  "mana_from": mana_from}
         if picks:
             event["targets"] = [_name(battle, ref) for ref in picks]
+        if kicked:
+            event["kicked"] = True
         events.append(event)
 
 
@@ -274,7 +296,10 @@ def resolve_stack(battle: Battle, rng: random.Random, events) -> None:
         registered = effect_of(card)
         if facts.is_permanent:
             enter_battlefield(side, item.card)
-            enters_triggers(battle, item.controller, item.card, rng, events)
+            if recognition(card).echo:
+                battle.echo_due.append((side.id, item.card))
+            refresh_statics(battle)
+            enters_triggers(battle, item.controller, item.card, rng, events, kicked=item.mode == KICKED)
         if registered is not None:
             registered.resolve(battle, item.controller, item.card, item.x, rng, events)
         elif not facts.is_permanent:
@@ -307,6 +332,11 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
             value = card.mana_value + action.x + (effect_of(card).value if effect_of(card) else 0)
             if facts.is_creature:
                 value += (facts.power + facts.toughness) / 10
+            if action.mode == KICKED:  # what the kicked enters abilities do, now
+                value += sum(ability_value(battle, side.id, a, (), 0, 0, (side.id, -1))
+                             for a in recognition(card).abilities if a.kicked and not slots(a.effects))
+            elif facts.statics:  # a lord or an anthem: what it gives the creatures out now
+                value += _static_value(battle, side, facts.statics)
             return value
         ability, mode, source = spell_ability(card), action.mode, -1
     else:
@@ -320,6 +350,29 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
             return value - penalty
         costs[key] = penalty
     return value - costs[key]
+
+
+def _static_value(battle: Battle, side, statics) -> float:
+    """A lord's or an anthem's worth: its +N/+N and keywords on the creatures it would give
+    them to now (ours count for it, the enemies' against it)."""
+    from deckquest.engine.combat.resolve import opposing
+
+    value = 0.0
+    for effect in statics:
+        gain = effect.power + effect.toughness + 0.5 * len(effect.keywords)
+        for other in battle.sides():
+            if effect.target.controller == "you" and other is not side:
+                continue
+            sign = -1.0 if opposing(battle, side.id, other.id) else 1.0
+            for permanent in other.battlefield:
+                other_card = other.cards[permanent.card]
+                if profile(other_card).is_creature and all(
+                        c.kind == "another" or (c.kind == "subtype" and c.value in other_card.subtypes)
+                        or (c.kind == "color" and c.value in other_card.colors)
+                        or (c.kind == "colorless" and not other_card.colors)
+                        for c in effect.target.conditions):
+                    value += sign * 0.5 * gain
+    return value
 
 
 def _cost_penalty(side, card: Card, ability: Ability, source: int) -> float:

@@ -17,9 +17,11 @@ from __future__ import annotations
 import random
 
 from deckquest.engine.combat.profile import (
-    DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE,
-    LIFELINK, MENACE, REACH, TRAMPLE, VIGILANCE, profile,
+    ANY_PROTECTION, CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE,
+    INDESTRUCTIBLE, LANDWALK, LANDWALK_TYPES, LIFELINK, MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE,
+    profile, protected_from,
 )
+from deckquest.engine.combat.statics import is_pc_creature, pc_creature_leaves, refresh_statics
 from deckquest.engine.combat.state import HORDE, Attack, Battle, find_permanent, keywords_of, power, toughness
 from deckquest.engine.pc import OK, gain_life, lose_life
 from deckquest.engine.permanents import Permanent
@@ -36,12 +38,26 @@ def can_attack(side, permanent: Permanent, haste_for_all: bool = False) -> bool:
 
 
 def can_block(blocker_side, blocker: Permanent, attacker_side, attacker: Permanent) -> bool:
-    """An untapped creature can block; a flying attacker only by flying or reach."""
-    card = profile(blocker_side.cards[blocker.card])
-    if not card.is_creature or blocker.tapped:
+    """An untapped creature can block, unless it "can't block"; a flying attacker only by
+    flying or reach (CR 702.9b); an attacker that "can't be blocked" by none; one with
+    landwalk by none while the blocker's controller controls a land of that type (CR 702.14c).
+    An unconscious PC takes no actions, so it never blocks (T-7.2)."""
+    card = blocker_side.cards[blocker.card]
+    if not profile(card).is_creature or blocker.tapped:
         return False
-    if keywords_of(attacker_side, attacker) & FLYING:
-        return bool(keywords_of(blocker_side, blocker) & (FLYING | REACH))
+    mine = keywords_of(blocker_side, blocker)
+    theirs = keywords_of(attacker_side, attacker)
+    if mine & CANT_BLOCK or theirs & UNBLOCKABLE or is_pc_creature(card):
+        return False
+    if theirs & LANDWALK:
+        for flag, land_type in LANDWALK_TYPES:
+            if theirs & flag and any(land_type in blocker_side.cards[p.card].subtypes
+                                     for p in blocker_side.battlefield):
+                return False
+    if theirs & ANY_PROTECTION and protected_from(theirs, card):
+        return False  # CR 702.16e
+    if theirs & FLYING:
+        return bool(mine & (FLYING | REACH))
     return True
 
 
@@ -60,6 +76,20 @@ def declare_attacker(battle: Battle, owner: str, card: int, defender: str, event
         if defender_card >= 0:
             event["planeswalker"] = battle.side(defender).cards[defender_card].name
         events.append(event)
+
+
+def drop_lone(battle: Battle, blocks: bool) -> None:
+    """CR 506.5: a creature that "can't attack or block alone" is taken out of combat when it
+    would be the only attacker (`blocks` False; it untaps) or the only blocker (`blocks` True)."""
+    if blocks:
+        blockers = [(a, b) for a in battle.attacks for b in a.blockers]
+        if len(blockers) == 1 and _keywords(battle, *blockers[0][1]) & NOT_ALONE:
+            blockers[0][0].blockers.clear()
+    elif len(battle.attacks) == 1 and _keywords(battle, battle.attacks[0].owner, battle.attacks[0].card) & NOT_ALONE:
+        attack = battle.attacks.pop()
+        permanent = find_permanent(battle.side(attack.owner), attack.card)
+        if permanent is not None and not keywords_of(battle.side(attack.owner), permanent) & VIGILANCE:
+            permanent.tapped = False
 
 
 def blockers_are_legal(battle: Battle) -> bool:
@@ -133,7 +163,11 @@ def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool 
             if amount > 0 and _strikes(keywords_of(blocker_side, blocker), first_strike):
                 dealt.append((owner, card, attack.owner, attack.card, amount))
     life_loss: dict[str, int] = {}
+    hits: list[tuple[str, int, str]] = []
     for source_owner, source, target_owner, target, amount in dealt:
+        if target < 0 and target_owner != HORDE and battle.side(target_owner).status == OK \
+                and (source_owner, source, target_owner) not in hits:
+            hits.append((source_owner, source, target_owner))
         _deal(battle, source_owner, source, target_owner, target, amount, life_loss, events)
     for pc_id, amount in life_loss.items():
         pc = battle.side(pc_id)
@@ -141,6 +175,12 @@ def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool 
         if events is not None:
             events.append({"event": "battle_life", "player": pc_id, "change": -amount, "life": pc.life,
                            "status": pc.status})
+    if hits:
+        from deckquest.engine.combat.resolve import hits_triggers
+
+        check_outcome(battle)
+        if not battle.outcome:
+            hits_triggers(battle, hits, rng, events)
 
 
 def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords: int, rng):
@@ -197,6 +237,8 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
         permanent = find_permanent(target_side, target)
         if permanent is None:
             return
+        if protected_from(keywords_of(target_side, permanent), source_side.cards[source]):
+            return  # CR 702.16e: the damage is prevented
         if target_side.cards[target].is_type("Planeswalker"):
             permanent.loyalty -= amount  # CR 306.8
         else:
@@ -246,11 +288,21 @@ def state_based_actions(battle: Battle, events, rng: random.Random | None = None
     `rng`, the "when … dies" abilities of the creatures that died then resolve.
     Then the battle's end (T-6.12) is checked."""
     died = []
-    for side in battle.sides():
-        dead = [p for p in side.battlefield if _is_destroyed(battle, side, p)]
-        for permanent in dead:
-            _to_graveyard(battle, side, permanent, events)
-            died.append((side.id, permanent.card))
+    while True:  # CR 704.3: again until none applies (a lord that dies shrinks its Goblins)
+        refresh_statics(battle)
+        found = False
+        for side in battle.sides():
+            dead = [p for p in side.battlefield if _is_destroyed(battle, side, p)]
+            if battle.shields:  # CR 701.19: lethal damage destroys, a shield prevents it
+                from deckquest.engine.combat.resolve import regenerate
+
+                dead = [p for p in dead if toughness(side, p) <= 0 or not regenerate(battle, side, p, events)]
+            for permanent in dead:
+                _to_graveyard(battle, side, permanent, events)
+                died.append((side.id, permanent.card))
+                found = True
+        if not found:
+            break
     battle.deathtouched.clear()
     check_outcome(battle)
     if died and rng is not None and not battle.outcome:
@@ -276,9 +328,16 @@ def _is_destroyed(battle: Battle, side, permanent: Permanent) -> bool:
 def _to_graveyard(battle: Battle, side, permanent: Permanent, events, zone: str = "graveyard") -> None:
     """A permanent leaves the battlefield (and combat) for its owner's graveyard, exile or
     hand (a horde token goes to the graveyard too and is simply never used again; a PC's or
-    boss's token ceases to exist, CR 111.7)."""
+    boss's token ceases to exist, CR 111.7). An unconscious PC's creature (T-7.2) is not a
+    card: destroyed or exiled, the PC dies (T-7.4); returned to hand, it stays."""
+    card = side.cards[permanent.card]
+    pc_creature = is_pc_creature(card)
+    if pc_creature and zone == "hand":
+        return
     side.battlefield.remove(permanent)
-    if not (side.cards[permanent.card].is_token and side.id != HORDE):
+    if pc_creature:
+        pc_creature_leaves(battle, side, zone, events)
+    elif not (card.is_token and side.id != HORDE):
         getattr(side, zone).append(permanent.card)
     key = (side.id, permanent.card)
     for attack in battle.attacks:

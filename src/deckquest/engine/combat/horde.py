@@ -15,6 +15,7 @@ from deckquest.engine.combat.effects import effect_of
 from deckquest.engine.combat.resolve import choose_picks, enters_triggers, modes_of, resolve, spell_ability
 from deckquest.engine.combat.profile import MENACE, profile
 from deckquest.engine.combat.state import HORDE, Battle, Horde, enter_battlefield, find_permanent
+from deckquest.engine.combat.statics import refresh_statics
 
 #: T-6.4: library size after the cut, by the number of players (4 or more: 60).
 CUT_SIZES = {1: 27, 2: 36, 3: 45}
@@ -70,8 +71,9 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
         events.append({"event": "battle_cast", "player": HORDE, "card": physical.name, "id": card})
     effect = effect_of(physical)
     if facts.is_permanent:
-        enter_battlefield(horde, card)
-        enters_triggers(battle, HORDE, card, rng, events)
+        enter_battlefield(horde, card)  # echo (CR 702.30): the horde's infinite mana pays it
+        refresh_statics(battle)
+        enters_triggers(battle, HORDE, card, rng, events, kicked=True)  # infinite mana pays any kicker
     if effect is not None:
         effect.resolve(battle, HORDE, card, 0, rng, events)
     elif not facts.is_permanent and spell_ability(physical) is not None:
@@ -85,15 +87,18 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
 
 
 def horde_attacks(battle: Battle, rng: random.Random, events) -> None:
-    """T-6.9: every horde creature has haste and attacks each turn if able, each
-    one a PC still in the fight chosen at random (T-6.8)."""
-    targets = [pc.id for pc in battle.fighting()]
+    """T-6.9: every horde creature has haste and attacks each turn if able, each one a PC
+    still in the fight or one of their planeswalkers (CR 508.1b), chosen at random (T-6.8)."""
+    targets = [(pc.id, -1) for pc in battle.fighting()]
     if not targets:
         return
+    targets += [(pc.id, p.card) for pc in battle.fighting() for p in pc.battlefield
+                if pc.cards[p.card].is_type("Planeswalker")]
     horde = battle.horde
     for permanent in horde.battlefield:
         if can_attack(horde, permanent, haste_for_all=True):
-            declare_attacker(battle, HORDE, permanent.card, rng.choice(targets), events)
+            defender, walker = rng.choice(targets)
+            declare_attacker(battle, HORDE, permanent.card, defender, events, defender_card=walker)
 
 
 def horde_blocks(battle: Battle, rng: random.Random, events) -> None:

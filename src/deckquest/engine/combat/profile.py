@@ -26,13 +26,39 @@ HASTE = 256
 DEFENDER = 512
 MENACE = 1024
 INDESTRUCTIBLE = 2048
+PLAINSWALK = 4096  # landwalk (CR 702.14): unblockable while the defender controls such a land
+ISLANDWALK = 8192
+SWAMPWALK = 16384
+MOUNTAINWALK = 32768
+FORESTWALK = 65536
+LANDWALK = PLAINSWALK | ISLANDWALK | SWAMPWALK | MOUNTAINWALK | FORESTWALK
+# Restrictions kept beside the keywords (static abilities, "~ can't block."), not keywords.
+CANT_BLOCK = 1 << 17
+UNBLOCKABLE = 1 << 18
+# Protection from a colour (CR 702.16): not blocked by, targeted by or dealt damage by what
+# has that colour.
+PROTECTION = {"W": 1 << 19, "U": 1 << 20, "B": 1 << 21, "R": 1 << 22, "G": 1 << 23}
+ANY_PROTECTION = sum(PROTECTION.values())
+HEXPROOF = 1 << 24  # CR 702.11: not the target of its opponents' spells and abilities
+NOT_ALONE = 1 << 25  # "can't attack or block alone" (CR 506.5)
 
 KEYWORD_FLAGS = {
     "flying": FLYING, "reach": REACH, "first strike": FIRST_STRIKE,
     "double strike": DOUBLE_STRIKE, "deathtouch": DEATHTOUCH, "trample": TRAMPLE,
     "lifelink": LIFELINK, "vigilance": VIGILANCE, "haste": HASTE, "defender": DEFENDER,
     "menace": MENACE, "indestructible": INDESTRUCTIBLE,
+    "plainswalk": PLAINSWALK, "islandwalk": ISLANDWALK, "swampwalk": SWAMPWALK,
+    "mountainwalk": MOUNTAINWALK, "forestwalk": FORESTWALK,
+    "protection from white": PROTECTION["W"], "protection from blue": PROTECTION["U"],
+    "protection from black": PROTECTION["B"], "protection from red": PROTECTION["R"],
+    "protection from green": PROTECTION["G"], "hexproof": HEXPROOF,
 }
+#: Keywords and restrictions a static ability can give (oracle `anthem` effects).
+STATIC_FLAGS = {**KEYWORD_FLAGS, "can't block": CANT_BLOCK, "can't be blocked": UNBLOCKABLE,
+                "can't attack or block alone": NOT_ALONE}
+#: The land type each landwalk looks for.
+LANDWALK_TYPES = ((PLAINSWALK, "Plains"), (ISLANDWALK, "Island"), (SWAMPWALK, "Swamp"),
+                  (MOUNTAINWALK, "Mountain"), (FORESTWALK, "Forest"))
 
 PERMANENT_TYPES = ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")
 
@@ -57,6 +83,8 @@ class Profile:
     mana: tuple[frozenset[str], ...]
     enters_tapped: bool
     loyalty: int
+    flash: bool = False  # CR 702.8: cast at instant speed
+    statics: tuple = ()  # its static abilities that affect other permanents (oracle `anthem` effects)
 
 
 def stat(value: str | None) -> int:
@@ -70,11 +98,24 @@ def stat(value: str | None) -> int:
         return 0
 
 
+_PROTECTION = re.compile(r"\bprotection from (white|blue|black|red|green)\b", re.IGNORECASE)
+
+
 def keyword_flags(card: Card) -> int:
     flags = 0
     for keyword in card.keywords:
         flags |= KEYWORD_FLAGS.get(keyword.lower(), 0)
+    if "Protection" in card.keywords or any(k.lower().startswith("protection") for k in card.keywords):
+        for line in _REMINDER.sub("", card.oracle_text or "").splitlines():
+            if ":" not in line and "until end of turn" not in line:  # a keyword line, not a granted one
+                for colour in _PROTECTION.findall(line):
+                    flags |= KEYWORD_FLAGS["protection from " + colour.lower()]
     return flags
+
+
+def protected_from(flags: int, card: Card) -> bool:
+    """CR 702.16: whether a permanent with these flags has protection from the card's colours."""
+    return bool(flags & ANY_PROTECTION) and any(flags & PROTECTION[c] for c in card.colors if c in PROTECTION)
 
 
 def mana_units(card: Card) -> tuple[frozenset[str], ...]:
@@ -122,12 +163,25 @@ def profile(card: Card) -> Profile:
 
 
 def read_profile(card: Card) -> Profile:
+    from deckquest.cards.oracle import recognise
+
     types = card.card_types
     text = (card.oracle_text or "").lower()
+    keywords = keyword_flags(card)
+    statics = []
+    for ability in recognise(card).abilities if card.oracle_text else ():
+        if ability.timing != "static":
+            continue
+        for effect in ability.effects:
+            if effect.target.scope == "self":  # "~ can't block.": part of the card's own flags
+                for word in effect.keywords:
+                    keywords |= STATIC_FLAGS[word]
+            else:
+                statics.append(effect)
     return Profile(
         power=stat(card.power),
         toughness=stat(card.toughness),
-        keywords=keyword_flags(card),
+        keywords=keywords,
         is_creature="Creature" in types,
         is_land="Land" in types,
         is_permanent=any(t in PERMANENT_TYPES for t in types),
@@ -135,4 +189,6 @@ def read_profile(card: Card) -> Profile:
         mana=mana_units(card),
         enters_tapped=" enters tapped" in text or "enters the battlefield tapped" in text,
         loyalty=stat(card.loyalty),
+        flash=any(k.lower() == "flash" for k in card.keywords),
+        statics=tuple(statics),
     )

@@ -21,10 +21,13 @@ import random
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Effect, Recognition, Target, Token, recognise
-from deckquest.engine.combat.profile import DEATHTOUCH, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, profile
+from deckquest.engine.combat.profile import (
+    DEATHTOUCH, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
+)
 from deckquest.engine.combat.state import (
     HORDE, Battle, StackItem, enter_battlefield, find_permanent, keywords_of, power, toughness,
 )
+from deckquest.engine.combat.statics import fall_unconscious, is_pc_creature, refresh_statics
 from deckquest.engine.pc import DEAD, OK, draw, gain_life, lose_life
 from deckquest.engine.permanents import Permanent
 
@@ -47,12 +50,27 @@ def recognition(card: Card) -> Recognition:
     return found
 
 
+_SPELLS: dict[int, tuple[Card, Ability | None]] = {}
+
+
 def spell_ability(card: Card) -> Ability | None:
-    """What an instant or sorcery does when it resolves, if its text is understood."""
-    for ability in recognition(card).abilities:
-        if ability.timing == "spell" and (ability.effects or ability.modes):
-            return ability
-    return None
+    """What an instant or sorcery does when it resolves, if its text is understood: a modal
+    ability, or the effects of all its spell lines in order ("Electrolyze deals 2 damage …" /
+    "Draw a card." are one spell)."""
+    entry = _SPELLS.get(id(card))
+    if entry is not None and entry[0] is card:
+        return entry[1]
+    found = [a for a in recognition(card).abilities if a.timing == "spell" and (a.effects or a.modes)]
+    modal = next((a for a in found if a.modes), None)
+    if modal is not None or len(found) < 2:
+        ability = modal or (found[0] if found else None)
+    else:
+        ability = Ability("spell", tuple(e for a in found for e in a.effects), found[0].cost,
+                          text=" ".join(a.text for a in found))
+    if len(_SPELLS) > 50_000:
+        _SPELLS.clear()
+    _SPELLS[id(card)] = (card, ability)
+    return ability
 
 
 def triggered(card: Card, timing: str) -> list[Ability]:
@@ -170,12 +188,19 @@ def target_options(battle: Battle, controller: str, target: Target, source: Ref,
         found += [(p, PLAYER) for p in players(battle, kind) if _controller_ok(battle, controller, p, target.controller)]
     wanted = [k for k in target.kinds if k != "player"]
     if wanted:
+        source_card = battle.side(source[0]).cards[source[1]] if source[1] >= 0 and source[0] else None
         for side in battle.sides():
             if not _controller_ok(battle, controller, side.id, target.controller):
                 continue
             for permanent in side.battlefield:
                 if _kind_ok(side.cards[permanent.card], wanted) and all(
                         _condition_ok(battle, side, permanent, c, source) for c in target.conditions):
+                    if target.scope == "target" and (protected_from(keywords_of(side, permanent), source_card)
+                                                      if source_card is not None else False):
+                        continue  # CR 702.16b: not a legal target
+                    if target.scope == "target" and keywords_of(side, permanent) & HEXPROOF and \
+                            opposing(battle, controller, side.id):
+                        continue  # CR 702.11b
                     found.append((side.id, permanent.card))
     return found
 
@@ -223,14 +248,37 @@ def permanent_value(side, permanent: Permanent) -> float:
     loyalty, other permanents half their mana value."""
     card = side.cards[permanent.card]
     facts = profile(card)
+    if is_pc_creature(card):
+        return 10.0  # an unconscious PC (T-7.2): destroying it kills the PC (T-7.4)
+    lord = _lord_value(side, permanent, facts.statics) if facts.statics else 0.0
     if facts.is_creature:
         flags = keywords_of(side, permanent)
-        return max(0, power(side, permanent)) + max(0, toughness(side, permanent)) + 0.7 * bin(flags).count("1")
+        return (max(0, power(side, permanent)) + max(0, toughness(side, permanent)) + 0.7 * bin(flags).count("1")
+                + lord)
+    if lord:
+        return 0.5 * card.mana_value + 0.5 + lord
     if card.is_type("Planeswalker"):
         return 2 + permanent.loyalty
     if facts.is_land:
         return 1.0
     return 0.5 * card.mana_value + 0.5
+
+
+def _lord_value(side, source: Permanent, statics) -> float:
+    """What a lord's or an anthem's bonus is worth to its own side's creatures now."""
+    value = 0.0
+    for effect in statics:
+        gain = effect.power + effect.toughness + 0.5 * len(effect.keywords)
+        for permanent in side.battlefield:
+            if permanent is source and any(c.kind == "another" for c in effect.target.conditions):
+                continue
+            card = side.cards[permanent.card]
+            if profile(card).is_creature and all(
+                    c.kind == "another" or (c.kind == "subtype" and c.value in card.subtypes)
+                    or (c.kind == "color" and c.value in card.colors) or (c.kind == "colorless" and not card.colors)
+                    for c in effect.target.conditions):
+                value += gain
+    return value
 
 
 def counted(battle: Battle, controller: str, what: str | None) -> int:
@@ -291,6 +339,8 @@ def _effect_value(battle: Battle, controller: str, effect: Effect, ref: Ref, amo
     if kind == "exile":
         return sign * worth
     if kind == "bounce":
+        if is_pc_creature(side.cards[card]):
+            return 0.0
         return sign * (worth if side.cards[card].is_token else 0.6 * worth)
     if kind == "pump":
         power_change = x if effect.x_power else effect.power
@@ -298,15 +348,109 @@ def _effect_value(battle: Battle, controller: str, effect: Effect, ref: Ref, amo
             dies = toughness(side, permanent) - permanent.damage + effect.toughness <= 0
             return sign * (worth if dies else 0.2 * -(effect.power + effect.toughness))
         in_combat = any((a.owner, a.card) == ref or ref in a.blockers for a in battle.attacks)
+        if in_combat and battle.step == "after_blockers":  # blocks are known: what it changes
+            flags = 0
+            for keyword in effect.keywords:
+                flags |= KEYWORD_FLAGS[keyword]
+            return -sign * combat_swing(battle, ref, power_change, effect.toughness, flags)
         gain = power_change + effect.toughness + 0.5 * len(effect.keywords)
         return -sign * gain * (0.8 if in_combat else 0.3 if _before_its_attack(battle, side, permanent) else 0.0)
     if kind == "counters":
         return -sign * 1.2 * amount if is_creature else 0.0
+    if kind == "regenerate":
+        return -sign * worth if not battle.shields.get(ref) and _at_risk(battle, ref) else 0.0
     if kind == "tap":
         return sign * (0.3 * max(0, power(side, permanent)) if not permanent.tapped and is_creature else 0.0)
     if kind == "untap":
         return -sign * (0.5 if permanent.tapped else 0.0)
     return 0.0
+
+
+def _at_risk(battle: Battle, ref: Ref) -> bool:
+    """Whether the creature is about to be destroyed: in combat after blocks and losing, or the
+    target of a destroy or lethal damage on the stack."""
+    if battle.step == "after_blockers" and any((a.owner, a.card) == ref or ref in a.blockers
+                                               for a in battle.attacks):
+        return _combat_result(battle, ref)[0]
+    side = battle.side(ref[0])
+    permanent = find_permanent(side, ref[1])
+    for item in battle.stack:
+        if item is None or ref not in item.picks:
+            continue
+        card = battle.side(item.controller).cards[item.card]
+        ability = item.ability or spell_ability(card)
+        if ability is None:
+            continue
+        for effect in modes_of(ability)[item.mode]:
+            if effect.kind == "destroy" and not effect.no_regenerate:
+                return True
+            if effect.kind == "damage" and effect.amount.value(item.x) >= toughness(side, permanent) - permanent.damage:
+                return True
+    return False
+
+
+def _combat_result(battle: Battle, ref: Ref) -> tuple[bool, float, int]:
+    """For a creature in combat, once blocks are declared (a simplified damage step, first
+    strike ignored): (whether it dies, the worth of the opposing creatures it kills, the damage
+    it deals to a player or the horde unblocked or trampling over)."""
+    owner, card = ref
+    side = battle.side(owner)
+    me = find_permanent(side, card)
+    mine = keywords_of(side, me)
+    attack = next((a for a in battle.attacks if (a.owner, a.card) == ref), None)
+    if attack is not None:
+        opponents = [(battle.side(o), find_permanent(battle.side(o), c)) for o, c in attack.blockers]
+    else:
+        attack = next(a for a in battle.attacks if ref in a.blockers)
+        attacker_side = battle.side(attack.owner)
+        opponents = [(attacker_side, find_permanent(attacker_side, attack.card))]
+    opponents = [(s, p) for s, p in opponents if p is not None]
+    incoming = sum(max(0, power(s, p)) for s, p in opponents)
+    deadly = any(keywords_of(s, p) & DEATHTOUCH and power(s, p) > 0 for s, p in opponents)
+    left = toughness(side, me) - me.damage
+    dies = left <= 0 or (not mine & INDESTRUCTIBLE and (incoming >= left or deadly))
+    damage = max(0, power(side, me))
+    killed = 0.0
+    if not opponents:
+        return dies, 0.0, damage if (attack.owner, attack.card) == ref else 0
+    helpers = 0
+    if (attack.owner, attack.card) != ref:  # a blocker: the other blockers' damage helps
+        helpers = sum(max(0, power(battle.side(o), find_permanent(battle.side(o), c)))
+                      for o, c in attack.blockers if (o, c) != ref and find_permanent(battle.side(o), c))
+    for their_side, theirs in sorted(opponents, key=lambda o: toughness(o[0], o[1]) - o[1].damage):
+        need = toughness(their_side, theirs) - theirs.damage - helpers
+        if mine & DEATHTOUCH and damage > 0:
+            need = min(need, 1)
+        if damage >= need and not keywords_of(their_side, theirs) & INDESTRUCTIBLE:
+            killed += permanent_value(their_side, theirs)
+            damage -= max(0, need)
+        else:
+            damage = 0
+            break
+    over = damage if mine & TRAMPLE and (attack.owner, attack.card) == ref else 0
+    return dies, killed, over
+
+
+def combat_swing(battle: Battle, ref: Ref, power_gain: int, toughness_gain: int, flags: int) -> float:
+    """What +N/+N (and keywords) on a creature in combat after blocks is worth: the creature
+    saved, the opposing creatures it now kills, the extra damage it deals (half a point each)."""
+    side = battle.side(ref[0])
+    me = find_permanent(side, ref[1])
+    if me is None:
+        return 0.0
+    before = _combat_result(battle, ref)
+    me.power_bonus += power_gain
+    me.toughness_bonus += toughness_gain
+    granted = me.granted
+    me.granted |= flags
+    after = _combat_result(battle, ref)
+    me.power_bonus -= power_gain
+    me.toughness_bonus -= toughness_gain
+    me.granted = granted
+    value = after[1] - before[1] + 0.5 * (after[2] - before[2])
+    if before[0] and not after[0]:
+        value += permanent_value(side, me)
+    return value
 
 
 def _before_its_attack(battle: Battle, side, permanent: Permanent) -> bool:
@@ -334,6 +478,8 @@ def _player_value(battle: Battle, owner: str, kind: str, amount: int, sign: floa
         return sign * 0.1 * amount
     if kind == "search_land":
         return -sign * 1.5
+    if kind == "scry":
+        return -sign * 0.3 * amount
     return 0.0
 
 
@@ -373,20 +519,24 @@ def _refs(battle: Battle, controller: str, effect: Effect, assignment: dict, sou
         return [(controller, PLAYER)]
     if target.scope == "its_controller":
         return [(previous[0][0], PLAYER)] if previous and previous[0][0] != STACK else []
+    if target.scope == "defending":  # "defending player": whom the source attacks
+        attack = next((a for a in battle.attacks if (a.owner, a.card) == source), None)
+        return [(attack.defender, PLAYER)] if attack is not None else []
     return target_options(battle, controller, target, source, effect.kind)  # each
 
 
 def resolve(battle: Battle, controller: str, source: int, ability: Ability, picks: tuple[Ref, ...], x: int,
-            rng: random.Random, events, mode: int = 0) -> None:
+            rng: random.Random, events, mode: int = 0, context: tuple[Ref, ...] = ()) -> None:
     """Do what the ability says, effect by effect, then state-based actions (CR 704).
 
     A chosen target that is gone by now is skipped (CR 608.2b); "each" effects act on what
-    matches at resolution."""
+    matches at resolution. `context`: what "that player" means before any effect named one
+    (the player a "whenever ~ deals damage to a player" ability's source hit)."""
     from deckquest.engine.combat.combat import state_based_actions
 
     effects = modes_of(ability)[mode]
     assignment = _assign(effects, picks)
-    previous: tuple[Ref, ...] = ()
+    previous: tuple[Ref, ...] = context
     for effect in effects:
         if battle.outcome:
             return
@@ -422,8 +572,14 @@ def _apply(battle: Battle, controller: str, source: int, effect: Effect, ref: Re
         return
     if kind == "damage":
         deal_damage(battle, controller, source, ref, amount, events)
+    elif kind == "regenerate":
+        battle.shields[ref] = battle.shields.get(ref, 0) + 1
+        if events is not None:
+            events.append({"event": "battle_shield", "player": owner, "card": side.cards[card].name, "id": card})
     elif kind in ("destroy", "exile", "bounce"):
         if kind == "destroy" and keywords_of(side, permanent) & INDESTRUCTIBLE:
+            return
+        if kind == "destroy" and not effect.no_regenerate and regenerate(battle, side, permanent, events):
             return
         leave_battlefield(battle, side, permanent, {"destroy": "graveyard", "exile": "exile", "bounce": "hand"}[kind],
                           rng, events)
@@ -456,8 +612,31 @@ def _player_effect(battle: Battle, controller: str, source: int, kind: str, owne
         drawn = draw(player, amount)
         if events is not None:
             events.append({"event": "battle_draw", "player": owner, "cards": len(drawn), "status": player.status})
+        if not battle.is_enemy(owner):
+            fall_unconscious(battle, player, events)  # T-7.2
     elif kind == "discard":
         discard(battle, owner, amount, at_random, rng, events)
+    elif kind == "scry":
+        scry(battle.side(owner), amount, events)
+    elif kind == "reveal_land":
+        player = battle.side(owner)
+        if player.library and player.cards[player.library[0]].is_land:
+            player.hand.append(player.library.pop(0))
+            if events is not None:
+                events.append({"event": "battle_draw", "player": owner, "cards": 1, "status": player.status})
+
+
+def scry(player, amount: int, events) -> None:
+    """CR 701.22: look at the top N cards, put any on the bottom. The engine keeps lands on top
+    while the player has fewer than 4 lands out and none in hand, spells otherwise; the rest
+    go to the bottom in their order."""
+    lands_out = sum(1 for p in player.battlefield if profile(player.cards[p.card]).is_land)
+    wants_land = lands_out < 4 and not any(profile(player.cards[c]).is_land for c in player.hand)
+    top = player.library[:amount]
+    keep = [c for c in top if profile(player.cards[c]).is_land == wants_land]
+    bottom = [c for c in top if c not in keep]
+    player.library[:amount] = keep
+    player.library.extend(bottom)
 
 
 def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: int, events) -> None:
@@ -486,6 +665,8 @@ def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: 
         permanent = find_permanent(target_side, card)
         if permanent is None:
             return
+        if source >= 0 and protected_from(keywords_of(target_side, permanent), source_side.cards[source]):
+            return  # CR 702.16e: the damage is prevented
         if target_side.cards[card].is_type("Planeswalker"):
             permanent.loyalty -= amount
         else:
@@ -620,6 +801,7 @@ def create_tokens(battle: Battle, owner: str, token: Token, amount: int, events)
     for _ in range(amount):
         side.cards = side.cards + (card,)
         enter_battlefield(side, len(side.cards) - 1)
+    refresh_statics(battle)
     if events is not None and amount > 0:
         events.append({"event": "battle_tokens", "player": owner, "card": card.name, "count": amount})
 
@@ -660,7 +842,8 @@ def _fight(battle: Battle, mine: list[Ref], theirs: list[Ref], events) -> None:
 # --- triggers -------------------------------------------------------------------------------
 
 
-def run_trigger(battle: Battle, owner: str, card: int, ability: Ability, rng: random.Random, events) -> None:
+def run_trigger(battle: Battle, owner: str, card: int, ability: Ability, rng: random.Random, events,
+                context: tuple[Ref, ...] = ()) -> None:
     """A triggered ability resolves at once; the horde picks targets at random (T-6.8), the
     others greedily; an optional ability ("you may") is used when it is worth it."""
     if battle.outcome:
@@ -674,12 +857,68 @@ def run_trigger(battle: Battle, owner: str, card: int, ability: Ability, rng: ra
     if events is not None:
         events.append({"event": "battle_trigger", "player": owner, "card": battle.side(owner).cards[card].name,
                        "ability": ability.timing})
-    resolve(battle, owner, card, ability, picks, 0, rng, events)
+    resolve(battle, owner, card, ability, picks, 0, rng, events, context=context)
 
 
-def enters_triggers(battle: Battle, owner: str, card: int, rng: random.Random, events) -> None:
+def hits_triggers(battle: Battle, hits: list[tuple[str, int, str]], rng: random.Random, events) -> None:
+    """"Whenever ~ deals (combat) damage to a player / an opponent" abilities, once per source
+    and player hit (PCs and bosses; the horde's "damage" is a mill, T-6.10)."""
+    for owner, card, player in hits:
+        for ability in triggered(battle.side(owner).cards[card], "hits"):
+            run_trigger(battle, owner, card, ability, rng, events, context=((player, PLAYER),))
+
+
+def enters_triggers(battle: Battle, owner: str, card: int, rng: random.Random, events,
+                    kicked: bool = False) -> None:
+    """"When ~ enters" abilities; "if it was kicked" ones only when it was (CR 702.33d)."""
     for ability in triggered(battle.side(owner).cards[card], "enters"):
-        run_trigger(battle, owner, card, ability, rng, events)
+        if kicked or not ability.kicked:
+            run_trigger(battle, owner, card, ability, rng, events)
+
+
+#: A PC or boss pays echo only for a permanent worth this many times the echo's mana.
+ECHO_WORTH = 2.0
+
+
+def echo_upkeep(battle: Battle, sides, rng: random.Random, events) -> None:
+    """CR 702.30: at its controller's first upkeep after it entered, a permanent with echo is
+    sacrificed unless the echo cost is paid. The engine pays (PCs and bosses alike) when the
+    untapped mana sources can and the permanent is worth at least ECHO_WORTH times the mana."""
+    from deckquest.cards.model import ManaCost
+    from deckquest.engine.combat.casting import _sacrifice_event
+    from deckquest.engine.combat.combat import state_based_actions
+    from deckquest.engine.combat.mana import pay, requirement
+    from deckquest.engine.combat.turns import mana_sources
+
+    for side in sides:
+        due = [key for key in battle.echo_due if key[0] == side.id]
+        for key in due:
+            battle.echo_due.remove(key)
+            permanent = find_permanent(side, key[1])
+            if permanent is None:
+                continue
+            cost = requirement(ManaCost.parse(recognition(side.cards[key[1]]).echo))
+            tapped = pay(mana_sources(side), cost)
+            if tapped is not None and permanent_value(side, permanent) >= ECHO_WORTH * cost.total():
+                for index in tapped:
+                    side.battlefield[index].tapped = True
+                if events is not None:
+                    events.append({"event": "battle_pay", "player": side.id, "amount": cost.total()})
+                continue
+            _sacrifice_event(side, key[1], events)
+            leave_battlefield(battle, side, permanent, "graveyard", rng, events)
+            state_based_actions(battle, events, rng)
+
+
+def beginning_triggers(battle: Battle, sides, timing: str, rng: random.Random, events) -> None:
+    """"At the beginning of your upkeep / end step" abilities of the active sides' permanents
+    (`timing` upkeep or end_step), in battlefield order."""
+    for side in sides:
+        for permanent in list(side.battlefield):
+            abilities = triggered(side.cards[permanent.card], timing)
+            for ability in abilities:
+                if permanent in side.battlefield:
+                    run_trigger(battle, side.id, permanent.card, ability, rng, events)
 
 
 def dies_triggers(battle: Battle, died: list[Ref], rng: random.Random, events) -> None:
@@ -694,14 +933,37 @@ def attack_triggers(battle: Battle, rng: random.Random, events) -> None:
             run_trigger(battle, attack.owner, attack.card, ability, rng, events)
 
 
+def regenerate(battle: Battle, side, permanent: Permanent, events) -> bool:
+    """CR 701.19: a creature with a regeneration shield that would be destroyed is instead
+    tapped, its damage removed, and removed from combat; the shield is used up. False when it
+    has no shield."""
+    key = (side.id, permanent.card)
+    if not battle.shields.get(key):
+        return False
+    battle.shields[key] -= 1
+    permanent.tapped = True
+    permanent.damage = 0
+    for attack in battle.attacks:
+        if key in attack.blockers:
+            attack.blockers.remove(key)
+    battle.attacks = [a for a in battle.attacks if (a.owner, a.card) != key]
+    battle.deathtouched = [d for d in battle.deathtouched if d != key]
+    if events is not None:
+        events.append({"event": "battle_regenerate", "player": side.id, "card": side.cards[permanent.card].name,
+                       "id": permanent.card})
+    return True
+
+
 def end_of_turn(battle: Battle) -> None:
-    """Cleanup (CR 514.2): damage and "until end of turn" effects wear off."""
+    """Cleanup (CR 514.2): damage and "until end of turn" effects (regeneration shields too)
+    wear off."""
     for side in battle.sides():
         for permanent in side.battlefield:
             permanent.damage = 0
             if permanent.power_bonus or permanent.toughness_bonus or permanent.granted:
                 permanent.power_bonus = permanent.toughness_bonus = permanent.granted = 0
     battle.activated.clear()
+    battle.shields.clear()
 
 
 __all__ = [

@@ -126,6 +126,10 @@ class Battle:
     bonus_turn: bool = False  # T-6.1: a boss's second turn in a row (only two-turn bosses act)
     horde_deck: bool = True  # the enemies include a horde deck (else the horde side holds only NPCs)
     allies: list[tuple[str, int]] = field(default_factory=list)  # (host PC, card) of allied NPCs (T-8.2)
+    statics_applied: bool = False  # some permanent carries static effects (statics.refresh_statics)
+    pc_creatures: dict[str, int] = field(default_factory=dict)  # T-7.2: PC id -> its 0/1 defender card
+    echo_due: list[tuple[str, int]] = field(default_factory=list)  # CR 702.30: (side, card) to pay at upkeep
+    shields: dict[tuple[str, int], int] = field(default_factory=dict)  # CR 701.19: regeneration shields
 
     def copy(self) -> "Battle":
         return replace(
@@ -136,6 +140,7 @@ class Battle:
             check=replace(self.check, pending=self.check.pending.copy()) if self.check else None,
             bosses=[b.copy() for b in self.bosses], boss_turns=dict(self.boss_turns),
             stack=self.stack[:], activated=self.activated[:], allies=self.allies[:],
+            pc_creatures=dict(self.pc_creatures), echo_due=self.echo_due[:], shields=dict(self.shields),
         )
 
     def side(self, owner: str) -> PC | Horde:
@@ -170,17 +175,20 @@ class Battle:
 def power(side, permanent: Permanent) -> int:
     """The creature's power now: printed plus its +1/+1 (or -1/-1) counters and
     "until end of turn" changes."""
-    return profile(side.cards[permanent.card]).power + permanent.plus_counters + permanent.power_bonus
+    return (profile(side.cards[permanent.card]).power + permanent.plus_counters + permanent.power_bonus
+            + permanent.static_power)
 
 
 def toughness(side, permanent: Permanent) -> int:
     """The creature's toughness now (damage not subtracted)."""
-    return profile(side.cards[permanent.card]).toughness + permanent.plus_counters + permanent.toughness_bonus
+    return (profile(side.cards[permanent.card]).toughness + permanent.plus_counters + permanent.toughness_bonus
+            + permanent.static_toughness)
 
 
 def keywords_of(side, permanent: Permanent) -> int:
-    """Its keyword flags: printed ones and those gained until end of turn."""
-    return profile(side.cards[permanent.card]).keywords | permanent.granted
+    """Its keyword flags: printed ones, those gained until end of turn and those static
+    abilities give it."""
+    return profile(side.cards[permanent.card]).keywords | permanent.granted | permanent.static_keywords
 
 
 def find_permanent(side, card: int) -> Permanent | None:

@@ -24,17 +24,21 @@ from deckquest.engine.combat.boss import (
 )
 from deckquest.engine.combat.casting import activate, activations, cast, castable, mana_sources, resolve_stack
 from deckquest.engine.combat.combat import (
-    blockers_are_legal, can_attack, can_block, check_outcome, combat_damage, declare_attacker,
+    blockers_are_legal, can_attack, can_block, check_outcome, combat_damage, declare_attacker, drop_lone,
 )
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
 from deckquest.engine.combat.profile import profile
-from deckquest.engine.combat.resolve import attack_triggers, end_of_turn
+from deckquest.engine.combat.resolve import attack_triggers, beginning_triggers, echo_upkeep, end_of_turn
 from deckquest.engine.combat.state import HORDE, Battle, Check, Tally, enter_battlefield, find_permanent
+from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
 
 __all__ = ["apply", "apply_legal", "castable", "legal_actions", "mana_sources", "start_battle"]
 
 SURVIVORS = "survivors"
+#: The step after blockers are declared in which the survivors may cast instants and
+#: activate abilities (combat tricks) before combat damage.
+AFTER_BLOCKERS = "after_blockers"
 MAX_PREPARATION_TURNS = 5  # T-6.2
 #: T-6.2, T-6.6: the kind of the preparation and escape checks by rules edition.
 REFLEX_KIND = {"2019": "red", "2014": "reflex"}
@@ -83,6 +87,7 @@ def start_battle(
         battle.tallies[spec.id] = Tally()
     place_npcs(battle, npcs)
     _place_allies(battle, allies)
+    refresh_statics(battle)
     if events is not None:
         events.append({"event": "battle_start", "survivors": [pc.id for pc in pcs],
                        "horde_library": len(battle.horde.library), "horde_cut": battle.horde.cut})
@@ -195,11 +200,18 @@ def _survivor_turn(battle: Battle, rng, events) -> None:
         for permanent in pc.battlefield:
             permanent.tapped = False
             permanent.summoning_sick = False
+    if battle.echo_due:
+        echo_upkeep(battle, battle.fighting(), rng, events)  # CR 702.30
+    beginning_triggers(battle, battle.fighting(), "upkeep", rng, events)  # CR 503.1
+    if battle.outcome:
+        battle.step = "over"
+        return
     if battle.turn > 1:
         for pc in battle.fighting():
             drawn = draw(pc, 1)
             if events is not None:
                 events.append({"event": "battle_draw", "player": pc.id, "cards": len(drawn), "status": pc.status})
+            fall_unconscious(battle, pc, events)  # T-7.2
     check_outcome(battle)
     battle.step = "over" if battle.outcome else "main1"
 
@@ -208,7 +220,11 @@ def _end_turn(battle: Battle, rng, events) -> None:
     """End step and cleanup: damage and "until end of turn" effects wear off, the boost
     cards go back under the library (T-4.6), the active PCs (or bosses) discard down to 7;
     then the next turn: another survivor turn while preparation turns remain, a two-turn
-    boss's second turn (T-6.1), else the other side's."""
+    boss's second turn (T-6.1), else the other side's. "At the beginning of your end step"
+    abilities of the active side trigger first (CR 513.1)."""
+    active = battle.fighting() if battle.active == SURVIVORS else \
+        [battle.horde] * (not battle.bonus_turn) + _acting_bosses(battle)
+    beginning_triggers(battle, active, "end_step", rng, events)
     end_of_turn(battle)
     for pc in battle.survivors:
         if pc.boost_used or pc.boost_exile:
@@ -259,10 +275,14 @@ def _enemy_turn(battle: Battle, rng, events) -> None:
     if events is not None:
         events.append({"event": "battle_turn", "turn": battle.turn, "active": HORDE,
                        **({"second": True} if battle.bonus_turn else {})})
-    for side in [battle.horde] * (not battle.bonus_turn) + _acting_bosses(battle):
+    active = [battle.horde] * (not battle.bonus_turn) + _acting_bosses(battle)
+    for side in active:
         for permanent in side.battlefield:
             permanent.tapped = False
             permanent.summoning_sick = False
+    if battle.echo_due:
+        echo_upkeep(battle, [s for s in active if s is not battle.horde], rng, events)  # CR 702.30
+    beginning_triggers(battle, active, "upkeep", rng, events)  # CR 503.1
     for boss in _acting_bosses(battle):
         boss.land_played = False
         if battle.turn > 1:
@@ -301,13 +321,23 @@ def _enemy_attacks(battle: Battle, rng, events) -> None:
         horde_attacks(battle, rng, events)
     for boss in _acting_bosses(battle):
         boss_attacks(battle, boss, events)
+    drop_lone(battle, blocks=False)
     attack_triggers(battle, rng, events)
     if battle.outcome:
         battle.step = "over"
     elif battle.attacks and _blocks(battle):
         battle.step = "declare_blockers"
     else:
-        _horde_combat_damage(battle, rng, events)
+        _enemy_blocks_done(battle, rng, events)
+
+
+def _enemy_blocks_done(battle: Battle, rng, events) -> None:
+    """Blockers are declared (CR 509): the survivors get their window for instants and
+    abilities (combat tricks, CR 509.4 / 510 priority) if they have any, then damage."""
+    if battle.attacks and _tricks(battle):
+        battle.step = AFTER_BLOCKERS
+        return
+    _horde_combat_damage(battle, rng, events)
 
 
 def _horde_combat_damage(battle: Battle, rng, events) -> None:
@@ -334,9 +364,16 @@ def legal_actions(battle: Battle) -> list[Action]:
         return _attack_actions(battle) + [Action(act.CONFIRM_ATTACKERS)]
     if step == "declare_blockers":
         return _blocks(battle)
-    if step == "respond":
+    if step in ("respond", AFTER_BLOCKERS):
         return _responses(battle) + [Action(act.PASS)]
     return []
+
+
+def _tricks(battle: Battle) -> bool:
+    """Whether a PC in the fight could cast an instant (or a flash card) or activate an
+    ability now: only then is the after-blockers window offered."""
+    return any(castable(pc, battle, instant_speed=True) or activations(pc, battle, sorcery_speed=False)
+               for pc in battle.fighting())
 
 
 def _responses(battle: Battle) -> list[Action]:
@@ -428,14 +465,17 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
     elif kind == act.CAST:
         _cast(battle, action, rng, events)
     elif kind == act.ACTIVATE:
-        responding = battle.step == "respond"
+        responding = battle.step == "respond"  # in after_blockers the ability resolves at once
         activate(battle, action, rng, events)
         if responding:
             _after_response(battle, rng, events)
         else:
             resolve_stack(battle, rng, events)
     elif kind == act.PASS:
-        _after_response(battle, rng, events)
+        if battle.step == AFTER_BLOCKERS:
+            _after_tricks(battle, rng, events)
+        else:
+            _after_response(battle, rng, events)
     elif kind == act.ESCAPE:
         battle.non_combat_action_used = True  # T-6.7
         untapped = sum(1 for side in [battle.horde, *battle.fighting_bosses()] for p in side.battlefield
@@ -460,13 +500,14 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
             if (action.player, action.card) in attack.blockers:
                 attack.blockers.remove((action.player, action.card))
     elif kind == act.CONFIRM_BLOCKERS:
+        drop_lone(battle, blocks=True)
         if events is not None:
             for attack in battle.attacks:
                 for owner, card in attack.blockers:
                     name = battle.side(owner).cards[card].name
                     events.append({"event": "battle_block", "player": owner, "card": name,
                                    "id": card, "attacker": battle.side(attack.owner).cards[attack.card].name})
-        _horde_combat_damage(battle, rng, events)
+        _enemy_blocks_done(battle, rng, events)
 
 
 def _attack_on(battle: Battle, target: tuple[str, int]):
@@ -511,11 +552,28 @@ def _after_response(battle: Battle, rng, events) -> None:
 def _survivor_combat(battle: Battle, rng, events) -> None:
     """Attack triggers; the horde blocks at random (T-6.8), the bosses greedily; combat
     damage, then the second main phase."""
+    drop_lone(battle, blocks=False)
     if battle.attacks:
         attack_triggers(battle, rng, events)
         horde_blocks(battle, rng, events)
         for boss in battle.fighting_bosses():
             boss_blocks(battle, boss, events)
+        drop_lone(battle, blocks=True)
+        if not battle.outcome and battle.attacks and _tricks(battle):
+            battle.step = AFTER_BLOCKERS  # the survivors' combat tricks (CR 509.4)
+            return
         combat_damage(battle, rng, events)
         battle.attacks.clear()
     battle.step = "over" if battle.outcome else "main2"
+
+
+def _after_tricks(battle: Battle, rng, events) -> None:
+    """The after-blockers window closes: combat damage, then the survivors' second main
+    phase (their attack) or the end of the enemies' turn."""
+    if battle.active == SURVIVORS:
+        if battle.attacks:
+            combat_damage(battle, rng, events)
+            battle.attacks.clear()
+        battle.step = "over" if battle.outcome else "main2"
+    else:
+        _horde_combat_damage(battle, rng, events)
