@@ -455,3 +455,42 @@ def test_mogg_flunkies_cannot_attack_alone_cr_506_5():
                            active=HORDE, step="enemy_main")
     _enemy_attacks(together, random.Random(1), None)
     assert together.survivors[0].life == 20 - 3 - 2
+
+
+def test_the_horde_attacks_pcs_planeswalkers_too_cr_508_1b():
+    """Each horde attacker picks at random among the PCs in the fight and their planeswalkers
+    (T-6.8)."""
+    from deckquest.engine.combat.horde import horde_attacks
+
+    walker = Card.build("Chandra", "{2}{R}{R}", "Legendary Planeswalker — Chandra", loyalty="4",
+                        oracle_text="+1: Chandra deals 1 damage to any target.")
+    pc = make_pc(battlefield=[walker])
+    defenders = set()
+    for seed in range(20):
+        battle = make_battle([pc.copy()], make_horde(battlefield=[ZOMBIE] * 3), active=HORDE)
+        horde_attacks(battle, random.Random(seed), None)
+        defenders |= {a.defender_card for a in battle.attacks}
+    assert defenders == {-1, 0}
+
+
+def test_greedy_escapes_a_stalemate_with_a_lone_mogg_flunkies():
+    from deckquest.runtime.battle_agents import _stalemate
+
+    flunkies = builtin("Mogg Flunkies")
+    battle = make_battle([make_pc(battlefield=[BEAR])], make_horde(battlefield=[flunkies]), step="main2")
+    assert _stalemate(battle)
+    assert GreedyBattleAgent().choose(battle, legal_actions(battle), random.Random(1)).kind == act.ESCAPE
+
+
+def test_a_boss_attacks_a_pcs_planeswalker_it_can_kill_cr_508_1b():
+    from deckquest.engine.combat.boss import boss_attacks
+
+    walker = Card.build("Chandra", "{2}{R}{R}", "Legendary Planeswalker — Chandra", loyalty="3",
+                        oracle_text="+1: Chandra deals 1 damage to any target.")
+    pc = make_pc(battlefield=[walker])
+    pc.battlefield[0].loyalty = 3
+    boss = make_pc("boss", battlefield=[creature("Ogre", 3, 3), creature("Elf", 1, 1)])
+    battle = make_battle([pc], make_horde(), active=HORDE)
+    battle.bosses.append(boss)
+    boss_attacks(battle, boss, None)
+    assert sorted((a.card, a.defender, a.defender_card) for a in battle.attacks) == [(0, "ann", 0), (1, "ann", -1)]

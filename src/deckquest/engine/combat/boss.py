@@ -202,7 +202,7 @@ def _survives(mine_side, mine: Permanent, their_side, theirs: Permanent) -> bool
 def boss_attacks(battle: Battle, boss: PC, events) -> None:
     """Attack the PC with the least life with each creature that no untapped PC creature can
     block to kill it and live (or with everything when the boss has more attackers than the
-    party has blockers)."""
+    party has blockers); the biggest of them at a PC's planeswalker when they can kill it."""
     targets = sorted(battle.fighting(), key=lambda pc: (pc.life, pc.id))
     if not targets:
         return
@@ -211,11 +211,31 @@ def boss_attacks(battle: Battle, boss: PC, events) -> None:
                 if profile(pc.cards[p.card]).is_creature and not p.tapped]
     ready = [p for p in boss.battlefield if can_attack(boss, p)]
     swarm = len(ready) > len(blockers) + 1
+    going = []
     for permanent in ready:
         risky = any(can_block(pc, b, boss, permanent) and _kills(pc, b, boss, permanent)
                     and _survives(pc, b, boss, permanent) for pc, b in blockers)
         if swarm or not risky:
-            declare_attacker(battle, boss.id, permanent.card, defender.id, events)
+            going.append(permanent)
+    # CR 508.1b: the PCs' planeswalkers can be attacked: the boss sends its biggest attackers
+    # at the one with the least loyalty when they can bring it down, the rest at the PC.
+    walkers = sorted(((pc, p) for pc in battle.fighting() for p in pc.battlefield
+                      if pc.cards[p.card].is_type("Planeswalker")), key=lambda w: (w[1].loyalty, w[0].id))
+    targets = {}
+    if walkers and going:
+        pc, walker = walkers[0]
+        strongest = sorted(going, key=lambda p: -power(boss, p))
+        sent, total = [], 0
+        for permanent in strongest:
+            if total >= walker.loyalty:
+                break
+            sent.append(permanent)
+            total += max(0, power(boss, permanent))
+        if total >= walker.loyalty:
+            targets = {id(p): (pc.id, walker.card) for p in sent}
+    for permanent in going:
+        owner, walker_card = targets.get(id(permanent), (defender.id, -1))
+        declare_attacker(battle, boss.id, permanent.card, owner, events, defender_card=walker_card)
 
 
 def boss_blocks(battle: Battle, boss: PC, events) -> None:
