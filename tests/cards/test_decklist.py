@@ -111,6 +111,17 @@ def test_arena_set_code_without_collector_number(db):
     assert (entry.card.name, entry.set_code, entry.collector_number) == ("Sol Ring", "C21", None)
 
 
+def test_moxfield_and_archidekt_marks_after_the_printing_are_dropped(db):
+    """Moxfield marks foils `*F*` (etched `*E*`); Archidekt appends `[Category]` and `^Tag^`."""
+    deck = parse("1 Lightning Bolt (M10) 146 *F*\n1x Sol Ring (C21) 263 [Ramp] ^Have^\n"
+                 "2 Mountain [Lands]\n1 Duress (M21) 88 *E*\n", db)
+    assert names(deck.main) == [(1, "Lightning Bolt"), (1, "Sol Ring"), (2, "Mountain"), (1, "Duress")]
+    assert [(e.set_code, e.collector_number) for e in deck.main] == [
+        ("M10", "146"), ("C21", "263"), (None, None), ("M21", "88")]
+    error = only_error("4 Lightnig Bolt (M10) 146 *F*\n", db)
+    assert error.code == "DQ1001" and error.message == "unknown card `Lightnig Bolt`"
+
+
 def test_entry_span_covers_the_name_as_written(db):
     entry = parse("Deck\n  4x Lightning Bolt (M10) 146\n", db).main[0]
     assert entry.name_as_written == "Lightning Bolt"

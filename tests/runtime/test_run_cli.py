@@ -146,3 +146,19 @@ def test_run_a_scenario_of_an_installed_pack(tmp_path, monkeypatch):
     by_pack = deckquest("run", "deckquest-examples/drowned_shrine", "--seed", "1")
     by_path = deckquest("run", SHRINE, "--seed", "1")
     assert by_pack.exit_code == 0 and by_pack.stdout == by_path.stdout
+
+
+def test_a_party_larger_than_the_scenario_is_written_for_gets_a_note(tmp_path):
+    """`players 1 to 2` (language.md: the party sizes the scenario is written for): a party
+    of 3 still plays, with a note on stderr; a party in range gets none."""
+    folder = SCENARIOS / "bandit_toll"
+    entry = "  - id: {id}\n    name: {id}\n    deck: {deck}\n    critical:\n      - card: Mountain\n        copies: 3\n"
+    deck = folder / "decks" / "mono_red.txt"
+    party = tmp_path / "three.yaml"
+    party.write_text("party:\n" + "".join(entry.format(id=i, deck=deck) for i in ("kai", "lena", "third")))
+    result = deckquest("run", str(folder / "bandit_toll.quest"), "--party", str(party), "--agent", "first")
+    assert result.exit_code == 0, result.output
+    assert "is written for 1 to 2 players; this party has 3" in result.stderr
+    assert "== The end" in result.stdout
+    in_range = deckquest("run", str(folder / "bandit_toll.quest"), "--party", str(folder / "party.yaml"))
+    assert in_range.exit_code == 0 and "note:" not in in_range.stderr

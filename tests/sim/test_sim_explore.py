@@ -34,6 +34,22 @@ def test_a_loop_is_a_dead_end_not_a_hang():
     assert finding.kind == "stuck" and "more than 100 steps" in finding.message
 
 
+def test_a_loop_through_a_choice_prints_its_repeated_step_once(tmp_path):
+    """The path of a loop past the step limit repeats one decision thousands of times: the
+    text shows it once with its count (the JSON keeps every step)."""
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "green.txt").write_text((SCENARIOS / "decks" / "green.txt").read_text())
+    script = tmp_path / "round.quest"
+    script.write_text('scenario "Round":\n    rules 2019\npc alice "Alice":\n    deck "decks/green.txt"\n'
+                      '    critical "Forest" x3\nflag key\nstart scene room "Room":\n    choice:\n'
+                      '        "Go round":\n            -> room\n        "Leave" if key:\n            end victory\n')
+    report = explore(script, max_steps=200)
+    (finding,) = report.findings
+    assert len(finding.path) > 50 and len(finding.as_dict()["path"]) == len(finding.path)
+    path_lines = [line for line in report.text().splitlines() if line.startswith("    line ")]
+    assert path_lines == [f'    line 8 (room): chose "Go round"  (x{len(finding.path)} in a row)']
+
+
 def test_forcing_reaches_both_endings_of_a_single_check():
     report = explore(SCENARIOS / "single_check.quest")
     assert report.taken == report.alternatives == 2

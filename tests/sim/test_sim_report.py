@@ -158,3 +158,28 @@ def test_real_battles_agree_with_the_endings_they_lead_to():
     if battle["outcomes"].get("defeat"):
         assert any("the battle at line" in reason for reason in report.data["verdict"]["reasons"])
     validate(report.data)
+
+
+def test_report_names_the_cards_battles_do_not_simulate(tmp_path):
+    """Issue 6: the report says, per battling deck, which cards' text battles leave out."""
+    import shutil
+
+    shutil.copytree(SCENARIOS / "decks", tmp_path / "decks")
+    green = (tmp_path / "decks" / "green.txt").read_text(encoding="utf-8")
+    (tmp_path / "decks" / "green.txt").write_text(
+        green.replace("4 Kalonian Tusker", "4 Arcane Signet\n4 Polluted Delta\n4 Lightning Greaves\n4 Sol Ring"),
+        encoding="utf-8")
+    shutil.copy(SCENARIOS / "skirmish.quest", tmp_path / "skirmish.quest")
+    report = simulate(tmp_path / "skirmish.quest", runs=20, seed=1, jobs=1)
+    validate(report.data)
+    alice = next(row for row in report.data["coverage"] if row["owner"] == "alice")
+    assert "Polluted Delta" in alice["not_simulated"] and alice["cards"] == 72
+    assert alice["score"] < 1.0
+    assert "Polluted Delta" in report.text()
+    horde = next(row for row in report.data["coverage"] if row["owner"] == "raiders")
+    assert horde["cards"] > 0
+
+
+def test_a_script_without_battles_has_no_coverage_section(shrine):
+    assert shrine.data["coverage"] == []
+    assert "Cards in battles" not in shrine.text()

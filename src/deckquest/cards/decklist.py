@@ -56,6 +56,9 @@ _HEADER = re.compile(r"(?P<title>[^\W\d_]+(?: [^\W\d_]+)?)\s*(?P<tally>\(\d+\))?
 _DECK_NAME = re.compile(r"Name\s+(?P<name>.+)$", re.IGNORECASE)
 _COUNT_AND_REST = re.compile(r"(?P<count>\S+)(?:\s+(?P<rest>.*))?$")
 _COUNT = re.compile(r"(?P<sign>[+-]?)(?P<digits>\d+)[xX]?$")
+# What deck builders append after the printing: Moxfield's foil/etched marks `*F*` `*E*`,
+# Archidekt's `[Category]` and `^Tag^`. They say nothing about the card, so they are dropped.
+_EXPORT_MARKS = re.compile(r"(?:\s+(?:\*[A-Za-z]{1,2}\*|\[[^\[\]]*\]|\^[^^]*\^))+$")
 _SET_SUFFIX = re.compile(r"(?P<name>.*?)\s+\((?P<set>[0-9A-Za-z]{2,8})\)(?:\s+(?P<number>\S+))?$")
 _SPLIT = re.compile(r"\s*/{2,3}\s*")
 
@@ -288,6 +291,8 @@ class _DeckParser:
     def _name(self, line: str, start: int, end: int) -> _Name:
         """The card named by `line[start:end]`, split from a trailing `(SET) NUMBER` if there is one."""
         text = line[start:end]
+        if self.db.get(text) is None:
+            text = _EXPORT_MARKS.sub("", text)
         suffix = _SET_SUFFIX.match(text)
         if suffix is None or self.db.get(text) is not None:  # a name may itself end in parentheses
             return _Name(text, start, self._find(text))

@@ -83,13 +83,28 @@ class ExploreReport:
             heading = "Dead end" if finding.kind == "stuck" else "Runtime error"
             lines += ["", f"{heading} in scene `{finding.scene}` (line {finding.line}): {finding.message}",
                       "  path:" if finding.path else "  path: the start, with no decision"]
-            lines += [f"    {step}" for step in finding.path]
+            lines += _path_lines(finding.path)
         lines += ["", "Lines no run reached: " + (", ".join(map(str, self.unreached_lines)) or "none")]
         if self.never_taken:
             lines += ["Never available:"] + [f"  {item}" for item in self.never_taken]
         if not self.findings:
             lines.append("No dead ends and no runtime errors found.")
         return "\n".join(lines) + "\n"
+
+
+def _path_lines(path: list[Step]) -> list[str]:
+    """A path's steps, a run of the same step shown once with its count (a loop would
+    otherwise print one line per trip round it, up to the step limit)."""
+    lines: list[str] = []
+    index = 0
+    while index < len(path):
+        end = index
+        while end + 1 < len(path) and str(path[end + 1]) == str(path[index]):
+            end += 1
+        repeat = end - index + 1
+        lines.append(f"    {path[index]}" + (f"  (x{repeat:,} in a row)" if repeat > 1 else ""))
+        index = end + 1
+    return lines
 
 
 class _Agent(FirstAgent):

@@ -120,7 +120,7 @@ def render_page(data: dict) -> str:
     title = f"{data['scenario']['title']}: difficulty report"
     body = [f"<h1>{escape(title)}</h1>", _meta(data), _verdict(data["verdict"]),
             _endings(data), _funnel(data), _checks(data), _pcs(data), _battles(data),
-            _problems(data)]
+            _coverage(data), _problems(data)]
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
             f"<body>{''.join(body)}</body></html>\n")
@@ -210,6 +210,16 @@ def _battles(data: dict) -> str:
     return ('<h2 id="battles">Battles</h2>'
             + table(["line", "scene", "battles", "outcomes", "TPK", "PCs out (mean)", "turns (median)", "turns (p90)",
                      "damage dealt (mean)", "damage taken (mean)"], rows))
+
+
+def _coverage(data: dict) -> str:
+    rows = [[row["name"], row["cards"], percent(row["score"]), ", ".join(row["not_simulated"]) or "-",
+             ", ".join(row["partly"]) or "-"] for row in data["coverage"]]
+    if not rows:
+        return ""
+    return ('<h2 id="coverage">Cards in battles</h2><p>How much of each deck the battle engine '
+            "simulates; the battle figures leave out the text of the cards listed.</p>"
+            + table(["deck of", "cards", "simulated", "not simulated", "partly"], rows))
 
 
 def _problems(data: dict) -> str:

@@ -143,6 +143,7 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
         "steps": _summary(tally.steps),
         "dead_pcs": _summary(tally.dead_pcs),
         "battles": _battles(script_map, tally),
+        "coverage": _coverage(script_map),
         "stuck": sum(tally.stuck.values()),
         "stuck_scenes": _stuck(tally, batch),
         "errors": _errors(tally, batch, script_map),
@@ -277,6 +278,28 @@ def _battles(script_map: ScriptMap, tally: Tally) -> list[dict]:
     return rows
 
 
+def _coverage(script_map: ScriptMap) -> list[dict]:
+    """How much of each deck that fights the battles are simulated (docs/effects.md), so a GM
+    knows which cards' text the battle figures leave out. Empty for a script with no battle."""
+    if not script_map.battle_scenes:
+        return []
+    from deckquest.cards.oracle import coverage
+
+    program = script_map.program
+    decks = [(member.id, member.name, member.cards) for member in program.party]
+    decks += [(npc.id, npc.name, npc.deck.main_cards()) for npc in program.scenario.npcs.values()
+              if npc.deck is not None]
+    rows = []
+    for owner, name, cards in decks:
+        report = coverage(cards)
+        rows.append({
+            "owner": owner, "name": name, "cards": report.total, "score": round(report.score, 6),
+            "partly": [entry.name for entry in report.cards if entry.recognition.level == "partial"],
+            "not_simulated": [entry.name for entry in report.cards if entry.recognition.level == "none"],
+        })
+    return rows
+
+
 def _replay(batch, index: int) -> dict:
     """How to see run ``index`` again: its seed and the `deckquest run` command."""
     seed = run_seed(batch.seed, index)
@@ -389,6 +412,7 @@ def _verdict(data: dict, tally: Tally) -> dict:
         reasons.append(f"{_site_name(site)} in `{site['scene']}` fails {failures / site['attempts']:.0%} "
                        f"of {site['attempts']:,} attempts{exact}")
     reasons += [_battle_reason(row) for row in _deadliest_battles(data["battles"])]
+    reasons += _coverage_reasons(data["coverage"])
     ends = {scene: info["ended_here"] for scene, info in data["scenes"].items() if info["ended_here"]}
     if ends:
         scene = max(sorted(ends), key=ends.get)
@@ -401,6 +425,14 @@ def _verdict(data: dict, tally: Tally) -> dict:
     rating = RATINGS[level]
     return {"rating": rating, "success_share": round(share, 6),
             "headline": f"{rating.upper()}: {what} in {share:.0%} of runs", "reasons": reasons}
+
+
+def _coverage_reasons(rows: list[dict]) -> list[str]:
+    """A warning for each battling deck whose cards the battle engine mostly cannot play."""
+    from deckquest.engine.combat.battle import LOW_COVERAGE
+
+    return [f"battles simulate only {row['score']:.0%} of {row['name']}'s deck: the battle figures "
+            f"are rough (see `deckquest cards coverage`)" for row in rows if row["score"] < LOW_COVERAGE]
 
 
 def _any_death_share(data: dict) -> float:
@@ -473,6 +505,7 @@ def format_text(data: dict) -> str:
     lines += ["", f"Game clock at the end: mean {clock['mean']:.0f} min, median {clock['p50']:.0f}, "
                   f"90% under {clock['p90']:.0f}, longest {clock['max']} min"]
     lines += _battle_text(data["battles"])
+    lines += _coverage_text(data["coverage"])
     for scene, row in data["stuck_scenes"].items():
         lines.append(f"Stuck in `{scene}`: {row['runs']:,} runs ({row['reason']}); replay: {row['command']}")
     for row in data["errors"]:
@@ -481,6 +514,21 @@ def format_text(data: dict) -> str:
     unreached = data["lines"]["unreached"]
     lines += ["", f"Lines no run reached: {', '.join(unreached) if unreached else 'none'}"]
     return "\n".join(lines) + "\n"
+
+
+def _coverage_text(rows: list[dict]) -> list[str]:
+    if not rows:
+        return []
+    from deckquest.engine.combat.battle import LOW_COVERAGE
+
+    lines = ["", "Cards in battles (deckquest cards coverage DECK lists each card's text)"]
+    for row in rows:
+        warning = "  LOW: battle figures leave much of this deck out" if row["score"] < LOW_COVERAGE else ""
+        lines.append(f"  {row['name']}: {row['cards']} cards, {row['score']:.0%} simulated{warning}")
+        for label, names in (("not simulated", row["not_simulated"]), ("partly", row["partly"])):
+            if names:
+                lines.append(f"      {label}: {', '.join(names)}")
+    return lines
 
 
 def _battle_text(battles: list[dict]) -> list[str]:
