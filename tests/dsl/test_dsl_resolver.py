@@ -264,6 +264,13 @@ def test_critical_cards_must_be_in_the_deck(pack, db):
     assert "only 20 copies" in diagnostics_of(pack, text, db)[0].message
 
 
+def test_a_critical_line_of_zero_copies_is_an_error(pack, db):
+    """T-4.7 designates specific cards: `x0` designates none, though the total may be right."""
+    text = PRELUDE.replace('critical "Mountain" x3', 'critical "Goblin Guide" x0\n    critical "Mountain" x3')
+    (d,) = diagnostics_of(pack, text + scene("end victory")[len(PRELUDE):], db)
+    assert (d.code, d.span.line) == ("DQ0057", 8) and "x1" in d.hint
+
+
 def test_three_critical_cards_or_five_for_commander(pack, db):
     """T-4.7: exactly 3 critical cards, 5 for a Commander deck."""
     text = PRELUDE.replace('critical "Forest" x3', 'critical "Forest" x2') + scene("end victory")[len(PRELUDE):]

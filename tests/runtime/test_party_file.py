@@ -106,6 +106,22 @@ def test_a_party_without_a_pc_the_script_names_is_an_error(tmp_path):
     assert "id: bram" in caught.value.hint
 
 
+def test_a_missing_pc_is_reported_where_the_script_first_names_it(tmp_path):
+    members = load_party(write(tmp_path, GOOD.replace("id: bram", "id: dana")), DB)
+    scenario = compile_text(tmp_path, PRELUDE + '''start scene one "A":
+    "{bram} arrives."
+    -> two
+scene two "B":
+    check red difficulty 1 by bram:
+        success:
+            bram loses 1 life
+    end victory ""
+''')
+    with pytest.raises(DeckquestError) as caught:
+        Program(scenario, members)
+    assert (caught.value.span.line, caught.value.span.col) == (10, 6)
+
+
 def test_a_missing_deck_file_is_an_error(tmp_path):
     """The error points at the party file's `deck:` value (file:line:col), not at a deck
     file that does not exist and so has no line to show."""

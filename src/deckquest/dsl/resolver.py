@@ -321,7 +321,10 @@ class _Compiler:
         """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck."""
         for critical in pc.criticals:
             have = deck.count_of(critical.card)
-            if have < critical.copies:
+            if critical.copies < 1:
+                self.error("DQ0057", f"`x{critical.copies}` designates no critical card", critical.span,
+                           "write at least `x1`, or delete the line")
+            elif have < critical.copies:
                 names = sorted({card.name for card in deck.main_cards()})
                 hint = did_you_mean(critical.card, names) if have == 0 else None
                 what = "no copy" if have == 0 else f"only {have} {'copy' if have == 1 else 'copies'}"

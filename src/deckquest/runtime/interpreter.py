@@ -142,7 +142,8 @@ class Program:
 def _check_party_covers_script(scenario, party: list[PartyMember]) -> None:
     """A party file replaces the pre-generated PCs; the PCs the script names must be in it."""
     ids = {member.id for member in party}
-    for name, span in _named_pcs(scenario):
+    # the first place in the file, so the error points where a reader meets the name first
+    for name, span in sorted(_named_pcs(scenario), key=lambda found: (found[1].line, found[1].col)):
         if name not in ids:
             raise DeckquestError(
                 f"the scenario refers to the PC `{name}` by name, but the party has no PC with that id",
