@@ -1,11 +1,14 @@
 """The command line: a thin click layer over the library API.
 
 Every user error is a DeckquestError; it becomes one message on stderr and
-exit code 1 here (2 for usage errors). No traceback ever reaches a user.
+exit code 1 here (2 for usage errors). No traceback ever reaches a user: a bug
+in deckquest itself is reported as an internal error, exit code 70
+(DECKQUEST_DEBUG=1 shows its traceback).
 """
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -27,6 +30,15 @@ class DeckquestGroup(click.Group):
         except DeckquestError as error:
             click.echo(error.render(), err=True)
             sys.exit(1)
+        except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception as error:  # a bug: one message instead of a traceback
+            if os.environ.get("DECKQUEST_DEBUG"):
+                raise
+            click.echo(f"deckquest: internal error: {type(error).__name__}: {error}\n"
+                       "This is a bug in deckquest, not in your files. Please report it with the command "
+                       "and its files; set DECKQUEST_DEBUG=1 to see the traceback.", err=True)
+            sys.exit(70)
 
 
 @click.group(cls=DeckquestGroup)

@@ -348,3 +348,44 @@ def test_several_hordes_fight_as_one_horde_deck_cut_as_one(tmp_path):
     battle = of_kind(events, "battle")[0]
     assert battle["enemies"] == ["land", "flood"] and battle["defeated"] == []
     assert "Battle against Lone Land, Goblin Flood [0:00]" in render_text(events)
+
+
+class EndTurn(FirstAgent):
+    """Never attacks, never escapes: a battle against a wall of plants cannot end (a test policy)."""
+
+    def battle_agent(self):
+        return Passive()
+
+
+class Passive:
+    def choose(self, battle, actions, rng):
+        return next(action for action in actions if action.kind == END_TURN)
+
+
+STALEMATE = HORDES + '''start scene hall "Hall":
+    battle against plants:
+        victory:
+            end victory "won"
+        defeat:
+            end defeat "lost"
+'''
+
+
+def test_a_battle_that_cannot_end_stops_the_run_as_stuck(tmp_path, monkeypatch):
+    """Untrusted scripts: a battle past MAX_TURNS ends as a stalemate and the run as stuck."""
+    from deckquest.engine.combat import battle
+
+    monkeypatch.setattr(battle, "MAX_TURNS", 6)
+    result, events = play(tmp_path, STALEMATE, EndTurn())
+    assert result.outcome == "stuck" and "did not end" in result.text
+    assert of_kind(events, "battle")[0]["outcome"] == "stalemate"
+    assert of_kind(events, "battle_stalemate")[0]["turn"] > 6
+
+
+def test_a_battle_that_floods_the_battlefield_ends_as_a_stalemate(tmp_path, monkeypatch):
+    from deckquest.engine.combat import battle
+
+    monkeypatch.setattr(battle, "MAX_PERMANENTS", 5)
+    result, events = play(tmp_path, STALEMATE, EndTurn())
+    assert result.outcome == "stuck"
+    assert of_kind(events, "battle_stalemate")[0]["permanents"] > 5

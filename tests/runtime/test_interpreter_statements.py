@@ -409,3 +409,19 @@ def test_fight_damage_follows_first_strike_double_strike_deathtouch_and_indestru
     assert exchange_damage(2, DOUBLE_STRIKE, 2, 1, 0, 4) == (4, 1)  # hits twice
     assert exchange_damage(2, 0, 2, 2, 0, 2) == (2, 2)  # simultaneous
     assert destroyed(1, 5, DEATHTOUCH, 0) and not destroyed(9, 5, 0, INDESTRUCTIBLE)
+
+
+def test_T_4_4_a_check_an_unconscious_pc_cannot_make_fails_with_a_negative_degree(tmp_path):
+    """T-7.2: an unconscious PC makes no check; the failure has degree < 0 even at difficulty 0."""
+    run = start(tmp_path, '''start scene one "A":
+    check green difficulty 0 by alice as "Climb":
+        success:
+            end victory "up"
+        failure:
+            end defeat "{degree}"
+''')
+    run.state.pcs["alice"].status = "unconscious"
+    result = run.run()
+    check = of_kind(run.events, "check")[0]
+    assert (check["success"], check["degree"], result.outcome) == (False, -1, "defeat")
+    assert check["result"] - check["target"] == check["degree"]

@@ -38,6 +38,7 @@ from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import begin_check, boost, can_boost, finish_check
 from deckquest.engine.combat import run_battle
+from deckquest.engine.combat.battle import MAX_PERMANENTS, MAX_TURNS
 from deckquest.engine.combat.mana import pay, requirement
 from deckquest.engine.combat.profile import (
     DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE, KEYWORD_FLAGS, VIGILANCE, profile,
@@ -797,9 +798,10 @@ class Run:
             refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
         state.checks += 1
         if refusal is not None:
-            success, degree = self._outcome(pc_id, False, -difficulty)
+            # No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0.
+            success, degree = self._outcome(pc_id, False, -max(1, difficulty))
             self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=label, cards=[],
-                       color=None, target=difficulty, result=0, degree=degree, success=success,
+                       color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
                        critical=None, criticals=[], boost=False, boost_cards=[], boost_bonus=0,
                        support=0, supporter=None, note=refusal)
             if self.on_check is not None:
@@ -938,13 +940,18 @@ class Run:
             return
         depth = len(self.state.frames)
         outcome = self.battle(stmt, frame)
+        if outcome == "stalemate":
+            self._finish(STUCK, f"the battle at line {stmt.span.line} did not end (more than "
+                                f"{MAX_TURNS} turns or {MAX_PERMANENTS} permanents)")
+            return
         block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
         if block is not None:
             self._push(block, frame)
             self.state.frames.insert(depth, self.state.frames.pop())
 
     def battle(self, stmt: ast.Battle, frame: Frame) -> str:
-        """Fight a combat part (rules section 6); returns "victory", "defeat" or "escape".
+        """Fight a combat part (rules section 6); returns "victory", "defeat" or "escape"
+        (or "stalemate" for a battle that would not end: the run then ends as stuck).
 
         The PCs still in the fight (T-7.1, T-7.2: not dying, unconscious or dead) fight the
         enemies with one ``run_battle`` call, after the T-6.2 preparation check; the agent's

@@ -214,7 +214,8 @@ class TextRenderer:
 
     def _battle(self, e):
         outcome = {"victory": "Victory (T-6.12)", "defeat": "Defeat (T-6.12)",
-                   "escape": "The party escapes (T-6.6)"}[e["outcome"]]
+                   "escape": "The party escapes (T-6.6)",
+                   "stalemate": "No end in sight: the battle is stopped"}[e["outcome"]]
         lives = ", ".join(f"{self.name(pc['id'])} life {pc['life_after']}" for pc in e["pcs"])
         turns = f"{e['turns']} turn{'s' if e['turns'] != 1 else ''}"
         return [f"{outcome} after {turns} {clock(e['clock'])}" + (f": {lives}." if lives else ".")]

@@ -23,6 +23,11 @@ from deckquest.engine.pc import OK, PC
 
 #: A deck of which less than this share is simulated gets a warning in the battle report.
 LOW_COVERAGE = 0.8
+# A battle that has not ended after this many turns, or whose battlefields hold more than this
+# many permanents (tokens doubling every turn), ends as a "stalemate": a shared scenario is
+# untrusted input, and no battle may run forever or grow without bound.
+MAX_TURNS = 200
+MAX_PERMANENTS = 500
 
 Enemy = CreatureNpc | PlaneswalkerNpc | PlayerNpc | HordeNpc
 
@@ -65,7 +70,7 @@ class EnemyResult:
 class BattleResult:
     """How a battle ended. `turns` counts both sides' turns (preparation turns included)."""
 
-    outcome: str  # "victory", "defeat" or "escape"
+    outcome: str  # "victory", "defeat", "escape", or "stalemate" (past MAX_TURNS or MAX_PERMANENTS)
     turns: int
     survivor_turns: int
     horde_turns: int
@@ -133,10 +138,12 @@ def run_battle(
                           reset_libraries=reset_libraries, allies=tuple(a.card for a in allies))
     reported = 0
     while True:
-        if on_turn is not None:
-            for turn in range(reported + 1, battle.turn + 1):
-                on_turn(turn)
+        if battle.turn != reported:
+            if on_turn is not None:
+                for turn in range(reported + 1, battle.turn + 1):
+                    on_turn(turn)
             reported = battle.turn
+            _stop_if_endless(battle, events)
         if battle.step == "over":
             break
         actions = legal_actions(battle)
@@ -150,6 +157,16 @@ def run_battle(
     if events is not None:
         events.append({"event": "battle_end", "outcome": result.outcome, "turns": result.turns})
     return result
+
+
+def _stop_if_endless(battle: Battle, events: list | None) -> None:
+    """End the battle as a stalemate past MAX_TURNS turns or MAX_PERMANENTS permanents."""
+    permanents = sum(len(side.battlefield) for side in battle.sides())
+    if battle.turn <= MAX_TURNS and permanents <= MAX_PERMANENTS:
+        return
+    battle.outcome, battle.step = "stalemate", "over"
+    if events is not None:
+        events.append({"event": "battle_stalemate", "turn": battle.turn, "permanents": permanents})
 
 
 def _split_enemies(enemies) -> tuple[tuple[Card, ...], tuple[PlayerNpc, ...], tuple, bool]:
