@@ -167,12 +167,17 @@ def check(scripts: tuple[Path, ...]):
 @click.option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
 @click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="A run longer than this many statements ends as stuck.")
-def run_command(script, party, seed, agent, choose, output_format, max_steps):
+@click.option("--save", "save", type=click.Path(dir_okay=False), default=None,
+              help="Save the run to this file if it stops before its end (end of input, `save` at a prompt, Ctrl-C).")
+@click.option("--resume", "resume", type=click.Path(dir_okay=False), default=None,
+              help="Continue the run saved in this file (same script and party).")
+def run_command(script, party, seed, agent, choose, output_format, max_steps, save, resume):
     """Play SCRIPT (a .quest file or PACK/SCENARIO) and print its transcript."""
     from deckquest.runtime.command import play
 
     play(script, party=party, seed=seed, agent=agent, choose=choose, output_format=output_format,
-         echo=click.echo, ask=input, interactive=sys.stdin.isatty(), max_steps=max_steps)
+         echo=click.echo, ask=input, interactive=sys.stdin.isatty(), max_steps=max_steps,
+         save=save, resume=resume)
 
 
 @main.group()

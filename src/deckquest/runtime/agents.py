@@ -292,11 +292,15 @@ def perform(run, pc_id: str, action: str, card_id: int | None) -> None:
         run.rest(pc_id)
 
 
+STOP_WORDS = ("save", "quit")  # typed at any prompt: the run stops (and is saved with --save)
+
+
 class HumanAgent:
     """Asks a person at the terminal, through injected ``input`` and ``output`` callables.
 
-    Options are numbered; anything else is refused and asked again. End of input ends the
-    run cleanly (``StopRun``): the run's outcome is "abandoned" with a message.
+    Options are numbered; anything else is refused and asked again. End of input, or ``save``
+    or ``quit`` typed at a prompt, ends the run cleanly (``StopRun``): the run's outcome is
+    "abandoned" with a message (``deckquest run --save`` then saves it, docs/saves.md).
     """
 
     name = "human"
@@ -313,6 +317,8 @@ class HumanAgent:
                 answer = self.input(prompt).strip()
             except EOFError:
                 raise StopRun("end of input: the run stops here") from None
+            if answer.lower() in STOP_WORDS:
+                raise StopRun(f"`{answer.lower()}`: the run stops here")
             if answer.isdigit() and low <= int(answer) <= count:
                 return int(answer)
             if allow_zero and answer == "":
@@ -325,6 +331,8 @@ class HumanAgent:
                 answer = self.input(prompt).strip().lower()
             except EOFError:
                 raise StopRun("end of input: the run stops here") from None
+            if answer in STOP_WORDS:
+                raise StopRun(f"`{answer}`: the run stops here")
             if answer in ("y", "yes", "n", "no"):
                 return answer.startswith("y")
             self.output("please answer y or n")

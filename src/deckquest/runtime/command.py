@@ -61,12 +61,26 @@ def default_agent(agent: str | None, choices: list[int] | None, interactive: boo
 
 def play(script: str, *, party: str | None, seed: int, agent: str | None, choose: str | None,
          output_format: str, echo: Callable[[str], None], ask: Callable[[str], str],
-         interactive: bool, max_steps: int) -> RunResult:
-    """Compile, run and stream the transcript through ``echo`` (one rendered event at a time)."""
+         interactive: bool, max_steps: int, save: str | None = None,
+         resume: str | None = None) -> RunResult:
+    """Compile, run and stream the transcript through ``echo`` (one rendered event at a time).
+
+    ``save``: a file to write the run to when it stops before its end (the human's end of
+    input, ``save`` or ``quit`` at a prompt, Ctrl-C); ``resume``: a save to continue from
+    (docs/saves.md). Without them the run is exactly as it always was."""
     from deckquest.dsl.resolver import compile_file
     from deckquest.runtime.party import load_party
 
     choices = parse_choices(choose)
+    saved = None
+    if resume is not None:
+        from deckquest.runtime.saves import read_save
+
+        saved = read_save(resume)
+        if agent is None and choices is None and saved["agent"] in AGENT_NAMES and saved["agent"] != "scripted":
+            agent = saved["agent"]
+        if party is None:
+            party = saved["party"]
     name = default_agent(agent, choices, interactive)
     scenario = compile_file(locate_script(script))
     members = load_party(party) if party is not None else None
@@ -87,6 +101,51 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
             for line in renderer.lines(event):
                 echo(line)
     agent_object = make_agent(name, choices, input=ask, output=echo)
-    run = Run(program, agent_object, random.Random(seed), record=False, listener=listener,
-              max_steps=max_steps, seed=seed)
-    return run.run()
+    if resume is not None:
+        from deckquest.runtime.saves import load_run
+
+        run = load_run(program, resume, agent_object, record=False, listener=listener, max_steps=max_steps)
+        seed = saved["seed"]
+        _note(f"resuming {resume}: scene `{run.state.scene}`, {run.state.steps} steps in")
+    else:
+        run = Run(program, agent_object, random.Random(seed), record=False, listener=listener,
+                  max_steps=max_steps, seed=seed)
+    if save is None:
+        return run.run()
+    return play_saving(run, save, seed=seed, agent=name,
+                       party=None if party is None else str(Path(party).resolve()))
+
+
+def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
+                party: str | None = None) -> RunResult:
+    """Step ``run`` to its end; if it stops before (``StopRun``: "abandoned", or Ctrl-C),
+    save it at the start of the statement it stopped in, so a resumed run asks again.
+
+    A snapshot before each statement costs a copy of the state: nothing for a session at the
+    table (batch runs never save)."""
+    from deckquest.runtime.interpreter import ABANDONED
+    from deckquest.runtime.saves import save_run
+
+    while True:
+        before = run.snapshot()
+        try:
+            going = run.step()
+        except KeyboardInterrupt:
+            run.restore(before)
+            save_run(run, path, seed=seed, agent=agent, party=party)
+            _note(f"interrupted: the run is saved to {path}; continue it with --resume {path}")
+            raise
+        if going:
+            continue
+        result = run.result()
+        if result.outcome == ABANDONED:
+            run.restore(before)
+            save_run(run, path, seed=seed, agent=agent, party=party)
+            _note(f"the run is saved to {path}; continue it with --resume {path}")
+        return result
+
+
+def _note(text: str) -> None:
+    import sys
+
+    print(f"note: {text}", file=sys.stderr)

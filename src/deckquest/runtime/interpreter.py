@@ -223,7 +223,7 @@ class Run:
     def __init__(self, program: Program, agent, rng: random.Random, *, record: bool = True,
                  listener=None, kinds=None, on_statement=None, on_check=None,
                  max_steps: int = DEFAULT_MAX_STEPS, seed: int | None = None,
-                 battle_events: bool = True):
+                 battle_events: bool = True, state: RunState | None = None):
         self.program = program
         self.scenario = program.scenario
         self.agent = agent
@@ -240,6 +240,9 @@ class Run:
         self.forced: bool | None = None
         self.battle_events = battle_events  # False: a battle emits its summary, not every turn
         self.max_steps = max_steps
+        if state is not None:  # a resumed run (runtime/saves.py): ``rng`` is in the saved state
+            self.state = state
+            return
         self.state = self._initial_state()
         if "start" in self.wanted:
             self._emit("start", title=self.scenario.title, rules=program.rules, seed=seed,

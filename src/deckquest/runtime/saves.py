@@ -1,0 +1,383 @@
+"""Saving a run to a file and resuming it: the GM's session (issue 3).
+
+A save is one JSON object (docs/saves.md), plain data and nothing else: the script's path and
+the sha256 of its text, the seed and agent, the whole ``RunState`` and the random generator's
+state. A resumed run continues exactly as the uninterrupted run would have: same events,
+same transcript from that point.
+
+* Frames name blocks by number (``Program.blocks``) and the index of the next statement,
+  so they are restored against the recompiled script; the sha256 refuses a script that
+  changed since.
+* Card tables are stored as descriptions, never as card objects: each PC's deck by its card
+  names (rebuilt from the party the program was made with and checked name by name), then
+  the cards a battle added: tokens (by the token's values, rebuilt with ``token_card``),
+  an unconscious PC's creature (T-7.2) and allied NPCs' cards (by name, from the script's
+  decks).
+* Loading checks the JSON Schema (``save.schema.json``) and then every reference (blocks,
+  statement indexes, scenes, PCs, NPCs, flags, counters, card ids). Any problem is a
+  ``DeckquestError`` naming the file (with line and column where the JSON parser gives
+  them); nothing in a save is ever run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import random
+import tempfile
+from dataclasses import fields
+from importlib import resources
+from pathlib import Path
+
+from deckquest.cards.oracle import Token
+from deckquest.engine import pc as pcs
+from deckquest.engine.combat.resolve import token_card
+from deckquest.engine.combat.statics import pc_creature_card
+from deckquest.engine.permanents import Permanent
+from deckquest.errors import DeckquestError, Span
+from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program, Run
+from deckquest.runtime.state import Frame, NpcState, RunState
+
+SAVE_VERSION = 1
+PERMANENT_FIELDS = tuple(f.name for f in fields(Permanent))
+_ZONES = ("library", "hand", "graveyard", "exile", "exhaustion_zone", "stack", "boost_exile")
+
+
+def schema() -> dict:
+    """The save file's JSON Schema, shipped as deckquest/runtime/save.schema.json."""
+    text = resources.files("deckquest.runtime").joinpath("save.schema.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def script_digest(scenario) -> str:
+    """The sha256 of the script's text (the main file's bytes)."""
+    try:
+        return hashlib.sha256(Path(scenario.path).read_bytes()).hexdigest()
+    except OSError as error:
+        raise DeckquestError(f"cannot read the script to save or resume its run: {error.strerror}",
+                             Span(str(scenario.path))) from None
+
+
+# ---------------------------------------------------------------- writing
+
+
+def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
+              party: str | None = None) -> dict:
+    """The save of ``run`` at its present position, as plain JSON-ready data."""
+    program = run.program
+    scenario = program.scenario
+    state = run.state
+    script = str(scenario.path)
+    version, internal, gauss = run.rng.getstate()
+    return {
+        "deckquest_save": SAVE_VERSION,
+        "script": script,
+        "script_sha256": script_digest(scenario),
+        "seed": seed,
+        "agent": agent if agent is not None else getattr(run.agent, "name", None),
+        "party": party,
+        "rng": {"version": version, "internal": list(internal), "gauss": gauss},
+        "state": {
+            "scene": state.scene,
+            "scene_visit": state.scene_visit,
+            "clock": state.clock,
+            "scene_started_at": state.scene_started_at,
+            "leaving_to": state.leaving_to,
+            "frames": [{"block": f.block, "index": f.index, "pc": f.pc, "degree": f.degree,
+                        "pending": None if f.pending is None else list(f.pending),
+                        "in_trigger": f.in_trigger} for f in state.frames],
+            "flags": dict(state.flags),
+            "counters": dict(state.counters),
+            "npcs": {key: {"status": npc.status, "cooperating": npc.cooperating, "damage": npc.damage}
+                     for key, npc in state.npcs.items()},
+            "fired": sorted(state.fired),
+            "checks_made": sorted([pc, [file, line, col]] for pc, (file, line, col) in state.checks_made),
+            "items": {key: list(value) for key, value in state.items.items()},
+            "choices_made": state.choices_made,
+            "prepared_visit": state.prepared_visit,
+            "steps": state.steps,
+            "party_dead": state.party_dead,
+            "checks": state.checks,
+            "successes": state.successes,
+            "outcome": state.outcome,
+            "outcome_text": state.outcome_text,
+            "pcs": {key: _pc_data(pc, program) for key, pc in state.pcs.items()},
+        },
+    }
+
+
+def _pc_data(pc: pcs.PC, program: Program) -> dict:
+    member = next((m for m in program.party if m.id == pc.id), None)
+    deck_size = len(member.cards) if member is not None else 0
+    return {
+        "name": pc.name,
+        "deck": [card.name for card in pc.cards[:deck_size]],
+        "extra_cards": [_extra_card(card, pc) for card in pc.cards[deck_size:]],
+        "critical_cards": sorted(pc.critical_cards),
+        "life": pc.life,
+        "status": pc.status,
+        **{zone: list(getattr(pc, zone)) for zone in _ZONES},
+        "battlefield": [{name: getattr(p, name) for name in PERMANENT_FIELDS} for p in pc.battlefield],
+        "concentration_counter": pc.concentration_counter,
+        "land_played": pc.land_played,
+        "boost_used": pc.boost_used,
+    }
+
+
+def _token_of(card) -> Token:
+    """The token ``token_card`` made ``card`` from (it keeps every value of the token)."""
+    types = card.type_line.card_types
+    return Token(card.name, int(card.power), int(card.toughness), tuple(card.colors),
+                 tuple(card.type_line.subtypes),
+                 tuple(card.oracle_text.split(", ")) if card.oracle_text else (),
+                 "Artifact" in types)
+
+
+def _extra_card(card, pc: pcs.PC) -> dict:
+    """A card a battle added to the table, described so that it can be rebuilt."""
+    if card.is_token:
+        try:
+            token = _token_of(card)
+            same = token_card(token) == card
+        except (TypeError, ValueError):
+            same = False
+        if not same:
+            raise DeckquestError(f"cannot save {pc.name}'s token {card.name}: it was not made by a token effect")
+        return {"kind": "token", "name": token.name, "power": token.power, "toughness": token.toughness,
+                "colors": list(token.colors), "subtypes": list(token.subtypes),
+                "keywords": list(token.keywords), "artifact": token.is_artifact}
+    if card == pc_creature_card(pc.name):
+        return {"kind": "unconscious_pc", "name": card.name}
+    return {"kind": "card", "name": card.name}
+
+
+def save_run(run: Run, path, *, seed: int | None = None, agent: str | None = None,
+             party: str | None = None) -> None:
+    """Write the save of ``run`` to ``path`` atomically (a temporary file, then os.replace).
+
+    ``seed``, ``agent`` and ``party`` (the party file's path) are recorded for the resumed
+    run's defaults; the state and the generator's state are what the run continues from."""
+    text = json.dumps(save_data(run, seed=seed, agent=agent, party=party), indent=1, ensure_ascii=False) + "\n"
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    try:
+        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    except OSError as error:
+        raise DeckquestError(f"cannot write the save: {error.strerror}", Span(str(path))) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except OSError as error:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise DeckquestError(f"cannot write the save: {error.strerror}", Span(str(path))) from None
+
+
+# ---------------------------------------------------------------- reading
+
+
+def read_save(path) -> dict:
+    """Parse and schema-check a save file; its data, or a DeckquestError."""
+    display = str(path)
+    try:
+        text = Path(path).read_text("utf-8")
+    except FileNotFoundError:
+        raise DeckquestError(f"no save file `{display}`", Span(display)) from None
+    except UnicodeDecodeError:
+        raise DeckquestError("the save is not UTF-8 text", Span(display, 1, 1)) from None
+    except OSError as error:
+        raise DeckquestError(f"cannot read the save: {error.strerror}", Span(display)) from None
+    try:
+        data = json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        raise DeckquestError(f"the save is not valid JSON: {error.msg}", Span(display, error.lineno, error.colno),
+                             hint="was it cut short or edited by hand?") from None
+    except (ValueError, RecursionError) as error:
+        raise DeckquestError(f"the save is not valid JSON: {error}", Span(display, 1, 1)) from None
+    if not isinstance(data, dict) or "deckquest_save" not in data:
+        raise DeckquestError("this is not a deckquest save (no `deckquest_save` key)", Span(display, 1, 1))
+    if data["deckquest_save"] != SAVE_VERSION:
+        raise DeckquestError(f"unsupported save version {data['deckquest_save']!r}", Span(display, 1, 1),
+                             hint=f"this deckquest reads version {SAVE_VERSION}")
+    from jsonschema import Draft202012Validator
+
+    errors = sorted(Draft202012Validator(schema()).iter_errors(data), key=lambda e: list(e.absolute_path))
+    if errors:
+        error = errors[0]
+        where = "/".join(str(part) for part in error.absolute_path) or "(top)"
+        raise DeckquestError(f"the save is damaged at `{where}`: {error.message[:200]}", Span(display, 1, 1))
+    where = _float_in({key: value for key, value in data.items() if key != "rng"})
+    if where is not None:  # JSON Schema counts 1.0 as an integer; a save holds whole numbers
+        raise DeckquestError(f"the save is damaged at `{where}`: a fraction where a whole number belongs",
+                             Span(display, 1, 1))
+    return data
+
+
+def _float_in(value, path: str = ""):
+    """The path of the first float in ``value`` (already checked to be shallow by the schema)."""
+    stack = [(value, path)]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, float):
+            return path or "(top)"
+        if isinstance(value, dict):
+            stack.extend((item, f"{path}/{key}".lstrip("/")) for key, item in value.items())
+        elif isinstance(value, list):
+            stack.extend((item, f"{path}/{index}".lstrip("/")) for index, item in enumerate(value))
+    return None
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a number a save can hold")
+
+
+def load_run(program: Program, path, agent, *, listener=None, kinds=None, record: bool = True,
+             max_steps: int = DEFAULT_MAX_STEPS, battle_events: bool = True, **hooks) -> Run:
+    """A run of ``program`` at the position the save at ``path`` holds, played on by ``agent``.
+
+    The program must be made from the very script the save was made for (same text).
+    """
+    data = read_save(path)
+    display = str(path)
+    scenario = program.scenario
+    if script_digest(scenario) != data["script_sha256"]:
+        same_name = Path(data["script"]).name == Path(scenario.path).name
+        raise DeckquestError(
+            f"the save is for {'a different version of ' if same_name else ''}the script "
+            f"`{data['script']}`, not `{scenario.path}`" + (" as it is now" if same_name else ""),
+            Span(display, 1, 1),
+            hint="the script changed since the save was made" if same_name
+            else "resume with the script the save was made for")
+    try:
+        state = _state(data, program)
+        rng = random.Random()
+        saved = data["rng"]
+        rng.setstate((saved["version"], tuple(saved["internal"]), saved["gauss"]))
+    except _Invalid as error:
+        raise DeckquestError(f"the save is damaged: {error}", Span(display, 1, 1)) from None
+    except (ValueError, TypeError, OverflowError) as error:
+        raise DeckquestError(f"the save's random generator state is damaged: {error}",
+                             Span(display, 1, 1)) from None
+    return Run(program, agent, rng, record=record, listener=listener, kinds=kinds, max_steps=max_steps,
+               battle_events=battle_events, state=state, **hooks)
+
+
+class _Invalid(ValueError):
+    pass
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise _Invalid(message)
+
+
+def _state(data: dict, program: Program) -> RunState:
+    scenario = program.scenario
+    saved = data["state"]
+    _require(saved["scene"] is None or saved["scene"] in scenario.scenes, f"no scene `{saved['scene']}` in the script")
+    _require(saved["leaving_to"] is None or saved["leaving_to"] in scenario.scenes,
+             f"no scene `{saved['leaving_to']}` in the script")
+    _require(set(saved["flags"]) == set(scenario.flags), "its flags are not the script's")
+    _require(set(saved["counters"]) == set(scenario.counters), "its counters are not the script's")
+    _require(set(saved["npcs"]) == set(scenario.npcs), "its NPCs are not the script's")
+    members = {m.id: m for m in program.party}
+    _require(list(saved["pcs"]) == list(members),
+             f"its PCs ({', '.join(saved['pcs'])}) are not the party's ({', '.join(members)})")
+    pcs_by_id = {key: _pc(key, value, members[key], program) for key, value in saved["pcs"].items()}
+    frames = []
+    for number, frame in enumerate(saved["frames"]):
+        _require(frame["block"] < len(program.blocks), f"frame {number} names block {frame['block']}, "
+                 f"and the script has {len(program.blocks)}")
+        _require(frame["index"] <= len(program.blocks[frame["block"]]), f"frame {number} is past its block's end")
+        for pc in [frame["pc"]] + (frame["pending"] or []):
+            _require(pc is None or pc in pcs_by_id, f"frame {number} names no PC of the party: `{pc}`")
+        frames.append(Frame(frame["block"], frame["index"], frame["pc"], frame["degree"],
+                            None if frame["pending"] is None else list(frame["pending"]), frame["in_trigger"]))
+    _require(all(index < len(program.triggers) for index in saved["fired"]), "it names a trigger the script lacks")
+    for pc in saved["items"]:
+        _require(pc in pcs_by_id, f"items are given to no PC of the party: `{pc}`")
+    for pc, _ in saved["checks_made"]:
+        _require(pc in pcs_by_id, f"a check made names no PC of the party: `{pc}`")
+    script = data["script"]
+    here = str(scenario.path)
+    checks_made = {(pc, (here if file == script else file, line, col)) for pc, (file, line, col) in saved["checks_made"]}
+    return RunState(
+        pcs=pcs_by_id,
+        flags=dict(saved["flags"]),
+        counters=dict(saved["counters"]),
+        npcs={key: NpcState(npc["status"], npc["cooperating"], npc["damage"]) for key, npc in saved["npcs"].items()},
+        frames=frames,
+        scene=saved["scene"],
+        scene_visit=saved["scene_visit"],
+        clock=saved["clock"],
+        scene_started_at=saved["scene_started_at"],
+        leaving_to=saved["leaving_to"],
+        fired=set(saved["fired"]),
+        checks_made=checks_made,
+        items={key: list(value) for key, value in saved["items"].items()},
+        choices_made=saved["choices_made"],
+        prepared_visit=saved["prepared_visit"],
+        steps=saved["steps"],
+        party_dead=saved["party_dead"],
+        checks=saved["checks"],
+        successes=saved["successes"],
+        outcome=saved["outcome"],
+        outcome_text=saved["outcome_text"],
+    )
+
+
+def _pc(key: str, saved: dict, member, program: Program) -> pcs.PC:
+    deck = [card.name for card in member.cards]
+    _require(saved["deck"] == deck, f"{key}'s deck is not the party's (was the deck list edited?)")
+    _require(saved["name"] == member.name, f"{key}'s name is not the party's")
+    cards = list(member.cards) + [_rebuild(key, extra, saved["name"], program) for extra in saved["extra_cards"]]
+    size = len(cards)
+    zones = {zone: list(saved[zone]) for zone in _ZONES}
+    for zone, ids in list(zones.items()) + [("critical_cards", saved["critical_cards"])]:
+        bad = [i for i in ids if not 0 <= i < size]
+        _require(not bad, f"{key}'s {zone} holds card ids {bad} outside its card table of {size}")
+    battlefield = []
+    for permanent in saved["battlefield"]:
+        _require(0 <= permanent["card"] < size,
+                 f"{key}'s battlefield holds card id {permanent['card']} outside its card table of {size}")
+        battlefield.append(Permanent(**{name: permanent[name] for name in PERMANENT_FIELDS}))
+    placed = [i for ids in zones.values() for i in ids] + [p.card for p in battlefield]
+    if len(placed) != len(set(placed)):
+        twice = sorted({i for i in placed if placed.count(i) > 1})
+        raise _Invalid(f"{key}'s card ids {twice[:10]} are in two places at once")
+    return pcs.PC(id=key, name=saved["name"], cards=tuple(cards), critical_cards=frozenset(saved["critical_cards"]),
+                  life=saved["life"], battlefield=battlefield, status=saved["status"],
+                  concentration_counter=saved["concentration_counter"], land_played=saved["land_played"],
+                  boost_used=saved["boost_used"], **zones)
+
+
+def _rebuild(key: str, extra: dict, pc_name: str, program: Program):
+    kind = extra["kind"]
+    if kind == "token":
+        try:
+            card = token_card(Token(extra["name"], extra["power"], extra["toughness"], tuple(extra["colors"]),
+                                    tuple(extra["subtypes"]), tuple(extra["keywords"]), extra["artifact"]))
+        except (TypeError, ValueError) as error:
+            raise _Invalid(f"{key}'s token {extra['name']} cannot be made: {error}") from None
+        return card
+    if kind == "unconscious_pc":
+        card = pc_creature_card(pc_name)
+        _require(card.name == extra["name"], f"{key}'s card {extra['name']} is not {pc_name}'s creature")
+        return card
+    for card in _script_cards(program):
+        if card.name == extra["name"]:
+            return card
+    raise _Invalid(f"{key}'s card table holds {extra['name']}, which no deck of the script has")
+
+
+def _script_cards(program: Program):
+    for member in program.party:
+        yield from member.cards
+    for npc in program.scenario.npcs.values():
+        deck = getattr(npc, "deck", None)
+        if deck is not None:
+            yield from deck.main_cards()

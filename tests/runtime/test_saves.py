@@ -1,0 +1,391 @@
+"""Saving a run to a file and resuming it (issue 3, docs/saves.md): a resumed run continues
+exactly as the uninterrupted run does, and a save that does not fit is refused clearly."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import shutil
+from dataclasses import fields
+
+import pytest
+from click.testing import CliRunner
+
+from deckquest.cards.oracle import Token
+from deckquest.cli import main
+from deckquest.dsl import ast
+from deckquest.dsl.resolver import compile_file
+from deckquest.engine.combat.resolve import token_card
+from deckquest.engine.combat.statics import pc_creature_card
+from deckquest.engine.pc import PC
+from deckquest.engine.permanents import Permanent
+from deckquest.errors import DeckquestError
+from deckquest.runtime.agents import FirstAgent, make_agent
+from deckquest.runtime.command import play_saving
+from deckquest.runtime.interpreter import ABANDONED, Program, Run
+from deckquest.runtime.saves import load_run, read_save, save_data, save_run, schema
+from deckquest.runtime.state import Frame, RunState
+from runtime_helpers import SCENARIOS
+
+SHRINE = SCENARIOS / "drowned_shrine" / "drowned_shrine.quest"
+CELLAR = SCENARIOS / "rat_cellar" / "rat_cellar.quest"
+TOLL = SCENARIOS / "bandit_toll" / "bandit_toll.quest"
+
+_programs: dict = {}
+
+
+def program(path) -> Program:
+    if path not in _programs:
+        _programs[path] = Program(compile_file(path))
+    return _programs[path]
+
+
+def new_run(path, agent: str, seed: int) -> Run:
+    return Run(program(path), make_agent(agent), random.Random(seed), seed=seed)
+
+
+def full_events(path, agent: str, seed: int) -> list[dict]:
+    run = new_run(path, agent, seed)
+    return run.run().events
+
+
+def resumed_events(run: Run, tmp_path, agent: str) -> tuple[int, list[dict], Run]:
+    """Save ``run`` where it is, load the file into a fresh run, play that to the end."""
+    file = tmp_path / "session.json"
+    save_run(run, file, seed=0, agent=agent)
+    resumed = load_run(run.program, file, make_agent(agent))
+    return len(run.events), resumed.run().events, resumed
+
+
+def step_until(run: Run, wanted) -> bool:
+    """Step until ``wanted(run)`` holds between two statements; False if the run ended first."""
+    while not wanted(run):
+        if not run.step():
+            return False
+    return True
+
+
+# ---------------------------------------------------------------- resuming = not stopping
+
+
+@pytest.mark.parametrize("path", [SHRINE, CELLAR, TOLL], ids=lambda p: p.stem)
+@pytest.mark.parametrize("agent", ["first", "random", "best"])
+@pytest.mark.parametrize("seed", [0, 3, 8])
+def test_a_run_resumed_after_n_statements_continues_as_the_uninterrupted_run(tmp_path, path, agent, seed):
+    expected = full_events(path, agent, seed)
+    for steps in (0, 1, 4, 11, 25):
+        run = new_run(path, agent, seed)
+        for _ in range(steps):
+            run.step()
+        count, events, _ = resumed_events(run, tmp_path, agent)
+        assert expected[:count] == run.events
+        assert events == expected[count:], f"resumed after {steps} steps"
+
+
+@pytest.mark.parametrize("agent", ["first", "random", "best"])
+@pytest.mark.parametrize("seed", [1, 5])
+def test_a_run_saved_just_before_a_choice_resumes_identically(tmp_path, agent, seed):
+    expected = full_events(SHRINE, agent, seed)
+    run = new_run(SHRINE, agent, seed)
+    assert step_until(run, lambda r: isinstance(r.next_statement(), ast.Choice))
+    count, events, _ = resumed_events(run, tmp_path, agent)
+    assert events == expected[count:] and events[0]["event"] in ("choice", "action")
+
+
+@pytest.mark.parametrize("agent", ["first", "random", "best"])
+@pytest.mark.parametrize("seed", [2, 3, 6])
+def test_a_run_saved_after_a_battle_resumes_identically(tmp_path, agent, seed):
+    """T-6: the battle's aftermath (life, zones, the horde's damage to the PCs' permanents,
+    the battle's clock) is all in the save."""
+    expected = full_events(CELLAR, agent, seed)
+    run = new_run(CELLAR, agent, seed)
+    battled = []
+
+    def after_battle(r):
+        return bool(battled)
+
+    run.on_statement = lambda stmt: battled.append(stmt) if isinstance(stmt, ast.Battle) else None
+    if not step_until(run, after_battle):
+        pytest.skip("no battle in this run")
+    assert any(event["event"] == "battle" for event in run.events)
+    count, events, resumed = resumed_events(run, tmp_path, agent)
+    assert events == expected[count:]
+    finished = new_run(CELLAR, agent, seed)
+    finished.run()
+    assert save_data(resumed) == save_data(finished)  # the same end state, field by field
+
+
+def test_tokens_and_an_unconscious_pcs_creature_survive_a_save(tmp_path):
+    """Cards a battle adds to a card table (tokens, CR 111; the T-7.2 creature) are stored as
+    descriptions and rebuilt: the resumed run goes on like a clone of the run."""
+    run = new_run(CELLAR, "first", 4)
+    run.step()
+    pc = next(iter(run.state.pcs.values()))
+    soldier = token_card(Token("Soldier", 1, 1, ("W",), ("Soldier",), ("vigilance",)))
+    thopter = token_card(Token("Thopter", 1, 1, (), ("Thopter",), ("flying",), is_artifact=True))
+    pc.cards = pc.cards + (soldier, thopter, pc_creature_card(pc.name))
+    size = len(pc.cards)
+    pc.battlefield.append(Permanent(card=size - 3, owner=pc.id, tapped=True, plus_counters=1))
+    pc.battlefield.append(Permanent(card=size - 2, owner=pc.id, summoning_sick=False, damage=1))
+    twin = run.clone()
+    twin.run()
+    count, events, resumed = resumed_events(run, tmp_path, "first")
+    assert events == twin.events[count:]
+    data = read_save(tmp_path / "session.json")
+    extra = data["state"]["pcs"][pc.id]["extra_cards"]
+    assert [card["kind"] for card in extra] == ["token", "token", "unconscious_pc"]
+    assert extra[1] == {"kind": "token", "name": "Thopter", "power": 1, "toughness": 1, "colors": [],
+                        "subtypes": ["Thopter"], "keywords": ["flying"], "artifact": True}
+    reloaded = load_run(run.program, tmp_path / "session.json", FirstAgent())
+    assert reloaded.state.pcs[pc.id].cards == pc.cards
+    assert reloaded.state.pcs[pc.id].battlefield == pc.battlefield
+
+
+# ---------------------------------------------------------------- the file
+
+
+def test_a_save_is_plain_versioned_json_that_round_trips(tmp_path):
+    run = new_run(CELLAR, "best", 3)
+    for _ in range(30):
+        run.step()
+    save_run(run, tmp_path / "a.json", seed=3, agent="best")
+    data = json.loads((tmp_path / "a.json").read_text("utf-8"))
+    assert data["deckquest_save"] == 1 and data["seed"] == 3 and data["agent"] == "best"
+    assert len(data["rng"]["internal"]) == 625 and len(data["script_sha256"]) == 64
+    assert all(isinstance(card, str) for pc in data["state"]["pcs"].values() for card in pc["deck"])
+    resumed = load_run(run.program, tmp_path / "a.json", make_agent("best"))
+    save_run(resumed, tmp_path / "b.json", seed=3, agent="best")
+    assert (tmp_path / "a.json").read_text("utf-8") == (tmp_path / "b.json").read_text("utf-8")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json", "b.json"]  # no temporary file left
+
+
+def test_every_field_of_the_state_is_in_the_save():
+    """A field added to RunState, Frame, PC or Permanent must be saved too (or the resumed run
+    would quietly lose it): this test names the place to add it."""
+    run = new_run(CELLAR, "first", 0)
+    data = save_data(run)["state"]
+    assert {f.name for f in fields(RunState)} == set(data)
+    pc = next(iter(data["pcs"].values()))
+    assert {f.name for f in fields(PC)} - {"id", "cards"} <= set(pc)
+    assert set(schema()["properties"]["state"]["properties"]["pcs"]["additionalProperties"]["properties"]) == set(pc)
+    frame_schema = schema()["properties"]["state"]["properties"]["frames"]["items"]["properties"]
+    assert set(frame_schema) == {f.name for f in fields(Frame)}
+    permanent_schema = schema()["properties"]["state"]["properties"]["pcs"]["additionalProperties"][
+        "properties"]["battlefield"]["items"]["properties"]
+    assert set(permanent_schema) == {f.name for f in fields(Permanent)}
+
+
+def test_the_schemas_statuses_are_the_engines():
+    """T-7: a PC's statuses; an NPC's (T-3.4 leaves it unconscious)."""
+    from deckquest.engine import pc as pcs
+    from deckquest.runtime import state
+
+    properties = schema()["properties"]["state"]["properties"]
+    assert properties["pcs"]["additionalProperties"]["properties"]["status"]["enum"] == [
+        pcs.OK, pcs.DYING, pcs.UNCONSCIOUS, pcs.DEAD]
+    assert properties["npcs"]["additionalProperties"]["properties"]["status"]["enum"] == [
+        state.NPC_ABSENT, state.NPC_PRESENT, state.NPC_UNCONSCIOUS, state.NPC_DEAD]
+
+
+# ---------------------------------------------------------------- refusals
+
+
+@pytest.fixture
+def saved(tmp_path):
+    run = new_run(SHRINE, "first", 1)
+    for _ in range(5):
+        run.step()
+    file = tmp_path / "save.json"
+    save_run(run, file, seed=1, agent="first")
+    return file
+
+
+def refused(file, path=SHRINE) -> DeckquestError:
+    with pytest.raises(DeckquestError) as caught:
+        load_run(program(path), file, FirstAgent())
+    assert str(file) == caught.value.span.file
+    return caught.value
+
+
+def edit(file, change) -> None:
+    data = json.loads(file.read_text("utf-8"))
+    change(data)
+    file.write_text(json.dumps(data), "utf-8")
+
+
+def test_a_save_for_another_script_is_refused(saved):
+    error = refused(saved, CELLAR)
+    assert "drowned_shrine.quest" in str(error) and "resume with the script" in error.hint
+
+
+def test_a_save_for_a_script_edited_since_is_refused(tmp_path):
+    folder = tmp_path / "shrine"
+    shutil.copytree(SHRINE.parent, folder)
+    script = folder / SHRINE.name
+    original = Program(compile_file(script))
+    run = Run(original, FirstAgent(), random.Random(2))
+    run.step()
+    save_run(run, tmp_path / "s.json")
+    assert load_run(original, tmp_path / "s.json", FirstAgent()).state.steps == 1
+    script.write_text(script.read_text("utf-8") + "\n# a comment added later\n", "utf-8")
+    with pytest.raises(DeckquestError) as caught:
+        load_run(Program(compile_file(script)), tmp_path / "s.json", FirstAgent())
+    assert "a different version" in str(caught.value) and "changed" in caught.value.hint
+
+
+def test_corrupt_json_is_refused_at_its_line_and_column(saved):
+    text = saved.read_text("utf-8")
+    saved.write_text(text[: len(text) // 2], "utf-8")
+    error = refused(saved)
+    assert "not valid JSON" in str(error) and error.span.line > 1 and error.span.col >= 1
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d["state"]["pcs"]["mira"].__setitem__("life", "20"), "state/pcs/mira/life"),
+    (lambda d: d["state"].__setitem__("clock", 2.5), "state/clock"),
+    (lambda d: d["state"].__setitem__("clock", 2.0), "state/clock"),
+    (lambda d: d["state"].__setitem__("moon_phase", 3), "moon_phase"),
+    (lambda d: d.__setitem__("__class__", "os.system"), "__class__"),
+    (lambda d: d["state"]["pcs"]["mira"]["hand"].append(999), "outside its card table"),
+    (lambda d: d["state"]["pcs"]["mira"]["battlefield"].append(
+        {**{f.name: 0 for f in fields(Permanent)}, "card": 500, "owner": "mira", "tapped": False,
+         "summoning_sick": False}), "outside its card table"),
+    (lambda d: d["state"]["pcs"]["mira"]["hand"].append(-1), "state/pcs/mira/hand"),
+    (lambda d: d["state"]["pcs"]["mira"]["hand"].append(d["state"]["pcs"]["mira"]["library"][0]),
+     "in two places at once"),
+    (lambda d: d["state"]["items"].__setitem__("nobody", ["Rope"]), "`nobody`"),
+    (lambda d: d["state"]["frames"][0].__setitem__("pending", ["ghost"]), "`ghost`"),
+    (lambda d: d["state"].__setitem__("fired", [9999]), "trigger"),
+    (lambda d: d["state"]["npcs"].popitem(), "NPCs"),
+    (lambda d: d["state"]["pcs"].pop("oren"), "PCs"),
+    (lambda d: d.__setitem__("state", []), "state"),
+    (lambda d: d["state"]["frames"][0].__setitem__("block", 10_000), "names block 10000"),
+    (lambda d: d["state"]["frames"][0].__setitem__("index", 10_000), "past its block's end"),
+    (lambda d: d["state"].__setitem__("scene", "moon"), "no scene `moon`"),
+    (lambda d: d["state"]["flags"].__setitem__("unknown_flag", True), "flags"),
+    (lambda d: d["state"]["pcs"]["mira"]["deck"].reverse(), "deck"),
+    (lambda d: d["state"]["pcs"]["mira"]["extra_cards"].append({"kind": "card", "name": "Black Lotus"}),
+     "Black Lotus"),
+    (lambda d: d["state"]["pcs"]["mira"].__setitem__("status", "sleepy"), "status"),
+    (lambda d: d["rng"]["internal"].pop(), "rng/internal"),
+    (lambda d: d["rng"].__setitem__("internal", d["rng"]["internal"][:-1] + [10 ** 6]), "random generator"),
+    (lambda d: d.__setitem__("deckquest_save", 2), "unsupported save version 2"),
+    (lambda d: d.pop("deckquest_save"), "not a deckquest save"),
+])
+def test_a_damaged_or_hostile_save_is_refused_clearly(saved, change, words):
+    edit(saved, change)
+    error = refused(saved)
+    assert words in str(error)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("", "not valid JSON"), ("[1, 2]", "not a deckquest save"), ('{"deckquest_save": NaN}', "NaN"),
+    ("[" * 100_000, "not valid JSON"), ("\ufeff{}", "not valid JSON"),
+])
+def test_files_that_are_not_saves_are_refused(tmp_path, text, words):
+    file = tmp_path / "x.json"
+    file.write_text(text, "utf-8")
+    assert words in str(refused(file))
+
+
+def test_a_missing_save_is_refused(tmp_path):
+    assert "no save file" in str(refused(tmp_path / "nowhere.json"))
+
+
+# ---------------------------------------------------------------- stopping and the CLI
+
+
+class InterruptingAgent(FirstAgent):
+    """Plays as ``first`` until its ``after``-th choice, where the GM presses Ctrl-C."""
+
+    def __init__(self, after: int):
+        self.after = after
+
+    def choose(self, run, stmt, labels):
+        if run.state.choices_made >= self.after:
+            raise KeyboardInterrupt
+        return super().choose(run, stmt, labels)
+
+
+def test_ctrl_c_saves_the_run_at_the_statement_it_stopped_in(tmp_path):
+    expected = full_events(SHRINE, "first", 5)
+    run = Run(program(SHRINE), InterruptingAgent(1), random.Random(5), seed=5)
+    with pytest.raises(KeyboardInterrupt):
+        play_saving(run, str(tmp_path / "c.json"), seed=5, agent="first")
+    count = len(run.events)  # restored: the events of the interrupted statement are not counted
+    assert expected[:count] == run.events
+    resumed = load_run(program(SHRINE), tmp_path / "c.json", FirstAgent())
+    assert resumed.run().events == expected[count:]
+    assert resumed.state.choices_made >= 2
+
+
+def test_a_run_that_reaches_its_end_writes_no_save(tmp_path):
+    result = play_saving(new_run(SHRINE, "first", 1), str(tmp_path / "none.json"), seed=1, agent="first")
+    assert result.outcome != ABANDONED and not (tmp_path / "none.json").exists()
+
+
+def events_in(stdout: str) -> list[str]:
+    """The JSONL events in a human session's output (prompts share its lines)."""
+    return re.findall(r'\{"event".*', stdout)
+
+
+def deckquest(*args, stdin: str):
+    return CliRunner().invoke(main, [str(arg) for arg in args], input=stdin)
+
+
+def test_cli_a_human_session_stopped_by_end_of_input_resumes_where_it_stopped(tmp_path):
+    save = tmp_path / "session.json"
+    full = deckquest("run", SHRINE, "--agent", "first", "--seed", "4", "--format", "jsonl", stdin="")
+    first = deckquest("run", SHRINE, "--agent", "human", "--seed", "4", "--format", "jsonl",
+                      "--save", save, stdin="\n1\n")  # enter (no action), option 1, then EOF
+    assert first.exit_code == 0 and save.exists(), first.output
+    assert f"saved to {save}" in first.stderr
+    stopped = events_in(first.stdout)
+    assert json.loads(stopped[-1])["outcome"] == "abandoned"
+    second = deckquest("run", SHRINE, "--resume", save, "--agent", "first", "--format", "jsonl", stdin="")
+    assert second.exit_code == 0, second.output
+    resumed = events_in(second.stdout)
+    expected = full.stdout.splitlines()
+    # the first-agent run takes option 1 and no actions too: the same story
+    assert resumed == expected[len(expected) - len(resumed):]
+    assert stopped[1:-1] == expected[1:len(stopped) - 1]
+    assert len(stopped) - 1 + len(resumed) >= len(expected)
+
+
+def test_cli_quit_at_a_prompt_saves_and_the_resumed_session_asks_that_statement_again(tmp_path):
+    save = tmp_path / "session.json"
+    rest = ["", "n", "2", "", "y", "1", "", "", "n", "1", "", "2"]
+    full = deckquest("run", SHRINE, "--agent", "human", "--seed", "4", "--format", "jsonl",
+                     stdin="\n".join(["", "1", ""] + rest) + "\n")
+    first = deckquest("run", SHRINE, "--agent", "human", "--seed", "4", "--format", "jsonl",
+                      "--save", save, stdin="\n1\n\nquit\n")
+    assert save.exists() and "`quit`: the run stops here" in first.stdout
+    # the check statement stopped at its boost question: its action prompt comes again
+    second = deckquest("run", SHRINE, "--resume", save, "--format", "jsonl",
+                       stdin="\n".join([""] + rest) + "\n")
+    assert read_save(save)["agent"] == "human"  # the saved agent is the default on resume
+    expected, resumed = events_in(full.stdout), events_in(second.stdout)
+    assert resumed and resumed == expected[len(expected) - len(resumed):]
+
+
+def test_cli_a_bad_save_is_one_error_message(tmp_path):
+    save = tmp_path / "bad.json"
+    save.write_text('{"deckquest_save": 1,\n "script": }', "utf-8")
+    result = deckquest("run", SHRINE, "--resume", save, stdin="")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert f"{save}:2:" in result.stderr and "not valid JSON" in result.stderr
+
+
+def test_cli_the_party_file_is_remembered_by_the_save(tmp_path):
+    save = tmp_path / "party-session.json"
+    party = SHRINE.parent / "party.yaml"
+    full = deckquest("run", SHRINE, "--party", party, "--seed", "2", "--agent", "first", "--format", "jsonl",
+                     stdin="")
+    first = deckquest("run", SHRINE, "--party", party, "--seed", "2", "--agent", "human", "--format", "jsonl",
+                      "--save", save, stdin="")
+    assert read_save(save)["party"] == str(party.resolve())
+    second = deckquest("run", SHRINE, "--resume", save, "--agent", "first", "--format", "jsonl", stdin="")
+    assert second.exit_code == 0 and first.exit_code == 0, second.output
+    resumed, expected = events_in(second.stdout), full.stdout.splitlines()
+    assert resumed and resumed == expected[len(expected) - len(resumed):]
