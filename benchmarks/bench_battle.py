@@ -1,10 +1,11 @@
-"""Horde battles per second (issue 5 aim: at least 200 per second per core for 1 PC).
+"""Battles per second: hordes (issue 5 aim: at least 200 per second per core for 1 PC) and a
+boss (issue 6 aim: at least 100 per second per core for 2 PCs against a 60-card player NPC).
 
-Runs whole battles with `run_battle` (no events recorded, as batch runs do):
-the Goblin Cave horde against the mono-green PC, and with two PCs (mono-green
-and mono-red), for the greedy and the random agent. Rates are per second of this
-process's CPU time (one core), so other load on the machine does not skew them.
-Prints figures; asserts nothing.
+Runs whole battles with `run_battle` (no events recorded, as batch runs do): the Goblin Cave
+horde against the mono-green PC and against two PCs (mono-green and mono-red), then the two
+PCs against the Krenko deck as a player-type NPC (T-8.3), for the greedy and the random
+agent. Rates are per second of this process's CPU time (one core), so other load on the
+machine does not skew them. Prints figures; asserts nothing.
 
     python benchmarks/bench_battle.py [--seconds 3]
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 
 from deckquest.cards.decklist import load_deck
 from deckquest.engine.combat import run_battle
+from deckquest.engine.combat.boss import PlayerNpc
 from deckquest.engine.pc import create_pc, designate_critical
 from deckquest.runtime.battle_agents import GreedyBattleAgent, RandomBattleAgent
 
@@ -30,7 +32,7 @@ def party(decks, rng: random.Random):
             for i, (cards, critical) in enumerate(decks)]
 
 
-def measure(decks, horde, agent, seconds: float) -> tuple[float, Counter, float]:
+def measure(decks, enemies, agent, seconds: float) -> tuple[float, Counter, float]:
     """Battles per CPU second (PC creation excluded), outcomes, mean turns."""
     outcomes: Counter = Counter()
     turns = 0
@@ -40,7 +42,7 @@ def measure(decks, horde, agent, seconds: float) -> tuple[float, Counter, float]
         rng = random.Random(seed)
         pcs = party(decks, rng)
         start = time.process_time()
-        result = run_battle(pcs, horde, agent, rng)
+        result = run_battle(pcs, enemies, agent, rng)
         spent += time.process_time() - start
         outcomes[result.outcome] += 1
         turns += result.turns
@@ -53,13 +55,16 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU time per measurement")
     args = parser.parse_args()
     horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
+    boss = [PlayerNpc("warlord", "Krenko the Warlord", tuple(load_deck(DECKS / "krenko.txt").main_cards()))]
     green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
     red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
-    for label, decks in (("1 PC ", [green]), ("2 PCs", [green, red])):
+    fights = (("1 PC  vs horde", [green], horde), ("2 PCs vs horde", [green, red], horde),
+              ("2 PCs vs 60-card boss", [green, red], boss))
+    for label, decks, enemies in fights:
         for agent in (GreedyBattleAgent(), RandomBattleAgent()):
-            rate, outcomes, turns = measure(decks, horde, agent, args.seconds)
+            rate, outcomes, turns = measure(decks, enemies, agent, args.seconds)
             shown = ", ".join(f"{k} {v}" for k, v in sorted(outcomes.items()))
-            print(f"{label} {type(agent).__name__:18} {rate:8.0f} battles/s  "
+            print(f"{label:<22} {type(agent).__name__:18} {rate:8.0f} battles/s  "
                   f"(mean {turns:.1f} turns; {shown})")
 
 

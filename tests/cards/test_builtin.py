@@ -533,3 +533,50 @@ def test_every_data_file_is_loaded(cards):
         names = {normalize_name(c.name) for c in parse_cards(path.read_text(encoding="utf-8"), path.name)}
         assert names and names <= loaded, path.name
     assert {normalize_name(n) for n in ("Polluted Delta", "Arcane Signet", "Sol Ring")} <= loaded
+
+
+# Spot checks of the first 455 cards, verified against Forge's card scripts (Card-Forge/forge,
+# forge-gui/res/cardsfolder) and, for Oracle updates newer than the stored script, XMage
+# (magefree/mage). The first three are corrections; the rest keep the current Oracle value
+# where the stored Forge script is older.
+@pytest.mark.parametrize(
+    "name, cost, types, stats",
+    [
+        # Corrected: Jackal Pup became a Jackal (Oracle update of Amonkhet), not a Hound.
+        ("Jackal Pup", "{R}", "Creature — Jackal", ("2", "1")),
+        # Kept over the older script: the Phyrexian creature type update.
+        ("Wurmcoil Engine", "{6}", "Artifact Creature — Phyrexian Wurm", ("6", "6")),
+        ("Phyrexian Rager", "{2}{B}", "Creature — Phyrexian Horror", ("2", "2")),
+        ("Phyrexian Walker", "{0}", "Artifact Creature — Phyrexian Construct", ("0", "3")),
+        ("Porcelain Legionnaire", "{2}{W/P}", "Artifact Creature — Phyrexian Soldier", ("3", "1")),
+        # Checked unchanged: values a memory slip could easily get wrong.
+        ("Goblin Sky Raider", "{2}{R}", "Creature — Goblin Warrior", ("1", "2")),
+        ("Goblin Roughrider", "{2}{R}", "Creature — Goblin Knight", ("3", "2")),
+        ("Feral Shadow", "{2}{B}", "Creature — Nightstalker", ("2", "1")),
+        ("Zombie Goliath", "{4}{B}", "Creature — Zombie Giant", ("4", "3")),
+        ("Dancing Scimitar", "{4}", "Artifact Creature — Spirit", ("1", "5")),
+        ("Thieving Magpie", "{2}{U}{U}", "Creature — Bird", ("1", "3")),
+        ("Eldrazi Devastator", "{8}", "Creature — Eldrazi", ("8", "9")),
+        ("Mogg Flunkies", "{1}{R}", "Creature — Goblin", ("3", "3")),
+    ],
+)
+def test_first_455_spot_checks(db, name, cost, types, stats):
+    c = card(db, name)
+    assert str(c.mana_cost) == cost
+    assert str(c.type_line) == types
+    assert (c.power, c.toughness) == stats
+
+
+@pytest.mark.parametrize("name", ["Act of Treason", "Threaten"])
+def test_threaten_effects_carry_their_oracle_reminder_text(db, name):
+    """Corrected: the Oracle text ends with the haste reminder (checked against Forge)."""
+    text = card(db, name).oracle_text
+    assert text.endswith("gains haste until end of turn. (It can attack and {T} this turn.)")
+
+
+def test_planeswalkers_of_the_first_455_are_legendary_with_forge_loyalty(db):
+    """Forge's older scripts lack Legendary (pre-2017); the loyalty matches them."""
+    for name, loyalty in [("Jace, the Mind Sculptor", "3"), ("Liliana Vess", "5"),
+                          ("Elspeth, Sun's Champion", "4"), ("Ugin, the Spirit Dragon", "7")]:
+        c = card(db, name)
+        assert "Legendary" in c.supertypes and c.loyalty == loyalty, name
