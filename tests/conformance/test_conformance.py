@@ -26,7 +26,6 @@ from deckquest.cards.database import CardDatabase, builtin_index
 from deckquest.cli import main
 from deckquest.dsl.resolver import compile_file
 from deckquest.runtime.interpreter import run_scenario
-from deckquest.runtime.transcript import render_jsonl
 from deckquest.sim import simulate
 from deckquest.sim.explore import explore
 

@@ -10,7 +10,6 @@ from deckquest.cards.database import CardDatabase, builtin_index
 from deckquest.dsl.resolver import compile_source
 from deckquest.runtime.agents import FirstAgent
 from deckquest.runtime.interpreter import Program, Run
-from deckquest.runtime.transcript import render_text
 
 HERE = Path(__file__).parent
 DECKS = HERE / "decks"
@@ -58,7 +57,3 @@ def of_kind(events, kind: str) -> list[dict]:
 
 def narration(events) -> list[str]:
     return [event["text"] for event in events if event["event"] == "narration"]
-
-
-def text_of(events) -> str:
-    return render_text(events)

@@ -35,7 +35,7 @@ TABLE_2014 = {
 #: T-5.4: a colourless card gives +2 in every 2014 kind.
 COLORLESS_BONUS_2014 = 2
 
-#: T-5.5 [reading]: which 2019 kind stands for a 2014 kind, and back.
+#: T-5.5 [reading]: which 2019 kind stands for a 2014 kind.
 KIND_2014_TO_2019 = {
     "negotiation": "white",
     "intellect": "blue",
@@ -43,7 +43,6 @@ KIND_2014_TO_2019 = {
     "reflex": "red",
     "body": "green",
 }
-KIND_2019_TO_2014 = {new: old for old, new in KIND_2014_TO_2019.items()}
 
 
 @lru_cache(maxsize=4096)

@@ -91,7 +91,7 @@ def load_manifest(location: Path, display: str | None = None) -> Manifest:
         diagnostics = _semantic_diagnostics(data, display, lines)
     if diagnostics:
         raise CompileError(diagnostics)
-    return _build(data, path, display, lines)
+    return _build(data, path, display)
 
 
 def _schema_diagnostics(data, display: str, lines: list[str]) -> list[Diagnostic]:
@@ -191,7 +191,7 @@ def _range_diag(data, path: list, display: str, lines: list[str]) -> list[Diagno
     return []
 
 
-def _build(data, path: Path, display: str, lines: list[str]) -> Manifest:
+def _build(data, path: Path, display: str) -> Manifest:
     spans = {}
     for key in data:
         spans[(key,)] = key_span(data, [], key, display)

@@ -85,11 +85,8 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
     scenario = compile_file(locate_script(script))
     members = load_party(party) if party is not None else None
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
-        import sys
-
         low, high = scenario.players
-        print(f"note: {scenario.title} is written for {low} to {high} players; this party has "
-              f"{len(members)}", file=sys.stderr)
+        _note(f"{scenario.title} is written for {low} to {high} players; this party has {len(members)}")
     program = Program(scenario, members)
     if output_format == "jsonl":
         def listener(event):

@@ -714,12 +714,12 @@ class Run:
         who = by.kind if by is not None else "party"
         key = check_key(stmt)  # T-4.12: the very same check is the same statement
         if who == "each":
-            self._check_each(stmt, frame, kind, difficulty, label, success, failure, recruit, key)
+            self._check_each(frame, kind, difficulty, label, success, failure, recruit, key)
             return
         if self._act("check", frame):
             return
         if who in ("all", "any"):
-            records = [self._one_check(key, p, kind, difficulty, label, frame)
+            records = [self._one_check(key, p, kind, difficulty, label)
                        for p in self._check_candidates(key)]
             if not records:
                 outcome, deciding = False, None
@@ -740,11 +740,11 @@ class Run:
         else:
             candidates = self._check_candidates(key)
             pc = self.agent.pick_pc(self, stmt, kind, difficulty, candidates) if candidates else None
-        record = self._one_check(key, pc, kind, difficulty, label, frame)
+        record = self._one_check(key, pc, kind, difficulty, label)
         self._after_check(record[1], pc, record[2], [record] if record[3] else [],
                           success, failure, recruit, frame)
 
-    def _check_each(self, stmt, frame, kind, difficulty, label, success, failure, recruit, key):
+    def _check_each(self, frame, kind, difficulty, label, success, failure, recruit, key):
         """``by each``: one PC per visit of this statement, its block right after its check."""
         if frame.pending is None:
             if self._act("check", frame):
@@ -758,7 +758,7 @@ class Run:
             frame.index -= 1  # come back to this statement for the next PC
         else:
             frame.pending = None
-        record = self._one_check(key, pc, kind, difficulty, label, frame)
+        record = self._one_check(key, pc, kind, difficulty, label)
         self._after_check(record[1], pc, record[2], [record] if record[3] else [],
                           success, failure, recruit, frame)
 
@@ -784,8 +784,8 @@ class Run:
         for record in reversed(critical_records):
             self._fire("critical_revealed", pc=record[0], degree=record[2])
 
-    def _one_check(self, key: tuple, pc_id: str | None, kind: str, difficulty: int, label: str,
-                   frame: Frame) -> tuple[str | None, bool, int, bool]:
+    def _one_check(self, key: tuple, pc_id: str | None, kind: str, difficulty: int,
+                   label: str) -> tuple[str | None, bool, int, bool]:
         """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5).
 
         Returns (pc, success, degree, a critical card was revealed); the event carries the rest.
@@ -1030,7 +1030,7 @@ class Run:
             representative = (self.agent.pick_pc(self, stmt, kind, difficulty, candidates)
                               if candidates else None)
         _, success, degree, _ = self._one_check(key, representative, kind, difficulty,
-                                                "Preparation turns (T-6.2)", frame)
+                                                "Preparation turns (T-6.2)")
         return min(MAX_PREPARATION_TURNS, degree) if success else 0
 
     # -- what PCs do between statements (called by agents)

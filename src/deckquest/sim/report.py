@@ -149,8 +149,8 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
         "errors": _errors(tally, batch, script_map),
         "lines": _lines(script_map, tally),
     }
-    data["ending_details"] = _ending_details(data, script_map, tally)
-    data["verdict"] = _verdict(data, tally)
+    data["ending_details"] = _ending_details(data, tally)
+    data["verdict"] = _verdict(data)
     return Report(data)
 
 
@@ -360,7 +360,7 @@ def _site_name(site: dict) -> str:
     return f"\"{site['label']}\" (line {site['line']}, {site['kind']} {site['difficulty']})"
 
 
-def _ending_details(data: dict, script_map: ScriptMap, tally: Tally) -> list[dict]:
+def _ending_details(data: dict, tally: Tally) -> list[dict]:
     """Per ending: how often, where those runs end, and the checks they failed most."""
     runs = data["runs"]
     details = []
@@ -393,7 +393,7 @@ def _success_share(data: dict) -> tuple[float, str]:
     return good / runs, "the party avoids defeat"
 
 
-def _verdict(data: dict, tally: Tally) -> dict:
+def _verdict(data: dict) -> dict:
     runs = data["runs"]
     if runs == 0:
         return {"rating": "unknown", "headline": "no run finished", "reasons": []}

@@ -59,7 +59,3 @@ def histogram_percentile(counts: dict[int, int], fraction: float) -> float:
 def histogram_mean(counts: dict[int, int]) -> float:
     total = sum(counts.values())
     return sum(value * count for value, count in counts.items()) / total if total else 0.0
-
-
-def standard_error(p: float, n: int) -> float:
-    return math.sqrt(p * (1 - p) / n) if n else 0.0

@@ -10,6 +10,7 @@ from deckquest.cards.model import Card
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat import effects
 from deckquest.engine.combat.actions import Action
+from deckquest.engine.combat.casting import play_value
 from deckquest.engine.combat.turns import apply, castable
 from deckquest.engine.pc import gain_life
 
@@ -28,6 +29,15 @@ def test_a_registered_effect_makes_a_spell_castable_and_resolves_it(monkeypatch)
     assert castable(pc) == [Action(act.CAST, "ann", 1)]
     apply(battle, Action(act.CAST, "ann", 1), random.Random(1))
     assert pc.life == 13 and pc.graveyard == [1]
+
+
+def test_the_greedy_value_of_a_registered_spell_is_its_mana_value(monkeypatch):
+    """The greedy policies and bosses weigh a spell with a registered effect like a permanent:
+    its mana value (`Effect` has no value of its own)."""
+    monkeypatch.setitem(effects.REGISTRY, "Healing Salve", effects.Effect(gain_three))
+    pc = make_pc(battlefield=[Card.build("Plains", None, "Basic Land — Plains")], hand=[SALVE], life=10)
+    battle = make_battle([pc], make_horde(library=[ZOMBIE] * 3))
+    assert play_value(battle, Action(act.CAST, "ann", 1)) == 1
 
 
 def test_a_spell_whose_text_is_not_understood_is_not_offered():

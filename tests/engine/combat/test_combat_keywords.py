@@ -119,13 +119,6 @@ def test_damage_wears_off_at_end_of_turn():
 # --- declaring attackers and blockers through the action interface ---------------------
 
 
-def attack_step(our, their, rng_seed: int = 1):
-    pc = make_pc(battlefield=our)
-    horde = make_horde(battlefield=their, library=[creature("Z", 2, 2, token=True)] * 10)
-    battle = make_battle([pc], horde)
-    return battle, pc, horde
-
-
 def test_menace_attacker_cannot_be_blocked_by_one_creature():
     """CR 702.110b: confirming a lone block of a menace attacker is not legal."""
     pc = make_pc(battlefield=[creature("Bear", 2, 2), creature("Elk", 2, 2)])

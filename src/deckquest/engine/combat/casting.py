@@ -329,7 +329,7 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     if action.kind == act.CAST:
         facts = profile(card)
         if facts.is_permanent or effect_of(card):
-            value = card.mana_value + action.x + (effect_of(card).value if effect_of(card) else 0)
+            value = card.mana_value + action.x
             if facts.is_creature:
                 value += (facts.power + facts.toughness) / 10
             if action.mode == KICKED:  # what the kicked enters abilities do, now

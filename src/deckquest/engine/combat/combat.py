@@ -336,7 +336,7 @@ def _to_graveyard(battle: Battle, side, permanent: Permanent, events, zone: str 
         return
     side.battlefield.remove(permanent)
     if pc_creature:
-        pc_creature_leaves(battle, side, zone, events)
+        pc_creature_leaves(side, events)
     elif not (card.is_token and side.id != HORDE):
         getattr(side, zone).append(permanent.card)
     key = (side.id, permanent.card)

@@ -13,9 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from deckquest.cards.model import COLORS, ManaCost
-
-ANY = frozenset(COLORS) | {"C"}
+from deckquest.cards.model import ManaCost
 
 
 @dataclass(frozen=True)
@@ -36,7 +34,7 @@ class Requirement:
 @lru_cache(maxsize=4096)
 def requirement(cost: ManaCost | None) -> Requirement:
     """Read a mana cost. Phyrexian symbols are paid with their colour (paying
-    life instead is a choice left to the card-effects issue); snow counts as generic."""
+    life instead is not simulated); snow counts as generic."""
     symbols: list[frozenset[str]] = []
     twobrid: list[frozenset[str]] = []
     generic = x_count = 0

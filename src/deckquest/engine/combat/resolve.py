@@ -617,7 +617,7 @@ def _player_effect(battle: Battle, controller: str, source: int, kind: str, owne
     elif kind == "discard":
         discard(battle, owner, amount, at_random, rng, events)
     elif kind == "scry":
-        scry(battle.side(owner), amount, events)
+        scry(battle.side(owner), amount)
     elif kind == "reveal_land":
         player = battle.side(owner)
         if player.library and player.cards[player.library[0]].is_land:
@@ -626,7 +626,7 @@ def _player_effect(battle: Battle, controller: str, source: int, kind: str, owne
                 events.append({"event": "battle_draw", "player": owner, "cards": 1, "status": player.status})
 
 
-def scry(player, amount: int, events) -> None:
+def scry(player, amount: int) -> None:
     """CR 701.22: look at the top N cards, put any on the bottom. The engine keeps lands on top
     while the player has fewer than 4 lands out and none in hand, spells otherwise; the rest
     go to the bottom in their order."""

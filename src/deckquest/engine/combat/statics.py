@@ -43,7 +43,7 @@ def _flags(effect) -> int:
     return flags
 
 
-def _applies(effect, source_side, source, side, permanent) -> bool:
+def _applies(effect, source, side, permanent) -> bool:
     card = side.cards[permanent.card]
     if not profile(card).is_creature or is_pc_creature(card):
         return False
@@ -88,7 +88,7 @@ def refresh_statics(battle) -> None:
                 if mine_only and side is not source_side:
                     continue
                 for permanent in side.battlefield:
-                    if _applies(effect, source_side, source, side, permanent):
+                    if _applies(effect, source, side, permanent):
                         permanent.static_power += effect.power
                         permanent.static_toughness += effect.toughness
                         permanent.static_keywords |= flags
@@ -132,7 +132,7 @@ def fall_unconscious(battle, pc, events) -> None:
         events.append({"event": "battle_unconscious", "player": pc.id, "card": pc.cards[card].name, "id": card})
 
 
-def pc_creature_leaves(battle, side, zone: str, events) -> None:
+def pc_creature_leaves(side, events) -> None:
     """T-7.4: the unconscious PC's creature was destroyed, died of damage or was exiled:
     the PC dies."""
     side.status = DEAD

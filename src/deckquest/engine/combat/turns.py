@@ -293,6 +293,11 @@ def _enemy_turn(battle: Battle, rng, events) -> None:
         horde_main_phase(battle, rng, events)
         planeswalker_npcs(battle, rng, events)
     check_outcome(battle)
+    _on_to_enemy_main(battle, rng, events)
+
+
+def _on_to_enemy_main(battle: Battle, rng, events) -> None:
+    """Unless the battle is over, the bosses' main phases go on."""
     if battle.outcome:
         battle.step = "over"
         return
@@ -542,11 +547,7 @@ def _cast(battle: Battle, action: Action, rng, events) -> None:
 def _after_response(battle: Battle, rng, events) -> None:
     """The respond step is over: the stack resolves and the bosses' main phases go on."""
     resolve_stack(battle, rng, events)
-    if battle.outcome:
-        battle.step = "over"
-        return
-    battle.step = "enemy_main"
-    _enemy_main(battle, rng, events)
+    _on_to_enemy_main(battle, rng, events)
 
 
 def _survivor_combat(battle: Battle, rng, events) -> None:
