@@ -32,6 +32,9 @@ class DeckquestGroup(click.Group):
             sys.exit(1)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:  # `deckquest run ... | head` closed the pipe: not an error of ours
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(141)
         except Exception as error:  # a bug: one message instead of a traceback
             if os.environ.get("DECKQUEST_DEBUG"):
                 raise

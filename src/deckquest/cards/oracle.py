@@ -36,11 +36,6 @@ COMBAT_KEYWORDS = frozenset({
     "protection from green", "hexproof",
 })
 
-# Keywords the battle engine implements outside combat: flash (cast at instant speed,
-# CR 702.8), kicker (an optional additional cost, CR 702.33; `Recognition.kicker`) and echo
-# (pay again at the next upkeep or sacrifice it, CR 702.30; `Recognition.echo`).
-CASTING_KEYWORDS = frozenset({"flash", "kicker", "echo"})
-
 # Static restrictions a creature can have (or be given): "~ can't block.", "~ can't be
 # blocked." (the engine keeps them as flags beside the keywords).
 RESTRICTIONS = frozenset({"can't block", "can't be blocked", "can't attack or block alone"})
@@ -53,9 +48,6 @@ EFFECT_KINDS = (
     "lose_life", "pump", "counters", "token", "tap", "untap", "mill", "search_land", "fight",
     "add_mana", "anthem", "reveal_land", "regenerate", "scry",
 )
-
-TIMINGS = ("spell", "enters", "dies", "attacks", "hits", "upkeep", "end_step", "activated", "loyalty", "mana",
-           "static")
 
 NUMBER_WORDS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,

@@ -3,7 +3,7 @@
 Zones hold physical card ids: indexes into the PC's card table ``cards``. The
 library is a list whose index 0 is the top card. Every action here follows the
 adventure-part rules of section 2 and the state changes of section 7 of the
-rules digest (docs in /work/shared/rules/trpg.md); none of them prints, and all
+rules digest (`../shared/rules/trpg.md`, mapped in docs/rules.md); none of them prints, and all
 randomness comes from the ``random.Random`` passed in.
 """
 

@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import random
-import tempfile
 from dataclasses import fields
 from importlib import resources
 from pathlib import Path
@@ -36,6 +34,7 @@ from deckquest.engine.combat.resolve import token_card
 from deckquest.engine.combat.statics import pc_creature_card
 from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
+from deckquest.files import write_atomically
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program, Run
 from deckquest.runtime.state import Frame, NpcState, RunState
 
@@ -159,22 +158,7 @@ def save_run(run: Run, path, *, seed: int | None = None, agent: str | None = Non
     ``seed``, ``agent`` and ``party`` (the party file's path) are recorded for the resumed
     run's defaults; the state and the generator's state are what the run continues from."""
     text = json.dumps(save_data(run, seed=seed, agent=agent, party=party), indent=1, ensure_ascii=False) + "\n"
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    except OSError as error:
-        raise DeckquestError(f"cannot write the save: {error.strerror}", Span(str(path))) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except OSError as error:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise DeckquestError(f"cannot write the save: {error.strerror}", Span(str(path))) from None
+    write_atomically(path, text)
 
 
 # ---------------------------------------------------------------- reading

@@ -7,7 +7,7 @@ does not pull in the interpreter and the report code.
 from __future__ import annotations
 
 
-def simulate(script, runs: int = 1000, seed: int = 0, jobs: int | None = None, **options):
+def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, **options):
     """Play ``runs`` seeded runs of ``script``; see ``deckquest.sim.batch.simulate``."""
     from deckquest.sim.batch import simulate as run_batch
 

@@ -118,7 +118,7 @@ def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
 # ---------------------------------------------------------------- running it
 
 
-def simulate(script, runs: int = 1000, seed: int = 0, jobs: int | None = None, *,
+def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *,
              party=None, agent: str = "best", max_steps: int = DEFAULT_MAX_STEPS,
              progress: Progress | None = None, overrides=()) -> Report:
     """Play ``runs`` seeded runs of ``script`` and report on them.

@@ -8,12 +8,9 @@ Everything a GM reads first is in ``data["verdict"]``: a rating with its reasons
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import tempfile
-from pathlib import Path
 
-from deckquest.errors import DeckquestError, file_span
+from deckquest import files
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
 from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
 from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
@@ -99,23 +96,8 @@ class Report:
 
 
 def write_atomically(path, text: str) -> None:
-    """Write to a temporary file beside ``path``, then rename: never a half-written file."""
-    path = Path(path)
-    try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    except OSError as error:
-        raise DeckquestError(f"cannot write {path}: {error.strerror}", file_span(path),
-                             hint="write the report into an existing folder you may write to") from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temporary, path)
-    except BaseException as error:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise DeckquestError(f"cannot write {path}: {error.strerror}", file_span(path)) from None
-        raise
+    """Write a report file atomically (never a half-written report)."""
+    files.write_atomically(path, text, hint="write the report into an existing folder you may write to")
 
 
 # ---------------------------------------------------------------- building the data
