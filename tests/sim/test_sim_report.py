@@ -127,10 +127,11 @@ def test_battle_events_fill_the_battle_section():
     program = Program(scenario)
     script_map = ScriptMap(program)
     tally = Tally()
-    from deckquest.sim.trace import _RunRecord
+    from deckquest.sim.trace import Recorder
 
     for turns, status, outcome in ((4, "ok", "victory"), (6, "dying", "defeat"), (5, "ok", "escape")):
-        record = _RunRecord(script_map, tally)
+        record = Recorder(script_map, tally)
+        record.begin()
         record.on_event({"event": "battle", "line": 12, "outcome": outcome, "turns": turns,
                          "pcs": [{"id": "alice", "status": status, "life_lost": 3,
                                   "damage_dealt": 5, "damage_taken": 3}]})

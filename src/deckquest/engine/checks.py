@@ -17,13 +17,16 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Callable, NamedTuple
 
-from deckquest.engine.colors import bonus_2014, check_kind, color_bonus, is_colorless_for_boost, rule_colors
-from deckquest.engine.pc import PC, RuleError, put_on_bottom, shuffle, wake_if_library
+from deckquest.engine.colors import (
+    KINDS_2014, KINDS_2019, bonus_2014, check_kind, color_bonus, is_colorless_for_boost, rule_colors,
+)
+from deckquest.engine.pc import ABLE, PC, UNCONSCIOUS, RuleError, put_on_bottom, shuffle, wake_if_library
 
 RULES = ("2019", "2014")
 CRITICAL_MANA_VALUE = 20  # T-4.7
 BOOST_SIZE = 6  # T-4.6
 ESCAPE = "escape"  # T-4.12: the one check that may be repeated (once per turn)
+_VALID_KINDS = frozenset([(kind, "2019") for kind in KINDS_2019] + [(kind, "2014") for kind in KINDS_2014])
 
 
 @dataclass(slots=True)
@@ -123,14 +126,15 @@ def begin_check(
     Raises RuleError when the PC may not check (T-2.5, T-7.2) and ValueError
     for an unknown kind or rules edition.
     """
-    if rules not in RULES:
-        raise ValueError(f"unknown rules {rules!r}; expected 2019 or 2014")
-    check_kind(kind, rules)
-    if not pc.can_act:
+    if (kind, rules) not in _VALID_KINDS:  # one lookup: a batch run makes a dozen checks
+        if rules not in RULES:
+            raise ValueError(f"unknown rules {rules!r}; expected 2019 or 2014")
+        check_kind(kind, rules)
+    if pc.status not in ABLE:
         raise RuleError(f"{pc.name} is {pc.status} and cannot make a check", "T-7.2")
     if pc.concentration_counter:
         raise RuleError(f"{pc.name} has a concentration counter and cannot make a check", "T-2.5")
-    pending = PendingCheck(pc=pc.id, rules=rules, kind=kind, difficulty=difficulty, support=support)
+    pending = PendingCheck(pc.id, rules, kind, difficulty, support)
     if known:
         _set_aside_known(pc, pending, known, rng)
     if rules == "2019":
@@ -182,15 +186,30 @@ def boost(pc: PC, pending: PendingCheck, rng: random.Random | None = None) -> in
 
 
 def finish_check(pc: PC, pending: PendingCheck, rng: random.Random) -> CheckRecord:
-    """End the check: T-4.8 revealed cards to the bottom in random order, T-4.10 known back on top."""
+    """End the check (``end_check``) and say what happened (``check_record``)."""
+    end_check(pc, pending, rng)
+    return check_record(pc, pending)
+
+
+def end_check(pc: PC, pending: PendingCheck, rng: random.Random) -> None:
+    """End the check: T-4.8 revealed cards to the bottom in random order, T-4.10 known back on top.
+
+    Success and degree are then ``pending.success`` and ``pending.degree``: a caller that
+    needs no more (a batch run) builds no record.
+    """
     if pending.finished:
         raise RuleError("the check is already finished", "T-4.8")
     if pending.rules == "2019":
         put_on_bottom(pc, pending.revealed, rng)
     if pending.known:
         pc.library[:0] = pending.known
-    wake_if_library(pc)
+    if pc.status == UNCONSCIOUS:
+        wake_if_library(pc)
     pending.finished = True
+
+
+def check_record(pc: PC, pending: PendingCheck) -> CheckRecord:
+    """The record of a finished check, with the cards by name."""
     cards = pc.cards
     return CheckRecord(  # positional, in field order: one is made per check
         pending.pc,
@@ -208,7 +227,7 @@ def finish_check(pc: PC, pending: PendingCheck, rng: random.Random) -> CheckReco
         tuple([cards[i].name for i in pending.boost_cards]),
         pending.boost_bonus,
         pending.support,
-        _note(pending) if pending.library_short or pending.critical == "failure" else "",
+        check_note(pending),
     )
 
 
@@ -364,7 +383,8 @@ def _reveal_2014(pc: PC, pending: PendingCheck) -> None:
     pending.result = pc.cards[card_id].mana_value + bonus + pending.support
 
 
-def _note(pending: PendingCheck) -> str:
+def check_note(pending: PendingCheck) -> str:
+    """Why a check failed without a comparison, or "" when it was compared."""
     if pending.library_short:
         return "too few cards in the library to reveal: the check fails"
     if pending.critical == "failure" and not pending.revealed:

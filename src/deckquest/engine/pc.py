@@ -27,6 +27,7 @@ OK = "ok"
 DYING = "dying"  # T-7.1: life 0, out of combat, still conscious
 UNCONSCIOUS = "unconscious"  # T-7.2: drew from an empty library
 DEAD = "dead"  # T-7.4
+ABLE = frozenset((OK, DYING))  # T-7.2, T-7.4: the statuses in which a PC takes actions
 
 
 class RuleError(ValueError):
@@ -81,7 +82,7 @@ class PC:
     @property
     def can_act(self) -> bool:
         """T-7.2, T-7.4: an unconscious or dead PC takes no actions."""
-        return self.status in (OK, DYING)
+        return self.status in ABLE
 
 
 def designate_critical(
@@ -333,7 +334,8 @@ def scene_end(pc: PC, rng: random.Random) -> None:
         if zone:
             pc.exhaustion_zone.extend(zone)
             zone.clear()
-    boost_cleanup(pc, rng)
+    if pc.boost_used or pc.boost_exile:
+        boost_cleanup(pc, rng)
 
 
 def sleep(pc: PC, rng: random.Random, *, restore_life: bool = True) -> None:

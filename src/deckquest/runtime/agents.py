@@ -30,7 +30,7 @@ from deckquest.engine.combat.profile import profile
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
 from deckquest.runtime.interpreter import (
-    StopRun, creature_power, npc_stats, payment, destroyed, exchange_damage,
+    StopRun, creature_power, npc_stats, no_actions, payment, destroyed, exchange_damage,
 )
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
@@ -41,9 +41,7 @@ class FirstAgent:
     the first declared PC for ``party``, never a boost, never a support, no PC actions."""
 
     name = "first"
-
-    def act(self, run, moment: str) -> None:
-        return None
+    act = no_actions  # the interpreter knows this one, and skips asking it
 
     def choose(self, run, stmt, labels: list[str]) -> int:
         return 0
@@ -99,9 +97,7 @@ class RandomAgent:
     """
 
     name = "random"
-
-    def act(self, run, moment: str) -> None:
-        return None
+    act = no_actions  # the interpreter knows this one, and skips asking it
 
     def choose(self, run, stmt, labels):
         return run.rng.randrange(len(labels))

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
-from deckquest.engine.checks import begin_check, boost, can_boost, finish_check
+from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
 from deckquest.engine.combat import run_battle
 from deckquest.engine.combat.battle import MAX_PERMANENTS, MAX_TURNS
 from deckquest.engine.combat.mana import pay, requirement
@@ -68,7 +68,30 @@ class StopRun(Exception):
     """Raised by an agent to end the run cleanly (the human closed the input)."""
 
 
+def no_actions(agent, run, moment: str) -> None:
+    """The ``act`` of an agent that never lets PCs act between statements.
+
+    A run whose agent has this very ``act`` does not call it at its decision points
+    (the simulator's agents ``first`` and ``random``: six calls a run saved).
+    """
+
+
 # ---------------------------------------------------------------- the prepared program
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSite:
+    """What a ``check`` or ``recruit`` statement always is, worked out once per program
+    (its difficulty is read from the statement: ``tune`` changes it between batches)."""
+
+    key: tuple[str, int, int]  # T-4.12: ``check_key`` of the statement
+    who: str  # party, each, all, any, or pc (``by NAME`` or ``by pc``)
+    pc: str | None  # for who == "pc": a PC id, or "pc" for the PC in scope
+    kind: str
+    label: str
+    success: int | None  # block numbers
+    failure: int | None
+    recruit: str | None  # the NPC a recruit check is about
 
 
 class Program:
@@ -100,7 +123,15 @@ class Program:
                                  Span(str(scenario.path)), hint="run it with `--party FILE`")
         if party is not None:
             _check_party_covers_script(scenario, party)
-        self._triggers_in: dict[tuple[str, str | None], tuple] = {}
+        self.scene_triggers = {scene: self._triggers_by_kind(scene) for scene in scenario.scenes}
+        self.scene_timers: dict[str, tuple[int, ...]] = {}  # a scene's `after N minutes` triggers
+        for index in self.by_event.get("after_minutes", ()):
+            where = self.triggers[index][1]
+            if where is not None:
+                self.scene_timers[where] = self.scene_timers.get(where, ()) + (index,)
+        self.sites = {id(stmt): self._site(stmt) for block in self.blocks for stmt in block
+                      if isinstance(stmt, (ast.Check, ast.Recruit))
+                      or isinstance(stmt, ast.Battle) and stmt.prepare is not None}
         self.odds_cache: dict = {}  # for agents that weigh exact odds (sim/odds.py)
         self._enemies: dict[str, object] = {}
 
@@ -110,18 +141,30 @@ class Program:
             self._enemies[npc_id] = enemy(self.scenario.npcs[npc_id])
         return self._enemies[npc_id]
 
-    def triggers_in(self, kind: str, scene: str | None) -> tuple:
-        """The (trigger, block) pairs of an event kind that can fire in ``scene``: the
-        scenario's, then the scene's, in declaration order. Worked out once per pair: runs
-        fire triggers (checks, scene changes) many times a run."""
-        key = (kind, scene)
-        found = self._triggers_in.get(key)
-        if found is None:
-            found = self._triggers_in[key] = tuple(
-                (trigger, block) for trigger, where, block in
-                (self.triggers[index] for index in self.by_event.get(kind, ()))
-                if where is None or where == scene)
-        return found
+    def _triggers_by_kind(self, scene: str) -> dict[str, tuple]:
+        """The (trigger, block) pairs that can fire in ``scene``, by event kind: the
+        scenario's, then the scene's, in declaration order. Worked out once per scene:
+        runs fire triggers (checks, scene changes) many times a run."""
+        found: dict[str, list] = {}
+        for trigger, where, block in self.triggers:
+            if where is None or where == scene:
+                found.setdefault(trigger.event.kind, []).append((trigger, block))
+        return {kind: tuple(pairs) for kind, pairs in found.items()}
+
+    def _site(self, stmt) -> "CheckSite":
+        if isinstance(stmt, ast.Battle):  # T-6.2: the preparation check, part of the battle
+            return CheckSite(check_key(stmt), stmt.prepare.kind, stmt.prepare.pc, REFLEX_KIND[self.rules],
+                             "Preparation turns (T-6.2)", None, None, None)
+        by = stmt.by
+        if isinstance(stmt, ast.Recruit):  # T-8.4: a negotiation (2019: white) check
+            kind, label = RECRUIT_KIND[self.rules], f"Recruit {self.scenario.npcs[stmt.npc].name}"
+        else:
+            kind, label = stmt.kind, stmt.label or f"{stmt.kind} check"
+        return CheckSite(
+            check_key(stmt), "party" if by is None else by.kind, by.pc if by is not None else None,
+            kind, label, None if stmt.success is None else self.block_id(stmt.success),
+            None if stmt.failure is None else self.block_id(stmt.failure),
+            stmt.npc if isinstance(stmt, ast.Recruit) else None)
 
     def block_id(self, statements: list) -> int:
         return self._ids[id(statements)]
@@ -215,18 +258,20 @@ class Run:
       one: ``revealed`` is False when no card was revealed, ``pc`` None when no PC could
       check), with the success the ``check`` event carries. It is what the simulator
       counts: much cheaper than building the full ``check`` event (21 fields) for it.
+    * ``on_scene(scene_id)`` is called as each scene starts (the simulator's reach counts).
     * ``next_statement()`` is the statement the next ``step()`` will run, if any.
     * ``forced`` (None, True or False), when set, decides every PC's check made meanwhile:
       the cards are revealed and moved as dealt, only success and degree's sign change.
     """
 
     def __init__(self, program: Program, agent, rng: random.Random, *, record: bool = True,
-                 listener=None, kinds=None, on_statement=None, on_check=None,
+                 listener=None, kinds=None, on_statement=None, on_check=None, on_scene=None,
                  max_steps: int = DEFAULT_MAX_STEPS, seed: int | None = None,
                  battle_events: bool = True, state: RunState | None = None):
         self.program = program
         self.scenario = program.scenario
         self.agent = agent
+        self.agent_acts = getattr(type(agent), "act", None) is not no_actions
         self.rng = rng
         self.events: list[dict] | None = [] if record else None
         self.listener = listener
@@ -237,6 +282,7 @@ class Run:
             self.wanted = self.listener_kinds if listener is not None else frozenset()
         self.on_statement = on_statement
         self.on_check = on_check
+        self.on_scene = on_scene
         self.forced: bool | None = None
         self.battle_events = battle_events  # False: a battle emits its summary, not every turn
         self.max_steps = max_steps
@@ -405,11 +451,13 @@ class Run:
         state.scene = scene_id
         state.scene_visit += 1
         state.scene_started_at = state.clock
-        for index in self.program.by_event.get("after_minutes", ()):
-            if self.program.triggers[index][1] == scene_id:
-                state.fired.discard(index)
+        timers = self.program.scene_timers.get(scene_id)
+        if timers:  # a scene's `after N minutes` count from each start of the scene
+            state.fired.difference_update(timers)
         if "scene" in self.wanted:
             self._emit("scene", id=scene_id, title=scene.title)
+        if self.on_scene is not None:
+            self.on_scene(scene_id)
         state.frames = [Frame(self.program.scene_blocks[scene_id])]
         self._fire("scene_starts")
 
@@ -426,13 +474,15 @@ class Run:
         """T-2.9 scene end for every PC (with the T-4.6 cleanup), then the next scene."""
         state = self.state
         exhausted = {}
+        rng = self.rng
         for pc in state.pcs.values():
             if pc.status != pcs.DEAD:
                 before = len(pc.exhaustion_zone)
-                pcs.scene_end(pc, self.rng)
+                pcs.scene_end(pc, rng)
                 exhausted[pc.id] = len(pc.exhaustion_zone) - before
         state.checks_made.clear()  # T-4.12: a new scene is a changed situation
-        self._emit("scene_end", id=state.scene, exhausted=exhausted)
+        if "scene_end" in self.wanted:
+            self._emit("scene_end", id=state.scene, exhausted=exhausted)
         target, state.leaving_to = state.leaving_to, None
         self._enter(target)
 
@@ -445,9 +495,8 @@ class Run:
     def _fire(self, kind: str, pc: str | None = None, npc: str | None = None,
               number: int | None = None, degree: int | None = None) -> None:
         """Queue the matching triggers' bodies so they run next, in declaration order."""
-        scene = self.state.scene
-        triggers = self.program.triggers_in(kind, scene)
-        if not triggers:
+        triggers = self.program.scene_triggers[self.state.scene].get(kind)
+        if triggers is None:
             return
         chosen = []
         for trigger, block in triggers:
@@ -498,9 +547,15 @@ class Run:
             right = self._value(expr.right, pc, degree)
             return _COMPARE[expr.op](left, right)
         if kind is ast.And:
-            return all(self._value(e, pc, degree) for e in expr.operands)
+            for operand in expr.operands:
+                if not self._value(operand, pc, degree):
+                    return False
+            return True
         if kind is ast.Or:
-            return any(self._value(e, pc, degree) for e in expr.operands)
+            for operand in expr.operands:
+                if self._value(operand, pc, degree):
+                    return True
+            return False
         if kind is ast.Not:
             return not self._value(expr.operand, pc, degree)
         if kind is ast.PcStat:
@@ -553,9 +608,11 @@ class Run:
         """Run a nested block next; it sees the enclosing bindings unless given new ones."""
         self.state.frames.append(Frame(
             self.program.block_id(statements),
-            pc=frame.pc if pc is None else pc,
-            degree=frame.degree if degree is None else degree,
-            in_trigger=frame.in_trigger,
+            0,
+            frame.pc if pc is None else pc,
+            frame.degree if degree is None else degree,
+            None,
+            frame.in_trigger,
         ))
 
     def _set_flag(self, stmt: ast.SetFlag, frame: Frame) -> None:
@@ -580,7 +637,8 @@ class Run:
             self._emit("counter", name=stmt.counter, value=counters[stmt.counter])
 
     def _wait(self, stmt: ast.Wait, frame: Frame) -> None:
-        self._emit("wait", minutes=stmt.minutes)
+        if "wait" in self.wanted:
+            self._emit("wait", minutes=stmt.minutes)
         self._advance(stmt.minutes)
 
     def _party_rests(self, stmt: ast.Rest, frame: Frame) -> None:
@@ -588,7 +646,8 @@ class Run:
         for pc in self.state.pcs.values():
             if pc.can_act:
                 pcs.rest(pc)
-        self._emit("rest", minutes=REST_MINUTES)
+        if "rest" in self.wanted:
+            self._emit("rest", minutes=REST_MINUTES)
         self._advance(REST_MINUTES)
 
     def _party_sleeps(self, stmt: ast.Sleep, frame: Frame) -> None:
@@ -639,7 +698,8 @@ class Run:
             pc = self.state.pcs[key]
             if pc.status != pcs.DEAD:
                 drawn = pcs.draw(pc, stmt.amount)
-                self._emit("draw", pc=key, count=len(drawn))
+                if "draw" in self.wanted:
+                    self._emit("draw", pc=key, count=len(drawn))
         self._status_changes(before)
 
     def _give(self, stmt: ast.Give, frame: Frame) -> None:
@@ -673,14 +733,15 @@ class Run:
         if not offered:
             self._finish(STUCK, f"no option of the choice at line {stmt.span.line} is available")
             return
-        if self._act("choice", frame):
+        if self.agent_acts and self._act("choice", frame):
             return
         labels = [self.render(stmt.options[i].label, frame) for i in offered]
         picked = self.agent.choose(self, stmt, labels)
         if not 0 <= picked < len(offered):
             raise ValueError(f"agent chose option {picked} of {len(offered)}")
         self.state.choices_made += 1
-        self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
+        if "choice" in self.wanted:
+            self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
         self._push(stmt.options[offered[picked]].body, frame)
 
     def _act(self, moment: str, frame: Frame) -> bool:
@@ -698,29 +759,18 @@ class Run:
 
     # -- checks
 
-    def _check(self, stmt: ast.Check, frame: Frame) -> None:
-        label = stmt.label or f"{stmt.kind} check"
-        self._check_statement(stmt, frame, stmt.kind, stmt.difficulty, stmt.by, label,
-                              stmt.success, stmt.failure, None)
-
-    def _recruit(self, stmt: ast.Recruit, frame: Frame) -> None:
-        """T-8.4: a negotiation (2019: white) check; success makes the NPC cooperate."""
-        npc = self.scenario.npcs[stmt.npc]
-        self._check_statement(stmt, frame, RECRUIT_KIND[self.program.rules], stmt.difficulty,
-                              stmt.by, f"Recruit {npc.name}", stmt.success, stmt.failure, stmt.npc)
-
-    def _check_statement(self, stmt, frame: Frame, kind: str, difficulty: int, by: ast.Who | None,
-                         label: str, success, failure, recruit: str | None) -> None:
-        who = by.kind if by is not None else "party"
-        key = check_key(stmt)  # T-4.12: the very same check is the same statement
+    def _check(self, stmt, frame: Frame) -> None:
+        """``check`` and ``recruit`` (T-8.4: a negotiation check; success makes the NPC cooperate)."""
+        site = self.program.sites[id(stmt)]
+        who = site.who
         if who == "each":
-            self._check_each(frame, kind, difficulty, label, success, failure, recruit, key)
+            self._check_each(stmt, site, frame)
             return
-        if self._act("check", frame):
+        if self.agent_acts and self._act("check", frame):
             return
-        if who in ("all", "any"):
-            records = [self._one_check(key, p, kind, difficulty, label)
-                       for p in self._check_candidates(key)]
+        difficulty = stmt.difficulty
+        if who == "all" or who == "any":
+            records = [self._one_check(site, p, difficulty) for p in self._check_candidates(site.key)]
             if not records:
                 outcome, deciding = False, None
             elif who == "all":
@@ -731,23 +781,22 @@ class Run:
                 outcome = any(r[1] for r in records)
             pc = deciding[0] if deciding else None
             degree = deciding[2] if deciding else 0
-            self._emit("check_group", who=who, label=label, success=outcome, degree=degree, pc=pc)
-            self._after_check(outcome, pc, degree, [r for r in records if r[3]],
-                              success, failure, recruit, frame)
+            if "check_group" in self.wanted:
+                self._emit("check_group", who=who, label=site.label, success=outcome, degree=degree, pc=pc)
+            self._after_check(site, outcome, pc, degree, [r for r in records if r[3]], frame)
             return
         if who == "pc":
-            pc = frame.pc if by.pc == "pc" else by.pc  # `by pc`: the PC in scope
+            pc = frame.pc if site.pc == "pc" else site.pc  # `by pc`: the PC in scope
         else:
-            candidates = self._check_candidates(key)
-            pc = self.agent.pick_pc(self, stmt, kind, difficulty, candidates) if candidates else None
-        record = self._one_check(key, pc, kind, difficulty, label)
-        self._after_check(record[1], pc, record[2], [record] if record[3] else [],
-                          success, failure, recruit, frame)
+            candidates = self._check_candidates(site.key)
+            pc = self.agent.pick_pc(self, stmt, site.kind, difficulty, candidates) if candidates else None
+        record = self._one_check(site, pc, difficulty)
+        self._after_check(site, record[1], pc, record[2], (record,) if record[3] else (), frame)
 
-    def _check_each(self, frame, kind, difficulty, label, success, failure, recruit, key):
+    def _check_each(self, stmt, site: CheckSite, frame: Frame) -> None:
         """``by each``: one PC per visit of this statement, its block right after its check."""
         if frame.pending is None:
-            if self._act("check", frame):
+            if self.agent_acts and self._act("check", frame):
                 return
             frame.pending = [p for p, pc in self.state.pcs.items() if pc.status != pcs.DEAD]
         if not frame.pending:
@@ -758,87 +807,101 @@ class Run:
             frame.index -= 1  # come back to this statement for the next PC
         else:
             frame.pending = None
-        record = self._one_check(key, pc, kind, difficulty, label)
-        self._after_check(record[1], pc, record[2], [record] if record[3] else [],
-                          success, failure, recruit, frame)
+        record = self._one_check(site, pc, stmt.difficulty)
+        self._after_check(site, record[1], pc, record[2], (record,) if record[3] else (), frame)
 
     def _check_candidates(self, key: tuple) -> list[str]:
         """The PCs that may make this check: conscious, and not made it in this scene (T-4.12)."""
         made = self.state.checks_made
-        return [p for p, pc in self.state.pcs.items() if pc.can_act and (p, key) not in made]
+        return [p for p, pc in self.state.pcs.items() if pc.status in pcs.ABLE and (p, key) not in made]
 
-    def _after_check(self, outcome: bool, pc: str | None, degree: int, critical_records,
-                     success, failure, recruit, frame: Frame) -> None:
+    def _after_check(self, site: CheckSite, outcome: bool, pc: str | None, degree: int,
+                     critical_records, frame: Frame) -> None:
         """Queue the block, then the check's triggers above it, then critical-card triggers."""
-        state = self.state
-        if recruit is not None and outcome:
-            state.npcs[recruit].cooperating = True
-            if state.npcs[recruit].status == NPC_ABSENT:
-                state.npcs[recruit].status = NPC_PRESENT
+        recruit = site.recruit
         if recruit is not None:
-            self._emit("recruit", npc=recruit, name=self.scenario.npcs[recruit].name, success=outcome)
-        block = success if outcome else failure
+            npc = self.state.npcs[recruit]
+            if outcome:
+                npc.cooperating = True
+                if npc.status == NPC_ABSENT:
+                    npc.status = NPC_PRESENT
+            if "recruit" in self.wanted:
+                self._emit("recruit", npc=recruit, name=self.scenario.npcs[recruit].name, success=outcome)
+        block = site.success if outcome else site.failure
         if block is not None:
-            self._push(block, frame, pc=pc, degree=degree)
+            self.state.frames.append(Frame(block, 0, pc, degree, None, frame.in_trigger))
         self._fire("check_succeeds" if outcome else "check_fails", pc=pc, degree=degree)
         for record in reversed(critical_records):
             self._fire("critical_revealed", pc=record[0], degree=record[2])
 
-    def _one_check(self, key: tuple, pc_id: str | None, kind: str, difficulty: int,
-                   label: str) -> tuple[str | None, bool, int, bool]:
+    def _one_check(self, site: CheckSite, pc_id: str | None,
+                   difficulty: int) -> tuple[str | None, bool, int, bool]:
         """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5).
 
         Returns (pc, success, degree, a critical card was revealed); the event carries the rest.
         """
         state = self.state
+        kind = site.kind
         pc = state.pcs.get(pc_id) if pc_id is not None else None
-        refusal = None
-        if pc is None:
-            refusal = "no PC can make this check"
-        elif not pc.can_act:
-            refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
-        elif (pc_id, key) in state.checks_made:
-            refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
+        key = site.key
         state.checks += 1
-        if refusal is not None:
-            # No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0.
-            success, degree = self._outcome(pc_id, False, -max(1, difficulty))
-            self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=label, cards=[],
-                       color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
-                       critical=None, criticals=[], boost=False, boost_cards=[], boost_bonus=0,
-                       support=0, supporter=None, note=refusal)
-            if self.on_check is not None:
-                self.on_check(pc_id, success, False)
-            return pc_id, success, degree, False
+        if pc is None or pc.status not in pcs.ABLE or (pc_id, key) in state.checks_made:
+            return self._refused_check(site, pc_id, pc, kind, difficulty)
         state.checks_made.add((pc_id, key))
         if pc.concentration_counter:
             self.rest(pc_id)  # T-2.5: no checks with a concentration counter
-        support, supporter = self._support(pc, kind, difficulty)
-        pending = begin_check(pc, kind, difficulty, self.rng, rules=self.program.rules, support=support)
+        support, supporter = self._support(pc, kind, difficulty) if pc.battlefield else (0, None)
+        rng = self.rng
+        rules = self.program.rules
+        pending = begin_check(pc, kind, difficulty, rng, rules, support)
         boosted = can_boost(pc, pending) and self.agent.boost(self, pc, pending)
         if boosted:
-            boost(pc, pending, self.rng)
+            boost(pc, pending, rng)
+        end_check(pc, pending, rng)
+        success, degree = pending.success, pending.result - pending.target
         # T-4.7 is a 2019 rule: the 2014 rules have no critical cards (docs/checks.md)
-        criticals = ([i for i in pending.reveal_order if i in pc.critical_cards]
-                     if self.program.rules != "2014" else [])
-        record = finish_check(pc, pending, self.rng)
-        success, degree = record.success, record.degree
+        critical = rules != "2014" and not pc.critical_cards.isdisjoint(pending.reveal_order)
         if self.forced is not None:
             success, degree = self._outcome(pc_id, success, degree)
         state.successes += success
-        if "check" in self.wanted:  # built as one literal: the simulator takes one per check
-            self._publish({
-                "event": "check", "clock": state.clock, "pc": pc_id, "kind": kind,
-                "difficulty": difficulty, "label": label, "cards": list(record.revealed),
-                "color": record.color, "target": record.target, "result": record.result,
-                "degree": degree, "success": success, "critical": record.critical,
-                "criticals": pc.names(criticals), "boost": boosted,
-                "boost_cards": list(record.boost_cards), "boost_bonus": record.boost_bonus,
-                "support": support, "supporter": supporter, "note": record.note,
-            })
+        if "check" in self.wanted:
+            self._publish(self._check_event(pc, pending, site.label, success, degree, boosted, supporter))
         if self.on_check is not None:
-            self.on_check(pc_id, success, bool(record.revealed))
-        return pc_id, success, degree, bool(criticals)
+            self.on_check(pc_id, success, bool(pending.reveal_order))
+        return pc_id, success, degree, critical
+
+    def _refused_check(self, site: CheckSite, pc_id: str | None, pc, kind: str,
+                       difficulty: int) -> tuple[str | None, bool, int, bool]:
+        """No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0."""
+        if pc is None:
+            refusal = "no PC can make this check"
+        elif pc.status not in pcs.ABLE:
+            refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
+        else:
+            refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
+        success, degree = self._outcome(pc_id, False, -max(1, difficulty))
+        self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=site.label, cards=[],
+                   color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
+                   critical=None, criticals=[], boost=False, boost_cards=[], boost_bonus=0,
+                   support=0, supporter=None, note=refusal)
+        if self.on_check is not None:
+            self.on_check(pc_id, success, False)
+        return pc_id, success, degree, False
+
+    def _check_event(self, pc: pcs.PC, pending, label: str, success: bool, degree: int,
+                     boosted: bool, supporter: str | None) -> dict:
+        """The ``check`` event of a check that revealed (or tried to reveal) its cards."""
+        criticals = ([i for i in pending.reveal_order if i in pc.critical_cards]
+                     if self.program.rules != "2014" else [])
+        return {
+            "event": "check", "clock": self.state.clock, "pc": pc.id, "kind": pending.kind,
+            "difficulty": pending.difficulty, "label": label, "cards": pc.names(pending.reveal_order),
+            "color": pending.color, "target": pending.target, "result": pending.result,
+            "degree": degree, "success": success, "critical": pending.critical,
+            "criticals": pc.names(criticals), "boost": boosted,
+            "boost_cards": pc.names(pending.boost_cards), "boost_bonus": pending.boost_bonus,
+            "support": pending.support, "supporter": supporter, "note": check_note(pending),
+        }
 
     def _outcome(self, pc_id: str | None, success: bool, degree: int) -> tuple[bool, int]:
         """A check's success and degree, unless ``forced`` decides them (explore mode): a
@@ -851,8 +914,6 @@ class Run:
 
     def _support(self, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | None]:
         """T-3.3, T-4.13: the agent may tap one of the PC's ready creatures to add its power."""
-        if not pc.battlefield:
-            return 0, None
         ready = ready_creatures(pc)
         if not ready:
             return 0, None
@@ -869,7 +930,8 @@ class Run:
         npc = self.state.npcs[stmt.npc]
         if npc.status == NPC_ABSENT:
             npc.status = NPC_PRESENT
-        self._emit("encounter", npc=stmt.npc, name=self.scenario.npcs[stmt.npc].name)
+        if "encounter" in self.wanted:
+            self._emit("encounter", npc=stmt.npc, name=self.scenario.npcs[stmt.npc].name)
 
     def _fight(self, stmt: ast.Fight, frame: Frame) -> None:
         """T-3.4: a creature of the party fights the NPC, or with none the NPC hurts a PC.
@@ -886,7 +948,7 @@ class Run:
                        creature_died=False, note=f"{decl.name} is already {npc.status}")
             return
         npc.status = NPC_PRESENT
-        if self._act("fight", frame):
+        if self.agent_acts and self._act("fight", frame):
             return
         power, toughness, keywords = npc_stats(decl)
         candidates = [(key, index) for key, pc in self.state.pcs.items() if pc.can_act
@@ -939,7 +1001,7 @@ class Run:
 
     def _battle(self, stmt: ast.Battle, frame: Frame) -> None:
         """Fight, then run the outcome's block after the triggers the battle fired."""
-        if self._act("battle", frame):
+        if self.agent_acts and self._act("battle", frame):
             return
         depth = len(self.state.frames)
         outcome = self.battle(stmt, frame)
@@ -1020,17 +1082,15 @@ class Run:
         """
         if stmt.prepare is None:
             return 0
-        kind = REFLEX_KIND[self.program.rules]
+        site = self.program.sites[id(stmt)]
         difficulty = sum(len(pc.battlefield) for pc in fighters)
-        key = check_key(stmt)
-        if stmt.prepare.kind == "pc":
-            representative = frame.pc if stmt.prepare.pc == "pc" else stmt.prepare.pc
+        if site.who == "pc":
+            representative = frame.pc if site.pc == "pc" else site.pc
         else:
-            candidates = [pc.id for pc in fighters if (pc.id, key) not in self.state.checks_made]
-            representative = (self.agent.pick_pc(self, stmt, kind, difficulty, candidates)
+            candidates = [pc.id for pc in fighters if (pc.id, site.key) not in self.state.checks_made]
+            representative = (self.agent.pick_pc(self, stmt, site.kind, difficulty, candidates)
                               if candidates else None)
-        _, success, degree, _ = self._one_check(key, representative, kind, difficulty,
-                                                "Preparation turns (T-6.2)")
+        _, success, degree, _ = self._one_check(site, representative, difficulty)
         return min(MAX_PREPARATION_TURNS, degree) if success else 0
 
     # -- what PCs do between statements (called by agents)
@@ -1078,7 +1138,7 @@ class Run:
 
 _HANDLERS = {
     ast.Narration: Run._narration, ast.Choice: Run._choice, ast.Check: Run._check,
-    ast.Encounter: Run._encounter, ast.Recruit: Run._recruit, ast.Fight: Run._fight,
+    ast.Encounter: Run._encounter, ast.Recruit: Run._check, ast.Fight: Run._fight,
     ast.Battle: Run._battle, ast.Goto: Run._goto, ast.End: Run._end,
     ast.LoseLife: Run._lose_life, ast.GainLife: Run._gain_life, ast.Draw: Run._draw,
     ast.Give: Run._give, ast.Rest: Run._party_rests, ast.Sleep: Run._party_sleeps,

@@ -22,7 +22,7 @@ from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import make_agent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program
 from deckquest.sim.report import Report, build_report
-from deckquest.sim.trace import ScriptMap, Tally, play, run_seed
+from deckquest.sim.trace import ScriptMap, Tally, play_runs, run_seed
 
 SIM_AGENTS = ("random", "first", "best")
 MAX_CHUNK = 500
@@ -58,9 +58,9 @@ class Player:
     def play(self, start: int, stop: int) -> Tally:
         tally = Tally()
         batch = self.batch
-        for index in range(start, stop):
-            play(self.program, self.map, self.agent, run_seed(batch.seed, index), index,
-                 batch.max_steps, tally)
+        play_runs(self.program, self.map, self.agent,
+                  [(index, run_seed(batch.seed, index)) for index in range(start, stop)],
+                  batch.max_steps, tally)
         return tally
 
 

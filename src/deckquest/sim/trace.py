@@ -27,6 +27,7 @@ from deckquest.runtime.interpreter import RECRUIT_KIND, STUCK, Program, Run
 
 ANY_SCENE = "(every scene)"  # where a check written in a scenario-wide trigger belongs
 ERROR = "error"  # the pseudo-outcome of a run that stopped on a runtime error
+GROUPED = ("all", "any")  # sites whose outcome is the group's (``check_group``), not each PC's
 
 
 def run_seed(seed: int, index: int) -> int:
@@ -164,17 +165,18 @@ class Tally:
 # ---------------------------------------------------------------- one run
 
 
-class _RunRecord:
-    """What one run did, gathered from its events, added to the tally when it ends.
+class Recorder:
+    """What the runs of one chunk did, gathered from their events into a tally.
 
-    ``statements`` is the interpreter's ``on_statement`` hook itself: a list's ``append``,
-    a call into C with no Python frame, made 36 times a run. The last statement appended
-    is the one running, so events are attributed to it; the lines are counted once, when
-    the run ends (``_commit``).
+    One recorder serves a chunk of runs: ``begin`` starts a run, ``commit`` adds it to
+    the tally, ``count_lines`` adds the chunk's line hits at the end. ``statements`` is
+    the interpreter's ``on_statement`` hook itself: a list's ``append``, a call into C
+    with no Python frame, made 36 times a run. The last statement appended is the one
+    running, so events are attributed to it; the lines are counted once per chunk, in C.
     """
 
-    __slots__ = ("map", "tally", "statements", "on_statement", "scenes", "failed", "statuses",
-                 "life_lost")
+    __slots__ = ("map", "tally", "statements", "on_statement", "first", "scenes", "failed",
+                 "statuses", "life_lost")
 
     # PC checks come through ``on_check`` (the ``check`` event is not built for the record);
     # a ``by all`` or ``by any`` site's outcome through the ``check_group`` event.
@@ -182,30 +184,39 @@ class _RunRecord:
     def __init__(self, script_map: ScriptMap, tally: Tally):
         self.map = script_map
         self.tally = tally
-        self.statements: list = []  # every statement started, in order
+        self.statements: list = []  # every statement started in the chunk, in order
         self.on_statement = self.statements.append  # the interpreter's hook
+        self.first = 0  # where the running run's statements start in ``statements``
         self.scenes: set[str] = set()
         self.failed: set[int] = set()
         self.statuses: set[tuple[str, str]] = set()
         self.life_lost: Counter = Counter()
 
+    def begin(self) -> None:
+        """A new run starts: forget what the last one reached."""
+        self.first = len(self.statements)
+        self.scenes.clear()
+        self.failed.clear()
+        self.statuses.clear()
+        self.life_lost.clear()
+
     @property
     def statement(self):
-        """The statement being run (the last one started): its events belong to it."""
-        return self.statements[-1] if self.statements else None
+        """The statement being run (the last one this run started): its events belong to it."""
+        return self.statements[-1] if len(self.statements) > self.first else None
 
     def count_lines(self) -> None:
-        """Add the run's statements to the tally's line hits (all in C: two maps, one update)."""
-        self.tally.hits.update(map(self.map.line_of.__getitem__, map(id, self.statements)))
+        """Add the chunk's statements to the tally's line hits: counted by identity in C,
+        then a few dozen distinct statements turned into their lines."""
+        hits = self.tally.hits
+        line_of = self.map.line_of
+        for statement, times in Counter(map(id, self.statements)).items():
+            hits[line_of[statement]] += times
+        self.statements.clear()
+        self.first = 0
 
     def on_event(self, event: dict) -> None:
         _HANDLERS[event["event"]](self, event)
-
-    def _scene(self, event: dict) -> None:
-        self.scenes.add(event["id"])
-
-    def _site(self) -> Site | None:
-        return self.map.site_of.get(id(self.statements[-1]))
 
     def on_check(self, pc: str | None, success: bool, revealed: bool) -> None:
         """The interpreter's ``on_check`` hook: one PC's check (or a refused one) ended."""
@@ -218,21 +229,23 @@ class _RunRecord:
             tally.refused[number] += 1
         elif pc is not None:
             tally.pc_attempts[number, pc] += 1
-            tally.pc_successes[number, pc] += success
-        if site.who not in ("all", "any"):
-            self._outcome(number, success)
+            if success:
+                tally.pc_successes[number, pc] += 1
+        if site.who not in GROUPED:
+            tally.attempts[number] += 1
+            if success:
+                tally.successes[number] += 1
+            else:
+                self.failed.add(number)
 
     def _group(self, event: dict) -> None:
-        site = self._site()
+        site = self.map.site_of.get(id(self.statement))
         if site is not None:
-            self._outcome(site.number, event["success"])
-
-    def _outcome(self, number: int, success: bool) -> None:
-        self.tally.attempts[number] += 1
-        if success:
-            self.tally.successes[number] += 1
-        else:
-            self.failed.add(number)
+            self.tally.attempts[site.number] += 1
+            if event["success"]:
+                self.tally.successes[site.number] += 1
+            else:
+                self.failed.add(site.number)
 
     def _status(self, event: dict) -> None:
         self.statuses.add((event["pc"], event["status"]))
@@ -258,61 +271,73 @@ class _RunRecord:
             if pc.get("life_lost"):
                 self.life_lost[pc["id"]] += pc["life_lost"]
 
+    def commit(self, program: Program, run: Run | None, index: int, error: Exception | None) -> None:
+        """Add the run that just ended (or stopped on ``error``) to the tally."""
+        tally = self.tally
+        tally.runs += 1
+        state = run.state if run is not None else None
+        scene = state.scene if state is not None else program.scenario.start
+        if error is not None:
+            statement = self.statement
+            span = getattr(error, "span", None) or getattr(statement, "span", None)
+            message = error.message if isinstance(error, DeckquestError) else f"{type(error).__name__}: {error}"
+            key = (message, getattr(span, "file", ""), getattr(span, "line", 0), scene)
+            tally.errors[key] += 1
+            _earliest(tally.first_error, {key: (index, None)})
+            outcome = ERROR
+        else:
+            outcome = state.outcome
+            if outcome == STUCK:
+                tally.stuck[scene] += 1
+                _earliest(tally.first_stuck, {scene: (index, state.outcome_text)})
+            else:
+                tally.endings[outcome] += 1
+                tally.end_scenes[outcome, scene] += 1
+        for number in self.failed:
+            tally.failed_by_ending[outcome, number] += 1
+        for reached in self.scenes:
+            tally.scenes[reached] += 1
+        for status in self.statuses:
+            tally.statuses[status] += 1
+        if state is not None:
+            life_lost = self.life_lost
+            dead = 0
+            for pc_id, pc in state.pcs.items():
+                tally.life_lost[pc_id, life_lost[pc_id]] += 1
+                tally.library_end[pc_id, len(pc.library)] += 1
+                tally.exhaustion_end[pc_id, len(pc.exhaustion_zone)] += 1
+                dead += pc.status == DEAD
+            tally.dead_pcs[dead] += 1
+            tally.clock[state.clock] += 1
+            tally.steps[state.steps] += 1
+
 
 #: What a run's record counts: the interpreter builds no other event for it.
-_HANDLERS = {"scene": _RunRecord._scene, "check_group": _RunRecord._group,
-             "status": _RunRecord._status, "life": _RunRecord._life, "battle": _RunRecord._battle}
+_HANDLERS = {"check_group": Recorder._group, "status": Recorder._status, "life": Recorder._life, "battle": Recorder._battle}
 EVENT_KINDS = frozenset(_HANDLERS)
 
 
 def play(program: Program, script_map: ScriptMap, agent, seed: int, index: int,
          max_steps: int, tally: Tally) -> None:
     """Play run ``index`` (seeded ``seed``) to its end and add it to ``tally``."""
-    record = _RunRecord(script_map, tally)
-    run = None
-    error = None
-    try:
-        run = Run(program, agent, random.Random(seed), record=False, listener=record.on_event,
-                  kinds=EVENT_KINDS, on_statement=record.on_statement, on_check=record.on_check,
-                  max_steps=max_steps,
-                  seed=seed, battle_events=False)  # a summary per battle
-        run.run()
-    except Exception as failure:  # a run-time error is a finding of the batch, with its seed
-        error = failure
-    _commit(program, run, record, tally, index, error)
+    play_runs(program, script_map, agent, [(index, seed)], max_steps, tally)
 
 
-def _commit(program: Program, run: Run | None, record: _RunRecord, tally: Tally, index: int,
-            error: Exception | None) -> None:
-    tally.runs += 1
+def play_runs(program: Program, script_map: ScriptMap, agent, runs, max_steps: int,
+              tally: Tally) -> None:
+    """Play each (run index, seed) of ``runs`` to its end and add it to ``tally``."""
+    record = Recorder(script_map, tally)
+    for index, seed in runs:
+        record.begin()
+        run = None
+        error = None
+        try:
+            run = Run(program, agent, random.Random(seed), record=False, listener=record.on_event,
+                      kinds=EVENT_KINDS, on_statement=record.on_statement, on_check=record.on_check,
+                      on_scene=record.scenes.add,
+                      max_steps=max_steps, seed=seed, battle_events=False)  # a summary per battle
+            run.run()
+        except Exception as failure:  # a run-time error is a finding of the batch, with its seed
+            error = failure
+        record.commit(program, run, index, error)
     record.count_lines()
-    state = run.state if run is not None else None
-    scene = state.scene if state is not None else program.scenario.start
-    if error is not None:
-        statement = record.statement
-        span = getattr(error, "span", None) or getattr(statement, "span", None)
-        message = error.message if isinstance(error, DeckquestError) else f"{type(error).__name__}: {error}"
-        key = (message, getattr(span, "file", ""), getattr(span, "line", 0), scene)
-        tally.errors[key] += 1
-        _earliest(tally.first_error, {key: (index, None)})
-        outcome = ERROR
-    else:
-        outcome = state.outcome
-        if outcome == STUCK:
-            tally.stuck[scene] += 1
-            _earliest(tally.first_stuck, {scene: (index, state.outcome_text)})
-        else:
-            tally.endings[outcome] += 1
-            tally.end_scenes[outcome, scene] += 1
-    for number in record.failed:
-        tally.failed_by_ending[outcome, number] += 1
-    tally.scenes.update(record.scenes)  # one each: they are sets
-    tally.statuses.update(record.statuses)
-    if state is not None:
-        for pc_id, pc in state.pcs.items():
-            tally.life_lost[pc_id, record.life_lost[pc_id]] += 1
-            tally.library_end[pc_id, len(pc.library)] += 1
-            tally.exhaustion_end[pc_id, len(pc.exhaustion_zone)] += 1
-        tally.dead_pcs[sum(pc.status == DEAD for pc in state.pcs.values())] += 1
-        tally.clock[state.clock] += 1
-        tally.steps[state.steps] += 1
