@@ -8,7 +8,7 @@ import random
 from deckquest.dsl import ast
 from deckquest.dsl.resolver import compile_file
 from deckquest.runtime.agents import RandomAgent
-from deckquest.runtime.interpreter import Program, Run
+from deckquest.runtime.interpreter import Program, Run, check_key
 from runtime_helpers import SCENARIOS, of_kind
 
 SHRINE = Program(compile_file(SCENARIOS / "drowned_shrine" / "drowned_shrine.quest"))
@@ -93,16 +93,20 @@ def test_run_and_step_by_step_play_alike():
 
 
 def test_on_check_reports_each_check_event_in_short():
-    """``on_check(pc, success, revealed)`` is called once per ``check`` event, refused
-    checks included (no card revealed), with the event's PC and success (forced too)."""
+    """``on_check((site, pc, success, revealed))`` is called once per ``check`` event,
+    refused checks included (no card revealed), with the event's PC and success (forced
+    too) and the ``check_key`` of the statement that made the check."""
     for seed in range(20):
         for forced in (None, False):
-            recorded = _run(seed)
+            started = []
+            recorded = _run(seed, on_statement=started.append)
             recorded.forced = forced
             recorded.run()
             heard = []
-            quiet = _run(seed, record=False, on_check=lambda *args: heard.append(args))
+            quiet = _run(seed, record=False, on_check=heard.append)
             quiet.forced = forced
             quiet.run()
-            assert heard == [(e["pc"], e["success"], bool(e["cards"]))
-                             for e in of_kind(recorded.events, "check")]
+            assert [(pc, success, revealed) for _, pc, success, revealed in heard] == [
+                (e["pc"], e["success"], bool(e["cards"])) for e in of_kind(recorded.events, "check")]
+            checks = {check_key(stmt) for stmt in started if isinstance(stmt, (ast.Check, ast.Recruit))}
+            assert {site for site, *_ in heard} == checks

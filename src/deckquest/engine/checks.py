@@ -276,6 +276,9 @@ class CardFacts(NamedTuple):
     mana_values: tuple[int, ...]  # T-1.5
     colors: tuple[tuple[str, ...], ...]  # T-1.4: rule colours
     colorless_for_boost: tuple[bool, ...]  # T-4.6
+    # 2019 kind -> per card as a check's result card: (colour, bonus) when no choice is
+    # made (T-4.3, T-4.9), None for a multicoloured one (T-4.5: the colour is drawn at random)
+    result_bonus: dict[str, tuple]
 
 
 _FACTS: dict[int, CardFacts] = {}
@@ -295,13 +298,23 @@ def card_facts(cards: tuple) -> CardFacts:
     if facts is None or facts.cards is not cards or len(facts.mana_values) != len(cards):
         if len(_FACTS) >= _FACTS_LIMIT:
             _FACTS.clear()
+        colors = tuple(rule_colors(card) for card in cards)
         facts = _FACTS[id(cards)] = CardFacts(
             cards,
             tuple(card.mana_value for card in cards),
-            tuple(rule_colors(card) for card in cards),
+            colors,
             tuple(is_colorless_for_boost(card) for card in cards),
+            {kind: tuple(_result_bonus(card_colors, kind) for card_colors in colors) for kind in KINDS_2019},
         )
     return facts
+
+
+def _result_bonus(colors: tuple[str, ...], kind: str) -> tuple[str | None, int] | None:
+    """A result card's colour and bonus when the check makes no choice, else None (T-4.5)."""
+    if len(colors) > 1 and kind != "colorless":
+        return None
+    color = _pick_color(colors, kind, None)  # one colour or none: nothing is drawn
+    return color, color_bonus(color, kind)
 
 
 def check_mana_value(pc: PC, card_id: int) -> int:
@@ -339,8 +352,13 @@ def _reveal_2019(pc: PC, pending: PendingCheck, rng: random.Random) -> None:
     first_value = CRITICAL_MANA_VALUE if first in critical else facts.mana_values[first]
     second_value = CRITICAL_MANA_VALUE if second in critical else facts.mana_values[second]
     pending.target = first_value + pending.difficulty  # T-4.2
-    pending.color = _pick_color(facts.colors[second], pending.kind, rng)
-    bonus = color_bonus(pending.color, pending.kind)  # T-4.3, T-4.9
+    kind = pending.kind
+    known = facts.result_bonus[kind][second]
+    if known is None:
+        pending.color = _pick_color(facts.colors[second], kind, rng)
+        bonus = color_bonus(pending.color, kind)
+    else:
+        pending.color, bonus = known
     pending.result = second_value + bonus + pending.support  # T-4.3, T-4.13
     if first in critical:
         pending.critical = "failure"

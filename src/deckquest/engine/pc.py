@@ -38,7 +38,7 @@ class RuleError(ValueError):
         self.rule = rule
 
 
-@dataclass
+@dataclass(slots=True)
 class PC:
     """The state of one player character; ``copy()`` is cheap (ids and small lists)."""
 
@@ -330,8 +330,8 @@ def scene_end(pc: PC, rng: random.Random) -> None:
     if pc.battlefield:
         pc.exhaustion_zone.extend(_cards_that_stay(pc, pc.battlefield))
         pc.battlefield = []
-    for zone in (pc.graveyard, pc.exile, pc.stack):
-        if zone:
+    if pc.graveyard or pc.exile or pc.stack:
+        for zone in (pc.graveyard, pc.exile, pc.stack):
             pc.exhaustion_zone.extend(zone)
             zone.clear()
     if pc.boost_used or pc.boost_exile:

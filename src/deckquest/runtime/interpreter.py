@@ -254,10 +254,11 @@ class Run:
       needs a few kinds costs little more than no listener.
     * ``on_statement(stmt)`` is called just before each statement runs (not for the
       bookkeeping moves between statements, nor past ``max_steps``).
-    * ``on_check(pc, success, revealed)`` is called after each PC's check (also a refused
-      one: ``revealed`` is False when no card was revealed, ``pc`` None when no PC could
-      check), with the success the ``check`` event carries. It is what the simulator
-      counts: much cheaper than building the full ``check`` event (21 fields) for it.
+    * ``on_check((site, pc, success, revealed))`` is called after each PC's check (also a
+      refused one: ``revealed`` is False when no card was revealed, ``pc`` None when no PC
+      could check) with one tuple: the ``check_key`` of the statement, and the PC and
+      success the ``check`` event carries. It is what the simulator counts: much cheaper
+      than building the full ``check`` event (21 fields), and a list's ``append`` can take it.
     * ``on_scene(scene_id)`` is called as each scene starts (the simulator's reach counts).
     * ``next_statement()`` is the statement the next ``step()`` will run, if any.
     * ``forced`` (None, True or False), when set, decides every PC's check made meanwhile:
@@ -459,7 +460,8 @@ class Run:
         if self.on_scene is not None:
             self.on_scene(scene_id)
         state.frames = [Frame(self.program.scene_blocks[scene_id])]
-        self._fire("scene_starts")
+        if "scene_starts" in self.program.scene_triggers[scene_id]:
+            self._fire("scene_starts")
 
     def _goto(self, stmt: ast.Goto, frame: Frame) -> None:
         state = self.state
@@ -468,7 +470,8 @@ class Run:
             state.leaving_to = stmt.scene  # a `->` in a scene-end trigger changes the destination
             return
         state.leaving_to = stmt.scene
-        self._fire("scene_ends")
+        if "scene_ends" in self.program.scene_triggers[state.scene]:
+            self._fire("scene_ends")
 
     def _finish_leaving(self) -> None:
         """T-2.9 scene end for every PC (with the T-4.6 cleanup), then the next scene."""
@@ -735,7 +738,9 @@ class Run:
             return
         if self.agent_acts and self._act("choice", frame):
             return
-        labels = [self.render(stmt.options[i].label, frame) for i in offered]
+        options = stmt.options
+        labels = [self.render(options[i].label, frame) if options[i].label.parts else options[i].label.raw
+                  for i in offered]
         picked = self.agent.choose(self, stmt, labels)
         if not 0 <= picked < len(offered):
             raise ValueError(f"agent chose option {picked} of {len(offered)}")
@@ -830,9 +835,13 @@ class Run:
         block = site.success if outcome else site.failure
         if block is not None:
             self.state.frames.append(Frame(block, 0, pc, degree, None, frame.in_trigger))
-        self._fire("check_succeeds" if outcome else "check_fails", pc=pc, degree=degree)
-        for record in reversed(critical_records):
-            self._fire("critical_revealed", pc=record[0], degree=record[2])
+        triggers = self.program.scene_triggers[self.state.scene]
+        event = "check_succeeds" if outcome else "check_fails"
+        if event in triggers:
+            self._fire(event, pc=pc, degree=degree)
+        if "critical_revealed" in triggers:
+            for record in reversed(critical_records):
+                self._fire("critical_revealed", pc=record[0], degree=record[2])
 
     def _one_check(self, site: CheckSite, pc_id: str | None,
                    difficulty: int) -> tuple[str | None, bool, int, bool]:
@@ -867,7 +876,7 @@ class Run:
         if "check" in self.wanted:
             self._publish(self._check_event(pc, pending, site.label, success, degree, boosted, supporter))
         if self.on_check is not None:
-            self.on_check(pc_id, success, bool(pending.reveal_order))
+            self.on_check((key, pc_id, success, bool(pending.reveal_order)))
         return pc_id, success, degree, critical
 
     def _refused_check(self, site: CheckSite, pc_id: str | None, pc, kind: str,
@@ -885,7 +894,7 @@ class Run:
                    critical=None, criticals=[], boost=False, boost_cards=[], boost_bonus=0,
                    support=0, supporter=None, note=refusal)
         if self.on_check is not None:
-            self.on_check(pc_id, success, False)
+            self.on_check((site.key, pc_id, success, False))
         return pc_id, success, degree, False
 
     def _check_event(self, pc: pcs.PC, pending, label: str, success: bool, degree: int,

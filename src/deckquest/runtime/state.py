@@ -49,7 +49,7 @@ class NpcState:
     damage: int = 0
 
 
-@dataclass
+@dataclass(slots=True)
 class RunState:
     """Everything that changes during a run; ``copy()`` is cheap and complete."""
 

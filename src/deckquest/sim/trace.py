@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from deckquest.dsl import ast
 from deckquest.engine.pc import DEAD
 from deckquest.errors import DeckquestError
-from deckquest.runtime.interpreter import RECRUIT_KIND, STUCK, Program, Run
+from deckquest.runtime.interpreter import RECRUIT_KIND, STUCK, Program, Run, check_key
 
 ANY_SCENE = "(every scene)"  # where a check written in a scenario-wide trigger belongs
 ERROR = "error"  # the pseudo-outcome of a run that stopped on a runtime error
@@ -65,6 +65,7 @@ class ScriptMap:
         self.main_file = str(program.scenario.path)
         self.sites: list[Site] = []
         self.site_of: dict[int, Site] = {}  # id(statement) -> site
+        self.site_at: dict[tuple, Site] = {}  # the statement's ``check_key`` -> site
         self.line_of: dict[int, tuple[str, int]] = {}  # id(statement) -> (file, line)
         self.endings: dict[str, int] = {}  # outcome -> line of its first `end`
         self.battles: dict[int, int] = {}  # id(battle statement) -> line
@@ -100,6 +101,7 @@ class ScriptMap:
                     stmt.difficulty, who)
         self.sites.append(site)
         self.site_of[id(stmt)] = site
+        self.site_at[check_key(stmt)] = site
 
     def statement_lines(self) -> list[tuple[str, int]]:
         """Every (file, line) that holds a statement, in file order."""
@@ -169,32 +171,36 @@ class Recorder:
     """What the runs of one chunk did, gathered from their events into a tally.
 
     One recorder serves a chunk of runs: ``begin`` starts a run, ``commit`` adds it to
-    the tally, ``count_lines`` adds the chunk's line hits at the end. ``statements`` is
-    the interpreter's ``on_statement`` hook itself: a list's ``append``, a call into C
-    with no Python frame, made 36 times a run. The last statement appended is the one
-    running, so events are attributed to it; the lines are counted once per chunk, in C.
+    the tally, ``finish`` adds what is counted once per chunk. Two interpreter hooks are
+    lists' ``append`` (calls into C with no Python frame): ``on_statement`` gets every
+    statement started, 36 a run, and ``on_check`` every PC's check as a tuple (site, pc,
+    success, revealed). The last statement appended is the one running, so events are
+    attributed to it; lines and checks are counted once per chunk, in C.
     """
 
-    __slots__ = ("map", "tally", "statements", "on_statement", "first", "scenes", "failed",
-                 "statuses", "life_lost")
+    __slots__ = ("map", "tally", "statements", "on_statement", "checks", "on_check", "first",
+                 "first_check", "scenes", "failed", "statuses", "life_lost")
 
-    # PC checks come through ``on_check`` (the ``check`` event is not built for the record);
-    # a ``by all`` or ``by any`` site's outcome through the ``check_group`` event.
+    # A ``by all`` or ``by any`` site's outcome comes through the ``check_group`` event.
 
     def __init__(self, script_map: ScriptMap, tally: Tally):
         self.map = script_map
         self.tally = tally
         self.statements: list = []  # every statement started in the chunk, in order
         self.on_statement = self.statements.append  # the interpreter's hook
+        self.checks: list[tuple] = []  # every PC's check in the chunk: (site key, pc, success, revealed)
+        self.on_check = self.checks.append  # the interpreter's hook
         self.first = 0  # where the running run's statements start in ``statements``
+        self.first_check = 0  # and its checks in ``checks``
         self.scenes: set[str] = set()
-        self.failed: set[int] = set()
+        self.failed: set[int] = set()  # site numbers that failed in the run
         self.statuses: set[tuple[str, str]] = set()
         self.life_lost: Counter = Counter()
 
     def begin(self) -> None:
         """A new run starts: forget what the last one reached."""
         self.first = len(self.statements)
+        self.first_check = len(self.checks)
         self.scenes.clear()
         self.failed.clear()
         self.statuses.clear()
@@ -205,38 +211,35 @@ class Recorder:
         """The statement being run (the last one this run started): its events belong to it."""
         return self.statements[-1] if len(self.statements) > self.first else None
 
-    def count_lines(self) -> None:
-        """Add the chunk's statements to the tally's line hits: counted by identity in C,
-        then a few dozen distinct statements turned into their lines."""
+    def finish(self) -> None:
+        """Add the chunk's line hits and checks to the tally: counted in C, then a few dozen
+        distinct statements turned into lines and distinct check results into sites."""
         hits = self.tally.hits
         line_of = self.map.line_of
         for statement, times in Counter(map(id, self.statements)).items():
             hits[line_of[statement]] += times
+        tally = self.tally
+        for (key, pc, success, revealed), times in Counter(self.checks).items():
+            site = self.map.site_at.get(key)  # None: a battle's preparation
+            if site is None:
+                continue
+            number = site.number
+            if not revealed:
+                tally.refused[number] += times
+            elif pc is not None:
+                tally.pc_attempts[number, pc] += times
+                if success:
+                    tally.pc_successes[number, pc] += times
+            if site.who not in GROUPED:
+                tally.attempts[number] += times
+                if success:
+                    tally.successes[number] += times
         self.statements.clear()
-        self.first = 0
+        self.checks.clear()
+        self.first = self.first_check = 0
 
     def on_event(self, event: dict) -> None:
         _HANDLERS[event["event"]](self, event)
-
-    def on_check(self, pc: str | None, success: bool, revealed: bool) -> None:
-        """The interpreter's ``on_check`` hook: one PC's check (or a refused one) ended."""
-        site = self.map.site_of.get(id(self.statements[-1]))  # None: a battle's preparation
-        if site is None:
-            return
-        tally = self.tally
-        number = site.number
-        if not revealed:
-            tally.refused[number] += 1
-        elif pc is not None:
-            tally.pc_attempts[number, pc] += 1
-            if success:
-                tally.pc_successes[number, pc] += 1
-        if site.who not in GROUPED:
-            tally.attempts[number] += 1
-            if success:
-                tally.successes[number] += 1
-            else:
-                self.failed.add(number)
 
     def _group(self, event: dict) -> None:
         site = self.map.site_of.get(id(self.statement))
@@ -246,6 +249,15 @@ class Recorder:
                 self.tally.successes[site.number] += 1
             else:
                 self.failed.add(site.number)
+
+    def _failed_checks(self) -> None:
+        """The run's failed sites, from its checks (a grouped site's from ``check_group``)."""
+        site_at = self.map.site_at
+        for key, _, success, _ in self.checks[self.first_check:]:
+            if not success:
+                site = site_at.get(key)
+                if site is not None and site.who not in GROUPED:
+                    self.failed.add(site.number)
 
     def _status(self, event: dict) -> None:
         self.statuses.add((event["pc"], event["status"]))
@@ -275,6 +287,7 @@ class Recorder:
         """Add the run that just ended (or stopped on ``error``) to the tally."""
         tally = self.tally
         tally.runs += 1
+        self._failed_checks()
         state = run.state if run is not None else None
         scene = state.scene if state is not None else program.scenario.start
         if error is not None:
@@ -340,4 +353,4 @@ def play_runs(program: Program, script_map: ScriptMap, agent, runs, max_steps: i
         except Exception as failure:  # a run-time error is a finding of the batch, with its seed
             error = failure
         record.commit(program, run, index, error)
-    record.count_lines()
+    record.finish()
