@@ -218,6 +218,7 @@ def monte_carlo(cards, critical, kind, difficulty, boost, trials, seed, rules="2
     rng = random.Random(seed)
     policy = boost_when_failing if boost else None
     wins = 0
+    cards = tuple(cards)  # one card table for every PC dealt, as a batch's party member has
     for _ in range(trials):
         pc = create_pc("pc", "Ann", cards, critical, rng)  # shuffled, opening hand drawn
         wins += make_check(pc, kind, difficulty, rng, rules=rules, boost_policy=policy).success

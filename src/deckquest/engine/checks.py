@@ -277,7 +277,8 @@ class CardFacts(NamedTuple):
     colors: tuple[tuple[str, ...], ...]  # T-1.4: rule colours
     colorless_for_boost: tuple[bool, ...]  # T-4.6
     # 2019 kind -> per card as a check's result card: (colour, bonus) when no choice is
-    # made (T-4.3, T-4.9), None for a multicoloured one (T-4.5: the colour is drawn at random)
+    # made (T-4.3, T-4.9), None for a multicoloured one (T-4.5: the colour is drawn at
+    # random); a kind's entry is made when a check of that kind first reveals from the table
     result_bonus: dict[str, tuple]
 
 
@@ -298,23 +299,29 @@ def card_facts(cards: tuple) -> CardFacts:
     if facts is None or facts.cards is not cards or len(facts.mana_values) != len(cards):
         if len(_FACTS) >= _FACTS_LIMIT:
             _FACTS.clear()
-        colors = tuple(rule_colors(card) for card in cards)
         facts = _FACTS[id(cards)] = CardFacts(
             cards,
             tuple(card.mana_value for card in cards),
-            colors,
+            tuple(rule_colors(card) for card in cards),
             tuple(is_colorless_for_boost(card) for card in cards),
-            {kind: tuple(_result_bonus(card_colors, kind) for card_colors in colors) for kind in KINDS_2019},
+            {},
         )
     return facts
 
 
 def _result_bonus(colors: tuple[str, ...], kind: str) -> tuple[str | None, int] | None:
     """A result card's colour and bonus when the check makes no choice, else None (T-4.5)."""
-    if len(colors) > 1 and kind != "colorless":
-        return None
-    color = _pick_color(colors, kind, None)  # one colour or none: nothing is drawn
-    return color, color_bonus(color, kind)
+    key = (colors, kind)
+    if key not in _RESULT_BONUS:
+        if len(colors) > 1 and kind != "colorless":
+            _RESULT_BONUS[key] = None
+        else:
+            color = _pick_color(colors, kind, None)  # one colour or none: nothing is drawn
+            _RESULT_BONUS[key] = color, color_bonus(color, kind)
+    return _RESULT_BONUS[key]
+
+
+_RESULT_BONUS: dict[tuple, tuple | None] = {}  # (rule colours, kind) -> ``_result_bonus``: a few dozen
 
 
 def check_mana_value(pc: PC, card_id: int) -> int:
@@ -353,7 +360,10 @@ def _reveal_2019(pc: PC, pending: PendingCheck, rng: random.Random) -> None:
     second_value = CRITICAL_MANA_VALUE if second in critical else facts.mana_values[second]
     pending.target = first_value + pending.difficulty  # T-4.2
     kind = pending.kind
-    known = facts.result_bonus[kind][second]
+    bonuses = facts.result_bonus.get(kind)
+    if bonuses is None:
+        bonuses = facts.result_bonus[kind] = tuple(_result_bonus(colors, kind) for colors in facts.colors)
+    known = bonuses[second]
     if known is None:
         pending.color = _pick_color(facts.colors[second], kind, rng)
         bonus = color_bonus(pending.color, kind)

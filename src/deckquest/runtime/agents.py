@@ -26,11 +26,12 @@ from typing import Callable
 
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import boost_when_failing
+from deckquest.engine.combat.mana import pay
 from deckquest.engine.combat.profile import profile
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
 from deckquest.runtime.interpreter import (
-    StopRun, creature_power, npc_stats, no_actions, payment, destroyed, exchange_damage,
+    StopRun, creature_power, mana_sources, npc_stats, no_actions, payment, destroyed, exchange_damage,
 )
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
@@ -103,7 +104,7 @@ class RandomAgent:
         return run.rng.randrange(len(labels))
 
     def pick_pc(self, run, stmt, kind, difficulty, candidates):
-        return candidates[run.rng.randrange(len(candidates))]
+        return run.rng.choice(candidates)
 
     def boost(self, run, pc, pending):
         return run.rng.random() < 0.5
@@ -235,8 +236,9 @@ def _land_to_play(pc: pcs.PC) -> int | None:
 
 
 def _best_castable_creature(pc: pcs.PC) -> int | None:
+    sources = mana_sources(pc)  # the same for every creature in hand
     castable = [card_id for card_id in pc.hand
-                if pc.cards[card_id].is_creature and payment(pc, pc.cards[card_id]) is not None]
+                if pc.cards[card_id].is_creature and pay(sources, profile(pc.cards[card_id]).cost) is not None]
     if not castable:
         return None
     return max(castable, key=lambda card_id: (profile(pc.cards[card_id]).power,

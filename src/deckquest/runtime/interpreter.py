@@ -39,7 +39,7 @@ from deckquest.engine import pc as pcs
 from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
 from deckquest.engine.combat import run_battle
 from deckquest.engine.combat.battle import MAX_PERMANENTS, MAX_TURNS
-from deckquest.engine.combat.mana import pay, requirement
+from deckquest.engine.combat.mana import pay
 from deckquest.engine.combat.profile import (
     DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE, KEYWORD_FLAGS, VIGILANCE, profile,
 )
@@ -105,7 +105,7 @@ class Program:
         self.scenario = scenario
         self.rules = str(scenario.rules)
         self.blocks: list[list] = []
-        self._ids: dict[int, int] = {}
+        self.block_ids: dict[int, int] = {}  # id(statement list) -> its number
         self.triggers: list[tuple[ast.Trigger, str | None, int]] = []  # (trigger, scene, block)
         for trigger in scenario.triggers:
             self._add_trigger(trigger, None)
@@ -124,11 +124,16 @@ class Program:
         if party is not None:
             _check_party_covers_script(scenario, party)
         self.scene_triggers = {scene: self._triggers_by_kind(scene) for scene in scenario.scenes}
-        self.scene_timers: dict[str, tuple[int, ...]] = {}  # a scene's `after N minutes` triggers
+        # `after N minutes` triggers by trigger number: those of each scene (reset as it
+        # starts), and those that can fire in it (the scenario's and its own)
+        self.scene_timers: dict[str, tuple[int, ...]] = {}
+        self.timers_in: dict[str, tuple[int, ...]] = {scene: () for scene in scenario.scenes}
         for index in self.by_event.get("after_minutes", ()):
             where = self.triggers[index][1]
             if where is not None:
                 self.scene_timers[where] = self.scene_timers.get(where, ()) + (index,)
+            for scene in self.timers_in if where is None else (where,):
+                self.timers_in[scene] += (index,)
         self.sites = {id(stmt): self._site(stmt) for block in self.blocks for stmt in block
                       if isinstance(stmt, (ast.Check, ast.Recruit))
                       or isinstance(stmt, ast.Battle) and stmt.prepare is not None}
@@ -167,7 +172,7 @@ class Program:
             stmt.npc if isinstance(stmt, ast.Recruit) else None)
 
     def block_id(self, statements: list) -> int:
-        return self._ids[id(statements)]
+        return self.block_ids[id(statements)]
 
     def _add_trigger(self, trigger: ast.Trigger, scene: str | None) -> None:
         self.triggers.append((trigger, scene, self._number(trigger.body)))
@@ -176,7 +181,7 @@ class Program:
         """Give ``statements`` and every block nested in it a number."""
         number = len(self.blocks)
         self.blocks.append(statements)
-        self._ids[id(statements)] = number
+        self.block_ids[id(statements)] = number
         for stmt in statements:
             for block in ast.nested_blocks(stmt):
                 self._number(block)
@@ -524,9 +529,9 @@ class Run:
             return
         state.clock += minutes
         due = []
-        for index in self.program.by_event.get("after_minutes", ()):
+        for index in self.program.timers_in[state.scene]:
             trigger, where, block = self.program.triggers[index]
-            if index in state.fired or where not in (None, state.scene):
+            if index in state.fired:
                 continue
             since = state.clock - (0 if where is None else state.scene_started_at)
             if since >= trigger.event.number:
@@ -534,7 +539,7 @@ class Run:
                     due.append(block)
                     state.fired.add(index)
         for block in reversed(due):
-            state.frames.append(Frame(block, in_trigger=True))
+            state.frames.append(Frame(block, 0, None, None, None, True))
 
     # -- values and text
 
@@ -583,10 +588,13 @@ class Run:
 
     def render(self, text: ast.Text, frame: Frame) -> str:
         """A text with its ``{…}`` parts filled in."""
-        if not text.parts:
+        parts = text.parts
+        if not parts:
             return text.raw
+        if len(parts) == 1 and type(parts[0]) is str:  # nothing to fill in
+            return parts[0]
         pieces = []
-        for part in text.parts:
+        for part in parts:
             if isinstance(part, str):
                 pieces.append(part)
             else:
@@ -606,17 +614,10 @@ class Run:
         elif stmt.orelse is not None:
             self._push(stmt.orelse, frame)
 
-    def _push(self, statements: list, frame: Frame, pc: str | None = None,
-              degree: int | None = None) -> None:
-        """Run a nested block next; it sees the enclosing bindings unless given new ones."""
-        self.state.frames.append(Frame(
-            self.program.block_id(statements),
-            0,
-            frame.pc if pc is None else pc,
-            frame.degree if degree is None else degree,
-            None,
-            frame.in_trigger,
-        ))
+    def _push(self, statements: list, frame: Frame) -> None:
+        """Run a nested block next; it sees the enclosing bindings (``pc``, ``degree``)."""
+        self.state.frames.append(Frame(self.program.block_ids[id(statements)], 0, frame.pc,
+                                       frame.degree, None, frame.in_trigger))
 
     def _set_flag(self, stmt: ast.SetFlag, frame: Frame) -> None:
         self.state.flags[stmt.flag] = True
@@ -738,9 +739,7 @@ class Run:
             return
         if self.agent_acts and self._act("choice", frame):
             return
-        options = stmt.options
-        labels = [self.render(options[i].label, frame) if options[i].label.parts else options[i].label.raw
-                  for i in offered]
+        labels = [self.render(stmt.options[i].label, frame) for i in offered]
         picked = self.agent.choose(self, stmt, labels)
         if not 0 <= picked < len(offered):
             raise ValueError(f"agent chose option {picked} of {len(offered)}")
@@ -787,7 +786,8 @@ class Run:
             pc = deciding[0] if deciding else None
             degree = deciding[2] if deciding else 0
             if "check_group" in self.wanted:
-                self._emit("check_group", who=who, label=site.label, success=outcome, degree=degree, pc=pc)
+                self._publish({"event": "check_group", "clock": self.state.clock, "who": who,
+                               "label": site.label, "success": outcome, "degree": degree, "pc": pc})
             self._after_check(site, outcome, pc, degree, [r for r in records if r[3]], frame)
             return
         if who == "pc":
@@ -1206,7 +1206,7 @@ def mana_sources(pc: pcs.PC) -> list[tuple[int, tuple]]:
 
 def payment(pc: pcs.PC, card) -> list[int] | None:
     """The battlefield indexes to tap to pay the card's cost, or None (X is 0)."""
-    return pay(mana_sources(pc), requirement(card.mana_cost))
+    return pay(mana_sources(pc), profile(card).cost)
 
 
 def npc_stats(decl) -> tuple[int, int, int]:

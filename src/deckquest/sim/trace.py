@@ -242,7 +242,7 @@ class Recorder:
         _HANDLERS[event["event"]](self, event)
 
     def _group(self, event: dict) -> None:
-        site = self.map.site_of.get(id(self.statement))
+        site = self.map.site_of.get(id(self.statements[-1]))  # the `check … by all/any` running
         if site is not None:
             self.tally.attempts[site.number] += 1
             if event["success"]:

@@ -134,7 +134,7 @@ def castable(side, battle: Battle | None = None, instant_speed: bool = False) ->
             continue
         if sources is None:
             sources = mana_sources(side)
-        cost = requirement(card.mana_cost)
+        cost = facts.cost
         if pay(sources, cost) is None:
             continue
         for mode, target in _spell_targets(battle, side, ability, card_id):

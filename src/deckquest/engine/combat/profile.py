@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card
+from deckquest.engine.combat.mana import Requirement, requirement
 
 # Keyword abilities the combat engine implements, as bit flags (cheap to test).
 FLYING = 1
@@ -85,6 +86,7 @@ class Profile:
     loyalty: int
     flash: bool = False  # CR 702.8: cast at instant speed
     statics: tuple = ()  # its static abilities that affect other permanents (oracle `anthem` effects)
+    cost: Requirement | None = None  # its mana cost as payment reads it (nothing to pay without one)
 
 
 def stat(value: str | None) -> int:
@@ -191,4 +193,5 @@ def read_profile(card: Card) -> Profile:
         loyalty=stat(card.loyalty),
         flash=any(k.lower() == "flash" for k in card.keywords),
         statics=tuple(statics),
+        cost=requirement(card.mana_cost),
     )
