@@ -8,7 +8,7 @@ closed by a confirm action, so the list of choices stays short.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 # Kinds of action, by the step in which they are legal.
 BOOST = "boost"  # check: T-4.6 exile the top 6 for +1 per colourless card
@@ -27,14 +27,16 @@ UNBLOCK = "unblock"  # declare blockers: take back a block (e.g. to satisfy mena
 CONFIRM_BLOCKERS = "confirm_blockers"
 
 
-@dataclass(frozen=True, order=True)
-class Action:
+class Action(NamedTuple):
     """One decision. `player` is the PC acting, `card` its card id, `x` the value
     of X for a cast. `target` is the attacker (owner, card id) a blocker blocks;
     for an attack, the defender (`("", -1)` the horde, `(boss, -1)` a boss,
     `(owner, card)` a planeswalker); for a cast or an activation, the first
     target (`(side, card)`, `(side, -1)` a player, `("stack", i)` a spell).
-    `mode` is the chosen mode of a modal spell, or the index of an activated ability."""
+    `mode` is the chosen mode of a modal spell, or the index of an activated ability.
+
+    A named tuple: immutable and ordered by its fields, and cheap to make (a decision
+    lists dozens a turn, where a frozen dataclass pays a ``__setattr__`` per field)."""
 
     kind: str
     player: str = ""

@@ -86,7 +86,7 @@ def _completable(battle: Battle, side, ability: Ability, mode: int, card: int, r
     if len(slots(modes_of(ability)[mode])) < 2:
         return refs
     return [ref for ref in refs if choose_picks(battle, side.id, ability, mode, 0, (side.id, card),
-                                                random.Random(0), first=ref) is not None]
+                                                None, first=ref) is not None]  # greedy: no draw
 
 
 def _sacrificeable(side, what: str, source: int) -> list:
@@ -208,11 +208,16 @@ def _sacrifice_event(side, card: int, events) -> None:
 
 
 def _picks(battle: Battle, side, ability: Ability | None, action: Action, mode: int, rng) -> tuple:
-    """All targets of a cast or activation: the action's first one, the rest chosen greedily."""
+    """All targets of a cast or activation: the action's first one, the rest chosen greedily
+    (the horde's at random: from ``rng``, or when only weighing a play, ``rng`` None, from a
+    generator of its own seeded 0, so weighing draws nothing from the battle's)."""
     if ability is None or action.target == NO_TARGET:
         return ()
+    at_random = side.id == HORDE
+    if at_random and rng is None:
+        rng = random.Random(0)
     picks = choose_picks(battle, side.id, ability, mode, action.x, (side.id, action.card), rng,
-                         first=action.target, at_random=side.id == HORDE)
+                         first=action.target, at_random=at_random)
     return picks or ()
 
 
@@ -325,7 +330,6 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     actions (they do not depend on the target)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
-    rng = rng or random.Random(0)
     if action.kind == act.CAST:
         facts = profile(card)
         if facts.is_permanent or effect_of(card):

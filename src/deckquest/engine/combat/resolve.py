@@ -217,11 +217,12 @@ def _assign(effects: tuple[Effect, ...], picks: tuple[Ref, ...]) -> dict[Target,
 
 
 def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x: int, source: Ref,
-                 rng: random.Random, first: Ref | None = None, at_random: bool = False) -> tuple[Ref, ...] | None:
+                 rng: random.Random | None, first: Ref | None = None,
+                 at_random: bool = False) -> tuple[Ref, ...] | None:
     """Targets for every slot of the ability (the first one given when `first` is: a legal
-    target the caller listed), chosen at random (the horde, T-6.8) or greedily, one slot after
-    the other; None when a slot has no legal target (the ability cannot be put on the stack,
-    CR 601.2c)."""
+    target the caller listed), chosen at random from `rng` (the horde, T-6.8) or greedily
+    (then `rng` may be None), one slot after the other; None when a slot has no legal target
+    (the ability cannot be put on the stack, CR 601.2c)."""
     effects = modes_of(ability)[mode]
     picks: list[Ref] = []
     for number, target in enumerate(slots(effects)):
