@@ -13,6 +13,8 @@ from deckquest.engine.checks import (
     boost,
     boost_when_failing,
     can_boost,
+    check_record,
+    end_check,
     finish_check,
     make_check,
 )
@@ -164,6 +166,33 @@ def test_T_4_5_land_with_two_basic_land_types_random_too():
 def test_T_4_5_same_seed_same_color():
     first = [begin_check(stacked([FOREST, GOLD]), "blue", 0, random.Random(7)).color for _ in range(3)]
     assert len(set(first)) == 1
+
+
+def test_T_4_5_T_4_9_only_a_multicolour_result_card_in_a_coloured_check_draws_a_colour():
+    """One colour, no colour, or a colourless check (T-4.9): nothing is drawn, so the
+    generator is where it was; a multicoloured result card in a coloured check draws."""
+    for second, kind, colors, draws in ((FOREST, "blue", {"G"}, False), (MIND_STONE, "red", {None}, False),
+                                        (GOLD, "colorless", {None}, False), (GOLD, "green", {"G", "U"}, True)):
+        rng = random.Random(5)
+        before = rng.getstate()
+        pending = begin_check(stacked([MIND_STONE, second]), kind, 0, rng)
+        assert (rng.getstate() != before) is draws
+        assert pending.color in colors
+        assert pending.result == second.mana_value + color_bonus(pending.color, kind)
+
+
+def test_end_check_and_check_record_make_what_finish_check_makes():
+    """``end_check`` moves the cards (a batch run stops there); ``check_record`` names them."""
+    for seed in range(40):
+        rngs = random.Random(seed), random.Random(seed)
+        pcs = [create_pc("pc", "Ann", tuple([FOREST, GOLD, RUNECLAW_BEAR, MIND_STONE] * 10),
+                         frozenset({0, 4, 8}), rng) for rng in rngs]
+        pendings = [begin_check(pc, "green", 3, rng) for pc, rng in zip(pcs, rngs)]
+        whole = finish_check(pcs[0], pendings[0], rngs[0])
+        end_check(pcs[1], pendings[1], rngs[1])
+        assert check_record(pcs[1], pendings[1]) == whole
+        assert pcs[0] == pcs[1] and rngs[0].getstate() == rngs[1].getstate()
+        assert (pendings[1].success, pendings[1].degree) == (whole.success, whole.degree)
 
 
 # --- T-4.6 boost ----------------------------------------------------------------------

@@ -7,8 +7,8 @@ import random
 
 from deckquest.dsl import ast
 from deckquest.dsl.resolver import compile_file
-from deckquest.runtime.agents import RandomAgent
-from deckquest.runtime.interpreter import Program, Run, check_key
+from deckquest.runtime.agents import FirstAgent, RandomAgent
+from deckquest.runtime.interpreter import Program, Run, check_key, no_actions
 from runtime_helpers import SCENARIOS, of_kind
 
 SHRINE = Program(compile_file(SCENARIOS / "drowned_shrine" / "drowned_shrine.quest"))
@@ -110,3 +110,34 @@ def test_on_check_reports_each_check_event_in_short():
                 (e["pc"], e["success"], bool(e["cards"])) for e in of_kind(recorded.events, "check")]
             checks = {check_key(stmt) for stmt in started if isinstance(stmt, (ast.Check, ast.Recruit))}
             assert {site for site, *_ in heard} == checks
+
+def test_on_scene_hears_each_scene_start_as_the_scene_event_does():
+    for seed in range(20):
+        recorded = _run(seed)
+        recorded.run()
+        heard = []
+        quiet = _run(seed, record=False, on_scene=heard.append)
+        quiet.run()
+        assert heard == [e["id"] for e in of_kind(recorded.events, "scene")]
+
+
+class _ActingFirst(FirstAgent):
+    """``first`` with PC actions of its own: it overrides ``act``, so it must be asked."""
+
+    def __init__(self):
+        self.moments = []
+
+    def act(self, run, moment):
+        self.moments.append(moment)
+
+
+def test_an_agent_is_asked_to_act_unless_its_act_is_the_known_no_op():
+    """The interpreter skips ``act`` only for the very ``no_actions`` of ``first`` and
+    ``random``; a subclass that defines ``act`` is asked at every decision point."""
+    assert FirstAgent.act is no_actions and RandomAgent.act is no_actions
+    agent = _ActingFirst()
+    run = Run(SHRINE, agent, random.Random(1), seed=1)
+    assert run.agent_acts and not _run(1).agent_acts
+    run.run()
+    assert agent.moments.count("choice") == len(of_kind(run.events, "choice"))
+    assert "check" in agent.moments and set(agent.moments) <= {"choice", "check", "fight", "battle"}
