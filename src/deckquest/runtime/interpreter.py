@@ -481,16 +481,15 @@ class Run:
     def _finish_leaving(self) -> None:
         """T-2.9 scene end for every PC (with the T-4.6 cleanup), then the next scene."""
         state = self.state
-        exhausted = {}
         rng = self.rng
-        for pc in state.pcs.values():
-            if pc.status != pcs.DEAD:
-                before = len(pc.exhaustion_zone)
-                pcs.scene_end(pc, rng)
-                exhausted[pc.id] = len(pc.exhaustion_zone) - before
+        living = [pc for pc in state.pcs.values() if pc.status != pcs.DEAD]
+        before = [len(pc.exhaustion_zone) for pc in living] if "scene_end" in self.wanted else None
+        for pc in living:
+            pcs.scene_end(pc, rng)
         state.checks_made.clear()  # T-4.12: a new scene is a changed situation
-        if "scene_end" in self.wanted:
-            self._emit("scene_end", id=state.scene, exhausted=exhausted)
+        if before is not None:
+            self._emit("scene_end", id=state.scene, exhausted={
+                pc.id: len(pc.exhaustion_zone) - count for pc, count in zip(living, before)})
         target, state.leaving_to = state.leaving_to, None
         self._enter(target)
 
@@ -691,7 +690,8 @@ class Run:
             else:
                 pcs.gain_life(pc, change)
             if "life" in self.wanted:
-                self._emit("life", pc=key, change=change, life=pc.life)
+                self._publish({"event": "life", "clock": self.state.clock, "pc": key, "change": change,
+                               "life": pc.life})
         self._status_changes(before)
 
     def _draw(self, stmt: ast.Draw, frame: Frame) -> None:
@@ -720,7 +720,8 @@ class Run:
         for key, old in before:
             new = self.state.pcs[key].status
             if new != old:
-                self._emit("status", pc=key, status=new)
+                if "status" in self.wanted:
+                    self._publish({"event": "status", "clock": self.state.clock, "pc": key, "status": new})
                 if new == pcs.DEAD:
                     self.state.party_dead = all(pc.status == pcs.DEAD for pc in self.state.pcs.values())
                 event = _STATUS_EVENTS.get(new)

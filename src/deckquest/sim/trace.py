@@ -250,7 +250,7 @@ class Recorder:
             else:
                 self.failed.add(site.number)
 
-    def _failed_checks(self) -> None:
+    def _add_failed_checks(self) -> None:
         """The run's failed sites, from its checks (a grouped site's from ``check_group``)."""
         site_at = self.map.site_at
         for key, _, success, _ in self.checks[self.first_check:]:
@@ -287,7 +287,7 @@ class Recorder:
         """Add the run that just ended (or stopped on ``error``) to the tally."""
         tally = self.tally
         tally.runs += 1
-        self._failed_checks()
+        self._add_failed_checks()
         state = run.state if run is not None else None
         scene = state.scene if state is not None else program.scenario.start
         if error is not None:
