@@ -311,17 +311,10 @@ def card_facts(cards: tuple) -> CardFacts:
 
 def _result_bonus(colors: tuple[str, ...], kind: str) -> tuple[str | None, int] | None:
     """A result card's colour and bonus when the check makes no choice, else None (T-4.5)."""
-    key = (colors, kind)
-    if key not in _RESULT_BONUS:
-        if len(colors) > 1 and kind != "colorless":
-            _RESULT_BONUS[key] = None
-        else:
-            color = _pick_color(colors, kind, None)  # one colour or none: nothing is drawn
-            _RESULT_BONUS[key] = color, color_bonus(color, kind)
-    return _RESULT_BONUS[key]
-
-
-_RESULT_BONUS: dict[tuple, tuple | None] = {}  # (rule colours, kind) -> ``_result_bonus``: a few dozen
+    if len(colors) > 1 and kind != "colorless":
+        return None
+    color = _pick_color(colors, kind, None)  # one colour or none: nothing is drawn
+    return color, color_bonus(color, kind)
 
 
 def check_mana_value(pc: PC, card_id: int) -> int:

@@ -690,8 +690,7 @@ class Run:
             else:
                 pcs.gain_life(pc, change)
             if "life" in self.wanted:
-                self._publish({"event": "life", "clock": self.state.clock, "pc": key, "change": change,
-                               "life": pc.life})
+                self._emit("life", pc=key, change=change, life=pc.life)
         self._status_changes(before)
 
     def _draw(self, stmt: ast.Draw, frame: Frame) -> None:
@@ -720,8 +719,7 @@ class Run:
         for key, old in before:
             new = self.state.pcs[key].status
             if new != old:
-                if "status" in self.wanted:
-                    self._publish({"event": "status", "clock": self.state.clock, "pc": key, "status": new})
+                self._emit("status", pc=key, status=new)
                 if new == pcs.DEAD:
                     self.state.party_dead = all(pc.status == pcs.DEAD for pc in self.state.pcs.values())
                 event = _STATUS_EVENTS.get(new)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from deckquest.dsl import ast
 from deckquest.engine.pc import DEAD
 from deckquest.errors import DeckquestError
-from deckquest.runtime.interpreter import RECRUIT_KIND, STUCK, Program, Run, check_key
+from deckquest.runtime.interpreter import STUCK, Program, Run
 
 ANY_SCENE = "(every scene)"  # where a check written in a scenario-wide trigger belongs
 ERROR = "error"  # the pseudo-outcome of a run that stopped on a runtime error
@@ -91,17 +91,13 @@ class ScriptMap:
                 self._walk(block, scene)
 
     def _add_site(self, stmt, scene: str) -> None:
-        if isinstance(stmt, ast.Check):
-            kind, label = stmt.kind, stmt.label or f"{stmt.kind} check"
-        else:
-            kind = RECRUIT_KIND[self.program.rules]
-            label = f"Recruit {self.program.scenario.npcs[stmt.npc].name}"
-        who = "party" if stmt.by is None else (stmt.by.pc if stmt.by.kind == "pc" else stmt.by.kind)
-        site = Site(len(self.sites), scene, stmt.span.line, stmt.span.file, label, kind,
+        prepared = self.program.sites[id(stmt)]  # kind, label and who, as the interpreter has them
+        who = prepared.pc if prepared.who == "pc" else prepared.who
+        site = Site(len(self.sites), scene, stmt.span.line, stmt.span.file, prepared.label, prepared.kind,
                     stmt.difficulty, who)
         self.sites.append(site)
         self.site_of[id(stmt)] = site
-        self.site_at[check_key(stmt)] = site
+        self.site_at[prepared.key] = site
 
     def statement_lines(self) -> list[tuple[str, int]]:
         """Every (file, line) that holds a statement, in file order."""

@@ -86,7 +86,7 @@ class Profile:
     loyalty: int
     flash: bool = False  # CR 702.8: cast at instant speed
     statics: tuple = ()  # its static abilities that affect other permanents (oracle `anthem` effects)
-    cost: Requirement | None = None  # its mana cost as payment reads it (nothing to pay without one)
+    cost: Requirement | None = None  # its mana cost as payment reads it (empty without a cost)
 
 
 def stat(value: str | None) -> int:
