@@ -166,16 +166,19 @@ class Tally:
 class Recorder:
     """What the runs of one chunk did, gathered from their events into a tally.
 
-    One recorder serves a chunk of runs: ``begin`` starts a run, ``commit`` adds it to
-    the tally, ``finish`` adds what is counted once per chunk. Two interpreter hooks are
-    lists' ``append`` (calls into C with no Python frame): ``on_statement`` gets every
-    statement started, 36 a run, and ``on_check`` every PC's check as a tuple (site, pc,
-    success, revealed). The last statement appended is the one running, so events are
-    attributed to it; lines and checks are counted once per chunk, in C.
+    One recorder serves a chunk of runs: ``begin`` starts a run, ``commit`` ends it,
+    ``finish`` adds the whole chunk to the tally. The per-run work is appends to lists:
+    two interpreter hooks are lists' ``append`` (calls into C with no Python frame):
+    ``on_statement`` gets every statement started, 36 a run, and ``on_check`` every PC's
+    check as a tuple (site, pc, success, revealed); and ``commit`` appends one row for the
+    run and one per PC. ``finish`` counts the rows, lines and checks in C, then turns the
+    few hundred distinct rows into the tally's counters. The last statement appended is
+    the one running, so events are attributed to it.
     """
 
     __slots__ = ("map", "tally", "statements", "on_statement", "checks", "on_check", "first",
-                 "first_check", "scenes", "failed", "statuses", "life_lost")
+                 "first_check", "scenes", "failed", "statuses", "life_lost",
+                 "ends", "pc_ends", "reached", "fell", "failed_at")
 
     # A ``by all`` or ``by any`` site's outcome comes through the ``check_group`` event.
 
@@ -188,10 +191,16 @@ class Recorder:
         self.on_check = self.checks.append  # the interpreter's hook
         self.first = 0  # where the running run's statements start in ``statements``
         self.first_check = 0  # and its checks in ``checks``
-        self.scenes: set[str] = set()
+        self.scenes: set[str] = set()  # what the running run reached, once each
         self.failed: set[int] = set()  # site numbers that failed in the run
         self.statuses: set[tuple[str, str]] = set()
         self.life_lost: Counter = Counter()
+        # The chunk's rows, counted by ``finish``:
+        self.ends: list[tuple] = []  # a run's (outcome, scene, ended, clock, steps, dead PCs)
+        self.pc_ends: list[tuple] = []  # a run's PC's (pc, life lost, library, exhaustion zone)
+        self.reached: list[str] = []  # each scene each run reached
+        self.fell: list[tuple[str, str]] = []  # each (pc, status) each run reached
+        self.failed_at: list[tuple[str, int]] = []  # each (outcome, site number) a run failed
 
     def begin(self) -> None:
         """A new run starts: forget what the last one reached."""
@@ -208,13 +217,30 @@ class Recorder:
         return self.statements[-1] if len(self.statements) > self.first else None
 
     def finish(self) -> None:
-        """Add the chunk's line hits and checks to the tally: counted in C, then a few dozen
-        distinct statements turned into lines and distinct check results into sites."""
-        hits = self.tally.hits
+        """Add the chunk to the tally: its rows, line hits and checks counted in C, then the
+        distinct ones (a few hundred at most) turned into counters by line, site, scene."""
+        tally = self.tally
+        tally.runs += len(self.ends)
+        for (outcome, scene, ended, clock, steps, dead), times in Counter(self.ends).items():
+            if ended:
+                tally.endings[outcome] += times
+                tally.end_scenes[outcome, scene] += times
+            if clock is None:  # no end state: the run failed as it was dealt
+                continue
+            tally.clock[clock] += times
+            tally.steps[steps] += times
+            tally.dead_pcs[dead] += times
+        for (pc, lost, library, exhaustion), times in Counter(self.pc_ends).items():
+            tally.life_lost[pc, lost] += times
+            tally.library_end[pc, library] += times
+            tally.exhaustion_end[pc, exhaustion] += times
+        tally.scenes.update(Counter(self.reached))
+        tally.statuses.update(Counter(self.fell))
+        tally.failed_by_ending.update(Counter(self.failed_at))
+        hits = tally.hits
         line_of = self.map.line_of
         for statement, times in Counter(map(id, self.statements)).items():
             hits[line_of[statement]] += times
-        tally = self.tally
         for (key, pc, success, revealed), times in Counter(self.checks).items():
             site = self.map.site_at.get(key)  # None: a battle's preparation
             if site is None:
@@ -230,8 +256,9 @@ class Recorder:
                 tally.attempts[number] += times
                 if success:
                     tally.successes[number] += times
-        self.statements.clear()
-        self.checks.clear()
+        for rows in (self.statements, self.checks, self.ends, self.pc_ends, self.reached, self.fell,
+                     self.failed_at):
+            rows.clear()
         self.first = self.first_check = 0
 
     def on_event(self, event: dict) -> None:
@@ -280,13 +307,13 @@ class Recorder:
                 self.life_lost[pc["id"]] += pc["life_lost"]
 
     def commit(self, program: Program, run: Run | None, index: int, error: Exception | None) -> None:
-        """Add the run that just ended (or stopped on ``error``) to the tally."""
-        tally = self.tally
-        tally.runs += 1
+        """End the run that just ended (or stopped on ``error``): its rows, for ``finish``."""
         self._add_failed_checks()
         state = run.state if run is not None else None
         scene = state.scene if state is not None else program.scenario.start
+        ended = False
         if error is not None:
+            tally = self.tally
             statement = self.statement
             span = getattr(error, "span", None) or getattr(statement, "span", None)
             message = error.message if isinstance(error, DeckquestError) else f"{type(error).__name__}: {error}"
@@ -297,28 +324,24 @@ class Recorder:
         else:
             outcome = state.outcome
             if outcome == STUCK:
-                tally.stuck[scene] += 1
-                _earliest(tally.first_stuck, {scene: (index, state.outcome_text)})
+                self.tally.stuck[scene] += 1
+                _earliest(self.tally.first_stuck, {scene: (index, state.outcome_text)})
             else:
-                tally.endings[outcome] += 1
-                tally.end_scenes[outcome, scene] += 1
-        for number in self.failed:
-            tally.failed_by_ending[outcome, number] += 1
-        for reached in self.scenes:
-            tally.scenes[reached] += 1
-        for status in self.statuses:
-            tally.statuses[status] += 1
-        if state is not None:
-            life_lost = self.life_lost
-            dead = 0
-            for pc_id, pc in state.pcs.items():
-                tally.life_lost[pc_id, life_lost[pc_id]] += 1
-                tally.library_end[pc_id, len(pc.library)] += 1
-                tally.exhaustion_end[pc_id, len(pc.exhaustion_zone)] += 1
-                dead += pc.status == DEAD
-            tally.dead_pcs[dead] += 1
-            tally.clock[state.clock] += 1
-            tally.steps[state.steps] += 1
+                ended = True
+        if self.failed:
+            self.failed_at += [(outcome, number) for number in self.failed]
+        self.reached += self.scenes
+        if self.statuses:
+            self.fell += self.statuses
+        if state is None:  # the run failed as it was dealt: it counts as a run, with no end state
+            self.ends.append((outcome, scene, False, None, None, None))
+            return
+        life_lost = self.life_lost
+        dead = 0
+        for pc_id, pc in state.pcs.items():
+            self.pc_ends.append((pc_id, life_lost[pc_id], len(pc.library), len(pc.exhaustion_zone)))
+            dead += pc.status == DEAD
+        self.ends.append((outcome, scene, ended, state.clock, state.steps, dead))
 
 
 #: What a run's record counts: the interpreter builds no other event for it.
