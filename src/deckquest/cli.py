@@ -272,7 +272,7 @@ def pack_remove(name: str):
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="A run longer than this many statements counts as stuck.")
-@click.option("--explore", is_flag=True, help="Cover every choice option and check outcome instead of random runs.")
+@click.option("--explore", is_flag=True, help="Cover every choice option, check outcome and battle outcome instead of random runs.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [default: when it is a terminal].")
 def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, max_steps, explore, progress):
     """Simulate SCRIPT many times and report how hard it is (docs/sim.md)."""

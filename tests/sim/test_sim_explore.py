@@ -1,11 +1,24 @@
-"""`deckquest sim --explore`: every choice option and both outcomes of every check, forced,
-and the dead ends, errors and unreached lines they show."""
+"""`deckquest sim --explore`: every choice option, both outcomes of every check and every
+written outcome of every battle, then the alternatives new in each situation while a line
+is unreached; and the dead ends, errors and unreached lines they show."""
 
 from __future__ import annotations
 
 from sim_helpers import SCENARIOS, SHRINE, line_of
 
-from deckquest.sim.explore import explore
+from deckquest.sim.explore import BATTLE_TRIES, explore
+
+HEADER = 'scenario "{title}":\n    rules 2019\npc alice "Alice":\n    deck "decks/green.txt"\n    critical "Forest" x3\n'
+
+
+def write_script(tmp_path, name: str, text: str):
+    """A script beside a copy of the test decks."""
+    (tmp_path / "decks").mkdir(exist_ok=True)
+    for deck in ("green.txt", "horde.txt"):
+        (tmp_path / "decks" / deck).write_text((SCENARIOS / "decks" / deck).read_text())
+    script = tmp_path / name
+    script.write_text(HEADER.format(title=name) + text)
+    return script
 
 
 def test_finds_the_planted_dead_end_with_its_forced_path():
@@ -22,10 +35,101 @@ def test_finds_the_planted_dead_end_with_its_forced_path():
 
 
 def test_covers_every_alternative_of_the_bundled_adventure():
+    """Victory needs three relics and air left: a combination the first round of plans
+    misses, and the situations' round finds. What stays unreached is what no simulated run
+    reaches either: the dying and death triggers and the crab's defeat."""
     report = explore(SHRINE)
     assert report.taken == report.alternatives and not report.never_taken
-    assert not report.findings
-    assert report.runs <= report.alternatives + 1
+    assert not report.findings and report.complete
+    assert line_of(SHRINE, 'end victory "You surface') not in report.unreached_lines
+    assert report.unreached_lines == [line_of(SHRINE, "slumps against"), line_of(SHRINE, "The tide takes"),
+                                      line_of(SHRINE, "The crab folds")]
+    assert "Every alternative was tried in each of the" in report.text()
+
+
+def test_a_line_behind_a_combination_is_reached_in_its_situation(tmp_path):
+    """Each alternative once is not enough: the first run takes the lamp and a success; the
+    dark with the cards (which always fail at difficulty 40) would miss the line. The dark
+    *with* a forced success opens it: in that situation (no lamp, nothing found) success is
+    untaken, so the second run takes it."""
+    script = write_script(tmp_path, "glyph.quest", """flag lamp
+counter found = 0
+start scene hall "The Hall":
+    choice:
+        "Take the lamp":
+            set lamp
+        "Go in the dark":
+            "You stumble."
+    check green difficulty 40 by alice as "Spot the glyph":
+        success:
+            found += 1
+    if not lamp and found > 0:
+        end victory "The glyph glows in the dark."
+    end defeat "Nothing here."
+""")
+    report = explore(script)
+    assert report.unreached_lines == [] and report.complete and not report.findings
+    assert report.runs == 3  # the lamp and a success; the dark and a success; the lamp and a failure
+    assert report.situations == 3  # the choice; the check with and without the lamp
+
+    stopped = explore(script, max_runs=1)
+    assert line_of(script, "glows in the dark") in stopped.unreached_lines and not stopped.complete
+    assert "The search stopped at 1 runs" in stopped.text()
+    assert stopped.as_dict()["complete"] is False
+
+
+def test_battle_outcomes_are_brought_about_by_dealing_again():
+    """The skirmish is mostly won as dealt; defeat and escape come from other deals, and the
+    lines of every outcome's block are reached."""
+    path = SCENARIOS / "skirmish.quest"
+    report = explore(path)
+    assert report.taken == report.alternatives == 3
+    assert report.unreached_lines == [] and not report.never_taken
+    assert explore(path).as_dict() == report.as_dict()  # the same search, deal for deal
+
+
+def test_a_dead_end_behind_a_battle_outcome_shows_the_deal(tmp_path):
+    script = write_script(tmp_path, "ditch.quest", """horde raiders "Goblin Raiders":
+    deck "decks/horde.txt"
+flag rescued
+start scene road "The Road":
+    battle against raiders:
+        prepare by party
+        victory:
+            end victory "The raiders scatter."
+        escape:
+            "You run into the woods."
+    choice:
+        "Wait for help" if rescued:
+            end victory "Help comes."
+""")
+    report = explore(script)
+    (finding,) = report.findings
+    assert finding.kind == "stuck" and finding.line == line_of(script, "choice:")
+    (step,) = finding.path
+    assert step.line == line_of(script, "battle against") and "ended in escape (dealt again: deal " in step.what
+    assert report.never_taken == [f'line {line_of(script, "Wait for help")}: option "Wait for help"']
+
+
+def test_an_outcome_no_deal_gives_is_listed_with_the_deals_tried(tmp_path):
+    """Without `prepare by`, facing a horde of one token: defeat does not come."""
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "green.txt").write_text((SCENARIOS / "decks" / "green.txt").read_text())
+    (tmp_path / "decks" / "tiny.txt").write_text("1 Goblin\n")
+    script = tmp_path / "tiny.quest"
+    script.write_text(HEADER.format(title="Tiny") + """horde gob "One Goblin":
+    deck "decks/tiny.txt"
+start scene road "The Road":
+    battle against gob:
+        victory:
+            end victory "Gone."
+        defeat:
+            end defeat "Beaten by one goblin."
+""")
+    report = explore(script)
+    assert report.never_taken == [f"line {line_of(script, 'battle against')}: battle against gob ending in defeat "
+                                  f"(not in {BATTLE_TRIES} deals)"]
+    assert report.unreached_lines == [line_of(script, "Beaten by one goblin")]
 
 
 def test_a_loop_is_a_dead_end_not_a_hang():

@@ -1,13 +1,25 @@
-"""``deckquest sim --explore``: take every option of every choice and force both outcomes of
-every check at least once, and report what a GM must fix.
+"""``deckquest sim --explore``: take every option of every choice, force both outcomes of every
+check and every written outcome of every battle, and report what a GM must fix.
 
 The search replays *plans*: the list of decisions of a run so far (an option number for a
-choice; success, failure or "as the cards fall" for a check). Every run uses the same seed,
-so replaying a plan reproduces the run up to its last decision. Past its plan a run takes
-an alternative nobody has taken yet, queueing the other untaken ones as new plans; when all
-are taken it chooses at random (seeded), so a loop cannot trap it. Each run that is played
-takes at least one new alternative, so the search ends after at most as many runs as the
-script has alternatives (bounded by ``max_runs`` too).
+choice; success, failure or "as the cards fall" for a check; victory, defeat, escape or "as
+the cards fall" for a battle). Every run uses the same seed, so replaying a plan reproduces
+the run up to its last decision. Past its plan a run takes an alternative nobody has taken
+yet, queueing the other untaken ones as new plans. That first round covers every
+alternative once, but a line behind an ``if`` may need two of them together (an option
+that sets a flag, then a success that counts): so an alternative is also new when it is
+untaken in the *situation* the run is in (its scene, flags, counters, NPCs and the PCs'
+statuses: what the conditions read, bar the PCs' numbers), and those plans are played once
+the first round is done. When every alternative is taken in its situation a run chooses at
+random (seeded) and lets the cards fall, so a loop cannot trap it. Each run takes at least
+one new alternative, so the search ends when no situation it meets has an untaken one, or
+at ``max_runs``.
+
+A battle is brought to an outcome by dealing again: it is played again from its start
+(up to ``BATTLE_TRIES`` times) with the fighters' hands and libraries shuffled together and
+their hands drawn anew, and the battle's own chance reseeded, until it ends that way: what
+another run would have dealt. An outcome no deal gives is left untaken. Nothing else is
+altered: the PCs come out of the battle as they would.
 
 Findings, each with the forced path that shows it: runs that got stuck (a scene that runs
 out of statements, a choice with no option available, a loop past the step limit), runtime
@@ -17,17 +29,22 @@ errors, lines no run reached, and alternatives never available.
 from __future__ import annotations
 
 import random
-from collections import deque
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from deckquest.dsl import ast
+from deckquest.engine import pc as pcs
+from deckquest.engine.pc import shuffle
 from deckquest.errors import DeckquestError
 from deckquest.runtime.agents import FirstAgent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, STUCK, Program, Run
 from deckquest.sim.trace import ScriptMap, run_seed
 
-NATURAL = None  # a check decision that lets the cards decide
+NATURAL = None  # a check or battle decision that lets the cards decide
 DEFAULT_MAX_RUNS = 5_000
+BATTLE_TRIES = 100  # deals of a battle (the first as the run dealt it) to bring about one outcome
+BATTLE_SEARCHES = 3  # searches for one outcome of one battle that may come to nothing before it is given up
+BATTLE_OUTCOMES = ("victory", "defeat", "escape")
 
 
 @dataclass(frozen=True)
@@ -36,7 +53,7 @@ class Step:
 
     line: int
     scene: str
-    what: str  # `chose "Search the shelves"` or `"Find a key" forced to fail`
+    what: str  # `chose "Search the shelves"`, `"Find a key" forced to fail`, `battle … ended in defeat`
 
     def __str__(self) -> str:
         return f"line {self.line} ({self.scene}): {self.what}"
@@ -64,6 +81,8 @@ class ExploreReport:
     unreached_lines: list[int]
     never_taken: list[str]
     findings: list[Finding] = field(default_factory=list)
+    situations: int = 0  # distinct (decision, situation) pairs the runs met
+    complete: bool = True  # False: stopped at ``max_runs`` with lines unreached and alternatives untried
 
     @property
     def problems(self) -> bool:
@@ -72,13 +91,21 @@ class ExploreReport:
     def as_dict(self) -> dict:
         return {"scenario": self.title, "runs": self.runs, "alternatives": self.alternatives,
                 "taken": self.taken, "unreached_lines": self.unreached_lines,
-                "never_taken": self.never_taken,
+                "never_taken": self.never_taken, "situations": self.situations,
+                "complete": self.complete,
                 "stuck": [f.as_dict() for f in self.findings if f.kind == "stuck"],
                 "errors": [f.as_dict() for f in self.findings if f.kind == "error"]}
 
     def text(self) -> str:
         lines = [f"{self.title}: explored in {self.runs:,} runs; {self.taken} of {self.alternatives} "
-                 "choice options and check outcomes taken"]
+                 "choice options, check outcomes and battle outcomes taken"]
+        if not self.complete:
+            lines.append(f"The search stopped at {self.runs:,} runs with alternatives still untried in "
+                         f"some of the {self.situations:,} situations met: the lines listed as unreached "
+                         "may be reachable.")
+        elif self.unreached_lines:
+            lines.append(f"Every alternative was tried in each of the {self.situations:,} situations met "
+                         "(scene, the flags and counters conditions read, the PCs' statuses).")
         for finding in self.findings:
             heading = "Dead end" if finding.kind == "stuck" else "Runtime error"
             lines += ["", f"{heading} in scene `{finding.scene}` (line {finding.line}): {finding.message}",
@@ -128,13 +155,20 @@ class Explorer:
         self.max_steps = max_steps
         self.max_runs = max_runs
         self.rng = random.Random(seed)
-        self.taken: set = set()
-        self.queue: deque = deque()
+        self.taken: set = set()  # (decision key, alternative) taken in some situation
+        self.seen: set = set()  # (decision key, situation, alternative) tried
+        self.situations: set = set()  # (decision key, situation) met
+        self.queue: deque = deque()  # plans whose last decision no run has taken
+        self.later: deque = deque()  # plans whose last decision is new only in its situation
         self.hits: set = set()
         self.findings: dict = {}
         self.runs = 0
         self.plan: list = []  # the decisions the run being played replays
-        self.done: list = []  # (key, value, Step) of the run being played
+        self.done: list = []  # (key, value, situation, Step) of the run being played
+        self.battle_outcome: str | None = None  # what the last battle played ended in
+        self.battle_misses: Counter = Counter()  # (battle key, outcome) -> searches that failed
+        self.read_flags, self.read_counters = _condition_names(program)
+        self.lines = {(file, line) for file, line in self.map.statement_lines() if file == self.map.main_file}
         self.alternatives = self._alternatives()
 
     def _alternatives(self) -> dict:
@@ -151,27 +185,46 @@ class Explorer:
                     for outcome in (True, False):
                         found[(("check", stmt.span.line), outcome)] = \
                             f'line {stmt.span.line}: "{site.label}" {"succeeding" if outcome else "failing"}'
+                elif isinstance(stmt, ast.Battle):
+                    for outcome in _battle_outcomes(stmt):
+                        found[(("battle", stmt.span.line), outcome)] = \
+                            f"line {stmt.span.line}: {_battle_name(stmt)} ending in {outcome}"
         return found
 
     # -- the search
 
     def explore(self) -> ExploreReport:
         self.queue.append([])
-        while self.queue and self.runs < self.max_runs:
-            plan = self.queue.popleft()
-            if plan and self._is_taken_target(plan):
-                continue
+        while self.runs < self.max_runs:
+            plan = self._next_plan()
+            if plan is None:
+                break
             self._play(plan)
-        lines = [line for file, line in self.map.statement_lines()
-                 if (file, line) not in self.hits and file == self.map.main_file]
-        never = [text for key, text in self.alternatives.items() if key not in self.taken]
+        complete = self._next_plan() is None
+        lines = sorted(line for file, line in self.lines - self.hits)
+        never = [text + (f" (not in {BATTLE_TRIES} deals)" if self.battle_misses[key] else "")
+                 for key, text in self.alternatives.items() if key not in self.taken]
         findings = sorted(self.findings.values(), key=lambda f: (f.line, f.kind, f.message))
         return ExploreReport(self.program.scenario.title, self.runs, len(self.alternatives),
-                             len(self.taken & self.alternatives.keys()), lines, never, findings)
+                             len(self.taken & self.alternatives.keys()), lines, never, findings,
+                             len(self.situations), complete)
 
-    def _is_taken_target(self, plan: list) -> bool:
-        key, value = plan[-1][0], plan[-1][1]
-        return (key, value) in self.taken
+    def _next_plan(self) -> list | None:
+        """The next plan still worth a run: first those taking an alternative no run took,
+        then, while a line is unreached, those taking one new in its situation (a plan
+        queued twice is played once)."""
+        while self.queue:
+            plan = self.queue.popleft()
+            if not plan or (plan[-1][0], plan[-1][1]) not in self.taken:
+                return plan
+        if self.lines <= self.hits:  # the situations are searched for the lines no run reached
+            return None
+        while self.later:
+            plan = self.later.popleft()
+            key, value, situation = plan[-1]
+            if (key, situation, value) not in self.seen:
+                return plan
+        return None
 
     def _play(self, plan: list) -> None:
         self.runs += 1
@@ -181,16 +234,20 @@ class Explorer:
         statement = None
         try:
             run = Run(self.program, _Agent(self), random.Random(self.seed), record=False,
+                      listener=self._heard, kinds=("battle",), battle_events=False,
                       max_steps=self.max_steps, seed=self.seed)
-            state = run.state
-            while state.outcome is None:
-                # a forced check still reveals its cards; only its outcome is decided (Run.forced)
+            while run.state.outcome is None:
                 statement = run.next_statement()
-                run.forced = self._check_decision(run, statement) if isinstance(
-                    statement, (ast.Check, ast.Recruit)) else NATURAL
-                before = state.steps
-                run.step()
-                if state.steps != before and state.steps <= self.max_steps:
+                before = run.state.steps
+                if isinstance(statement, ast.Battle):
+                    run.forced = NATURAL  # its preparation check falls as the cards do
+                    self._battle(run, statement)
+                else:
+                    # a forced check still reveals its cards; only its outcome is decided (Run.forced)
+                    run.forced = self._check_decision(run, statement) if isinstance(
+                        statement, (ast.Check, ast.Recruit)) else NATURAL
+                    run.step()
+                if run.state.steps != before and run.state.steps <= self.max_steps:
                     self.hits.add(self.map.line_of[id(statement)])
         except Exception as error:
             message = error.message if isinstance(error, DeckquestError) else f"{type(error).__name__}: {error}"
@@ -198,48 +255,163 @@ class Explorer:
             scene = run.state.scene if run is not None else self.program.scenario.start
             self._found("error", scene, getattr(span, "line", 0), message)
             return
-        if state.outcome == STUCK:
+        if run.state.outcome == STUCK:
             line = statement.span.line if statement is not None else 0
-            self._found("stuck", state.scene, line, state.outcome_text)
+            self._found("stuck", run.state.scene, line, run.state.outcome_text)
+
+    def _heard(self, event: dict) -> None:
+        self.battle_outcome = event["outcome"]
 
     def _found(self, kind: str, scene: str, line: int, message: str) -> None:
         key = (kind, scene, line, message)
         if key not in self.findings:  # breadth first: the first path found is a short one
-            self.findings[key] = Finding(kind, scene, line, message, [step for _, _, step in self.done if step])
+            self.findings[key] = Finding(kind, scene, line, message, [step for *_, step in self.done if step])
 
-    def _decide(self, key, alternatives: list, pick_default):
-        """The plan's decision, else an untaken alternative (queueing the others), else a default."""
+    def _situation(self, run: Run) -> tuple:
+        """What the script's conditions can read at a decision, bar the PCs' numbers: the
+        scene, the flags and counters some condition reads, and the PCs' statuses."""
+        state = run.state
+        return (state.scene, tuple([state.flags[name] for name in self.read_flags]),
+                tuple([state.counters[name] for name in self.read_counters]),
+                tuple([pc.status for pc in state.pcs.values()]))
+
+    def _decide(self, run: Run, key, alternatives: list, pick_default, mark: bool = True):
+        """The plan's decision, else an alternative no run took (queueing the others), else one
+        untaken in this situation (queued for later), else a default; and the situation."""
+        situation = self._situation(run)
+        self.situations.add((key, situation))
         position = len(self.done)
         if position < len(self.plan):
             value = self.plan[position][1]
         else:
-            untaken = [a for a in alternatives if (key, a) not in self.taken]
-            if untaken:
-                value = untaken[0]
-                prefix = [(k, v) for k, v, _ in self.done]
-                self.queue.extend(prefix + [(key, other)] for other in untaken[1:])
-            else:
-                value = pick_default()
-        if value is not NATURAL:
+            fresh = [a for a in alternatives if (key, a) not in self.taken]
+            new_here = [a for a in alternatives if (key, situation, a) not in self.seen]
+            value = fresh[0] if fresh else new_here[0] if new_here else pick_default()
+            prefix = [(k, v, s) for k, v, s, _ in self.done]
+            self.queue.extend(prefix + [(key, other, situation)] for other in fresh if other != value)
+            self.later.extend(prefix + [(key, other, situation)] for other in new_here
+                              if other != value and other not in fresh)
+        if value is not NATURAL and mark:
             self.taken.add((key, value))
-        return value
+            self.seen.add((key, situation, value))
+        return value, situation
 
     def _check_decision(self, run: Run, stmt) -> bool | None:
         site = self.map.site_of[id(stmt)]
         key = ("check", stmt.span.line)
-        value = self._decide(key, [True, False], lambda: NATURAL)
+        value, situation = self._decide(run, key, [True, False], lambda: NATURAL)
         step = None if value is NATURAL else Step(
             stmt.span.line, run.state.scene, f'"{site.label}" forced to {"succeed" if value else "fail"}')
-        self.done.append((key, value, step))
+        self.done.append((key, value, situation, step))
         return value
+
+    def _battle(self, run: Run, stmt: ast.Battle) -> None:
+        """Play the battle to the outcome the plan wants, or as the cards fall (BATTLE_TRIES).
+
+        In the run's record (and so in the plans that extend it) a battle brought about
+        by another deal is kept as (outcome, deal): replaying it deals that one at once.
+        """
+        key = ("battle", stmt.span.line)
+        scene = run.state.scene
+        outcomes = [outcome for outcome in _battle_outcomes(stmt)
+                    if self.battle_misses[key, outcome] < BATTLE_SEARCHES]
+        wanted, situation = self._decide(run, key, outcomes, lambda: NATURAL, mark=False)
+        if isinstance(wanted, tuple):  # replayed: the reshuffle that gave the outcome is known
+            deal = wanted[1]
+            outcome = self._play_battle(run, deal)
+        elif wanted is NATURAL:
+            outcome, deal = self._play_battle(run, 0), 0
+        else:
+            self.seen.add((key, situation, wanted))  # tried here, given or not: not tried again here
+            outcome, deal = self._fight_for(run, wanted)
+            if outcome != wanted:
+                self.battle_misses[key, wanted] += 1
+        if outcome in BATTLE_OUTCOMES:
+            self.taken.add((key, outcome))
+            self.seen.add((key, situation, outcome))
+        dealt = f" (dealt again: deal {deal + 1})" if deal else ""
+        step = Step(stmt.span.line, scene, f"{_battle_name(stmt)} ended in {outcome}{dealt}")
+        self.done.append((key, (outcome, deal) if deal else NATURAL, situation, step))
+
+    def _play_battle(self, run: Run, deal: int) -> str | None:
+        """Step the battle statement, as the run dealt it (``deal`` 0) or dealt again."""
+        if deal:
+            self._deal_again(run, deal)
+        self.battle_outcome = None
+        run.step()
+        return self.battle_outcome
+
+    def _deal_again(self, run: Run, deal: int) -> None:
+        """What another run could have dealt the fighters: each one's hand and library
+        shuffled together and the hand drawn anew; the battle's chance reseeded."""
+        rng = run.rng
+        rng.seed(run_seed(self.seed, deal))
+        for pc in run.state.pcs.values():
+            if pc.status == pcs.OK:
+                cards = pc.hand + pc.library
+                shuffle(cards, rng)
+                pc.hand, pc.library = cards[:len(pc.hand)], cards[len(pc.hand):]
+
+    def _fight_for(self, run: Run, wanted: str) -> tuple[str | None, int]:
+        """Play the battle until it ends in ``wanted``: (its outcome, the deal that gave it).
+        With no deal giving ``wanted``, the battle is as the run dealt it: (that outcome, 0)."""
+        start = run.snapshot()
+        outcome = self._play_battle(run, 0)
+        if outcome == wanted:
+            return outcome, 0
+        as_dealt = run.snapshot()
+        for deal in range(1, BATTLE_TRIES):
+            run.restore(start)
+            if self._play_battle(run, deal) == wanted:
+                return wanted, deal
+        run.restore(as_dealt)
+        self.battle_outcome = outcome
+        return outcome, 0
 
     def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         offered = offered_options(run, stmt, labels)
         key = ("choice", stmt.span.line)
-        number = self._decide(key, offered, lambda: self.rng.choice(offered))
+        number, situation = self._decide(run, key, offered, lambda: self.rng.choice(offered))
         picked = offered.index(number)
-        self.done.append((key, number, Step(stmt.span.line, run.state.scene, f'chose "{labels[picked]}"')))
+        self.done.append((key, number, situation,
+                          Step(stmt.span.line, run.state.scene, f'chose "{labels[picked]}"')))
         return picked
+
+
+def _condition_names(program: Program) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The flags and the counters some condition of the script reads (``if``, an option's
+    ``if``, a trigger's ``if``), in declaration order: the rest cannot open a line."""
+    conditions = [trigger.condition for trigger, _, _ in program.triggers]
+    for block in program.blocks:
+        for stmt in block:
+            if isinstance(stmt, ast.If):
+                conditions.append(stmt.condition)
+            elif isinstance(stmt, ast.Choice):
+                conditions += [option.condition for option in stmt.options]
+    names: set[str] = set()
+    stack = [condition for condition in conditions if condition is not None]
+    while stack:
+        expr = stack.pop()
+        if isinstance(expr, ast.Var):
+            names.add(expr.name)
+        elif isinstance(expr, ast.Compare):
+            stack += [expr.left, expr.right]
+        elif isinstance(expr, (ast.And, ast.Or)):
+            stack += expr.operands
+        elif isinstance(expr, ast.Not):
+            stack.append(expr.operand)
+    scenario = program.scenario
+    return (tuple(name for name in scenario.flags if name in names),
+            tuple(name for name in scenario.counters if name in names))
+
+
+def _battle_outcomes(stmt: ast.Battle) -> tuple[str, ...]:
+    """The outcomes the script gives a block of its own: the ones worth forcing."""
+    return tuple(outcome for outcome in BATTLE_OUTCOMES if getattr(stmt, outcome) is not None)
+
+
+def _battle_name(stmt: ast.Battle) -> str:
+    return "battle against " + ", ".join(ref.name for ref in stmt.enemies)
 
 
 def offered_options(run: Run, stmt: ast.Choice, labels: list[str]) -> list[int]:
