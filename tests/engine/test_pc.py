@@ -50,6 +50,17 @@ def test_new_pc_is_reproducible_from_the_seed():
     assert new_pc(5).library != new_pc(6).library
 
 
+def test_pcs_dealt_from_the_same_list_share_one_card_table():
+    """What a check works out once per card table is not worked out again per PC dealt."""
+    from deckquest.engine.checks import card_facts
+
+    first, second = new_pc(1), new_pc(2)
+    assert first.cards is second.cards and card_facts(first.cards) is card_facts(second.cards)
+    assert new_pc(3, deck=list(reversed(DECK))).cards is not first.cards  # other order, other table
+    table = tuple(DECK)
+    assert new_pc(4, deck=table).cards is table  # a tuple is its own table
+
+
 def test_T_4_7_designate_critical_picks_physical_copies():
     ids = designate_critical(DECK, "Forest", 3)
     assert len(ids) == 3 and all(DECK[i] is FOREST for i in ids)

@@ -121,6 +121,29 @@ def required_critical_count(is_commander: bool) -> int:
     return CRITICAL_COUNT_COMMANDER if is_commander else CRITICAL_COUNT
 
 
+_TABLES: dict[tuple[int, ...], tuple[Card, ...]] = {}
+_TABLES_LIMIT = 256  # card tables kept at once
+
+
+def card_table(cards: Sequence[Card]) -> tuple[Card, ...]:
+    """The one tuple for these cards in this order: what every PC dealt from them shares.
+
+    A tuple is its own table. For a list, the same cards (by identity: cards are
+    immutable, and the table kept holds them, so their ids stay theirs) give the same
+    tuple each time, so what is worked out once per table (``checks.card_facts``) is not
+    worked out again for every PC a library caller deals from a list.
+    """
+    if type(cards) is tuple:
+        return cards
+    key = tuple(map(id, cards))
+    table = _TABLES.get(key)
+    if table is None:
+        if len(_TABLES) >= _TABLES_LIMIT:
+            _TABLES.clear()
+        table = _TABLES[key] = tuple(cards)
+    return table
+
+
 def create_pc(
     pc_id: str,
     name: str,
@@ -132,7 +155,7 @@ def create_pc(
     unknown = [i for i in critical_cards if not 0 <= i < len(cards)]
     if unknown:
         raise ValueError(f"critical card ids {sorted(unknown)} are not in the deck")
-    pc = PC(id=pc_id, name=name, cards=tuple(cards), critical_cards=frozenset(critical_cards))
+    pc = PC(id=pc_id, name=name, cards=card_table(cards), critical_cards=frozenset(critical_cards))
     pc.library = list(range(len(cards)))
     shuffle(pc.library, rng)
     draw(pc, OPENING_HAND)
