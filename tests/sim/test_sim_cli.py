@@ -51,7 +51,10 @@ def test_explore_exits_1_on_a_dead_end(tmp_path):
     result = invoke("sim", "--explore", SCENARIOS / "dead_end.quest", "--json", tmp_path / "e.json")
     assert result.exit_code == 1
     assert "Dead end in scene `hall`" in result.stdout and "forced to fail" in result.stdout
-    assert json.loads((tmp_path / "e.json").read_text())["stuck"][0]["scene"] == "hall"
+    data = json.loads((tmp_path / "e.json").read_text())
+    assert data["stuck"][0]["scene"] == "hall"
+    assert data["complete"] is True and data["situations"] == 2 and data["unreached_lines"] == [16]
+    assert "Every alternative was tried in each of the 2 situations met" in result.stdout
     assert invoke("sim", "--explore", SHRINE).exit_code == 0
 
 
