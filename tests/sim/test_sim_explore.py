@@ -160,3 +160,29 @@ def test_forcing_reaches_both_endings_of_a_single_check():
     assert report.unreached_lines == []
     data = report.as_dict()
     assert data["stuck"] == [] and data["errors"] == []
+
+
+def test_a_battle_that_does_not_end_is_a_dead_end_not_a_search(tmp_path, monkeypatch):
+    """A stalemate (past MAX_TURNS) plays up to MAX_TURNS turns: it ends the search for an
+    outcome at once, and is reported as the dead end it makes."""
+    from deckquest.engine.combat import battle
+    from deckquest.sim.explore import Explorer
+
+    monkeypatch.setattr(battle, "MAX_TURNS", 3)
+    played = []
+    play_battle = Explorer._play_battle
+    monkeypatch.setattr(Explorer, "_play_battle", lambda self, run, deal: played.append(deal) or play_battle(self, run, deal))
+    script = write_script(tmp_path, "wall.quest", """horde plants "Plant Wall":
+    deck "decks/plants.txt"
+start scene hall "Hall":
+    battle against plants:
+        victory:
+            end victory "won"
+        defeat:
+            end defeat "lost"
+""")
+    (tmp_path / "decks" / "plants.txt").write_text("30 Plant\n")
+    report = explore(script)
+    (finding,) = report.findings
+    assert finding.kind == "stuck" and "did not end" in finding.message
+    assert played == [0, 0]  # as dealt, wanting victory; and again, wanting defeat

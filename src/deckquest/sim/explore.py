@@ -354,16 +354,21 @@ class Explorer:
 
     def _fight_for(self, run: Run, wanted: str) -> tuple[str | None, int]:
         """Play the battle until it ends in ``wanted``: (its outcome, the deal that gave it).
-        With no deal giving ``wanted``, the battle is as the run dealt it: (that outcome, 0)."""
+        With no deal giving ``wanted``, the battle is as the run dealt it: (that outcome, 0).
+        A battle that does not end (a stalemate: up to MAX_TURNS turns each time) ends the
+        search: the dead end it makes is the finding."""
         start = run.snapshot()
         outcome = self._play_battle(run, 0)
-        if outcome == wanted:
+        if outcome == wanted or outcome not in BATTLE_OUTCOMES:
             return outcome, 0
         as_dealt = run.snapshot()
         for deal in range(1, BATTLE_TRIES):
             run.restore(start)
-            if self._play_battle(run, deal) == wanted:
+            got = self._play_battle(run, deal)
+            if got == wanted:
                 return wanted, deal
+            if got not in BATTLE_OUTCOMES:
+                break
         run.restore(as_dealt)
         self.battle_outcome = outcome
         return outcome, 0
