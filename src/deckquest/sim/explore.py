@@ -82,7 +82,7 @@ class ExploreReport:
     never_taken: list[str]
     findings: list[Finding] = field(default_factory=list)
     situations: int = 0  # distinct (decision, situation) pairs the runs met
-    complete: bool = True  # False: stopped at ``max_runs`` with lines unreached and alternatives untried
+    complete: bool = True  # False: stopped at ``max_runs`` with alternatives untried
 
     @property
     def problems(self) -> bool:
@@ -100,9 +100,8 @@ class ExploreReport:
         lines = [f"{self.title}: explored in {self.runs:,} runs; {self.taken} of {self.alternatives} "
                  "choice options, check outcomes and battle outcomes taken"]
         if not self.complete:
-            lines.append(f"The search stopped at {self.runs:,} runs with alternatives still untried in "
-                         f"some of the {self.situations:,} situations met: the lines listed as unreached "
-                         "may be reachable.")
+            lines.append(f"The search stopped at {self.runs:,} runs, its limit, with alternatives still untried"
+                         + (": the lines listed as unreached may be reachable." if self.unreached_lines else "."))
         elif self.unreached_lines:
             lines.append(f"Every alternative was tried in each of the {self.situations:,} situations met "
                          "(scene, the flags and counters conditions read, the PCs' statuses).")
@@ -316,7 +315,7 @@ class Explorer:
         outcomes = [outcome for outcome in _battle_outcomes(stmt)
                     if self.battle_misses[key, outcome] < BATTLE_SEARCHES]
         wanted, situation = self._decide(run, key, outcomes, lambda: NATURAL, mark=False)
-        if isinstance(wanted, tuple):  # replayed: the reshuffle that gave the outcome is known
+        if isinstance(wanted, tuple):  # replayed: the deal that gave the outcome is known
             deal = wanted[1]
             outcome = self._play_battle(run, deal)
         elif wanted is NATURAL:
