@@ -163,8 +163,8 @@ def test_forcing_reaches_both_endings_of_a_single_check():
 
 
 def test_a_battle_that_does_not_end_is_a_dead_end_not_a_search(tmp_path, monkeypatch):
-    """A stalemate (past MAX_TURNS) plays up to MAX_TURNS turns: it ends the search for an
-    outcome at once, and is reported as the dead end it makes."""
+    """A stalemate (past MAX_TURNS) plays MAX_TURNS turns: one as dealt is not searched
+    past, and is reported as the dead end it makes."""
     from deckquest.engine.combat import battle
     from deckquest.sim.explore import Explorer
 

@@ -44,6 +44,7 @@ NATURAL = None  # a check or battle decision that lets the cards decide
 DEFAULT_MAX_RUNS = 5_000
 BATTLE_TRIES = 100  # deals of a battle (the first as the run dealt it) to bring about one outcome
 BATTLE_SEARCHES = 3  # searches for one outcome of one battle that may come to nothing before it is given up
+SEARCH_STALEMATES = 3  # battles that do not end (each plays MAX_TURNS turns) that end a search
 BATTLE_OUTCOMES = ("victory", "defeat", "escape")
 
 
@@ -354,19 +355,21 @@ class Explorer:
     def _fight_for(self, run: Run, wanted: str) -> tuple[str | None, int]:
         """Play the battle until it ends in ``wanted``: (its outcome, the deal that gave it).
         With no deal giving ``wanted``, the battle is as the run dealt it: (that outcome, 0).
-        A battle that does not end (a stalemate: up to MAX_TURNS turns each time) ends the
-        search: the dead end it makes is the finding."""
+        A battle that does not end (a stalemate) plays MAX_TURNS turns each time: one as
+        dealt is the dead end to report, and no search; a few among other deals end it."""
         start = run.snapshot()
         outcome = self._play_battle(run, 0)
         if outcome == wanted or outcome not in BATTLE_OUTCOMES:
             return outcome, 0
         as_dealt = run.snapshot()
+        stalemates = 0
         for deal in range(1, BATTLE_TRIES):
             run.restore(start)
             got = self._play_battle(run, deal)
             if got == wanted:
                 return wanted, deal
-            if got not in BATTLE_OUTCOMES:
+            stalemates += got not in BATTLE_OUTCOMES
+            if stalemates == SEARCH_STALEMATES:
                 break
         run.restore(as_dealt)
         self.battle_outcome = outcome
