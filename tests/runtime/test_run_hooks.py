@@ -76,6 +76,14 @@ def test_forcing_success_passes_every_check():
     assert any(isinstance(s, (ast.Check, ast.Recruit)) for s in statements)
 
 
+def test_forcing_a_degree_decides_it_too():
+    run = _run(3)
+    run.forced = (False, -7)
+    run.run()
+    checks = [e for e in of_kind(run.events, "check") if e["cards"]]
+    assert checks and all(not e["success"] and e["degree"] == -7 for e in checks)
+
+
 def test_run_and_step_by_step_play_alike():
     """``run()`` does the common steps itself (a statement, closing a block); stepping the
     run with ``step()`` goes through ``_step`` alone. Both give the same events and state,

@@ -186,3 +186,39 @@ start scene hall "Hall":
     (finding,) = report.findings
     assert finding.kind == "stuck" and "did not end" in finding.message
     assert played == [0, 0]  # as dealt, wanting victory; and again, wanting defeat
+
+
+def test_the_degree_a_condition_reads_is_forced_too(tmp_path):
+    """No natural check reaches degree 30 or -40: forcing success or failure keeps the
+    cards' degree, so those lines need the degrees the conditions compare with."""
+    script = write_script(tmp_path, "relic.quest", """flag crowned
+start scene hall "The Hall":
+    check green difficulty 1 by alice as "Read the relic":
+        success:
+            if degree >= 30:
+                -> vault
+        failure:
+            if degree <= -40:
+                "The relic crumbles."
+    end victory "Done."
+scene vault "The Vault":
+    choice:
+        "Take the crown" if crowned:
+            end victory "Crowned."
+""")
+    report = explore(script)
+    assert report.unreached_lines == [line_of(script, "Crowned")]
+    (finding,) = report.findings
+    assert finding.kind == "stuck" and finding.line == line_of(script, "choice:")
+    assert [str(step) for step in finding.path] == [
+        f'line {line_of(script, "check green")} (hall): "Read the relic" forced to succeed with degree 30']
+
+
+def test_without_degree_conditions_checks_have_two_outcomes_only():
+    from deckquest.sim.explore import Explorer, _degree_variants
+    from deckquest.sim.batch import load
+    from deckquest.runtime.interpreter import Program
+
+    scenario, members = load(SHRINE, None)
+    assert _degree_variants(Program(scenario, members)) == ()
+    assert Explorer(Program(scenario, members)).degrees == ()

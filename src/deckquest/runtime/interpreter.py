@@ -267,7 +267,8 @@ class Run:
     * ``on_scene(scene_id)`` is called as each scene starts (the simulator's reach counts).
     * ``next_statement()`` is the statement the next ``step()`` will run, if any.
     * ``forced`` (None, True or False), when set, decides every PC's check made meanwhile:
-      the cards are revealed and moved as dealt, only success and degree's sign change.
+      the cards are revealed and moved as dealt, only success and degree's sign change;
+      a (success, degree) pair decides the degree too.
     """
 
     def __init__(self, program: Program, agent, rng: random.Random, *, record: bool = True,
@@ -289,7 +290,7 @@ class Run:
         self.on_statement = on_statement
         self.on_check = on_check
         self.on_scene = on_scene
-        self.forced: bool | None = None
+        self.forced: bool | tuple[bool, int] | None = None
         self.battle_events = battle_events  # False: a battle emits its summary, not every turn
         self.max_steps = max_steps
         if state is not None:  # a resumed run (runtime/saves.py): ``rng`` is in the saved state
@@ -913,11 +914,13 @@ class Run:
 
     def _outcome(self, pc_id: str | None, success: bool, degree: int) -> tuple[bool, int]:
         """A check's success and degree, unless ``forced`` decides them (explore mode): a
-        forced success has a degree of at least 0, a forced failure below 0. A check that no
-        PC was there to make stays failed."""
+        forced success has a degree of at least 0, a forced failure below 0, or the degree
+        forced with it. A check that no PC was there to make stays failed."""
         forced = self.forced
         if forced is None or pc_id is None:
             return success, degree
+        if type(forced) is tuple:
+            return forced
         return forced, (max(degree, 0) if forced else min(degree, -1))
 
     def _support(self, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | None]:

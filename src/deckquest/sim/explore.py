@@ -168,6 +168,7 @@ class Explorer:
         self.battle_outcome: str | None = None  # what the last battle played ended in
         self.battle_misses: Counter = Counter()  # (battle key, outcome) -> searches that failed
         self.read_flags, self.read_counters = _condition_names(program)
+        self.degrees = _degree_variants(program)  # (success, degree) pairs worth forcing
         self.lines = {(file, line) for file, line in self.map.statement_lines() if file == self.map.main_file}
         self.alternatives = self._alternatives()
 
@@ -275,9 +276,10 @@ class Explorer:
                 tuple([state.counters[name] for name in self.read_counters]),
                 tuple([pc.status for pc in state.pcs.values()]))
 
-    def _decide(self, run: Run, key, alternatives: list, pick_default, mark: bool = True):
+    def _decide(self, run: Run, key, alternatives: list, pick_default, mark: bool = True, variants=()):
         """The plan's decision, else an alternative no run took (queueing the others), else one
-        untaken in this situation (queued for later), else a default; and the situation."""
+        untaken in this situation (queued for later), else a default; and the situation.
+        ``variants`` are alternatives only worth taking in the situations' round."""
         situation = self._situation(run)
         self.situations.add((key, situation))
         position = len(self.done)
@@ -285,7 +287,7 @@ class Explorer:
             value = self.plan[position][1]
         else:
             fresh = [a for a in alternatives if (key, a) not in self.taken]
-            new_here = [a for a in alternatives if (key, situation, a) not in self.seen]
+            new_here = [a for a in [*alternatives, *variants] if (key, situation, a) not in self.seen]
             value = fresh[0] if fresh else new_here[0] if new_here else pick_default()
             prefix = [(k, v, s) for k, v, s, _ in self.done]
             self.queue.extend(prefix + [(key, other, situation)] for other in fresh if other != value)
@@ -299,9 +301,14 @@ class Explorer:
     def _check_decision(self, run: Run, stmt) -> bool | None:
         site = self.map.site_of[id(stmt)]
         key = ("check", stmt.span.line)
-        value, situation = self._decide(run, key, [True, False], lambda: NATURAL)
-        step = None if value is NATURAL else Step(
-            stmt.span.line, run.state.scene, f'"{site.label}" forced to {"succeed" if value else "fail"}')
+        value, situation = self._decide(run, key, [True, False], lambda: NATURAL, variants=self.degrees)
+        step = None
+        if type(value) is tuple:  # a degree forced too: the success or failure is taken as well
+            self.taken.add((key, value[0]))
+            step = Step(stmt.span.line, run.state.scene,
+                        f'"{site.label}" forced to {"succeed" if value[0] else "fail"} with degree {value[1]}')
+        elif value is not NATURAL:
+            step = Step(stmt.span.line, run.state.scene, f'"{site.label}" forced to {"succeed" if value else "fail"}')
         self.done.append((key, value, situation, step))
         return value
 
@@ -388,15 +395,8 @@ class Explorer:
 def _condition_names(program: Program) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The flags and the counters some condition of the script reads (``if``, an option's
     ``if``, a trigger's ``if``), in declaration order: the rest cannot open a line."""
-    conditions = [trigger.condition for trigger, _, _ in program.triggers]
-    for block in program.blocks:
-        for stmt in block:
-            if isinstance(stmt, ast.If):
-                conditions.append(stmt.condition)
-            elif isinstance(stmt, ast.Choice):
-                conditions += [option.condition for option in stmt.options]
     names: set[str] = set()
-    stack = [condition for condition in conditions if condition is not None]
+    stack = _conditions(program)
     while stack:
         expr = stack.pop()
         if isinstance(expr, ast.Var):
@@ -410,6 +410,45 @@ def _condition_names(program: Program) -> tuple[tuple[str, ...], tuple[str, ...]
     scenario = program.scenario
     return (tuple(name for name in scenario.flags if name in names),
             tuple(name for name in scenario.counters if name in names))
+
+
+def _degree_variants(program: Program) -> tuple[tuple[bool, int], ...]:
+    """(success, degree) pairs that tell apart what the script's conditions compare
+    ``degree`` with: each number compared, one below and one above, as successes (degree
+    0 and up) or failures (-1 and down). None when no condition reads ``degree``."""
+    points: set[int] = set()
+    for condition in _conditions(program):
+        stack = [condition]
+        while stack:
+            expr = stack.pop()
+            if isinstance(expr, ast.Compare):
+                sides = (expr.left, expr.right)
+                if any(isinstance(side, ast.Degree) for side in sides):
+                    for side in sides:
+                        if isinstance(side, ast.IntLit):
+                            points.update((side.value - 1, side.value, side.value + 1))
+                stack += sides
+            elif isinstance(expr, (ast.And, ast.Or)):
+                stack += expr.operands
+            elif isinstance(expr, ast.Not):
+                stack.append(expr.operand)
+    if not points:
+        return ()
+    successes = sorted({0} | {point for point in points if point >= 0})
+    failures = sorted({-1} | {point for point in points if point < 0}, reverse=True)
+    return tuple([(True, degree) for degree in successes] + [(False, degree) for degree in failures])
+
+
+def _conditions(program: Program) -> list:
+    """Every condition of the script: of its ``if``s, its options and its triggers."""
+    conditions = [trigger.condition for trigger, _, _ in program.triggers]
+    for block in program.blocks:
+        for stmt in block:
+            if isinstance(stmt, ast.If):
+                conditions.append(stmt.condition)
+            elif isinstance(stmt, ast.Choice):
+                conditions += [option.condition for option in stmt.options]
+    return [condition for condition in conditions if condition is not None]
 
 
 def _battle_outcomes(stmt: ast.Battle) -> tuple[str, ...]:
