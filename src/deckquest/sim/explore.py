@@ -8,12 +8,13 @@ the run up to its last decision. Past its plan a run takes an alternative nobody
 yet, queueing the other untaken ones as new plans. That first round covers every
 alternative once, but a line behind an ``if`` may need two of them together (an option
 that sets a flag, then a success that counts): so an alternative is also new when it is
-untaken in the *situation* the run is in (its scene, flags, counters, NPCs and the PCs'
-statuses: what the conditions read, bar the PCs' numbers), and those plans are played once
-the first round is done. When every alternative is taken in its situation a run chooses at
-random (seeded) and lets the cards fall, so a loop cannot trap it. Each run takes at least
-one new alternative, so the search ends when no situation it meets has an untaken one, or
-at ``max_runs``.
+untaken in the *situation* the run is in (its scene, the flags and counters some condition
+reads, the PCs' statuses), and while a line is unreached those plans are played once the
+first round is done. In them a check may also be forced to a degree a condition compares
+``degree`` with. When every alternative is taken in its situation a run chooses at random
+(seeded) and lets the cards fall, so a loop cannot trap it. Each run takes at least one new
+alternative, so the search ends when every line is reached or no situation it meets has an
+untaken one, or at ``max_runs``.
 
 A battle is brought to an outcome by dealing again: it is played again from its start
 (up to ``BATTLE_TRIES`` times) with the fighters' hands and libraries shuffled together and
