@@ -545,6 +545,17 @@ class Script:
     scenes: list[Scene] = field(default_factory=list)
 
 
+def operands(expr) -> list:
+    """The expressions an expression is made of (none for a leaf: a number, a name, ...)."""
+    if isinstance(expr, Compare):
+        return [expr.left, expr.right]
+    if isinstance(expr, (And, Or)):
+        return list(expr.operands)
+    if isinstance(expr, Not):
+        return [expr.operand]
+    return []
+
+
 def nested_blocks(stmt) -> list[list]:
     """The statement lists nested in a compound statement (none for a simple one)."""
     if isinstance(stmt, Choice):

@@ -396,18 +396,7 @@ class Explorer:
 def _condition_names(program: Program) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """The flags and the counters some condition of the script reads (``if``, an option's
     ``if``, a trigger's ``if``), in declaration order: the rest cannot open a line."""
-    names: set[str] = set()
-    stack = _conditions(program)
-    while stack:
-        expr = stack.pop()
-        if isinstance(expr, ast.Var):
-            names.add(expr.name)
-        elif isinstance(expr, ast.Compare):
-            stack += [expr.left, expr.right]
-        elif isinstance(expr, (ast.And, ast.Or)):
-            stack += expr.operands
-        elif isinstance(expr, ast.Not):
-            stack.append(expr.operand)
+    names = {expr.name for expr in _condition_parts(program) if isinstance(expr, ast.Var)}
     scenario = program.scenario
     return (tuple(name for name in scenario.flags if name in names),
             tuple(name for name in scenario.counters if name in names))
@@ -418,21 +407,11 @@ def _degree_variants(program: Program) -> tuple[tuple[bool, int], ...]:
     ``degree`` with: each number compared, one below and one above, as successes (degree
     0 and up) or failures (-1 and down). None when no condition reads ``degree``."""
     points: set[int] = set()
-    for condition in _conditions(program):
-        stack = [condition]
-        while stack:
-            expr = stack.pop()
-            if isinstance(expr, ast.Compare):
-                sides = (expr.left, expr.right)
-                if any(isinstance(side, ast.Degree) for side in sides):
-                    for side in sides:
-                        if isinstance(side, ast.IntLit):
-                            points.update((side.value - 1, side.value, side.value + 1))
-                stack += sides
-            elif isinstance(expr, (ast.And, ast.Or)):
-                stack += expr.operands
-            elif isinstance(expr, ast.Not):
-                stack.append(expr.operand)
+    for expr in _condition_parts(program):
+        sides = (expr.left, expr.right) if isinstance(expr, ast.Compare) else ()
+        if any(isinstance(side, ast.Degree) for side in sides):
+            points.update(number for side in sides if isinstance(side, ast.IntLit)
+                          for number in (side.value - 1, side.value, side.value + 1))
     if not points:
         return ()
     successes = sorted({0} | {point for point in points if point >= 0})
@@ -440,16 +419,21 @@ def _degree_variants(program: Program) -> tuple[tuple[bool, int], ...]:
     return tuple([(True, degree) for degree in successes] + [(False, degree) for degree in failures])
 
 
-def _conditions(program: Program) -> list:
-    """Every condition of the script: of its ``if``s, its options and its triggers."""
-    conditions = [trigger.condition for trigger, _, _ in program.triggers]
+def _condition_parts(program: Program):
+    """Every expression in every condition of the script (of its ``if``s, its options and
+    its triggers), the conditions themselves included."""
+    stack = [trigger.condition for trigger, _, _ in program.triggers]
     for block in program.blocks:
         for stmt in block:
             if isinstance(stmt, ast.If):
-                conditions.append(stmt.condition)
+                stack.append(stmt.condition)
             elif isinstance(stmt, ast.Choice):
-                conditions += [option.condition for option in stmt.options]
-    return [condition for condition in conditions if condition is not None]
+                stack += [option.condition for option in stmt.options]
+    while stack:
+        expr = stack.pop()
+        if expr is not None:
+            yield expr
+            stack += ast.operands(expr)
 
 
 def _battle_outcomes(stmt: ast.Battle) -> tuple[str, ...]:
