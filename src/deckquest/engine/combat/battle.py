@@ -19,7 +19,7 @@ from deckquest.engine.combat.combat import horde_beaten
 from deckquest.engine.combat.state import HORDE, Battle
 from deckquest.engine.combat.statics import clear_statics
 from deckquest.engine.combat.turns import apply_legal, legal_actions, start_battle
-from deckquest.engine.pc import OK, PC
+from deckquest.engine.pc import OK, PC, boost_cleanup
 
 #: A deck of which less than this share is simulated gets a warning in the battle report.
 LOW_COVERAGE = 0.8
@@ -150,6 +150,8 @@ def run_battle(
         apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
     result = _result(battle, pcs, npcs, len(horde_cards), warnings, allies)
     for original, fought in zip(pcs, battle.survivors):
+        if fought.boost_exile:  # T-4.6: the battle's last turn ends with it
+            boost_cleanup(fought, rng)
         leaving = {card for host, card in battle.allies if host == fought.id}
         if fought.id in battle.pc_creatures:  # T-7.2: the 0/1 defender leaves with the battle
             leaving.add(battle.pc_creatures[fought.id])
@@ -197,10 +199,11 @@ def coverage_warnings(pcs: Sequence[PC], bosses: Sequence[PlayerNpc]) -> tuple[s
 
 
 def write_back(pc: PC, fought: PC, allies: set[int] = frozenset()) -> None:
-    """Copy the battle's outcome for one PC into the party's PC (its concentration
-    counter stays as it was: battle turns are not concentration). Tokens it made stay
-    on its battlefield, so its card table grows by their cards; allied NPCs it hosted
-    (`allies`, card ids) leave every zone."""
+    """Copy the battle's outcome for one PC into the party's PC. Its concentration
+    counter stays as it was (battle turns are not concentration), and so does its boost of
+    the scene (T-4.6: once per scene; a battle's boosts were its turns' own, and the scene's
+    boost cards stayed exiled). Tokens it made stay on its battlefield, so its card table
+    grows by their cards; allied NPCs it hosted (`allies`, card ids) leave every zone."""
     counter = pc.concentration_counter
     pc.cards = fought.cards
     pc.life, pc.status = fought.life, fought.status
@@ -209,7 +212,7 @@ def write_back(pc: PC, fought: PC, allies: set[int] = frozenset()) -> None:
     clear_statics(pc.battlefield)  # lords' and anthems' effects are the battle's (combat/statics.py)
     pc.graveyard = [c for c in fought.graveyard if c not in allies]
     pc.exile, pc.exhaustion_zone = [c for c in fought.exile if c not in allies], fought.exhaustion_zone
-    pc.boost_exile, pc.boost_used, pc.land_played = fought.boost_exile, fought.boost_used, fought.land_played
+    pc.land_played = fought.land_played
     pc.concentration_counter = counter
 
 

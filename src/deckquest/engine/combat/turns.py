@@ -68,18 +68,23 @@ def start_battle(
     False: there is no horde deck (`horde_cards` empty). `reset_libraries`: T-6.5,
     each PC shuffles hand, graveyard and exile into its library and draws 7. `allies`:
     cards of creature or planeswalker NPCs fighting with the party (T-8.2, T-8.4), on the
-    first PC's battlefield from turn 1 and played by the survivors' agent.
+    first PC's battlefield from turn 1 and played by the survivors' agent. Each PC's boost of
+    the scene (T-4.6) is set aside in `battle.scene_boosts`: in the battle a PC may boost
+    once per turn, and the scene's boost cards stay exiled.
     """
     if rules not in REFLEX_KIND:
         raise ValueError(f"unknown rules {rules!r}; expected 2019 or 2014")
+    scene_boosts = {}
     for pc in pcs:
         pc.concentration_counter = False  # combat turns are MTG turns, not concentration
         pc.land_played = False
+        scene_boosts[pc.id] = (pc.boost_used, pc.boost_exile)  # T-4.6: the scene's boost waits
+        pc.boost_used, pc.boost_exile = False, []
         if reset_libraries:
             _reset_library(pc, rng)
     battle = Battle(
         survivors=list(pcs), horde=make_horde(horde_cards, len(pcs), rng, cut), rules=rules,
-        tallies={pc.id: Tally() for pc in pcs}, horde_deck=horde_deck,
+        tallies={pc.id: Tally() for pc in pcs}, horde_deck=horde_deck, scene_boosts=scene_boosts,
     )
     for spec in bosses:
         battle.bosses.append(make_boss(spec, rng))

@@ -1,0 +1,56 @@
+"""MTG-TRPG by the book (issue 17): rules the engine played differently, checked through the
+path a script takes (a .quest script run by the interpreter)."""
+
+from __future__ import annotations
+
+import shutil
+
+from deckquest.runtime.agents import FirstAgent
+from runtime_helpers import DECKS, of_kind, play
+
+# `lands`: a horde of two Mountains. It plays one on each of its turns (T-6.9) and is beaten
+# when it has played both (T-6.12): the battle lasts more than one turn, so a turn ends in it.
+HORDES = '''horde lands "Two Lands":
+    deck "decks/two_lands.txt"
+'''
+
+
+def decks(folder):
+    """The test decks, and the two-land horde."""
+    shutil.copytree(DECKS, folder / "decks")
+    (folder / "decks" / "two_lands.txt").write_text("2 Mountain\n", encoding="utf-8")
+    return folder
+
+
+class Booster(FirstAgent):
+    """Boosts every check it may (T-4.6), else plays like `first`."""
+
+    def boost(self, run, pc, pending) -> bool:
+        return True
+
+
+BOOST_AROUND_A_BATTLE = HORDES + '''start scene hall "Hall":
+    check green difficulty 30 by alice as "Lift the gate":
+        success:
+            "up"
+    battle against lands:
+        victory:
+            "won"
+        defeat:
+            "lost"
+    check green difficulty 30 by alice as "Lift the gate again":
+        success:
+            "up"
+    end "done"
+'''
+
+
+def test_t_4_6_a_battle_does_not_give_back_the_scenes_boost(tmp_path):
+    """T-4.6: a boost is once per scene in the adventure part; the battle's boosts are once
+    per turn and go back at the battle's turn ends, but the scene's boost stays used, and its
+    six cards stay exiled until the scene ends."""
+    _, events = play(decks(tmp_path), BOOST_AROUND_A_BATTLE, agent=Booster())
+    first, second = of_kind(events, "check")
+    assert first["boost"] is True and len(first["boost_cards"]) == 6
+    assert of_kind(events, "battle")[0]["turns"] >= 2  # at least one turn ended
+    assert second["boost"] is False
