@@ -54,3 +54,40 @@ def test_t_4_6_a_battle_does_not_give_back_the_scenes_boost(tmp_path):
     assert first["boost"] is True and len(first["boost_cards"]) == 6
     assert of_kind(events, "battle")[0]["turns"] >= 2  # at least one turn ended
     assert second["boost"] is False
+
+
+SAINT = '''planeswalker saint "The Ashen Saint":
+    cost "{3}{B}{B}"
+    types Spirit
+    loyalty 4
+    text "+1: Target player loses 2 life."
+    text "-2: Create a 2/2 black Zombie creature token."
+start scene chapel "Chapel":
+    battle against saint:
+        victory:
+            end victory "won"
+        defeat:
+            end defeat "lost"
+'''
+
+
+def test_t_8_2_a_planeswalker_npc_does_not_kill_itself_with_its_minus_ability(tmp_path):
+    """T-8.2 (issue 17, item 11; ../shared/repro/ashen_abbey): a loyalty-4 planeswalker NPC
+    with a -2 does not use it twice (loyalty 0: it would die, CR 704.5i) unless that wins."""
+    suicides = 0
+    for seed in range(1, 31):
+        _, events = play(tmp_path, SAINT, seed=seed)
+        outcome = of_kind(events, "battle")[0]["outcome"]
+        uses = [e for e in of_kind(events, "battle_activate") if e["card"] == "The Ashen Saint"]
+        assert uses, seed
+        suicides += sum(1 for e in uses if e["loyalty"] <= 0 and outcome != "defeat")
+    assert suicides == 0
+
+
+def test_t_8_2_the_text_transcript_names_the_loyalty_ability_and_the_loyalty_left(tmp_path):
+    from deckquest.runtime.transcript import render_text
+
+    _, events = play(tmp_path, SAINT, seed=1)
+    use = next(e for e in of_kind(events, "battle_activate") if e["card"] == "The Ashen Saint")
+    ability = use["ability"]
+    assert f'activates The Ashen Saint: "{ability}", loyalty {use["loyalty"]}' in render_text(events)

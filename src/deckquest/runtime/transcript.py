@@ -281,7 +281,10 @@ class BattleTurn:
         self._did(e["player"], f"casts {e['card']}{x}{target}")
 
     def _activate(self, e):
-        self._did(e["player"], f"activates {e['card']}")
+        if "loyalty" in e:  # a loyalty ability (T-8.2): which one, and the loyalty it left
+            self._did(e["player"], f"activates {e['card']}: \"{e['ability']}\", loyalty {e['loyalty']}")
+        else:
+            self._did(e["player"], f"activates {e['card']}")
 
     def _tokens(self, e):
         self._did(e["player"], f"makes {e['count']} {e['card']}")

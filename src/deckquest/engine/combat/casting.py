@@ -267,6 +267,8 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
                  "id": action.card, "ability": ability.text}
         if picks:
             event["targets"] = [_name(battle, ref) for ref in picks]
+        if cost.loyalty is not None:
+            event["loyalty"] = permanent.loyalty
         events.append(event)
     if cost.sacrifice:
         _sacrifice(battle, side, cost.sacrifice, action.card, rng, events)
