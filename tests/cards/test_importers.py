@@ -308,7 +308,8 @@ def test_mtgjson_edge_cases():
     assert fire.card.colors == ("U", "R") and fire.card.color_identity == ("U", "R")
     delver = cards["Delver of Secrets // Insectile Aberration"]  # faces come in side order whatever the file's order
     assert delver.front_name == "Delver of Secrets" and str(delver.card.mana_cost) == "{U}"
-    assert delver.card.keywords == ("Transform", "Flying")
+    assert delver.card.keywords == ("Transform",)  # the front face's only: no Flying on turn 1
+    assert delver.back_names == ("Insectile Aberration",)
     assert cards["Llanowar Elves"].name_ja == "ラノワールのエルフ"
     assert cards["Very Cryptic Command"].card.oracle_text.endswith("first variant")
 

@@ -53,7 +53,7 @@ def test_import_then_lookup_by_english_front_face_and_japanese_names(home):
     boom = database.get("boom")
     assert boom.name == "Boom // Bust" and boom.name_ja == "ブーム // バスト"
     assert database.get("ブーム") == boom == database.get("ブーム // バスト") == database.get("Boom // Bust")
-    assert database.get("Bust") is None  # only the front face names the card
+    assert database.get("Bust") == boom  # every face's name finds the card (issue 17)
     assert {"Grizzly Bears", "灰色熊", "Boom", "ブーム"} <= set(database.names())
 
 

@@ -307,17 +307,19 @@ class _DeckParser:
         if "//" in name:
             faces = _SPLIT.split(name)
             return self.db.get(" // ".join(faces)) or self.db.get(faces[0])
-        full_name = self._front_face_index().get(normalize_name(name))
+        full_name = self._face_index().get(normalize_name(name))
         return self.db.get(full_name) if full_name else None
 
-    def _front_face_index(self) -> dict[str, str]:
-        """Front-face name -> full split-card name, for databases that key split cards by full name only."""
+    def _face_index(self) -> dict[str, str]:
+        """Face name -> full name of a multi-faced card, for databases that key such cards by
+        full name only: a front face's name first, then a back face's ("Insectile Aberration"
+        finds "Delver of Secrets // Insectile Aberration")."""
         if self._front_faces is None:
             self._front_faces = {}
-            for source in self.db.sources:
-                for full_name in source.names():
-                    if "//" in full_name:
-                        self._front_faces.setdefault(normalize_name(full_name.split("//")[0]), full_name)
+            faces = [(index, face, full_name) for source in self.db.sources for full_name in source.names()
+                     if "//" in full_name for index, face in enumerate(full_name.split("//"))]
+            for _, face, full_name in sorted(faces, key=lambda found: found[0]):  # stable: fronts first
+                self._front_faces.setdefault(normalize_name(face), full_name)
         return self._front_faces
 
     # Errors

@@ -46,6 +46,7 @@ class Entry:
     `identity` is the same for every printing of one card (Scryfall's oracle id),
     so printings can be merged. `front_name` is the front face's name when it
     differs from `card.name` ("Boom" for "Boom // Bust"); both names find the card.
+    `back_names` are the other faces' names ("Insectile Aberration"): they find the card too.
     `name_ja` and `front_name_ja` are the Japanese names this entry knows, if any.
     """
 
@@ -53,6 +54,7 @@ class Entry:
     identity: str
     lang: str = "en"
     front_name: str | None = None
+    back_names: tuple[str, ...] = ()
     name_ja: str | None = None
     front_name_ja: str | None = None
 

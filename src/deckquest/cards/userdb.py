@@ -43,8 +43,8 @@ DATABASE_FILE = "cards.sqlite"
 SCHEMA_VERSION = "1"
 
 # Which card a name finds when several share it: lower rank wins.
-RANK_NAME, RANK_FRONT_FACE, RANK_NAME_JA, RANK_FRONT_FACE_JA = 0, 1, 2, 3
-TOKEN_RANK_PENALTY = 4  # a card's name beats a token's of the same spelling
+RANK_NAME, RANK_FRONT_FACE, RANK_NAME_JA, RANK_FRONT_FACE_JA, RANK_BACK_FACE = 0, 1, 2, 3, 4
+TOKEN_RANK_PENALTY = 5  # a card's name beats a token's of the same spelling
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -246,6 +246,8 @@ def _add_names(connection: sqlite3.Connection, card_id: int, entry: Entry) -> No
     _add_name(connection, card_id, entry.card.name, RANK_NAME + penalty)
     if entry.front_name:
         _add_name(connection, card_id, entry.front_name, RANK_FRONT_FACE + penalty)
+    for back_name in entry.back_names:
+        _add_name(connection, card_id, back_name, RANK_BACK_FACE + penalty)
 
 
 def _add_name(connection: sqlite3.Connection, card_id: int, name: str, rank: int) -> None:
