@@ -318,7 +318,7 @@ class _Compiler:
         return path, None
 
     def _criticals(self, pc: ast.PcDecl, deck) -> None:
-        """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck."""
+        """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck (2019 only: T-5 has none)."""
         for critical in pc.criticals:
             have = deck.count_of(critical.card)
             if critical.copies < 1:
@@ -332,7 +332,7 @@ class _Compiler:
                            hint or "critical cards are specific cards of the PC's main deck (T-4.7)")
         wanted = 5 if deck.is_commander else 3
         total = sum(c.copies for c in pc.criticals)
-        if total != wanted:
+        if total != wanted and self.rules == 2019:
             kind = "a 100-card Commander deck" if deck.is_commander else "a deck"
             self.error("DQ0053", f"`{pc.id}` has {total} critical cards; {kind} has exactly {wanted} (T-4.7)",
                        pc.criticals[0].span if pc.criticals else pc.span,

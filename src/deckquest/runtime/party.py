@@ -50,12 +50,15 @@ def party_from_scenario(scenario) -> list[PartyMember]:
             raise DeckquestError(f"PC `{pc.id}` has no deck", pc.decl.span,
                                  hint='add a line `deck "decks/NAME.txt"` to the PC')
         criticals = [(name, copies, pc.decl.span) for name, copies in pc.criticals]
-        members.append(_member(pc.id, pc.name, pc.deck, criticals, pc.decl.span))
+        members.append(_member(pc.id, pc.name, pc.deck, criticals, pc.decl.span,
+                               counted=str(scenario.rules) == "2019"))
     return members
 
 
-def _member(pc_id: str, name: str, deck, criticals, span: Span) -> PartyMember:
-    """Designate the critical cards (T-4.7): exactly 3, or 5 for a Commander deck."""
+def _member(pc_id: str, name: str, deck, criticals, span: Span, counted: bool = True) -> PartyMember:
+    """Designate the critical cards (T-4.7): exactly 3, or 5 for a Commander deck. With
+    `counted` False (a `rules 2014` scenario: the 2014 rules have no critical cards, T-5) any
+    number will do; they count at their printed mana value."""
     cards = tuple(deck.main_cards())
     chosen: set[int] = set()
     for card_name, copies, where in criticals:
@@ -65,7 +68,7 @@ def _member(pc_id: str, name: str, deck, criticals, span: Span) -> PartyMember:
             raise DeckquestError(str(error), where) from None
         chosen |= ids
     wanted = required_critical_count(deck.is_commander)
-    if len(chosen) != wanted:
+    if counted and len(chosen) != wanted:
         raise DeckquestError(
             f"{name} has {len(chosen)} critical cards; T-4.7 asks for exactly {wanted}", span,
             hint="name the critical cards with their copies, e.g. Forest x3",
