@@ -51,3 +51,32 @@ def test_t_5_a_2014_script_without_critical_cards_runs(tmp_path):
     result = CliRunner().invoke(main, ["run", str(tmp_path / "rules2014.quest"), "--agent", "first"])
     assert result.exit_code == 0, result.output
     assert "== The end: victory ==" in result.output
+
+
+# --- T-1.1: a PC's deck is a deck of a constructed format --------------------------------
+
+
+def check_deck(tmp_path, deck_text: str):
+    shutil.copytree(DECKS, tmp_path / "decks", dirs_exist_ok=True)
+    (tmp_path / "decks" / "pc.txt").write_text(deck_text, encoding="utf-8")
+    script = tmp_path / "deck.quest"
+    script.write_text(SCRIPT.format(rules=2014).replace("decks/green.txt", "decks/pc.txt"), encoding="utf-8")
+    return CliRunner().invoke(main, ["check", str(script)])
+
+
+def test_t_1_1_a_deck_legal_in_no_constructed_format_gets_a_warning(tmp_path):
+    result = check_deck(tmp_path, "50 Mountain\n5 Goblin Guide\n4 Lightning Bolt\n")
+    assert result.exit_code == 0
+    assert ("warning[DQ5000]: the deck of `alice` is legal in no constructed format: 59 cards (at least 60), "
+            "5 copies of Goblin Guide (at most 4) (T-1.1)") in result.stderr
+
+
+def test_t_1_1_constructed_and_commander_decks_get_no_warning(tmp_path):
+    assert "DQ5000" not in check_deck(tmp_path, "52 Mountain\n4 Goblin Guide\n4 Lightning Bolt\n").stderr
+    commander = "Commander\n1 Krenko, Mob Boss\n\nDeck\n98 Mountain\n1 Goblin Guide\n"
+    assert "DQ5000" not in check_deck(tmp_path, commander).stderr
+
+
+def test_t_1_1_a_commander_deck_is_singleton(tmp_path):
+    result = check_deck(tmp_path, "Commander\n1 Krenko, Mob Boss\n\nDeck\n97 Mountain\n2 Goblin Guide\n")
+    assert "warning[DQ5000]" in result.stderr and "2 copies of Goblin Guide (at most 1)" in result.stderr

@@ -116,6 +116,53 @@ class Deck:
         return self.commander + self.main
 
 
+#: Deck construction of the constructed formats (MTG CR 100.2a, 903.5): at least 60 cards and
+#: at most 4 copies of a card; a Commander deck of exactly 100 cards, one copy of each.
+CONSTRUCTED_MINIMUM, CONSTRUCTED_COPIES, SIDEBOARD_MAXIMUM = 60, 4, 15
+COMMANDER_SIZE = 100
+_ANY_NUMBER = re.compile(r"a deck can have (any number|up to (\w+)) cards named", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+
+def not_constructed(deck: Deck) -> str | None:
+    """Why the deck is legal in no constructed format (T-1.1: a PC is a deck of any
+    constructed format), or None when it is legal in one as far as deck construction goes:
+    60 or more cards with at most 4 copies of a card (15 sideboard cards at most), or a
+    100-card Commander deck of one copy of each. Basic lands, and cards that say "a deck can
+    have any number of cards named …", are exempt from the copy limits. Ban lists and sets are
+    not checked (the card database does not know them)."""
+    copies: dict[str, int] = {}
+    cards: dict[str, Card] = {}
+    for entry in deck.commander + deck.main + deck.sideboard:
+        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
+        cards[entry.card.name] = entry.card
+    if deck.is_commander:
+        found = [f"{deck.size} cards (a Commander deck has exactly 100)"] if deck.size != COMMANDER_SIZE else []
+        limit = 1
+    else:
+        found = [f"{deck.size} cards (at least 60)"] if deck.size < CONSTRUCTED_MINIMUM else []
+        limit = CONSTRUCTED_COPIES
+        sideboard = sum(entry.count for entry in deck.sideboard)
+        if sideboard > SIDEBOARD_MAXIMUM:
+            found.append(f"a {sideboard}-card sideboard (at most 15)")
+    for name, count in copies.items():
+        most = _copy_limit(cards[name], limit)
+        if most is not None and count > most:
+            found.append(f"{count} copies of {name} (at most {most})")
+    return ", ".join(found) or None
+
+
+def _copy_limit(card: Card, limit: int) -> int | None:
+    """The copies of the card a deck may hold: the format's `limit`, none for basic lands and
+    for a card whose text allows any number (None), or the number its text names."""
+    if "Basic" in card.supertypes and card.is_land:
+        return None
+    allowed = _ANY_NUMBER.search(card.oracle_text or "")
+    if allowed is None:
+        return limit
+    return None if allowed.group(2) is None else _NUMBER_WORDS.get(allowed.group(2).lower(), limit)
+
+
 def _keys_of(card: Card) -> set[str]:
     names = {card.name, card.name.split("//")[0]}
     if card.name_ja:

@@ -62,6 +62,7 @@ CODES: dict[str, str] = {
     "DQ0056": "field not allowed here",
     "DQ0057": "invalid field value",
     "DQ0058": "rules text not in the effect vocabulary",
+    "DQ5000": "deck legal in no constructed format",
     # use
     "DQ0060": "used script not found",
     "DQ0061": "`use` cycle",

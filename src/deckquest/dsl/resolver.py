@@ -294,6 +294,11 @@ class _Compiler:
             if deck is not None:
                 self.decks[pc.id] = deck
                 self._criticals(pc, deck)
+                from deckquest.cards.decklist import not_constructed
+                if (why := not_constructed(deck)) is not None:
+                    self.warn("DQ5000", f"the deck of `{pc.id}` is legal in no constructed format: {why} (T-1.1)",
+                              pc.deck_span, "a PC's deck is a deck of a constructed format: 60 cards or more with "
+                              "at most 4 of a card but basic lands, or a 100-card singleton Commander deck")
         self.pcs[pc.id] = ResolvedPc(pc.id, pc.name, pc, deck_path, deck,
                                      tuple((c.card, c.copies) for c in pc.criticals))
 
