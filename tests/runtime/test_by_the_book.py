@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import shutil
 
+from deckquest.engine.combat import battle as engine_battle
 from deckquest.runtime.agents import FirstAgent
-from runtime_helpers import DECKS, of_kind, play
+from deckquest.runtime.interpreter import run_scenario
+from deckquest.runtime.transcript import render_text
+from runtime_helpers import DECKS, SCENARIOS, of_kind, play
+from test_battles import STALEMATE, EndTurn
 
 # `lands`: a horde of two Mountains. It plays one on each of its turns (T-6.9) and is beaten
 # when it has played both (T-6.12): the battle lasts more than one turn, so a turn ends in it.
@@ -85,9 +89,29 @@ def test_t_8_2_a_planeswalker_npc_does_not_kill_itself_with_its_minus_ability(tm
 
 
 def test_t_8_2_the_text_transcript_names_the_loyalty_ability_and_the_loyalty_left(tmp_path):
-    from deckquest.runtime.transcript import render_text
-
     _, events = play(tmp_path, SAINT, seed=1)
     use = next(e for e in of_kind(events, "battle_activate") if e["card"] == "The Ashen Saint")
     ability = use["ability"]
     assert f'activates The Ashen Saint: "{ability}", loyalty {use["loyalty"]}' in render_text(events)
+
+
+def test_mtg_legend_rule_the_goblin_caves_three_krenkos_no_longer_flood_the_battle():
+    """CR 704.5j (T-6.1: combat is an MTG game): the boss keeps one Krenko, Mob Boss. Before
+    the legend rule, three Krenkos doubled the goblins three times a turn, and this README run
+    (`deckquest sim scenarios/goblin_cave/goblin_cave.quest -n 1000`, its stuck seed) stopped
+    at 500 permanents as stuck; now the battle ends by the game."""
+    result = run_scenario(SCENARIOS / "goblin_cave" / "goblin_cave.quest", "best", seed=2850331773150946327)
+    assert result.outcome != "stuck", result.text
+    battle = [e for e in result.events if e["event"] == "battle"][-1]
+    assert battle["outcome"] in ("victory", "defeat", "escape")
+
+
+def test_a_stalemate_says_which_limit_stopped_the_battle(tmp_path, monkeypatch):
+    """A battle that still hits a limit (here 5 permanents: the 30 Plant tokens) is stopped, and
+    the battle summary and the transcript say why, and whose permanents they were."""
+    monkeypatch.setattr(engine_battle, "MAX_PERMANENTS", 5)
+    _, events = play(tmp_path, STALEMATE, EndTurn())
+    summary = of_kind(events, "battle")[0]
+    assert summary["outcome"] == "stalemate"
+    assert "more than 5" in summary["stopped"] and "the enemies'" in summary["stopped"]
+    assert f"  (stopped: {summary['stopped']})" in render_text(events)

@@ -218,7 +218,10 @@ class TextRenderer:
                    "stalemate": "No end in sight: the battle is stopped"}[e["outcome"]]
         lives = ", ".join(f"{self.name(pc['id'])} life {pc['life_after']}" for pc in e["pcs"])
         turns = f"{e['turns']} turn{'s' if e['turns'] != 1 else ''}"
-        return [f"{outcome} after {turns} {clock(e['clock'])}" + (f": {lives}." if lives else ".")]
+        lines = [f"{outcome} after {turns} {clock(e['clock'])}" + (f": {lives}." if lives else ".")]
+        if e.get("stopped"):
+            lines.append(f"  (stopped: {e['stopped']})")
+        return lines
 
     def _end(self, e):
         lines = ["", f"== The end: {e['outcome']} == {clock(e['clock'])}"]

@@ -13,7 +13,7 @@ from deckquest.cards.model import Card
 from deckquest.engine import pc as pcs
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat import phases, run_battle
-from deckquest.engine.combat.turns import start_battle
+from deckquest.engine.combat.turns import apply, legal_actions, start_battle
 
 GIANT_GROWTH = builtin_index().get("Giant Growth")
 PHYREXIAN_ARENA = builtin_index().get("Phyrexian Arena")
@@ -103,3 +103,68 @@ def test_t_2_4_concentrating_without_upkeep_triggers_draws_nothing_else():
     rng = random.Random(1)
     phases.concentrate(pc, rng)
     assert len(pc.hand) == 4 and rng.getstate() == before  # no trigger, no random number
+
+
+# --- MTG's legend rule (CR 704.5j) in battles (T-6.1: combat is an MTG game) -----------------
+
+ISAMARU = Card.build("Isamaru, Hound of Konda", "{W}", "Legendary Creature — Dog", power="2", toughness="2")
+PLAINS = Card.build("Plains", None, "Basic Land — Plains", oracle_text="({T}: Add {W}.)")
+JACE = builtin_index().get("Jace Beleren")
+
+
+def test_t_6_1_the_legend_rule_keeps_one_of_two_legends_a_pc_brings_to_a_battle():
+    """Two Isamaru on a PC's battlefield from the adventure part (T-6.3): when the battle
+    starts, the legend rule puts one into the graveyard (CR 704.5j)."""
+    pc = make_pc(battlefield=[ISAMARU, ISAMARU])
+    events = []
+    battle = start_battle([pc], [ZOMBIE] * 10, random.Random(1), prepare=False, events=events)
+    isamarus = [p for p in battle.survivors[0].battlefield if p.card in (0, 1)]
+    assert len(isamarus) == 1 and battle.survivors[0].graveyard == [1 - isamarus[0].card]
+
+
+def test_t_6_1_casting_a_second_legend_puts_one_into_the_graveyard():
+    """A PC casts a second Isamaru in a battle (step API): one of them goes (CR 704.5j)."""
+    pc = make_pc(battlefield=[PLAINS, ISAMARU], hand=[ISAMARU])
+    battle = start_battle([pc], [ZOMBIE] * 10, random.Random(1), prepare=1)
+    cast = next(a for a in legal_actions(battle) if a.kind == act.CAST and a.card == 2)
+    apply(battle, cast, random.Random(1))
+    names = [pc.cards[p.card].name for p in battle.survivors[0].battlefield]
+    assert names.count("Isamaru, Hound of Konda") == 1 and len(battle.survivors[0].graveyard) == 1
+
+
+def test_t_8_2_two_jace_beleren_planeswalker_npcs_are_one_after_the_legend_rule():
+    battle = start_battle([make_pc()], [], random.Random(1), prepare=False, npcs=(JACE, JACE), horde_deck=False)
+    jaces = [p for p in battle.horde.battlefield if battle.horde.cards[p.card].name == "Jace Beleren"]
+    assert len(jaces) == 1
+
+
+# --- T-8.2: a planeswalker NPC does not kill itself --------------------------------------------
+
+LICH = Card.build("The Pale Lich", "{3}{B}{B}", "Planeswalker — Lich", loyalty="2",
+                  oracle_text="+1: Target player loses 1 life.\n−2: Target player loses 2 life.")
+
+
+def test_t_8_2_a_minus_ability_that_leaves_no_loyalty_is_used_when_it_wins():
+    """Loyalty 2, the PC at 2 life: the −2 wins the battle (T-6.12), so it is used though it
+    leaves the planeswalker at 0 loyalty."""
+    pc = make_pc(life=2)
+    events = []
+    battle = start_battle([pc], [], random.Random(1), prepare=False, npcs=(LICH,), horde_deck=False, events=events)
+    uses = [e for e in events if e["event"] == "battle_activate"]
+    assert [e["ability"] for e in uses] == ["-2: Target player loses 2 life."] and uses[0]["loyalty"] == 0
+    assert battle.outcome == "defeat"
+
+
+SAINT = Card.build("The Ashen Saint", "{3}{B}{B}", "Planeswalker — Spirit", loyalty="2",
+                   oracle_text="+1: Target player loses 2 life.\n-2: Create a 2/2 black Zombie creature token.")
+
+
+def test_t_8_2_a_minus_ability_is_not_used_when_it_leaves_no_loyalty_and_does_not_win():
+    """The Ashen Saint (../shared/repro/ashen_abbey) at loyalty 2 liked its token more than its
+    +1, and died of its own −2; now it uses the +1."""
+    events = []
+    battle = start_battle([make_pc()], [], random.Random(1), prepare=False, npcs=(SAINT,), horde_deck=False,
+                          events=events)
+    uses = [e for e in events if e["event"] == "battle_activate"]
+    assert [e["ability"] for e in uses] == ["+1: Target player loses 2 life."] and uses[0]["loyalty"] == 3
+    assert battle.horde.battlefield[0].loyalty == 3

@@ -8,7 +8,7 @@ PCs and returns a `BattleResult`. See docs/battles.md.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Protocol, Sequence
 
 from deckquest.cards.model import Card
@@ -25,7 +25,9 @@ from deckquest.engine.pc import OK, PC, boost_cleanup
 LOW_COVERAGE = 0.8
 # A battle that has not ended after this many turns, or whose battlefields hold more than this
 # many permanents (tokens doubling every turn), ends as a "stalemate": a shared scenario is
-# untrusted input, and no battle may run forever or grow without bound.
+# untrusted input, and no battle may run forever or grow without bound. The rules decide first
+# (the legend rule keeps one Krenko, Mob Boss: combat.legend_rule); `BattleResult.stopped`
+# says which limit a battle still hit.
 MAX_TURNS = 200
 MAX_PERMANENTS = 500
 
@@ -82,6 +84,7 @@ class BattleResult:
     enemies: tuple["EnemyResult", ...] = ()
     warnings: tuple[str, ...] = ()
     allies: tuple["EnemyResult", ...] = ()  # allied NPCs' ends, the same record as enemies
+    stopped: str | None = None  # a stalemate: which limit stopped the battle, in words
 
     @property
     def life_lost(self) -> dict[str, int]:
@@ -137,18 +140,19 @@ def run_battle(
                           bosses=bosses, npcs=tuple(n.card for n in npcs), horde_deck=horde_deck,
                           reset_libraries=reset_libraries, allies=tuple(a.card for a in allies))
     reported = 0
+    stopped = None
     while True:
         if battle.turn != reported:
             if on_turn is not None:
                 for turn in range(reported + 1, battle.turn + 1):
                     on_turn(turn)
             reported = battle.turn
-            _stop_if_endless(battle, events)
+            stopped = _stop_if_endless(battle, events)
         if battle.step == "over":
             break
         actions = legal_actions(battle)
         apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
-    result = _result(battle, pcs, npcs, len(horde_cards), warnings, allies)
+    result = replace(_result(battle, pcs, npcs, len(horde_cards), warnings, allies), stopped=stopped)
     for original, fought in zip(pcs, battle.survivors):
         if fought.boost_exile:  # T-4.6: the battle's last turn ends with it
             boost_cleanup(fought, rng)
@@ -161,14 +165,24 @@ def run_battle(
     return result
 
 
-def _stop_if_endless(battle: Battle, events: list | None) -> None:
-    """End the battle as a stalemate past MAX_TURNS turns or MAX_PERMANENTS permanents."""
-    permanents = sum(len(side.battlefield) for side in battle.sides())
+def _stop_if_endless(battle: Battle, events: list | None) -> str | None:
+    """End the battle as a stalemate past MAX_TURNS turns or MAX_PERMANENTS permanents; the
+    reason, in words, when it does (which limit, and who holds the permanents)."""
+    held = {side.id: len(side.battlefield) for side in battle.sides() if side.battlefield}
+    permanents = sum(held.values())
     if battle.turn <= MAX_TURNS and permanents <= MAX_PERMANENTS:
-        return
+        return None
     battle.outcome, battle.step = "stalemate", "over"
+    if battle.turn > MAX_TURNS:
+        reason = f"no side won in {MAX_TURNS} turns"
+    else:
+        most = max(held, key=lambda side: held[side])
+        reason = (f"{permanents} permanents on the battlefields after {battle.turn} turns, more than "
+                  f"{MAX_PERMANENTS} ({held[most]} of them {'the enemies' if battle.is_enemy(most) else most}'s)")
     if events is not None:
-        events.append({"event": "battle_stalemate", "turn": battle.turn, "permanents": permanents})
+        events.append({"event": "battle_stalemate", "turn": battle.turn, "permanents": permanents,
+                       "held": held, "reason": reason})
+    return reason
 
 
 def _split_enemies(enemies) -> tuple[tuple[Card, ...], tuple[PlayerNpc, ...], tuple, bool]:

@@ -288,7 +288,7 @@ def resolve_stack(battle: Battle, rng: random.Random, events) -> None:
     """Resolve the stack top first until it is empty (CR 608): a permanent spell enters (and
     its enters abilities trigger), an instant or sorcery does what its text says and goes to
     the graveyard; a countered spell was already moved off."""
-    from deckquest.engine.combat.combat import check_outcome
+    from deckquest.engine.combat.combat import check_outcome, state_based_actions
 
     while battle.stack:
         item = battle.stack.pop()
@@ -307,6 +307,8 @@ def resolve_stack(battle: Battle, rng: random.Random, events) -> None:
                 battle.echo_due.append((side.id, item.card))
             refresh_statics(battle)
             enters_triggers(battle, item.controller, item.card, rng, events, kicked=item.mode == KICKED)
+            if "Legendary" in card.supertypes:
+                state_based_actions(battle, events, rng)  # the legend rule, CR 704.5j
         if registered is not None:
             registered.resolve(battle, item.controller, item.card, item.x, rng, events)
         elif not facts.is_permanent:

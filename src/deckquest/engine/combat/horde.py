@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 
 from deckquest.cards.model import Card
-from deckquest.engine.combat.combat import blockers_are_legal, can_attack, can_block, declare_attacker
+from deckquest.engine.combat.combat import (
+    blockers_are_legal, can_attack, can_block, declare_attacker, state_based_actions,
+)
 from deckquest.engine.combat.effects import effect_of
 from deckquest.engine.combat.resolve import choose_picks, enters_triggers, modes_of, resolve, spell_ability
 from deckquest.engine.combat.profile import MENACE, profile
@@ -78,6 +80,8 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
         enter_battlefield(horde, card)  # echo (CR 702.30): the horde's infinite mana pays it
         refresh_statics(battle)
         enters_triggers(battle, HORDE, card, rng, events, kicked=True)  # infinite mana pays any kicker
+        if "Legendary" in physical.supertypes:
+            state_based_actions(battle, events, rng)  # the legend rule, CR 704.5j
     if effect is not None:
         effect.resolve(battle, HORDE, card, 0, rng, events)
     elif not facts.is_permanent and spell_ability(physical) is not None:

@@ -25,6 +25,7 @@ from deckquest.engine.combat.boss import (
 from deckquest.engine.combat.casting import activate, activations, cast, castable, mana_sources, resolve_stack
 from deckquest.engine.combat.combat import (
     blockers_are_legal, can_attack, can_block, check_outcome, combat_damage, declare_attacker, drop_lone,
+    state_based_actions,
 )
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
 from deckquest.engine.combat.profile import profile
@@ -102,7 +103,7 @@ def start_battle(
                            "permanents": [boss.cards[p.card].name for p in boss.battlefield]})
         for card in npcs:
             events.append({"event": "battle_npc", "card": card.name, "loyalty": profile(card).loyalty})
-    check_outcome(battle)
+    state_based_actions(battle, events, rng)  # the legend rule (CR 704.5j) for what came from outside
     if battle.outcome:
         battle.step = "over"
     elif prepare is True:
