@@ -168,3 +168,17 @@ def test_t_8_2_a_minus_ability_is_not_used_when_it_leaves_no_loyalty_and_does_no
     uses = [e for e in events if e["event"] == "battle_activate"]
     assert [e["ability"] for e in uses] == ["+1: Target player loses 2 life."] and uses[0]["loyalty"] == 3
     assert battle.horde.battlefield[0].loyalty == 3
+
+
+# --- T-6.2 ------------------------------------------------------------------------------------
+
+
+def test_t_6_2_the_preparation_difficulty_counts_the_permanents_of_the_pcs_who_fight():
+    """A dying PC is out of the fight (T-7.1): its five permanents do not make the
+    preparation check harder; the fighting PC's two do (step API, `prepare=True`)."""
+    out = make_pc("out", battlefield=[FOREST] * 5, life=0)
+    out.status = pcs.DYING
+    ann = make_pc(battlefield=[FOREST, BEAR])
+    events = []
+    battle = start_battle([out, ann], [ZOMBIE] * 10, random.Random(1), prepare=True, events=events)
+    assert battle.check.pending.difficulty == 2

@@ -138,10 +138,12 @@ def _reset_library(pc: PC, rng) -> None:
 def _begin_preparation_check(battle: Battle, rng, events) -> None:
     """T-6.2: the party's representative (the first PC in the party order) makes a
     reflex (2014) or red (2019) check; the difficulty is the number of permanents
-    the party controls."""
-    representative = battle.fighting()[0]
-    permanents = sum(len(pc.battlefield) for pc in battle.survivors)
-    _begin_check(battle, "preparation", representative, permanents, "", rng, events)
+    the PCs who fight control: not those of a PC out of the fight (dying or unconscious,
+    T-7.1, T-7.2), nor the allied NPCs the party hosts (cooperation is not control, T-8.4)."""
+    fighters = battle.fighting()
+    allies = set(battle.allies)
+    permanents = sum(1 for pc in fighters for p in pc.battlefield if (pc.id, p.card) not in allies)
+    _begin_check(battle, "preparation", fighters[0], permanents, "", rng, events)
 
 
 def _begin_check(battle: Battle, purpose: str, pc: PC, difficulty: int, return_step: str, rng, events) -> None:
