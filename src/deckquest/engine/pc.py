@@ -170,12 +170,16 @@ def _conscious_status(pc: PC) -> str:
 
 
 def lose_life(pc: PC, amount: int) -> None:
-    """T-7.1: life 0 makes the PC dying; T-7.4: further loss while dying or unconscious kills."""
-    if amount <= 0 or pc.status == DEAD:
+    """T-7.1: life 0 makes the PC dying; T-7.4: any further action that reduces life kills a
+    dying or unconscious PC, even one that takes 0 life (「もう1度ライフを減らす行動をされた場合」,
+    seed 000 line 229: the action counts, not the amount)."""
+    if pc.status == DEAD:
         return
     if pc.status in (DYING, UNCONSCIOUS):
-        pc.life -= amount
+        pc.life -= max(0, amount)
         pc.status = DEAD
+        return
+    if amount <= 0:
         return
     pc.life -= amount
     pc.status = _conscious_status(pc)
