@@ -78,6 +78,7 @@ def entry(card: dict) -> Entry:
     keywords = card.get("keywords") or []
     if one_face:
         keywords = front_keywords(keywords, front.get("oracle_text"))
+    oracle_text: object
     if faces and not one_face:
         oracle_text = FACE_SEPARATOR.join(face.get("oracle_text") or "" for face in faces)
     else:

@@ -254,8 +254,10 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
     cost = ability.cost
     picks = _picks(battle, side, ability, action, 0, rng)
     battle.activated.append((side.id, action.card, action.mode))
-    if cost.loyalty is not None:
+    loyalty_left = None
+    if cost.loyalty is not None and permanent is not None:
         permanent.loyalty += cost.loyalty
+        loyalty_left = permanent.loyalty
     if cost.mana:
         _pay_mana(side, ManaCost.parse(cost.mana), 0, exclude=action.card if cost.tap else -1)
     if cost.tap:
@@ -267,8 +269,8 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
                  "id": action.card, "ability": ability.text}
         if picks:
             event["targets"] = [_name(battle, ref) for ref in picks]
-        if cost.loyalty is not None:
-            event["loyalty"] = permanent.loyalty
+        if loyalty_left is not None:
+            event["loyalty"] = loyalty_left
         events.append(event)
     if cost.sacrifice:
         _sacrifice(battle, side, cost.sacrifice, action.card, rng, events)
