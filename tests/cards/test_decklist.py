@@ -477,3 +477,20 @@ def test_random_bytes_raise_only_deckquest_errors(db, data):
             load_deck(path, db)
         except DeckquestError as error:
             assert error.render()
+
+
+def test_t_1_1_cards_that_allow_any_number_or_up_to_seven_are_exempt_from_the_copy_limit():
+    """T-1.1: a deck of any constructed format; "A deck can have any number of cards named …"
+    and "… up to seven cards named …" change the copy limit (DQ5000 reads `not_constructed`)."""
+    from deckquest.cards.decklist import not_constructed
+
+    rats = Card.build("Relentless Rats", "{1}{B}{B}", "Creature — Rat", power="2", toughness="2",
+                      oracle_text="A deck can have any number of cards named Relentless Rats.")
+    dwarves = Card.build("Seven Dwarves", "{1}{R}", "Creature — Dwarf", power="2", toughness="2",
+                         oracle_text="A deck can have up to seven cards named Seven Dwarves.")
+    swamp = Card.build("Swamp", None, "Basic Land — Swamp")
+    db = CardDatabase(CardIndex([rats, dwarves, swamp]))
+    legal = parse_deck("30 Relentless Rats\n7 Seven Dwarves\n23 Swamp\n", "deck.txt", db)
+    assert not_constructed(legal) is None
+    eight = parse_deck("30 Relentless Rats\n8 Seven Dwarves\n22 Swamp\n", "deck.txt", db)
+    assert not_constructed(eight) == "8 copies of Seven Dwarves (at most 7)"

@@ -120,6 +120,7 @@ class Deck:
 #: at most 4 copies of a card; a Commander deck of exactly 100 cards, one copy of each.
 CONSTRUCTED_MINIMUM, CONSTRUCTED_COPIES, SIDEBOARD_MAXIMUM = 60, 4, 15
 COMMANDER_SIZE = 100
+SHOWN_PROBLEMS = 3  # a warning names the first three, then counts the rest
 _ANY_NUMBER = re.compile(r"a deck can have (any number|up to (\w+)) cards named", re.I)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 
@@ -149,6 +150,8 @@ def not_constructed(deck: Deck) -> str | None:
         most = _copy_limit(cards[name], limit)
         if most is not None and count > most:
             found.append(f"{count} copies of {name} (at most {most})")
+    if len(found) > SHOWN_PROBLEMS:
+        found[SHOWN_PROBLEMS:] = [f"{len(found) - SHOWN_PROBLEMS} more"]
     return ", ".join(found) or None
 
 
