@@ -121,7 +121,7 @@ class Deck:
 CONSTRUCTED_MINIMUM, CONSTRUCTED_COPIES, SIDEBOARD_MAXIMUM = 60, 4, 15
 COMMANDER_SIZE = 100
 SHOWN_PROBLEMS = 3  # a warning names the first three, then counts the rest
-_ANY_NUMBER = re.compile(r"a deck can have (any number|up to (\w+)) cards named", re.I)
+_ANY_NUMBER = re.compile(r"a deck can have (?:any number of|up to (\w+)) cards named", re.I)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
 
 
@@ -163,7 +163,7 @@ def _copy_limit(card: Card, limit: int) -> int | None:
     allowed = _ANY_NUMBER.search(card.oracle_text or "")
     if allowed is None:
         return limit
-    return None if allowed.group(2) is None else _NUMBER_WORDS.get(allowed.group(2).lower(), limit)
+    return None if allowed.group(1) is None else _NUMBER_WORDS.get(allowed.group(1).lower(), limit)
 
 
 def _keys_of(card: Card) -> set[str]:
