@@ -113,5 +113,5 @@ def test_a_stalemate_says_which_limit_stopped_the_battle(tmp_path, monkeypatch):
     _, events = play(tmp_path, STALEMATE, EndTurn())
     summary = of_kind(events, "battle")[0]
     assert summary["outcome"] == "stalemate"
-    assert "more than 5" in summary["stopped"] and "the enemies'" in summary["stopped"]
+    assert "more than 5" in summary["stopped"] and summary["stopped"].endswith("of them the enemies')")
     assert f"  (stopped: {summary['stopped']})" in render_text(events)

@@ -177,8 +177,9 @@ def _stop_if_endless(battle: Battle, events: list | None) -> str | None:
         reason = f"no side won in {MAX_TURNS} turns"
     else:
         most = max(held, key=lambda side: held[side])
+        whose = "the enemies'" if battle.is_enemy(most) else f"{most}'s"
         reason = (f"{permanents} permanents on the battlefields after {battle.turn} turns, more than "
-                  f"{MAX_PERMANENTS} ({held[most]} of them {'the enemies' if battle.is_enemy(most) else most}'s)")
+                  f"{MAX_PERMANENTS} ({held[most]} of them {whose})")
     if events is not None:
         events.append({"event": "battle_stalemate", "turn": battle.turn, "permanents": permanents,
                        "held": held, "reason": reason})
