@@ -8,8 +8,10 @@ no opponent, no horde, so "each opponent" finds no one and a target must be one 
 PC's own. What they do stays on the PC (life, cards drawn, tokens, counters); static
 effects are the battle's only (`statics.clear_statics`).
 
-The interpreter's `concentrate` and `rest` call these in place of `engine.pc.concentrate`
-and `engine.pc.rest`, with the run's generator and its event list.
+They are the calls for the interpreter's `Run.concentrate`, `Run.rest` and `the party rests`
+to make, with the run's generator and its event list, in place of `engine.pc.concentrate`
+and `engine.pc.rest` (which do the same without triggers); until it makes them, scripts do
+not see these triggers (docs/rules.md, "Rules whose engine half waits for the interpreter").
 """
 
 from __future__ import annotations
