@@ -110,16 +110,38 @@ def cards_coverage(deck: Path):
     metavar="NAME[:COUNT]",
     help="Designate COUNT copies (default 1) of NAME as critical cards (T-4.7); repeatable.",
 )
-@click.option("--rules", type=click.Choice(["2019", "2014"]), default="2019", show_default=True)
+@click.option("--rules", type=click.Choice(["2019", "2014"]), default=None,
+              help="Check rules for a deck (default 2019); a script names its own.")
+@click.option("--party", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With a script: a party file to use instead of the script's PCs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
-def odds(deck: Path, critical: tuple[str, ...], rules: str, as_json: bool):
-    """Print DECK's memo (T-1.6) and the exact chance of success of every check."""
+def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path | None, as_json: bool):
+    """Print DECK's memo (T-1.6) and the exact chance of success of every check.
+
+    Given a scenario script (.quest) instead of a deck list, print every PC's exact odds at
+    every check of the script.
+    """
     import json
 
+    if deck.suffix == ".quest":
+        from deckquest.sim.script_odds import format_script_odds, script_odds
+
+        if critical or rules:
+            raise UsageError("--critical and --rules go with a deck list; a script names its PCs' "
+                             "critical cards and its rules")
+        edition, sites = script_odds(deck, party)
+        if as_json:
+            click.echo(json.dumps({"rules": edition, "checks": [site.as_dict() for site in sites]}))
+        else:
+            click.echo(format_script_odds(edition, sites), nl=False)
+        return
+    if party is not None:
+        raise UsageError("--party goes with a script")
     from deckquest.cards.decklist import load_deck
     from deckquest.engine.pc import required_critical_count
     from deckquest.sim.odds import critical_ids_from_options, format_odds, odds_report
 
+    rules = rules or "2019"
     loaded = load_deck(deck)
     cards = loaded.main_cards()
     critical_ids = critical_ids_from_options(cards, critical)
