@@ -102,10 +102,15 @@ def table(headers: list[str], rows: list[list[object]]) -> str:
         cells = []
         for cell in row:
             css = ' class="num"' if isinstance(cell, (int, float)) else ""
-            text = f"{cell:.3f}" if isinstance(cell, float) else str(cell)
+            text = _number(cell) if isinstance(cell, float) else str(cell)
             cells.append(f"<td{css}>{escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _number(value: float) -> str:
+    """A float as people write it: 10.5, 10, 0.33 (never 10.500)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def percent(value: float | None) -> str:
@@ -208,7 +213,7 @@ def _battles(data: dict) -> str:
              percent(row["tpk_share"]), row["pcs_out"]["mean"], row["turns"]["p50"], row["turns"]["p90"],
              row["damage_dealt_mean"], row["damage_taken_mean"]] for row in battles]
     return ('<h2 id="battles">Battles</h2>'
-            + table(["line", "scene", "battles", "outcomes", "TPK", "PCs out (mean)", "turns (median)", "turns (p90)",
+            + table(["line", "scene", "battles", "outcomes", "every PC out", "PCs out (mean)", "turns (median)", "turns (p90)",
                      "damage dealt (mean)", "damage taken (mean)"], rows))
 
 
