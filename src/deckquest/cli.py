@@ -310,6 +310,22 @@ def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, ma
     sys.exit(code)
 
 
+@main.command("graph")
+@click.argument("script")
+@click.option("--format", "fmt", type=click.Choice(["svg", "dot", "mermaid"]), default="svg", show_default=True,
+              help="SVG (a picture), Graphviz DOT or Mermaid text.")
+@click.option("--sim", "sim_json", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A `deckquest sim --json` report of SCRIPT: label each exit with its rate.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of stdout.")
+def graph_command(script, fmt, sim_json, output):
+    """Draw SCRIPT's scenes and their exits (each ->, each end), with the branch that takes
+    each exit and, given a sim report, how often runs take it."""
+    from deckquest.sim.command import graph
+
+    graph(script, fmt=fmt, sim_json=sim_json, output=output, echo=click.echo)
+
+
 @main.command("tune")
 @click.argument("script")
 @click.option("--check", "check_site", required=True, metavar="LABEL|LINE", help="The check to tune.")

@@ -124,7 +124,7 @@ def render_page(data: dict) -> str:
     """The whole report as one HTML document: verdict, charts, then the tables."""
     title = f"{data['scenario']['title']}: difficulty report"
     body = [f"<h1>{escape(title)}</h1>", _meta(data), _verdict(data["verdict"]),
-            _endings(data), _funnel(data), _checks(data), _pcs(data), _battles(data),
+            _endings(data), _funnel(data), _scene_graph(data), _checks(data), _pcs(data), _battles(data),
             _coverage(data), _problems(data)]
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
@@ -165,6 +165,15 @@ def _funnel(data: dict) -> str:
                   for scene_id, info in scenes.items()]
     return ('<h2 id="scenes">Scene funnel</h2>' + bar_chart("Scene reach", rows)
             + table(["scene", "title", "runs reaching it", "share", "runs ending there"], table_rows))
+
+
+def _scene_graph(data: dict) -> str:
+    from deckquest.sim.graph import SceneGraph, to_svg
+
+    graph, rates = SceneGraph.from_dict(data["graph"])
+    return ('<h2 id="graph">Scenes and exits</h2><p>Each exit with the branch that takes it and the '
+            "times runs took it per run (above 100% when parties loop).</p>"
+            f'<div class="graph">{to_svg(graph, rates)}</div>')
 
 
 def _checks(data: dict) -> str:

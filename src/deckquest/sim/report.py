@@ -133,7 +133,16 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
     }
     data["ending_details"] = _ending_details(data, tally)
     data["verdict"] = _verdict(data)
+    data["graph"] = _graph(scenario, data)
     return Report(data)
+
+
+def _graph(scenario, data: dict) -> dict:
+    """The scene graph with each exit's rate (its statement's runs per run, sim/graph.py)."""
+    from deckquest.sim.graph import exit_rates, scene_graph
+
+    graph = scene_graph(scenario)
+    return graph.as_dict(exit_rates(graph, data, str(scenario.path)))
 
 
 def _endings(script_map: ScriptMap, tally: Tally) -> dict[str, int]:
