@@ -160,24 +160,18 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path |
 
 @main.command()
 @click.argument("scripts", nargs=-1, required=True, type=click.Path(path_type=Path))
-def check(scripts: tuple[Path, ...]):
+@click.option("--watch", is_flag=True, help="Check again whenever a script or a file it reads changes (Ctrl-C stops).")
+def check(scripts: tuple[Path, ...], watch: bool):
     """Compile each SCRIPT and print its errors and warnings; exit 1 if any has errors."""
-    from deckquest.dsl.resolver import compile_file
-    from deckquest.errors import CompileError
+    from deckquest.dsl.command import check_scripts, watch as watch_scripts
 
-    failed = False
-    for script in scripts:
+    if watch:
         try:
-            scenario = compile_file(script)
-        except CompileError as failure:
-            failed = True
-            click.echo(failure.render(), err=True)
-            continue
-        for warning in scenario.warnings:
-            click.echo(warning.render(), err=True)
-        scenes, count = len(scenario.scenes), len(scenario.warnings)
-        click.echo(f"{script}: ok ({scenes} scene{'s' if scenes != 1 else ''}"
-                   + (f", {count} warning{'s' if count != 1 else ''})" if count else ")"), err=True)
+            watch_scripts(list(scripts), click.echo)
+        except KeyboardInterrupt:
+            click.echo("stopped watching", err=True)
+        return
+    failed, _ = check_scripts(scripts, click.echo)
     if failed:
         sys.exit(1)
 
