@@ -110,16 +110,38 @@ def cards_coverage(deck: Path):
     metavar="NAME[:COUNT]",
     help="Designate COUNT copies (default 1) of NAME as critical cards (T-4.7); repeatable.",
 )
-@click.option("--rules", type=click.Choice(["2019", "2014"]), default="2019", show_default=True)
+@click.option("--rules", type=click.Choice(["2019", "2014"]), default=None,
+              help="Check rules for a deck (default 2019); a script names its own.")
+@click.option("--party", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With a script: a party file to use instead of the script's PCs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
-def odds(deck: Path, critical: tuple[str, ...], rules: str, as_json: bool):
-    """Print DECK's memo (T-1.6) and the exact chance of success of every check."""
+def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path | None, as_json: bool):
+    """Print DECK's memo (T-1.6) and the exact chance of success of every check.
+
+    Given a scenario script (.quest) instead of a deck list, print every PC's exact odds at
+    every check of the script.
+    """
     import json
 
+    if deck.suffix == ".quest":
+        from deckquest.sim.script_odds import format_script_odds, script_odds
+
+        if critical or rules:
+            raise UsageError("--critical and --rules go with a deck list; a script names its PCs' "
+                             "critical cards and its rules")
+        edition, sites = script_odds(deck, party)
+        if as_json:
+            click.echo(json.dumps({"rules": edition, "checks": [site.as_dict() for site in sites]}))
+        else:
+            click.echo(format_script_odds(edition, sites), nl=False)
+        return
+    if party is not None:
+        raise UsageError("--party goes with a script")
     from deckquest.cards.decklist import load_deck
     from deckquest.engine.pc import required_critical_count
     from deckquest.sim.odds import critical_ids_from_options, format_odds, odds_report
 
+    rules = rules or "2019"
     loaded = load_deck(deck)
     cards = loaded.main_cards()
     critical_ids = critical_ids_from_options(cards, critical)
@@ -138,24 +160,18 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str, as_json: bool):
 
 @main.command()
 @click.argument("scripts", nargs=-1, required=True, type=click.Path(path_type=Path))
-def check(scripts: tuple[Path, ...]):
+@click.option("--watch", is_flag=True, help="Check again whenever a script or a file it reads changes (Ctrl-C stops).")
+def check(scripts: tuple[Path, ...], watch: bool):
     """Compile each SCRIPT and print its errors and warnings; exit 1 if any has errors."""
-    from deckquest.dsl.resolver import compile_file
-    from deckquest.errors import CompileError
+    from deckquest.dsl.command import check_scripts, watch as watch_scripts
 
-    failed = False
-    for script in scripts:
+    if watch:
         try:
-            scenario = compile_file(script)
-        except CompileError as failure:
-            failed = True
-            click.echo(failure.render(), err=True)
-            continue
-        for warning in scenario.warnings:
-            click.echo(warning.render(), err=True)
-        scenes, count = len(scenario.scenes), len(scenario.warnings)
-        click.echo(f"{script}: ok ({scenes} scene{'s' if scenes != 1 else ''}"
-                   + (f", {count} warning{'s' if count != 1 else ''})" if count else ")"), err=True)
+            watch_scripts(list(scripts), click.echo)
+        except KeyboardInterrupt:
+            click.echo("stopped watching", err=True)
+        return
+    failed, _ = check_scripts(scripts, click.echo)
     if failed:
         sys.exit(1)
 
@@ -286,6 +302,22 @@ def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, ma
         code = sim(script, runs=runs, seed=seed, jobs=jobs, party=party, agent=agent, json_file=json_file,
                    html_file=html_file, max_steps=max_steps, progress=show, echo=click.echo)
     sys.exit(code)
+
+
+@main.command("graph")
+@click.argument("script")
+@click.option("--format", "fmt", type=click.Choice(["svg", "dot", "mermaid"]), default="svg", show_default=True,
+              help="SVG (a picture), Graphviz DOT or Mermaid text.")
+@click.option("--sim", "sim_json", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A `deckquest sim --json` report of SCRIPT: label each exit with its rate.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of stdout.")
+def graph_command(script, fmt, sim_json, output):
+    """Draw SCRIPT's scenes and their exits (each ->, each end), with the branch that takes
+    each exit and, given a sim report, how often runs take it."""
+    from deckquest.sim.command import graph
+
+    graph(script, fmt=fmt, sim_json=sim_json, output=output, echo=click.echo)
 
 
 @main.command("tune")

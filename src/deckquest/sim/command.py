@@ -80,3 +80,52 @@ def tune(script: str, *, check: str, target: str, runs: int, seed: int, jobs: in
     echo(result.text(), nl=False)
 
 
+
+
+MAX_REPORT_BYTES = 64 * 1024 * 1024  # a sim JSON report of a huge script is a few MB
+
+
+def graph(script: str, *, fmt: str, sim_json, output, echo: Callable[..., None]) -> None:
+    """`deckquest graph`: the scene graph as SVG, DOT or Mermaid, with exit rates from a sim
+    JSON report when one is given."""
+    from deckquest.files import write_atomically
+    from deckquest.sim.batch import load
+    from deckquest.sim.graph import exit_rates, render, scene_graph
+
+    scenario, _ = load(script)
+    graph_ = scene_graph(scenario)
+    rates = exit_rates(graph_, read_report(sim_json, scenario), str(scenario.path)) if sim_json else None
+    text = render(graph_, fmt, rates)
+    if output:
+        check_output_folder(output)
+        write_atomically(output, text if text.endswith("\n") else text + "\n")
+    else:
+        echo(text, nl=not text.endswith("\n"))
+
+
+def read_report(path, scenario) -> dict:
+    """A `deckquest sim --json` report of this scenario (a user error otherwise)."""
+    import json
+    from pathlib import Path
+
+    from deckquest.errors import DeckquestError, file_span
+
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            raise DeckquestError(f"{path} is larger than a sim report can be ({MAX_REPORT_BYTES // 2**20} MB)",
+                                 file_span(path))
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise DeckquestError(f"cannot read {path}: {error.strerror}", file_span(path)) from None
+    except (ValueError, RecursionError):
+        raise DeckquestError(f"{path} is not a JSON sim report", file_span(path),
+                             hint="write one with: deckquest sim SCRIPT --json FILE") from None
+    if not isinstance(data, dict) or not isinstance(data.get("lines"), dict) or "runs" not in data:
+        raise DeckquestError(f"{path} is not a JSON sim report", file_span(path),
+                             hint="write one with: deckquest sim SCRIPT --json FILE")
+    title = data.get("scenario", {}).get("title") if isinstance(data.get("scenario"), dict) else None
+    if title != scenario.title:
+        raise DeckquestError(f"{path} is a report of \"{title}\", not of \"{scenario.title}\"", file_span(path),
+                             hint="simulate this script again: deckquest sim SCRIPT --json FILE")
+    return data
