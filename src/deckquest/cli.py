@@ -176,6 +176,16 @@ def check(scripts: tuple[Path, ...], watch: bool):
         sys.exit(1)
 
 
+@main.command("lsp")
+def lsp_command():
+    """Run the language server over stdio, for an editor (docs/editor.md; needs deckquest[lsp])."""
+    try:
+        from deckquest.lsp.server import main as serve
+    except ImportError:
+        raise UsageError("the language server needs pygls: pip install 'deckquest[lsp]'") from None
+    serve()
+
+
 @main.command("run")
 @click.argument("script")
 @click.option("--party", "party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
