@@ -409,11 +409,13 @@ class AstBuilder(Transformer):
     def _tok_span(self, token: Token) -> Span:
         return Span(self.path, token.line, token.column, token.end_line, token.end_column)
 
-    def _int(self, token: Token) -> int:
-        if len(token) > 7 or int(token) > MAX_NUMBER:
+    def _int(self, token: Token, skip: int = 0) -> int:
+        """The number a token spells (after `skip` leading characters, e.g. the `x` of `x3`)."""
+        digits = token[skip:]
+        if len(digits) > 7 or int(digits) > MAX_NUMBER:
             self.problems.append(error("DQ0013", f"numbers may be at most {MAX_NUMBER:,}", self._tok_span(token)))
             return MAX_NUMBER
-        return int(token)
+        return int(digits)
 
     def _text(self, token: Token) -> ast.Text:
         return ast.Text(self._tok_span(token), unquote(token))
@@ -472,7 +474,7 @@ class AstBuilder(Transformer):
         return ast.NpcField(self._span(meta), "deck", unquote(c[0]))
 
     def critical_field(self, meta, c):
-        copies = self._int(c[1][1:]) if c[1] is not None else 1
+        copies = self._int(c[1], skip=1) if c[1] is not None else 1
         critical = ast.Critical(self._span(meta), unquote(c[0]), copies)
         return ast.NpcField(critical.span, "critical", critical)
 
