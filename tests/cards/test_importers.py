@@ -90,7 +90,7 @@ def test_malformed_array_is_an_error_at_the_files_line_and_column(text, line, co
         error = caught.value
         assert (error.span.line, error.span.col) == (line, col), chunk
         assert error.message.startswith(message)
-        assert error.render().startswith(f"test.json:{line}:{col}: error: {message}")
+        assert error.render().startswith(f"test.json:{line}:{col}: error[DQ8003]: {message}")
 
 
 def test_error_excerpt_puts_the_caret_under_the_fault_even_on_a_huge_line():
