@@ -82,6 +82,7 @@ def load(script, party=None):
     """A compiled scenario and party members from paths (or already-built objects)."""
     from deckquest.dsl.resolver import compile_file
     from deckquest.runtime.command import locate_script
+    from deckquest.packs.store import resolve_script_reference
     from deckquest.runtime.party import load_party
 
     if hasattr(script, "scenes"):
@@ -89,7 +90,7 @@ def load(script, party=None):
     else:
         scenario = compile_file(locate_script(str(script)))
     if party is not None and isinstance(party, (str, Path)):
-        party = load_party(party)
+        party = load_party(party, locate=resolve_script_reference)
     return scenario, party
 
 
