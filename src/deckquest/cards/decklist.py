@@ -192,8 +192,9 @@ class _DeckParser:
         self.deck_like = 0  # lines that look like a deck list's: a count, a known card, a header
 
     def parse(self) -> Deck:
-        if len(self.lines) > MAX_LINES:
-            raise DeckquestError(f"deck list has {len(self.lines):,} lines; at most {MAX_LINES:,} are read",
+        count = len(self.lines) - (self.lines[-1] == "")  # the text after the last line break is no line
+        if count > MAX_LINES:
+            raise DeckquestError(f"deck list has {count:,} lines; at most {MAX_LINES:,} are read",
                                  file_span(self.path), "is this the right file? A deck list has a line per card",
                                  code=TOO_MANY_LINES)
         for number, line in enumerate(self.lines, start=1):

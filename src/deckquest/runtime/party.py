@@ -51,6 +51,8 @@ Locate = Callable[[str, Path], Path]
 """Where a deck reference of a party file points: (reference, party file) -> path, raising
 DeckquestError for one that leaves the party file's pack or folder."""
 
+MAX_QUOTED = 200
+"""The most characters of a party file's line an error quotes (the file may be one long line)."""
 _PARTY_KEY = re.compile(r"^\{?\s*[\"']?party[\"']?\s*:", re.M)
 
 
@@ -122,7 +124,7 @@ def load_party(path: str | Path, db=None, *, locate: Locate) -> list[PartyMember
         raise DeckquestError(f"{display} is not a party file: it has no `party:` line", Span(display),
                              "a party file starts with `party:` and one `- id: …` entry per PC; "
                              "the file's lines are not shown", code=NOT_A_PARTY_FILE)
-    data = _coded(lambda: load_yaml(text, display), INVALID_PARTY)
+    data = _coded(lambda: load_yaml(text, display), INVALID_PARTY, text)
     _validate(data, display, text)
     members = []
     seen: set[str] = set()
@@ -131,7 +133,7 @@ def load_party(path: str | Path, db=None, *, locate: Locate) -> list[PartyMember
         if entry["id"] in seen:
             raise DeckquestError(f"two party members have the id `{entry['id']}`",
                                  value_span(data, ["party", index, "id"], display),
-                                 source_line=source_line(text, where.line), code=DUPLICATE_ID)
+                                 source_line=_quote(text, where.line), code=DUPLICATE_ID)
         seen.add(entry["id"])
         where_deck = value_span(data, ["party", index, "deck"], display)
         try:
@@ -139,11 +141,11 @@ def load_party(path: str | Path, db=None, *, locate: Locate) -> list[PartyMember
         except DeckquestError as problem:
             raise DeckquestError(f"party deck: {problem.message}", where_deck,
                                  hint="a party file's decks are in its own folder (or its pack), like a script's",
-                                 source_line=source_line(text, where_deck.line), code=DECK_OUTSIDE) from None
+                                 source_line=_quote(text, where_deck.line), code=DECK_OUTSIDE) from None
         if not deck_path.is_file():
             raise DeckquestError(f"there is no deck file `{entry['deck']}`", where_deck,
                                  hint=f"deck paths are relative to the party file's folder, {path.parent}",
-                                 source_line=source_line(text, where_deck.line), code=NO_DECK_FILE)
+                                 source_line=_quote(text, where_deck.line), code=NO_DECK_FILE)
         deck = load_deck(deck_path, db)
         criticals = [
             (str(item["card"]), int(item.get("copies", 1)),
@@ -172,16 +174,36 @@ def _validate(data, display: str, text: str) -> None:
     located.sort(key=lambda pair: (pair[0].line, pair[0].col))
     span, error = located[0]
     message, hint = _describe(error)
-    raise DeckquestError(message, span, hint, source_line=source_line(text, span.line), code=INVALID_PARTY)
+    raise DeckquestError(message, span, hint, source_line=_quote(text, span.line), code=INVALID_PARTY)
 
 
-def _coded(read, code: str):
-    """The result of a shared YAML reader, its errors given this module's code."""
+def _coded(read, code: str, text: str | None = None):
+    """The result of a shared YAML reader, its errors given this module's code and at most a
+    short quote of the party file's `text` (none before the file is known to be text)."""
     try:
         return read()
     except DeckquestError as error:
         error.code = error.code or code
+        span = error.span
+        if error.source_line is not None:
+            error.source_line = _shortened(error.source_line)
+        elif span is not None and span.line > 0:  # the renderer would read the line from the file
+            if text is None:
+                error.message += f" (line {span.line})"
+                error.span = Span(span.file)
+            else:
+                error.source_line = _quote(text, span.line)
         raise
+
+
+def _quote(text: str, line: int) -> str | None:
+    """Line `line` of the party file as an error quotes it: at most MAX_QUOTED characters."""
+    quoted = source_line(text, line)
+    return None if quoted is None else _shortened(quoted)
+
+
+def _shortened(line: str) -> str:
+    return line if len(line) <= MAX_QUOTED else line[:MAX_QUOTED] + " …"
 
 
 def _describe(error) -> tuple[str, str | None]:

@@ -44,6 +44,8 @@ SAVE_VERSION = 1
 MAX_SAVE_BYTES = 8 * 1024 * 1024
 """A save's largest size: a four-PC save in the middle of a battle holds some 50 KB."""
 
+_QUOTED_COLUMNS = 120
+
 UNREADABLE_SAVE = "DQ9001"
 SAVE_TOO_LARGE = "DQ9002"
 NOT_UTF8 = "DQ9003"
@@ -193,13 +195,13 @@ def read_save(path) -> dict:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise DeckquestError("the save is not UTF-8 text", Span(display, 1, 1), code=NOT_UTF8) from None
+        raise DeckquestError("the save is not UTF-8 text", Span(display), code=NOT_UTF8) from None
     data = _parse(text, display)
     if not isinstance(data, dict) or "deckquest_save" not in data:
-        raise DeckquestError("this is not a deckquest save (no `deckquest_save` key)", Span(display, 1, 1),
+        raise DeckquestError("this is not a deckquest save (no `deckquest_save` key)", Span(display),
                              code=NOT_A_SAVE)
     if data["deckquest_save"] != SAVE_VERSION:
-        raise DeckquestError(f"unsupported save version {str(data['deckquest_save'])[:40]}", Span(display, 1, 1),
+        raise DeckquestError(f"unsupported save version {str(data['deckquest_save'])[:40]}", Span(display),
                              hint=f"this deckquest reads version {SAVE_VERSION}", code=NOT_A_SAVE)
     from jsonschema import Draft202012Validator
 
@@ -207,12 +209,12 @@ def read_save(path) -> dict:
     if errors:
         error = errors[0]
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-        raise DeckquestError(f"the save is damaged at `{where[:200]}`: {error.message[:200]}", Span(display, 1, 1),
+        raise DeckquestError(f"the save is damaged at `{where[:200]}`: {error.message[:200]}", Span(display),
                              code=DAMAGED)
     where = _float_in({key: value for key, value in data.items() if key != "rng"})
     if where is not None:  # JSON Schema counts 1.0 as an integer; a save holds whole numbers
         raise DeckquestError(f"the save is damaged at `{where[:200]}`: a fraction where a whole number belongs",
-                             Span(display, 1, 1), code=DAMAGED)
+                             Span(display), code=DAMAGED)
     return data
 
 
@@ -221,13 +223,15 @@ def _parse(text: str, display: str):
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
-        raise DeckquestError(f"the save is not valid JSON: {error.msg}", Span(display, error.lineno, error.colno),
-                             hint="was it cut short or edited by hand?", code=NOT_JSON) from None
+        span, line = _place(text, display, error)
+        where = "" if line is not None else f" (line {error.lineno:,}, column {error.colno:,})"
+        raise DeckquestError(f"the save is not valid JSON: {error.msg}{where}", span,
+                             hint="was it cut short or edited by hand?", code=NOT_JSON, source_line=line) from None
     except RecursionError:
-        raise DeckquestError("the save is not valid JSON: nested too deeply", Span(display, 1, 1),
+        raise DeckquestError("the save is not valid JSON: nested too deeply", Span(display),
                              code=NOT_JSON) from None
     except ValueError as error:  # a constant (NaN) or an integer of thousands of digits
-        raise DeckquestError(f"the save is not valid JSON: {str(error)[:200]}", Span(display, 1, 1),
+        raise DeckquestError(f"the save is not valid JSON: {str(error)[:200]}", Span(display),
                              code=NOT_JSON) from None
 
 
@@ -243,6 +247,15 @@ def _float_in(value, path: str = ""):
         elif isinstance(value, list):
             stack.extend((item, f"{path}/{index}".lstrip("/")) for index, item in enumerate(value))
     return None
+
+
+def _place(text: str, display: str, error: json.JSONDecodeError) -> tuple[Span, str | None]:
+    """The span and quoted line of a JSON fault; a fault far along a long line (a minified or
+    hostile file) is named by line and column without quoting the line."""
+    if error.colno > _QUOTED_COLUMNS:
+        return Span(display), None
+    line = text[error.pos - error.colno + 1:].split("\n", 1)[0]
+    return Span(display, error.lineno, error.colno), line[:error.colno + _QUOTED_COLUMNS]
 
 
 def _no_constant(name: str):
@@ -263,7 +276,7 @@ def load_run(program: Program, path, agent, *, listener=None, kinds=None, record
         raise DeckquestError(
             f"the save is for {'a different version of ' if same_name else ''}the script "
             f"`{data['script']}`, not `{scenario.path}`" + (" as it is now" if same_name else ""),
-            Span(display, 1, 1),
+            Span(display),
             hint="the script changed since the save was made" if same_name
             else "resume with the script the save was made for", code=OTHER_SCRIPT)
     try:
@@ -272,10 +285,10 @@ def load_run(program: Program, path, agent, *, listener=None, kinds=None, record
         saved = data["rng"]
         rng.setstate((saved["version"], tuple(saved["internal"]), saved["gauss"]))
     except _Invalid as error:
-        raise DeckquestError(f"the save is damaged: {error}", Span(display, 1, 1), code=DAMAGED) from None
+        raise DeckquestError(f"the save is damaged: {error}", Span(display), code=DAMAGED) from None
     except (ValueError, TypeError, OverflowError) as error:
         raise DeckquestError(f"the save's random generator state is damaged: {error}",
-                             Span(display, 1, 1), code=DAMAGED) from None
+                             Span(display), code=DAMAGED) from None
     return Run(program, agent, rng, record=record, listener=listener, kinds=kinds, max_steps=max_steps,
                battle_events=battle_events, state=state, **hooks)
 
