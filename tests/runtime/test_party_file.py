@@ -150,3 +150,48 @@ start scene one "A":
     end victory ""
 ''')
     assert Program(scenario, members).party == members
+
+
+# ---------------------------------------------------------------- hostile party files (issue 12, item 11)
+
+
+SECRET = "root:x:0:0:root:/root:/bin/bash\n"
+
+
+@pytest.mark.parametrize("deck", ["/etc/passwd", "../outside.txt", "decks/../../outside.txt"])
+def test_a_deck_outside_the_party_files_folder_is_refused(tmp_path, deck):
+    """A loose party file's decks follow a loose script's path rule (packs.store)."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    (tmp_path / "outside.txt").write_text(SECRET)
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(folder, GOOD.replace("decks/red.txt", deck)), DB)
+    assert caught.value.code == "DQ9024" and (caught.value.span.line, caught.value.span.col) == (11, 11)
+    assert "root:" not in caught.value.render()
+
+
+def test_a_file_without_a_party_line_is_refused_unquoted(tmp_path):
+    path = tmp_path / "passwd"
+    path.write_text(SECRET + "x: [unclosed\n")
+    with pytest.raises(DeckquestError) as caught:
+        load_party(path, DB)
+    assert caught.value.code == "DQ9021" and "root:" not in caught.value.render()
+
+
+def test_a_long_line_is_quoted_short(tmp_path):
+    path = write(tmp_path, "party: [" + "x, " * 10_000 + "\n")
+    with pytest.raises(DeckquestError) as caught:
+        load_party(path, DB)
+    assert caught.value.code == "DQ9022" and len(caught.value.render()) < 600
+
+
+def test_the_duplicate_id_and_missing_deck_codes(tmp_path):
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(tmp_path, GOOD.replace("id: bram", "id: alice")), DB)
+    assert caught.value.code == "DQ9023"
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(tmp_path, GOOD.replace("decks/red.txt", "decks/blue.txt")), DB)
+    assert caught.value.code == "DQ9025"
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(tmp_path, GOOD.replace("copies: 3", "copies: 2")), DB)
+    assert caught.value.code == "DQ9026"
