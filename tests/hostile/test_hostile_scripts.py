@@ -81,11 +81,12 @@ def test_the_guard_covers_its_own_error_handler(tmp_path, capfd, monkeypatch):
 
 
 def test_sixty_four_thousand_unknown_scenes_are_reported_briefly(run_hostile, folders):
-    """Item 1: 64,000 `-> nowhere` lines (DQ0031, each with a "did you mean" over every scene)."""
+    """Item 1: `-> nowhere` lines (DQ0031, each with a "did you mean" over every scene); the
+    issue's 64,000 lines take 3 s, a third of them shows the same in 1 s."""
     cwd, home = folders
-    script = write(cwd, HEADER + 'start scene hall "Hall":\n' + "    -> nowhere\n" * 64_000)
+    script = write(cwd, HEADER + 'start scene hall "Hall":\n' + "    -> nowhere\n" * 20_000)
     result = run_hostile(["check", script], cwd=cwd, env_home=home, code="DQ0031")
-    assert "63,900 more errors not shown\n64,000 errors" in result.stderr
+    assert "19,900 more errors not shown\n20,000 errors" in result.stderr
 
 
 def test_many_broken_statements_stop_the_syntax_search(run_hostile, folders):
@@ -98,13 +99,13 @@ def test_many_broken_statements_stop_the_syntax_search(run_hostile, folders):
 
 
 def test_many_warnings_are_capped_too(run_hostile, folders):
-    """Item 1: a script that compiles can still hold 60,000 warnings (DQ0046); `check` shows 100."""
+    """Item 1: a script that compiles can still hold 20,000 warnings (DQ0046); `check` shows 100."""
     cwd, home = folders
-    script = write(cwd, HEADER + 'start scene hall "Hall":\n' + "    end victory\n" * 60_000)
+    script = write(cwd, HEADER + 'start scene hall "Hall":\n' + "    end victory\n" * 20_000)
     result = run_hostile(["check", script], cwd=cwd, env_home=home, expect_refusal=False, code="DQ0046")
     assert result.returncode == 0
     assert result.stderr.count("warning[DQ0046]") == 100
-    assert "59,899 more warnings not shown" in result.stderr
+    assert "19,899 more warnings not shown" in result.stderr
 
 
 def test_a_diamond_of_uses_is_refused_by_the_compile_budget(run_hostile, folders):
@@ -131,3 +132,14 @@ def test_ten_billion_runs_start_at_once_in_little_memory(run_command, folders):
     assert "Traceback" not in result.stderr, result.stderr
     assert "of 10,000,000,000 runs finished" in result.stdout, result.stderr[-2000:]
     assert result.peak_kb < 300_000
+
+
+def test_a_blank_line_holding_a_tab_does_not_crash_the_parser(run_hostile, folders):
+    """Found by the fuzzer (benchmarks/fuzz.py): a blank line of ` \\t` set the indentation the
+    next lines were repaired against, and Lark's indenter raised DedentError (exit 70). Blank
+    lines set no indentation; here the only error is the deliberate unknown scene."""
+    cwd, home = folders
+    script = write(cwd, HEADER + 'start scene hall "Hall":\n    check white difficulty 2 by party:\n'
+                   "        success:\n            -> hall\n \t\n        failure:\n            -> nowhere\n")
+    result = run_hostile(["check", script], cwd=cwd, env_home=home, code="DQ0031")
+    assert result.stderr.count("error[") == 1

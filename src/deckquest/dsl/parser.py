@@ -121,7 +121,7 @@ def scan(text: str, path: str) -> tuple[list[Diagnostic], str]:
     levels: list[tuple[int, int]] = []  # the open blocks' indentation: (as written, after repair)
     for number, line in enumerate(lines, start=1):
         lines[number - 1] = _scan_line(line, number, path, diagnostics, previous, levels)
-        body = lines[number - 1].lstrip(" ")
+        body = lines[number - 1].lstrip(" \t")  # a blank or comment line may keep a tab: it sets no indentation
         if body and not body.startswith("#"):
             previous = len(lines[number - 1]) - len(body)
     repaired = "\n".join(lines)
