@@ -10,10 +10,11 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from conftest import SRC, run_command
+SRC = Path(__file__).resolve().parents[2] / "src"
 
 GOOD_CARD = {"object": "card", "name": "Grizzly Bears", "oracle_id": "bears", "type_line": "Creature — Bear",
              "mana_cost": "{1}{G}", "cmc": 2, "colors": ["G"], "color_identity": ["G"], "power": "2",
@@ -87,7 +88,7 @@ def test_a_fifo_as_card_file_is_refused_without_blocking(run_hostile, folders):
 # ------------------------------------------------------------------ kill -9 during an import (item 8)
 
 
-def test_a_killed_imports_temporary_file_is_removed_by_the_next_import(folders, tmp_path):
+def test_a_killed_imports_temporary_file_is_removed_by_the_next_import(run_command, folders):
     """Item 8: kill -9 during an import left `.cards-*.sqlite.tmp` (25-167 MB) that stayed after
     the next import. The next import removes it (its process is gone and its lock is free)."""
     cwd, home = folders
