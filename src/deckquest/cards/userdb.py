@@ -213,7 +213,7 @@ def remove_stale_temporaries(home: Path) -> list[Path]:
     which only keeps a stale file longer) and nobody holds its lock. Best effort: a file
     that cannot be examined or removed is left for the next time.
     """
-    removed = []
+    removed: list[Path] = []
     try:
         candidates = sorted(home.glob(f"{TEMPORARY_PREFIX}*{TEMPORARY_SUFFIX}"))
     except OSError:

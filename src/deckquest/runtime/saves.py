@@ -182,18 +182,18 @@ def read_save(path) -> dict:
     """Parse and schema-check a save file; its data, or a DeckquestError."""
     display = str(path)
     try:
-        data = read_bounded(path, MAX_SAVE_BYTES)
+        raw = read_bounded(path, MAX_SAVE_BYTES)
     except FileNotFoundError:
         raise DeckquestError(f"no save file `{display}`", Span(display), code=UNREADABLE_SAVE) from None
     except NotARegularFile:
         raise DeckquestError("cannot read the save: not a regular file", Span(display), code=UNREADABLE_SAVE) from None
     except OSError as error:
         raise DeckquestError(f"cannot read the save: {error.strerror}", Span(display), code=UNREADABLE_SAVE) from None
-    if data is None:
+    if raw is None:
         raise DeckquestError(f"the save is larger than {MAX_SAVE_BYTES // (1024 * 1024)} MiB", Span(display),
                              hint="a save holds some kilobytes; is this the right file?", code=SAVE_TOO_LARGE)
     try:
-        text = data.decode("utf-8")
+        text = raw.decode("utf-8")
     except UnicodeDecodeError:
         raise DeckquestError("the save is not UTF-8 text", Span(display), code=NOT_UTF8) from None
     data = _parse(text, display)
