@@ -13,7 +13,8 @@ without a bound a 200 MB object took 1.4 GB), it may not nest deeper than Python
 recursion limit lets the decoder go (about 1,000 levels; a real one nests 5), and an
 integer of more than :data:`MAX_INT_DIGITS` digits is read as infinity rather than
 converted (Python refuses to convert 4,300 digits and more, and no field of a card
-needs more than 7). Each breach is a coded error, never a traceback.
+needs more than 7; the importer then skips the object by reason). A value too large
+or too deep is a coded error (DQ8005, DQ8004), never a traceback.
 """
 
 from __future__ import annotations
