@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import stat
 import tempfile
 from pathlib import Path
 
@@ -37,3 +39,28 @@ def _umask() -> int:
     current = os.umask(0)
     os.umask(current)
     return current
+
+
+def read_bounded(path, limit: int) -> bytes | None:
+    """The bytes of the regular file at `path`, or None when it holds more than `limit` bytes.
+
+    Never reads more than `limit + 1` bytes, so the refusal costs nothing whatever the file's
+    size, and refuses a FIFO or a device before opening it (`st_size` says nothing about what
+    they would give, and a FIFO would block). Raises OSError like `open` (IsADirectoryError
+    for a folder, FileNotFoundError...), and `NotARegularFile` for anything else that is not
+    a plain file.
+    """
+    status = os.stat(path)
+    if stat.S_ISDIR(status.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
+    if not stat.S_ISREG(status.st_mode):
+        raise NotARegularFile(errno.EINVAL, "not a regular file", str(path))
+    if status.st_size > limit:
+        return None
+    with open(path, "rb") as handle:
+        data = handle.read(limit + 1)
+    return None if len(data) > limit else data
+
+
+class NotARegularFile(OSError):
+    """A path names a FIFO, a device or a socket where a plain file was expected."""

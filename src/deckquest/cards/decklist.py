@@ -13,6 +13,13 @@ Accepted, mixed freely in one file (docs/decklists.md has examples):
   block with `Name ...`, and `(SET) NUMBER` after a name: `4 Lightning Bolt (M10) 146`.
 - `#` and `//` comment lines, English or Japanese names in any case, split
   cards as `Boom // Bust` or by their front face `Boom`.
+
+A deck list may come from a stranger (inside a pack, beside a party file), so reading
+one is bounded: the file's size (refused before it is read whole), its number of lines,
+each line's length, the errors reported (then one "N more" error) and the "did you mean"
+searches (the first few unknown names only). A file in which no line looks like a deck
+list's is refused as a whole, without quoting its lines: it is not a deck list, and its
+contents are nobody's business (docs/decklists.md, "Limits").
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from pathlib import Path
 from deckquest.cards.database import CardDatabase, default_database, normalize_name
 from deckquest.cards.model import Card
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean, file_span
+from deckquest.files import NotARegularFile, read_bounded
 
 MAX_COUNT = 250
 """No deck holds more copies of one card (a 250-card horde deck is already huge, T-6.13)."""
@@ -36,6 +44,22 @@ NOT_A_CARD_LINE = "DQ1005"
 UNKNOWN_SECTION = "DQ1006"
 EMPTY_DECK = "DQ1007"
 UNREADABLE_FILE = "DQ1008"
+FILE_TOO_LARGE = "DQ1009"
+LINE_TOO_LONG = "DQ1010"
+TOO_MANY_LINES = "DQ1011"
+TOO_MANY_ERRORS = "DQ1012"
+NOT_A_DECK_LIST = "DQ1013"
+
+MAX_DECK_BYTES = 256 * 1024
+"""A deck list's largest size: a 250-card list with set codes holds under 10 KB."""
+MAX_LINES = 5_000
+MAX_LINE_CHARS = 300
+"""The longest card name has 141 characters; count, set code and export marks add a few dozen."""
+MAX_REPORTED_ERRORS = 50
+"""Errors reported in full; the rest are counted in one last DQ1012 error."""
+MAX_SUGGESTIONS = 20
+"""Unknown names that get a "did you mean" search; later ones get a plain hint."""
+_EXCERPT_CHARS = 80
 
 SECTIONS = {
     "deck": "main", "main": "main", "main deck": "main", "maindeck": "main", "mainboard": "main",
@@ -213,10 +237,24 @@ class _DeckParser:
         # Without a Sideboard header or `SB:` lines, a blank line after the main deck starts it (MTGO).
         self.blank_starts_sideboard = not any(self._marks_sideboard(line) for line in self.lines)
         self._front_faces: dict[str, str] | None = None
+        self.unreported = 0  # errors past MAX_REPORTED_ERRORS
+        self.suggestions = 0
+        self.deck_like = 0  # lines that look like a deck list's: a count, a known card, a header
 
     def parse(self) -> Deck:
+        count = len(self.lines) - (self.lines[-1] == "")  # the text after the last line break is no line
+        if count > MAX_LINES:
+            raise DeckquestError(f"deck list has {count:,} lines; at most {MAX_LINES:,} are read",
+                                 file_span(self.path), "is this the right file? A deck list has a line per card",
+                                 code=TOO_MANY_LINES)
         for number, line in enumerate(self.lines, start=1):
             self._line(number, line)
+        if self.diagnostics and not self.deck_like:
+            raise self._not_a_deck_list()
+        if self.unreported:
+            self.diagnostics.append(Diagnostic(
+                "error", f"{self.unreported:,} more errors in this deck list are not shown",
+                file_span(self.path), TOO_MANY_ERRORS, f"fix the first {MAX_REPORTED_ERRORS} and check again"))
         if self.diagnostics:
             raise CompileError(self.diagnostics)
         if not (self.deck.main or self.deck.commander):
@@ -224,6 +262,11 @@ class _DeckParser:
         return self.deck
 
     def _line(self, number: int, line: str) -> None:
+        if len(line) > MAX_LINE_CHARS:
+            self._error(number, line, 0, MAX_LINE_CHARS, LINE_TOO_LONG,
+                        f"line of {len(line):,} characters; a deck list's lines have at most {MAX_LINE_CHARS}",
+                        "a card line is `<count> <card name>`; is this the right file?")
+            return
         end = len(line.rstrip())
         start = len(line) - len(line.lstrip())
         body = line[start:end]
@@ -244,11 +287,13 @@ class _DeckParser:
                         "expected a card after `SB:`", "a sideboard line is `SB: 2 Duress`")
             return
         if prefix:
+            self.deck_like += 1
             self._card_line(number, line, start + prefix.end(), end, "sideboard", after_prefix=True)
             return
         header = _HEADER.match(body)
         if header and header["title"].casefold() in SECTIONS:
             self.section = SECTIONS[header["title"].casefold()]
+            self.deck_like += 1
             return
         self._card_line(number, line, start, end, self.section, after_prefix=False)
 
@@ -278,6 +323,7 @@ class _DeckParser:
         if not _COUNT.match(count_token) and not count_token[0].isdecimal():
             self._line_without_count(number, line, start, end, allow_header=not after_prefix)
             return
+        self.deck_like += 1
         count = self._count(number, line, parts.start("count"), count_token)
         if parts["rest"] is None:
             self._error(number, line, start, end, NOT_A_CARD_LINE,
@@ -317,6 +363,7 @@ class _DeckParser:
         """Say what a line without a count most likely is: a card, a spelled-out count, a header, or junk."""
         name = self._name(line, start, end)
         if name.card is not None:
+            self.deck_like += 1
             self._error(number, line, name.start, name.start + len(name.text), MISSING_COUNT,
                         f"missing count before `{name.text}`", f"write `1 {name.text}` for one copy")
             return
@@ -324,6 +371,7 @@ class _DeckParser:
         if parts["rest"]:
             after_word = self._name(line, parts.start("rest"), end)
             if after_word.card is not None:
+                self.deck_like += 1
                 self._error(number, line, start, parts.end("count"), COUNT_NOT_A_NUMBER,
                             f"count `{parts['count']}` is not a whole number",
                             f"write the count in digits, e.g. `4 {after_word.text}`")
@@ -375,7 +423,10 @@ class _DeckParser:
     # Errors
 
     def _unknown_card(self, number: int, line: str, name: _Name) -> None:
-        suggestion = self.db.suggest(name.text)
+        suggestion = None
+        if self.suggestions < MAX_SUGGESTIONS and len(self.diagnostics) < MAX_REPORTED_ERRORS:
+            self.suggestions += 1
+            suggestion = self.db.suggest(name.text)
         hint = (f"did you mean `{suggestion}`? If it is another card, import it with `deckquest cards import`"
                 if suggestion
                 else "no card of that name in the card database; import it with `deckquest cards import`")
@@ -385,11 +436,22 @@ class _DeckParser:
     def _error(
         self, number: int, line: str, start: int, end: int, code: str, message: str, hint: str
     ) -> None:
+        if len(self.diagnostics) >= MAX_REPORTED_ERRORS:
+            self.unreported += 1
+            return
         span = self._span(number, start, end - start)
-        self.diagnostics.append(Diagnostic("error", message, span, code, hint, line))
+        self.diagnostics.append(Diagnostic("error", message, span, code, hint, _excerpt(line)))
 
     def _span(self, number: int, start: int, length: int) -> Span:
         return Span(self.path, number, start + 1, number, start + 1 + length)
+
+    def _not_a_deck_list(self) -> DeckquestError:
+        """No line is a count, a known card or a header: the file is something else, left unquoted."""
+        return DeckquestError(
+            "this file does not look like a deck list: no line is a card line (`4 Lightning Bolt`), "
+            "a known card or a section header", file_span(self.path),
+            "give the path of a deck list (MTGO or Arena text export); its lines are not shown",
+            code=NOT_A_DECK_LIST)
 
     def _empty_deck(self) -> DeckquestError:
         if self.deck.sideboard:
@@ -403,10 +465,17 @@ class _DeckParser:
 # Reading files
 
 
+def _excerpt(line: str) -> str:
+    """The line as a diagnostic quotes it: whole, or its start when it is too long to be a deck's."""
+    return line if len(line) <= MAX_LINE_CHARS else line[:_EXCERPT_CHARS] + " …"
+
+
 def _read_text(path: str | Path) -> str:
-    """The file's text; a missing, unreadable or non-UTF-8 file is a user error, not a traceback."""
+    """The file's text; a missing, unreadable, huge or non-UTF-8 file is a user error, not a traceback."""
     try:
-        data = Path(path).read_bytes()
+        data = read_bounded(path, MAX_DECK_BYTES)
+    except NotARegularFile:
+        raise DeckquestError(f"deck list `{path}` is not a regular file", file_span(path), code=UNREADABLE_FILE)
     except FileNotFoundError:
         raise DeckquestError(f"deck list `{path}` does not exist", file_span(path), code=UNREADABLE_FILE)
     except IsADirectoryError:
@@ -415,6 +484,9 @@ def _read_text(path: str | Path) -> str:
     except OSError as error:
         raise DeckquestError(f"cannot read deck list `{path}`: {error.strerror}", file_span(path),
                              code=UNREADABLE_FILE)
+    if data is None:
+        raise DeckquestError(f"deck list `{path}` is larger than {MAX_DECK_BYTES // 1024} KiB", file_span(path),
+                             "a deck list holds a few kilobytes; is this the right file?", code=FILE_TOO_LARGE)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -431,6 +503,9 @@ def _not_text(path: str | Path, data: bytes, position: int, reason: str) -> Deck
     prefix = before[-1].decode("utf-8-sig", errors="replace")
     source_line = (before[-1] + after).decode("utf-8-sig", errors="replace")
     span = Span(str(path), len(before), len(prefix) + 1, len(before), len(prefix) + 2)
+    if len(source_line) > MAX_LINE_CHARS:  # not quoted: a binary file's "line" may be the whole file
+        reason += f", line {span.line} column {span.col}"
+        span, source_line = file_span(path), None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
         hint = "the file looks like UTF-16; save it as UTF-8"
     else:
@@ -439,4 +514,5 @@ def _not_text(path: str | Path, data: bytes, position: int, reason: str) -> Deck
                           code=UNREADABLE_FILE, source_line=source_line)
 
 
-__all__ = ["Deck", "DeckEntry", "MAX_COUNT", "load_deck", "parse_deck"]
+__all__ = ["Deck", "DeckEntry", "MAX_COUNT", "MAX_DECK_BYTES", "MAX_LINES", "MAX_LINE_CHARS", "load_deck",
+           "parse_deck"]

@@ -34,7 +34,9 @@ def check_scripts(scripts: Iterable[Path], echo: Callable[..., None]) -> tuple[b
         read |= dependencies(scenario)
         for warning in scenario.warnings:
             echo(warning.render(), err=True)
-        scenes, count = len(scenario.scenes), len(scenario.warnings)
+        if scenario.omitted_warnings:
+            echo(f"{scenario.omitted_warnings:,} more warnings not shown", err=True)
+        scenes, count = len(scenario.scenes), len(scenario.warnings) + scenario.omitted_warnings
         echo(f"{script}: ok ({scenes} scene{'s' if scenes != 1 else ''}"
              + (f", {count} warning{'s' if count != 1 else ''})" if count else ")"), err=True)
     return failed, read

@@ -227,6 +227,7 @@ def _load_party(path: Path, root: Path, db):
     """
     from deckquest.packs.paths import is_inside, path_problem
     from deckquest.yamlfile import load_yaml, read_text
+    from deckquest.packs.store import resolve_script_reference
     from deckquest.runtime.party import MAX_PARTY_BYTES, load_party
 
     text = read_text(path, str(path), MAX_PARTY_BYTES)
@@ -241,7 +242,7 @@ def _load_party(path: Path, root: Path, db):
                 raise DeckquestError(f"party deck `{deck[:80]}`: {problem or 'it is outside the pack'}",
                                      Span(str(path), line + 1, col + 1),
                                      source_line=text.splitlines()[line])
-    return load_party(path, db)
+    return load_party(path, db, locate=resolve_script_reference)
 
 
 def _compile(path: Path, db):

@@ -69,6 +69,7 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
     input, ``save`` or ``quit`` at a prompt, Ctrl-C); ``resume``: a save to continue from
     (docs/saves.md). Without them the run is exactly as it always was."""
     from deckquest.dsl.resolver import compile_file
+    from deckquest.packs.store import resolve_script_reference
     from deckquest.runtime.party import load_party
 
     choices = parse_choices(choose)
@@ -83,7 +84,7 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
             party = saved["party"]
     name = default_agent(agent, choices, interactive)
     scenario = compile_file(locate_script(script))
-    members = load_party(party) if party is not None else None
+    members = load_party(party, locate=resolve_script_reference) if party is not None else None
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
         low, high = scenario.players
         _note(f"{scenario.title} is written for {low} to {high} players; this party has {len(members)}")
