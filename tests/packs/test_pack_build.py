@@ -145,7 +145,7 @@ def test_a_party_deck_outside_the_pack_is_refused(make_pack, tmp_path):
     folder = make_pack(files={"parties/four.yaml": party}, extra="parties: [parties/four.yaml]\n")
     with pytest.raises(CompileError) as caught:
         validate_pack(folder)
-    assert "four.yaml:4:11: error: party deck `../../outside.txt`: it is outside the pack" in caught.value.render()
+    assert "four.yaml:4:11: error[DQ7003]: party deck `../../outside.txt`: it is outside the pack" in caught.value.render()
 
 
 def test_a_party_file_is_checked(make_pack):

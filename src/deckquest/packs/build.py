@@ -61,7 +61,7 @@ def build_pack(folder: Path, output: Path | None = None) -> BuildResult:
 
 def init_pack(name: str, parent: Path) -> Path:
     """Create `parent/name`: a pack skeleton with one scenario that validates as it is."""
-    if not PACK_NAME.match(name):
+    if not PACK_NAME.fullmatch(name):
         raise DeckquestError(f"`{name}` is not a pack name",
                              hint="use lowercase letters, digits and single dashes, e.g. `goblin-cave`")
     root = parent / name

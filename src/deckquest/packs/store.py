@@ -67,7 +67,7 @@ def installed_pack(name: str) -> InstalledPack | None:
     """The installed pack called `name`, or None."""
     from deckquest.packs.install import recover_interrupted
 
-    if not PACK_NAME.match(name):
+    if not PACK_NAME.fullmatch(name):
         return None
     if packs_dir().is_dir():
         recover_interrupted(packs_dir())
@@ -106,7 +106,7 @@ def resolve_script_reference(ref: str, relative_to: Path) -> Path:
     root = find_pack_root(base)
     own = load_manifest(root) if root else None
     first, _, rest = ref.partition("/")
-    if rest and PACK_NAME.match(first) and not (base / first).exists():
+    if rest and PACK_NAME.fullmatch(first) and not (base / first).exists():
         if own is not None and first == own.name:
             return _inside(root, rest, ref, where)
         pack = installed_pack(first)
