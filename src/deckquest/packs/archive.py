@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import io
+import os
 import stat
 import struct
 import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from deckquest.errors import DeckquestError, Span
+from deckquest.files import open_regular
 from deckquest.packs.paths import name_key, path_problem
 
 CHECKSUMS_NAME = "SHA256SUMS"
@@ -51,7 +54,7 @@ DEFAULT_LIMITS = Limits()
 
 def sha256_file(path: Path) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as handle:
+    with os.fdopen(open_regular(path), "rb") as handle:
         for chunk in iter(lambda: handle.read(_CHUNK), b""):
             digest.update(chunk)
     return digest.hexdigest()
@@ -90,16 +93,22 @@ def unpack_archive(source: Path, dest: Path, limits: Limits = DEFAULT_LIMITS) ->
     """
     display = str(source)
     try:
-        _check_directory_size(source, display, limits)
-        archive = zipfile.ZipFile(source)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError) as error:
+        handle = os.fdopen(open_regular(source), "rb")
+    except OSError as error:
         raise DeckquestError(f"{display} is not a pack archive ({error})", Span(display),
                              code="DQ7020") from None
-    with archive:
-        infos = _checked_entries(archive, display, limits)
-        digests = {}
-        for info in infos:
-            digests[info.filename] = _extract(archive, info, dest, display, limits)
+    with handle:
+        try:
+            _check_directory_size(handle, display, limits)
+            archive = zipfile.ZipFile(handle)
+        except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error) as error:
+            raise DeckquestError(f"{display} is not a pack archive ({error})", Span(display),
+                                 code="DQ7020") from None
+        with archive:
+            infos = _checked_entries(archive, display, limits)
+            digests = {}
+            for info in infos:
+                digests[info.filename] = _extract(archive, info, dest, display, limits)
     _verify_checksums(dest, digests, display)
     (dest / CHECKSUMS_NAME).unlink()  # archive metadata, not part of the pack
     return sorted(name for name in digests if name != CHECKSUMS_NAME)
@@ -114,7 +123,7 @@ _MAX_COMMENT = 0xFFFF
 _CENTRAL_BYTES_PER_ENTRY = 1024  # 46 fixed bytes, a name of at most 255, room for extra fields
 
 
-def _check_directory_size(source: Path, display: str, limits: Limits) -> None:
+def _check_directory_size(handle: BinaryIO, display: str, limits: Limits) -> None:
     """Refuse too many entries from the zip's last record, before the entry list is read.
 
     `zipfile` builds an object per entry of the central directory as it opens
@@ -122,23 +131,23 @@ def _check_directory_size(source: Path, display: str, limits: Limits) -> None:
     directory's size are read first from the end record (at most 64 KiB
     from the end of the file, plus the zip64 record when there is one).
     """
-    with open(source, "rb") as handle:
-        handle.seek(0, io.SEEK_END)
-        length = handle.tell()
-        start = max(0, length - _END_SIZE - _MAX_COMMENT)
-        handle.seek(start)
-        tail = handle.read()
-        at = tail.rfind(_END)
-        if at < 0 or len(tail) - at < _END_SIZE:
-            raise zipfile.BadZipFile("no end of central directory record")
-        count, size = struct.unpack("<HI", tail[at + 10:at + 16])
-        locator = tail[at - 20:at] if at >= 20 else b""
-        if locator[:4] == _END64_LOCATOR:
-            (offset,) = struct.unpack("<Q", locator[8:16])
-            handle.seek(offset)
-            record = handle.read(56)
-            if record[:4] == _END64 and len(record) == 56:
-                count, size = struct.unpack("<QQ", record[32:48])
+    length = handle.seek(0, io.SEEK_END)
+    handle.seek(max(0, length - _END_SIZE - _MAX_COMMENT))
+    tail = handle.read()
+    at = tail.rfind(_END)
+    if at < 0 or len(tail) - at < _END_SIZE:
+        raise zipfile.BadZipFile("no end of central directory record")
+    count, size = struct.unpack("<HI", tail[at + 10:at + 16])
+    locator = tail[at - 20:at] if at >= 20 else b""
+    if locator[:4] == _END64_LOCATOR:
+        (offset,) = struct.unpack("<Q", locator[8:16])
+        if offset > length:
+            raise zipfile.BadZipFile("the zip64 end record is past the end of the file")
+        handle.seek(offset)
+        record = handle.read(56)
+        if record[:4] == _END64 and len(record) == 56:
+            count, size = struct.unpack("<QQ", record[32:48])
+    handle.seek(0)
     if count > limits.max_files:
         raise _refuse(display, f"it holds {count} entries; a pack may hold {limits.max_files}", "DQ7021")
     if size > (limits.max_files + 1) * _CENTRAL_BYTES_PER_ENTRY:
