@@ -155,6 +155,7 @@ def _walk(root: Path, limits: Limits, skip_hidden: bool) -> tuple[dict[str, int]
                 problems.append(_error(f"`{relative}` is not a regular file (a FIFO, device or socket); "
                                        "packs hold plain files", Span(str(path)),
                                        "replace it with a plain file, or delete it", code="DQ7010"))
+                present[relative] = 0  # it is there: listing it does not make it a missing file
                 continue
             problems += _spelling_problems(root, path, spellings)
             size = path.lstat().st_size
