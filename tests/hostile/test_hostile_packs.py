@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import signal
 import socket
 import stat
@@ -112,12 +113,20 @@ def cli(args: list[str], cwd: Path, home: Path) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=120)
 
 
+@pytest.fixture(scope="module")
+def installed_home(tmp_path_factory) -> Path:
+    """A user folder with the pack `base` installed by the CLI, made once and copied per test."""
+    folder = tmp_path_factory.mktemp("installed")
+    base = write_folder(folder / "base-src", pack_files(name="base"))
+    assert cli(["pack", "install", str(base)], folder, folder / "home").returncode == 0
+    return folder / "home"
+
+
 @pytest.fixture
-def store(folders):
+def store(folders, installed_home):
     """(cwd, home) where home already has the pack `base` installed (so packs/ and its lock exist)."""
     cwd, home = folders
-    base = write_folder(cwd.parent / "base-src", pack_files(name="base"))
-    assert cli(["pack", "install", str(base)], cwd, home).returncode == 0
+    shutil.copytree(installed_home, home)
     return cwd, home
 
 
@@ -179,9 +188,13 @@ def _device(path: Path) -> None:
         pytest.skip("creating a character device needs CAP_MKNOD")
 
 
-@pytest.mark.parametrize("make", [_fifo, _socket, _device], ids=["fifo", "socket", "device"])
-@pytest.mark.parametrize("where", ["deck", "listed-under-files", "manifest"])
-@pytest.mark.parametrize("command", ["validate", "install"])
+SPECIAL_CASES = [(make, where, command) for command in ("validate", "install")
+                 for make, where in [(_fifo, "deck"), (_fifo, "listed-under-files"), (_fifo, "manifest"),
+                                     (_device, "deck"), (_device, "manifest"), (_socket, "deck")]]
+
+
+@pytest.mark.parametrize("make, where, command", SPECIAL_CASES,
+                         ids=[f"{c}-{m.__name__[1:]}-{w}" for m, w, c in SPECIAL_CASES])
 def test_special_files_are_refused_without_reading_them(run_hostile, store, make, where, command):
     """A FIFO hung validate and install; a device read until MemoryError (the sizes used st_size)."""
     cwd, _ = store

@@ -205,7 +205,7 @@ def resolve_script_reference(ref: str, relative_to: Path) -> Path:
     where = Span(str(relative_to)) if relative_to.is_file() else None
     problem = path_problem(ref, allow_parent=True)
     if problem:
-        raise DeckquestError(f"bad reference `{str(ref)[:80]}`: {problem}", where)
+        raise DeckquestError(f"bad reference `{str(ref)[:80]}`: {problem}", where, code="DQ0050")
     root = find_pack_root(base)
     own = load_manifest(root) if root else None
     first, _, rest = ref.partition("/")
@@ -226,7 +226,7 @@ def _no_such_pack(name: str, ref: str, where: Span | None) -> None:
     hint = did_you_mean(name, installed_packs())
     if hint:
         raise DeckquestError(f"`{ref}`: no folder `{name}` here and no installed pack `{name}`",
-                             where, hint=hint)
+                             where, hint=hint, code="DQ0050")
 
 
 def _from_installed_pack(pack: InstalledPack, rest: str, ref: str, own: Manifest | None,
@@ -235,7 +235,8 @@ def _from_installed_pack(pack: InstalledPack, rest: str, ref: str, own: Manifest
     if own is not None and name not in {d.name for d in own.depends}:
         raise DeckquestError(
             f"`{ref}`: pack `{own.name}` uses pack `{name}` without listing it under `depends`",
-            where, hint=f"add `- {{name: {name}, version: \"^{pack.version}\"}}` under depends in pack.yaml",
+            where, code="DQ0050",
+            hint=f"add `- {{name: {name}, version: \"^{pack.version}\"}}` under depends in pack.yaml",
         )
     return _inside(pack.root, rest, ref, where)
 
@@ -246,14 +247,15 @@ def _inside(root: Path, relative: str, ref: str, where: Span | None) -> Path:
     for part in relative.split("/"):
         if part == "..":
             if not parts:
-                raise DeckquestError(f"`{ref}` points outside its pack", where,
+                raise DeckquestError(f"`{ref}` points outside its pack", where, code="DQ0050",
                                      hint="a script may only use files inside its own pack")
             parts.pop()
         else:
             parts.append(part)
     target = root.joinpath(*parts)
     if not is_inside(target, root):
-        raise DeckquestError(f"`{ref}` leads outside its pack (through a symbolic link)", where)
+        raise DeckquestError(f"`{ref}` leads outside its pack (through a symbolic link)", where,
+                             code="DQ0050")
     return target
 
 
