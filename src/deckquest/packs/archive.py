@@ -46,7 +46,7 @@ class Limits:
     max_decks: int = 500
     max_deck_bytes: int = 2 * 1024 * 1024
     max_card_files: int = 20
-    max_card_bytes: int = 32 * 1024 * 1024
+    max_card_bytes: int = 16 * 1024 * 1024
 
 
 DEFAULT_LIMITS = Limits()
