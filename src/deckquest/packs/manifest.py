@@ -155,7 +155,7 @@ def _describe(error, data, display: str, lines: list[str]) -> list[Diagnostic]:
 def _semantic_diagnostics(data, display: str, lines: list[str]) -> list[Diagnostic]:
     """What the schema cannot say: safe paths, parseable ranges, no file listed twice."""
     found = []
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, str]] = {}  # spelling key -> (name as listed, section)
     for section in FILE_SECTIONS:
         for index, item in enumerate(data.get(section, [])):
             span = value_span(data, [section, index], display)
