@@ -25,9 +25,9 @@ from deckquest.packs.manifest import FILE_SECTIONS, MANIFEST_NAME, Manifest, loa
 from deckquest.packs.paths import name_key
 from deckquest.packs.versions import Version
 
-# Where an unlisted file most likely belongs, for the hint that tells the author how to fix it.
 _MAX_PROBLEMS = 100  # a report lists at most this many problems (then DQ7013)
 
+# Where an unlisted file most likely belongs, for the hint that tells the author how to fix it.
 _SECTION_BY_SUFFIX = {".quest": "scenarios", ".txt": "decks", ".dek": "decks", ".json": "cards",
                       ".yaml": "parties", ".yml": "parties"}
 
@@ -164,10 +164,10 @@ def _walk(root: Path, limits: Limits, skip_hidden: bool) -> tuple[dict[str, int]
             if size > limits.max_file_bytes:
                 problems.append(_error(f"`{relative}` is {size} bytes; a pack file may have "
                                        f"{limits.max_file_bytes}", Span(str(path)), code="DQ7011"))
-        if len(present) > limits.max_files or total > limits.max_total_bytes:
-            problems.append(_error(f"the pack holds more than {limits.max_files} files or "
-                                   f"{limits.max_total_bytes} bytes", Span(str(root)), code="DQ7011"))
-            break
+            if len(present) > limits.max_files or total > limits.max_total_bytes:
+                problems.append(_error(f"the pack holds more than {limits.max_files} files or "
+                                       f"{limits.max_total_bytes} bytes", Span(str(root)), code="DQ7011"))
+                return present, problems
     return present, problems
 
 
