@@ -18,10 +18,37 @@ from deckquest import __version__
 from deckquest.errors import DeckquestError, UsageError
 
 
+# Written without building anything: when memory is exhausted even formatting can fail.
+OUT_OF_MEMORY = (b"error[DQ0101]: deckquest ran out of memory on this input\n"
+                 b"hint: the input is too large to process; see the limits in docs/packs.md\n")
+INTERNAL_ERROR = (b"deckquest: internal error while reporting an error\n"
+                  b"This is a bug in deckquest, not in your files. Please report it with the command "
+                  b"and its files; set DECKQUEST_DEBUG=1 to see the traceback.\n")
+
+
 class DeckquestGroup(click.Group):
-    """Turns user errors raised anywhere below into a message and an exit code."""
+    """Turns user errors raised anywhere below into a message and an exit code.
+
+    The guard covers its own error handling too: rendering 100 errors of a hostile script can
+    itself run out of memory, and that must end as one short coded message, not a traceback.
+    """
 
     def invoke(self, ctx):
+        try:
+            return self._reported(ctx)
+        except MemoryError:
+            pass  # leaving the handler frees the failed command's memory before writing
+        except (SystemExit, click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception:
+            if os.environ.get("DECKQUEST_DEBUG"):
+                raise
+            _write_stderr(INTERNAL_ERROR)
+            sys.exit(70)
+        _write_stderr(OUT_OF_MEMORY)
+        sys.exit(1)
+
+    def _reported(self, ctx):
         try:
             return super().invoke(ctx)
         except UsageError as error:
@@ -35,6 +62,8 @@ class DeckquestGroup(click.Group):
         except BrokenPipeError:  # `deckquest run ... | head` closed the pipe: not an error of ours
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(141)
+        except MemoryError:
+            raise
         except Exception as error:  # a bug: one message instead of a traceback
             if os.environ.get("DECKQUEST_DEBUG"):
                 raise
@@ -42,6 +71,15 @@ class DeckquestGroup(click.Group):
                        "This is a bug in deckquest, not in your files. Please report it with the command "
                        "and its files; set DECKQUEST_DEBUG=1 to see the traceback.", err=True)
             sys.exit(70)
+
+
+def _write_stderr(message: bytes) -> None:
+    """Write to file descriptor 2 directly, flushing what Python buffered before."""
+    try:
+        sys.stderr.flush()
+    except Exception:  # a stream that failed mid-write: what reaches fd 2 still matters
+        pass
+    os.write(2, message)
 
 
 @click.group(cls=DeckquestGroup)
@@ -153,7 +191,9 @@ def check(scripts: tuple[Path, ...]):
             continue
         for warning in scenario.warnings:
             click.echo(warning.render(), err=True)
-        scenes, count = len(scenario.scenes), len(scenario.warnings)
+        if scenario.omitted_warnings:
+            click.echo(f"{scenario.omitted_warnings:,} more warnings not shown", err=True)
+        scenes, count = len(scenario.scenes), len(scenario.warnings) + scenario.omitted_warnings
         click.echo(f"{script}: ok ({scenes} scene{'s' if scenes != 1 else ''}"
                    + (f", {count} warning{'s' if count != 1 else ''})" if count else ")"), err=True)
     if failed:

@@ -81,8 +81,12 @@ def _read(handle, cap: int) -> str:
 
 
 def run_command(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 512,
-                seconds: float = 20, max_output: int = 1_048_576) -> Result:
-    """Run `python -m deckquest ARGS` in `cwd` under the limits; output read up to max_output."""
+                seconds: float = 20, max_output: int = 1_048_576, interrupt_after: float | None = None) -> Result:
+    """Run `python -m deckquest ARGS` in `cwd` under the limits; output read up to max_output.
+
+    `interrupt_after` seconds, Ctrl-C (SIGINT) is sent to the command, as a user at the
+    terminal would: for commands that run as long as they are let (`sim -n 10000000000`).
+    """
     env = {**os.environ, "DECKQUEST_HOME": str(env_home), "PYTHONPATH": str(SRC)}
     env.pop("DECKQUEST_DEBUG", None)
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
@@ -90,7 +94,7 @@ def run_command(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 
         child = subprocess.Popen([sys.executable, "-m", "deckquest", *args], cwd=cwd, env=env,
                                  stdin=subprocess.DEVNULL, stdout=out, stderr=err,
                                  preexec_fn=_limit(memory_mb, seconds))
-        status, usage, timed_out = _wait(child, seconds)
+        status, usage, timed_out = _wait(child, seconds, interrupt_after)
         elapsed = time.monotonic() - started
         child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
         if timed_out:
@@ -99,13 +103,17 @@ def run_command(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 
                       usage.ru_maxrss)
 
 
-def _wait(child: subprocess.Popen, seconds: float):
+def _wait(child: subprocess.Popen, seconds: float, interrupt_after: float | None = None):
     """Reap the child with wait4 (its own rusage, not every child's); kill it at the deadline."""
-    deadline = time.monotonic() + seconds
+    started = time.monotonic()
+    deadline = started + seconds
     while True:
         pid, status, usage = os.wait4(child.pid, os.WNOHANG)
         if pid:
             return status, usage, False
+        if interrupt_after is not None and time.monotonic() > started + interrupt_after:
+            os.kill(child.pid, signal.SIGINT)
+            interrupt_after = None
         if time.monotonic() > deadline:
             os.killpg(child.pid, signal.SIGKILL)
             _, status, usage = os.wait4(child.pid, 0)
@@ -138,6 +146,12 @@ def run_hostile(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 
 def run_hostile_fixture():
     """The `run_hostile` helper (see the module docstring)."""
     return run_hostile
+
+
+@pytest.fixture(name="run_command")
+def run_command_fixture():
+    """The `run_command` helper: the limits of `run_hostile` without its assertions."""
+    return run_command
 
 
 @pytest.fixture

@@ -317,6 +317,20 @@ def test_a_pack_over_its_script_bytes_budget_is_refused_before_compiling(run_hos
     assert result.seconds < 10
 
 
+def test_the_scenarios_of_a_pack_share_one_compile_budget(run_hostile, store):
+    """Ten scenarios using one 900 KB library: 1.1 MB listed, but 9 MB compiled (each `use` compiles
+    it again). Each compile is within its own 4 MB; the pack's shared budget (8 MiB) refuses."""
+    cwd, _ = store
+    library = ("flag alarm\n" + ("# " + "x" * 97 + "\n") * 9000).encode()
+    names = [f"s{i}.quest" for i in range(10)]
+    text = manifest(scenarios=names, extra="libraries:\n  - lib.quest\n")
+    write_folder(cwd / "shared", {"pack.yaml": text.encode(), "decks/hero.txt": DECK.encode(),
+                                  "lib.quest": library,
+                                  **{n: ('use "lib.quest"\n' + SCENARIO).encode() for n in names}})
+    result = refused(run_hostile, store, ["pack", "validate", "shared"], "DQ0100")
+    assert result.seconds < 15
+
+
 def test_a_pack_of_many_problems_reports_at_most_a_hundred(run_hostile, store):
     cwd, _ = store
     write_folder(cwd / "messy", {**pack_files(), **{f"junk/{i:04d}.txt": b"x" for i in range(1500)}})

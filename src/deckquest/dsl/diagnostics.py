@@ -66,6 +66,9 @@ CODES: dict[str, str] = {
     "DQ0060": "used script not found",
     "DQ0061": "`use` cycle",
     "DQ0062": "namespace used twice",
+    # limits against hostile input (docs/packs.md, "Limits and budgets")
+    "DQ0100": "too much work for one check",
+    "DQ0101": "out of memory",
 }
 
 

@@ -18,10 +18,11 @@ import re
 from pathlib import Path
 
 from deckquest.dsl import ast
+from deckquest.dsl.budget import CompileBudget
 from deckquest.dsl.diagnostics import error, warning
 from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
-from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean
+from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span, did_you_mean
 
 MAX_SCENES = 2_000
 RULES_EDITIONS = (2019, 2014)
@@ -47,15 +48,21 @@ CARD_DECL_TYPES = ("Creature", "Planeswalker", "Instant", "Sorcery", "Artifact",
 _KIND_WORDS = {"npc": "NPC", "pc": "PC"}
 
 
-def compile_file(path: str | Path, db=None) -> Scenario:
-    """Compile a script file; raises CompileError listing every error."""
+def compile_file(path: str | Path, db=None, budget: CompileBudget | None = None) -> Scenario:
+    """Compile a script file; raises CompileError listing every error.
+
+    `budget` caps the work (deckquest.dsl.budget): pass one to several compiles to cap them
+    together; without one, this compile gets its own.
+    """
     path = Path(path)
-    return compile_source(read_script(path), path, db)
+    return compile_source(read_script(path), path, db, budget)
 
 
-def compile_source(text: str, path: str | Path, db=None) -> Scenario:
+def compile_source(text: str, path: str | Path, db=None, budget: CompileBudget | None = None) -> Scenario:
     """Compile script text; `path` names it in messages and anchors relative file names."""
-    compiler = _Compiler(Path(path), db, stack=())
+    budget = budget or CompileBudget()
+    budget.charge(text, Span(str(path), 1, 1))
+    compiler = _Compiler(Path(path), db, stack=(), budget=budget)
     return compiler.compile(text, library=False)
 
 
@@ -78,9 +85,13 @@ def read_script(path: Path, span: Span | None = None) -> str:
 class _Compiler:
     """Compiles one script (and, recursively, the scripts it uses)."""
 
-    def __init__(self, path: Path, db, stack: tuple[Path, ...], prefix: str = ""):
+    def __init__(self, path: Path, db, stack: tuple[Path, ...], budget: CompileBudget, prefix: str = ""):
         self.path = path
         self.db = db
+        self.budget = budget
+        self.kept = 0  # errors kept; later ones are only counted in `omitted` (MAX_REPORTED_ERRORS)
+        self.omitted = 0
+        self.omitted_warnings = 0
         self.stack = stack + (path.resolve(),)
         self.prefix = prefix
         self.diagnostics: list[Diagnostic] = []
@@ -106,7 +117,8 @@ class _Compiler:
         try:
             script = parse_source(text, str(self.path))
         except CompileError as failure:
-            raise CompileError(_with_source(failure.diagnostics, text, str(self.path))) from None
+            raise CompileError(_with_source(failure.diagnostics, text, str(self.path)),
+                               omitted=failure.omitted, stopped=failure.stopped) from None
         header = self._header(script, library)
         if not library:
             self.rules = header["rules"]  # a used script follows the rules of the script using it
@@ -127,7 +139,7 @@ class _Compiler:
             self._unused(script)
         errors = [d for d in self.diagnostics if d.severity == "error"]
         if errors:
-            raise CompileError(_with_source(self.diagnostics, text, str(self.path)))
+            raise CompileError(_with_source(self.diagnostics, text, str(self.path)), omitted=self.omitted)
         return Scenario(
             path=self.path, script=script, title=header["title"], author=header["author"],
             version=header["version"], players=header["players"], rules=self.rules,
@@ -135,12 +147,26 @@ class _Compiler:
             pcs=self.pcs, npcs=self.npcs, cards=self.cards, flags=self.flags, counters=self.counters,
             triggers=self.triggers, decks=self.decks, imports=self.imports,
             warnings=_with_source([d for d in self.diagnostics if d.severity == "warning"], text, str(self.path)),
+            omitted_warnings=self.omitted_warnings,
         )
 
     def error(self, code, message, span, hint=None):
-        self.diagnostics.append(error(code, message, span, hint))
+        if not self._counting_only():
+            self.kept += 1
+            self.diagnostics.append(error(code, message, span, hint))
+
+    def _counting_only(self) -> bool:
+        """Whether MAX_REPORTED_ERRORS errors are kept already: then one more is only counted,
+        and its caller skips the costly part (a "did you mean" over every name)."""
+        if self.kept < MAX_REPORTED_ERRORS:
+            return False
+        self.omitted += 1
+        return True
 
     def warn(self, code, message, span, hint=None):
+        if len(self.diagnostics) - self.kept >= MAX_REPORTED_ERRORS:
+            self.omitted_warnings += 1
+            return
         self.diagnostics.append(warning(code, message, span, hint))
 
     # -------------------------------------------------------------- header
@@ -202,13 +228,18 @@ class _Compiler:
                        "move what both scripts need into a third one that both use")
             return
         qualified = f"{self.prefix}{namespace}."
-        library = _Compiler(target, self.db, self.stack, prefix=qualified)
+        library = _Compiler(target, self.db, self.stack, self.budget, prefix=qualified)
         library.rules = self.rules
         try:
             text = read_script(target, use.span)
+            self.budget.charge(text, use.span)
             library.compile(text, library=True)
         except CompileError as failure:
+            if any(d.code == "DQ0100" for d in failure.diagnostics):
+                raise
             self.diagnostics.extend(failure.diagnostics)
+            self.kept += sum(d.severity == "error" for d in failure.diagnostics)
+            self.omitted += failure.omitted
             return
         self.imports[namespace] = target
         self.symbols[namespace] = ("namespace", use)
@@ -556,6 +587,8 @@ class _Compiler:
         canonical = self.prefix + name
         entry = self.symbols.get(canonical)
         if entry is None or entry[0] not in wanted:
+            if self._counting_only():
+                return name
             candidates = [n for n, (k, _) in self.symbols.items() if k in wanted]
             if self.prefix:
                 candidates = [n[len(self.prefix):] for n in candidates if n.startswith(self.prefix)]
@@ -719,6 +752,8 @@ class _Compiler:
 
     def _s_Goto(self, s: ast.Goto, scope):
         if s.scene not in self.scenes:
+            if self._counting_only():
+                return
             self.error("DQ0031", f"unknown scene `{s.scene}`", s.name_span or s.span, did_you_mean(s.scene, self.scenes))
             return
         self.used.add(s.scene)

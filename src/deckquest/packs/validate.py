@@ -98,7 +98,7 @@ def validate_folder(root: Path, limits: Limits = DEFAULT_LIMITS, display: str | 
     if problems:
         raise CompileError(_capped(problems))
     db = _pack_database(root, manifest, problems)
-    problems += _content_problems(root, manifest, db)
+    problems += _content_problems(root, manifest, db, limits)
     if problems:
         raise CompileError(_capped(problems))
     return ValidationReport(manifest, root, tuple(manifest.listed_files()), len(manifest.scenarios),
@@ -266,14 +266,22 @@ def _pack_database(root: Path, manifest: Manifest, problems: list[Diagnostic]):
     return CardDatabase(CardIndex(cards), *base.sources) if cards else base
 
 
-def _content_problems(root: Path, manifest: Manifest, db) -> list[Diagnostic]:
-    """Every deck list loads and every scenario compiles; all their errors, together."""
+def _content_problems(root: Path, manifest: Manifest, db, limits: Limits) -> list[Diagnostic]:
+    """Every deck list loads and every scenario compiles; all their errors, together.
+
+    All the scenarios' compiles share one budget: each compiles the scripts it
+    `use`s again, so 200 scenarios that use one 1 MB library would otherwise
+    parse 200 MB within the pack's 4 MiB of listed scripts.
+    """
     from deckquest.cards.decklist import load_deck
+    from deckquest.dsl.budget import CompileBudget
+
+    budget = CompileBudget(max_bytes=2 * limits.max_script_bytes, max_scripts=4 * limits.max_scripts)
 
     checks = [*((name, lambda path: load_deck(path, db)) for name in manifest.decks),
               *((name, lambda path: _load_party(path, root, db)) for name in manifest.parties),
               *((name, _parse) for name in manifest.libraries),
-              *((name, lambda path: _compile(path, db)) for name in manifest.scenarios)]
+              *((name, lambda path: _compile(path, db, budget)) for name in manifest.scenarios)]
     problems: list[Diagnostic] = []
     for name, check in checks:
         if len(problems) > _MAX_PROBLEMS:
@@ -315,10 +323,10 @@ def _load_party(path: Path, root: Path, db):
     return load_party(path, db)
 
 
-def _compile(path: Path, db):
+def _compile(path: Path, db, budget):
     from deckquest.dsl.resolver import compile_file
 
-    return compile_file(path, db=db)
+    return compile_file(path, db=db, budget=budget)
 
 
 def _collect(check, path: Path) -> list[Diagnostic]:
