@@ -22,7 +22,6 @@ CODES = {
     "DQ7010": "not a regular file",
     "DQ7011": "pack over its size limits",
     "DQ7012": "pack over its work budget",
-    "DQ7013": "too many problems",
     # Archives
     "DQ7020": "not a pack archive",
     "DQ7021": "too many archive entries",

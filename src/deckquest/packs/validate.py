@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from deckquest import __version__
-from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span
+from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span
 from deckquest.packs.archive import ARCHIVE_SUFFIX, DEFAULT_LIMITS, Limits, unpack_archive
 from deckquest.packs.manifest import FILE_SECTIONS, MANIFEST_NAME, Manifest, load_manifest
 from deckquest.packs.paths import name_key
 from deckquest.packs.versions import Version
 
-_MAX_PROBLEMS = 100  # a report lists at most this many problems (then DQ7013)
+_MAX_PROBLEMS = MAX_REPORTED_ERRORS  # once a report has this many, the rest of the pack is not checked
 
 # Where an unlisted file most likely belongs, for the hint that tells the author how to fix it.
 _SECTION_BY_SUFFIX = {".quest": "scenarios", ".txt": "decks", ".dek": "decks", ".json": "cards",
@@ -96,11 +96,12 @@ def validate_folder(root: Path, limits: Limits = DEFAULT_LIMITS, display: str | 
     if not problems:
         problems += _budget_problems(manifest, present, limits)
     if problems:
-        raise CompileError(_capped(problems))
+        raise CompileError(problems)  # it shows the first hundred and counts the rest
     db = _pack_database(root, manifest, problems)
-    problems += _content_problems(root, manifest, db, limits)
+    found, stopped = _content_problems(root, manifest, db, limits)
+    problems += found
     if problems:
-        raise CompileError(_capped(problems))
+        raise CompileError(problems, stopped=stopped)
     return ValidationReport(manifest, root, tuple(manifest.listed_files()), len(manifest.scenarios),
                             len(manifest.decks), len(manifest.cards))
 
@@ -212,16 +213,6 @@ def _budget_problems(manifest: Manifest, present: dict[str, int], limits: Limits
     return problems
 
 
-def _capped(problems: list[Diagnostic], limit: int = _MAX_PROBLEMS) -> list[Diagnostic]:
-    """At most `limit` problems: a hostile pack must not be able to print gigabytes of them."""
-    if len(problems) <= limit:
-        return problems
-    last = problems[limit - 1].span
-    return [*problems[:limit], _error(f"stopped after {limit} problems ({len(problems) - limit} more "
-                                      "not shown)", Span(last.file), "fix these and validate again",
-                                      code="DQ7013")]
-
-
 def _link_problem(root: Path, path: Path) -> Diagnostic:
     relative = path.relative_to(root).as_posix()
     return _error(f"`{relative}` is a symbolic link; packs may hold only plain files and folders",
@@ -266,8 +257,9 @@ def _pack_database(root: Path, manifest: Manifest, problems: list[Diagnostic]):
     return CardDatabase(CardIndex(cards), *base.sources) if cards else base
 
 
-def _content_problems(root: Path, manifest: Manifest, db, limits: Limits) -> list[Diagnostic]:
-    """Every deck list loads and every scenario compiles; all their errors, together.
+def _content_problems(root: Path, manifest: Manifest, db, limits: Limits) -> tuple[list[Diagnostic], bool]:
+    """Every deck list loads and every scenario compiles; all their errors, and whether checking
+    stopped early (once a report is full, the remaining files are not checked).
 
     All the scenarios' compiles share one budget: each compiles the scripts it
     `use`s again, so 200 scenarios that use one 1 MB library would otherwise
@@ -283,11 +275,11 @@ def _content_problems(root: Path, manifest: Manifest, db, limits: Limits) -> lis
               *((name, _parse) for name in manifest.libraries),
               *((name, lambda path: _compile(path, db, budget)) for name in manifest.scenarios)]
     problems: list[Diagnostic] = []
-    for name, check in checks:
-        if len(problems) > _MAX_PROBLEMS:
-            break  # the rest is not checked: the report is capped anyway
+    for index, (name, check) in enumerate(checks):
+        if len(problems) >= _MAX_PROBLEMS:
+            return problems, index < len(checks)
         problems += _collect(check, root / name)
-    return problems
+    return problems, False
 
 
 def _parse(path: Path):
@@ -372,7 +364,7 @@ def _renamed(error: DeckquestError, folder: Path, prefix: str) -> DeckquestError
                                    source_line=source)
 
     if isinstance(error, CompileError):
-        return CompileError([rename(d) for d in error.diagnostics])
+        return CompileError([rename(d) for d in error.diagnostics], error.omitted, error.stopped)
     if error.span is None:
         return error
     fixed = rename(_from_error(error, folder))
