@@ -79,7 +79,7 @@ def _copy_folder(source: Path, dest: Path, limits: Limits, current, allow_downgr
         if total > limits.max_total_bytes:
             raise DeckquestError(f"the pack grew past {limits.max_total_bytes} bytes while installing",
                                  Span(str(source)), code="DQ7011")
-    return load_manifest(dest)
+    return load_manifest(dest, display=str(source / MANIFEST_NAME))  # messages name the source
 
 
 def _copy_file(origin: Path, target: Path, limits: Limits) -> int:
@@ -115,7 +115,7 @@ def _unpack_archive(source: Path, dest: Path, limits: Limits, current, allow_dow
     manifest = load_manifest(dest, display=f"{source}!{MANIFEST_NAME}")
     _check_before_unpacking(manifest, current, allow_downgrade)
     validate_unpacked(source, dest, limits)
-    return load_manifest(dest)
+    return manifest
 
 
 def _check_before_unpacking(manifest: Manifest, current: dict[str, InstalledPack],
