@@ -276,6 +276,7 @@ def test_a_strangers_pack_with_the_same_name_and_version_needs_force(run_hostile
     (stranger / "tiny.quest").write_text(SCENARIO.replace('"Up."', '"Pwned."'))
     result = refused(run_hostile, store, ["pack", "install", str(stranger)], "DQ7042")
     assert "--force" in result.stderr
+    assert result.stderr.startswith(f"{stranger}/pack.yaml:2:")  # the user's folder, not a staging copy
     same = write_folder(cwd.parent / "same", pack_files(name="base"))
     assert cli(["pack", "install", str(same)], cwd, home).stdout == \
         "base 1.0.0 is already installed, with the same contents\n"
