@@ -4,7 +4,7 @@ Every agent answers the same questions, asked by the interpreter:
 
 * ``act(run, moment)``: at a decision point (``choice``, ``check``, ``fight``, ``battle``)
   the PCs may act first: concentrate, play a land, cast a permanent, rest (T-2.3 to T-2.6),
-  through ``run.concentrate`` / ``run.play_land`` / ``run.cast`` / ``run.rest``.
+  through ``deckquest.systems.trpg.statements``: ``concentrate`` / ``play_land`` / ``cast`` / ``rest``.
 * ``choose(run, stmt, labels) -> int``: which offered option (0-based) of a ``choice``.
 * ``pick_pc(run, stmt, kind, difficulty, candidates) -> str``: who checks for ``party``.
 * ``boost(run, pc, pending) -> bool``: boost this check (T-4.6)? Asked only when allowed.
@@ -26,13 +26,14 @@ from typing import Callable
 
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import boost_when_failing
+from deckquest.engine import adventure
+from deckquest.engine.adventure import creature_power, destroyed, exchange_damage, mana_sources, npc_stats
 from deckquest.engine.combat.mana import pay
 from deckquest.engine.combat.profile import profile
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
-from deckquest.runtime.interpreter import (
-    StopRun, creature_power, mana_sources, npc_stats, no_actions, payment, destroyed, exchange_damage,
-)
+from deckquest.runtime.interpreter import StopRun, no_actions
+from deckquest.systems.trpg import statements as trpg
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
 
@@ -206,21 +207,21 @@ def prepare_pc(run, pc_id: str) -> None:
     if pc.status != pcs.OK:
         return
     if not pc.concentration_counter:
-        run.concentrate(pc_id)
+        trpg.concentrate(run, pc_id)
     if not pc.can_act:
         return
     land = _land_to_play(pc)
     if land is not None:
-        run.play_land(pc_id, land)
+        trpg.play_land(run, pc_id, land)
     cast_any = False
     while (creature := _best_castable_creature(pc)) is not None:
-        run.cast(pc_id, creature)
+        trpg.cast(run, pc_id, creature)
         cast_any = True
-    run.rest(pc_id)
+    trpg.rest(run, pc_id)
     if cast_any and pc.can_act:
-        run.concentrate(pc_id)
+        trpg.concentrate(run, pc_id)
         if pc.can_act:
-            run.rest(pc_id)
+            trpg.rest(run, pc_id)
 
 
 def _land_to_play(pc: pcs.PC) -> int | None:
@@ -246,48 +247,19 @@ def _best_castable_creature(pc: pcs.PC) -> int | None:
 
 
 def legal_actions(run, pc_id: str) -> list[tuple[str, int | None, str]]:
-    """What one PC may do now outside combat: (action, card id, description)."""
-    pc = run.state.pcs[pc_id]
-    if not pc.can_act:
-        return []
-    if not pc.concentration_counter:
-        return [("concentrate", None, f"{pc.name}: concentrate (1 minute, T-2.4)")]
-    found: list[tuple[str, int | None, str]] = []
-    hand = _one_of_each(pc)
-    if not pc.land_played:
-        found += [("play_land", card_id, f"{pc.name}: play {pc.cards[card_id].name}")
-                  for card_id in hand if pc.cards[card_id].is_land]
-    found += [("cast", card_id, f"{pc.name}: cast {pc.cards[card_id].name}")
-              for card_id in hand if _castable_outside_combat(pc, card_id)]
-    found.append(("rest", None, f"{pc.name}: rest (1 minute, T-2.6)"))
-    return found
-
-
-def _one_of_each(pc: pcs.PC) -> list[int]:
-    """One card id per card name in hand: copies of a card are interchangeable, so a person
-    is offered "play Forest" once, not once per Forest."""
-    first: dict[str, int] = {}
-    for card_id in pc.hand:
-        first.setdefault(pc.cards[card_id].name, card_id)
-    return list(first.values())
-
-
-def _castable_outside_combat(pc: pcs.PC, card_id: int) -> bool:
-    """A permanent spell that needs no target (no Auras: their targets are not modelled)."""
-    card = pc.cards[card_id]
-    return (profile(card).is_permanent and not card.is_land and "Aura" not in card.subtypes
-            and payment(pc, card) is not None)
+    """What one PC may do now outside combat (``deckquest.engine.adventure.legal_actions``)."""
+    return adventure.legal_actions(run.state.pcs[pc_id])
 
 
 def perform(run, pc_id: str, action: str, card_id: int | None) -> None:
     if action == "concentrate":
-        run.concentrate(pc_id)
+        trpg.concentrate(run, pc_id)
     elif action == "play_land":
-        run.play_land(pc_id, card_id)
+        trpg.play_land(run, pc_id, card_id)
     elif action == "cast":
-        run.cast(pc_id, card_id)
+        trpg.cast(run, pc_id, card_id)
     else:
-        run.rest(pc_id)
+        trpg.rest(run, pc_id)
 
 
 STOP_WORDS = ("save", "quit")  # typed at any prompt: the run stops (and is saved with --save)

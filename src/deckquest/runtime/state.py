@@ -12,13 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from deckquest.engine.adventure import NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS  # noqa: F401
 from deckquest.engine.pc import PC
-
-# What became of an NPC; T-3.4 holding back leaves it unconscious instead of dead.
-NPC_ABSENT = "absent"
-NPC_PRESENT = "present"
-NPC_UNCONSCIOUS = "unconscious"
-NPC_DEAD = "dead"
 
 
 @dataclass(slots=True)

@@ -139,7 +139,7 @@ class GameSystem:
 
     @classmethod
     def whole_game(cls) -> bool:
-        return cls.new_game is not GameSystem.new_game
+        return cls.new_game.__func__ is not GameSystem.new_game.__func__  # type: ignore[attr-defined]
 
     @classmethod
     def triggers_for(cls, event: dict) -> list[tuple[str, str | None, int | None]]:
@@ -236,3 +236,7 @@ def load_all() -> Registry:
 def system_of(scenario: Any) -> type[GameSystem] | None:
     """The registered game system of a compiled scenario (None: MTG-TRPG before it registers)."""
     return REGISTRY.find(getattr(scenario, "system", dsl_language.DEFAULT_SYSTEM))
+
+
+# MTG-TRPG is the default game (a script without `system NAME`): always registered.
+from deckquest.systems import trpg  # noqa: E402,F401
