@@ -1,3 +1,3 @@
 """deckquest: scenario scripts, exact odds and batch simulation for MTG-TRPG."""
 
-__version__ = "0.1.0"
+from deckquest.version import __version__

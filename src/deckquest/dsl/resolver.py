@@ -20,6 +20,7 @@ from pathlib import Path
 from deckquest.dsl import ast
 from deckquest.dsl.diagnostics import error, warning
 from deckquest.dsl.language import DEFAULT_SYSTEM, LanguageSpec
+from deckquest.dsl.locate import Locator, local_reference
 from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source, system_language
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean
@@ -48,15 +49,18 @@ CARD_DECL_TYPES = ("Creature", "Planeswalker", "Instant", "Sorcery", "Artifact",
 _KIND_WORDS = {"npc": "NPC", "pc": "PC"}
 
 
-def compile_file(path: str | Path, db=None) -> Scenario:
-    """Compile a script file; raises CompileError listing every error."""
+def compile_file(path: str | Path, db=None, locator: Locator | None = None) -> Scenario:
+    """Compile a script file; raises CompileError listing every error.
+
+    ``locator`` finds the files a script names (``deckquest.dsl.locate``); by default only
+    inside the script's own pack."""
     path = Path(path)
-    return compile_source(read_script(path), path, db)
+    return compile_source(read_script(path), path, db, locator)
 
 
-def compile_source(text: str, path: str | Path, db=None) -> Scenario:
+def compile_source(text: str, path: str | Path, db=None, locator: Locator | None = None) -> Scenario:
     """Compile script text; `path` names it in messages and anchors relative file names."""
-    compiler = _Compiler(Path(path), db, stack=())
+    compiler = _Compiler(Path(path), db, stack=(), locator=locator or local_reference)
     return compiler.compile(text, library=False)
 
 
@@ -79,9 +83,11 @@ def read_script(path: Path, span: Span | None = None) -> str:
 class _Compiler:
     """Compiles one script (and, recursively, the scripts it uses)."""
 
-    def __init__(self, path: Path, db, stack: tuple[Path, ...], prefix: str = ""):
+    def __init__(self, path: Path, db, stack: tuple[Path, ...], prefix: str = "",
+                 locator: Locator = local_reference):
         self.path = path
         self.db = db
+        self.locator = locator
         self.stack = stack + (path.resolve(),)
         self.prefix = prefix
         self.diagnostics: list[Diagnostic] = []
@@ -252,7 +258,7 @@ class _Compiler:
                        "move what both scripts need into a third one that both use")
             return
         qualified = f"{self.prefix}{namespace}."
-        library = _Compiler(target, self.db, self.stack, prefix=qualified)
+        library = _Compiler(target, self.db, self.stack, prefix=qualified, locator=self.locator)
         library.rules = self.rules
         library.language = self.language
         try:
@@ -288,10 +294,8 @@ class _Compiler:
 
         A shared script is untrusted, so a path that leaves its pack is an error (DQ0050).
         """
-        from deckquest.packs.store import resolve_script_reference
-
         try:
-            return Path(resolve_script_reference(reference, self.path.parent))
+            return Path(self.locator(reference, self.path.parent))
         except DeckquestError as problem:
             self.error("DQ0050", problem.message, span, problem.hint)
             return None

@@ -128,7 +128,7 @@ class BestAgent:
     * Choices: any available option with equal chance, from the run's generator. A story
       choice has no best answer, and a party of good players may take any branch; so a
       simulation with ``best`` covers every branch (``first`` and ``scripted`` fix choices).
-    * ``party`` checks: the PC with the best exact odds (``deckquest.sim.odds``, on its whole
+    * ``party`` checks: the PC with the best exact odds (``deckquest.engine.odds``, on its whole
       deck, counting the boost it still has); ties go to the first declared PC.
     * Boost whenever target and result say failure (T-4.6); support with the strongest ready
       creature (T-3.3); fight with the creature that best defeats the NPC and survives.
@@ -188,7 +188,7 @@ class BestAgent:
 
 def odds(run, pc_id: str, kind: str, difficulty: int):
     """The exact chance the PC's check succeeds on a shuffled deck, cached per program."""
-    from deckquest.sim.odds import check_probability
+    from deckquest.engine.odds import check_probability
 
     pc = run.state.pcs[pc_id]
     can_boost = run.program.rules == "2019" and not pc.boost_used

@@ -129,7 +129,7 @@ class Program:
         self.sites = {id(stmt): self._site(stmt) for block in self.blocks for stmt in block
                       if isinstance(stmt, (ast.Check, ast.Recruit))
                       or isinstance(stmt, ast.Battle) and stmt.prepare is not None}
-        self.odds_cache: dict = {}  # for agents that weigh exact odds (sim/odds.py)
+        self.odds_cache: dict = {}  # for agents that weigh exact odds (engine/odds.py)
         self._enemies: dict[str, object] = {}
 
     def enemy(self, npc_id: str):

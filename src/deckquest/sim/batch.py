@@ -80,15 +80,17 @@ def set_difficulty(program: Program, line: int, difficulty: int) -> None:
 
 
 def load(script, party=None):
-    """A compiled scenario and party members from paths (or already-built objects)."""
+    """A compiled scenario and party members from paths (or already-built objects).
+
+    A script path is compiled with the references of its own pack only; the commands hand
+    in a scenario compiled with the installed packs too (``runtime.command.compile_script``)."""
     from deckquest.dsl.resolver import compile_file
-    from deckquest.runtime.command import locate_script
     from deckquest.runtime.party import load_party
 
     if hasattr(script, "scenes"):
         scenario = script
     else:
-        scenario = compile_file(locate_script(str(script)))
+        scenario = compile_file(Path(script))
     if party is not None and isinstance(party, (str, Path)):
         party = load_party(party)
     return scenario, party

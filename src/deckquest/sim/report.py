@@ -159,7 +159,7 @@ def _scenes(program, tally: Tally) -> dict:
 
 def _exact(program, site, pc_id: str, boost: bool) -> float | None:
     """The fresh-deck odds of `deckquest odds` for one PC at one site (None if unknowable)."""
-    from deckquest.sim.odds import check_probability
+    from deckquest.engine.odds import check_probability
 
     member = next((m for m in program.party if m.id == pc_id), None)
     if member is None or (boost and program.rules != "2019"):
