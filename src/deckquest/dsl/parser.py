@@ -821,7 +821,8 @@ def builder_class(language: LanguageSpec | None) -> type[AstBuilder]:
         return AstBuilder
     methods = {key: value for key, value in vars(language.builder or object).items() if not key.startswith("__")}
     methods["subject"] = language.subject
-    return v_args(meta=True)(type(f"{language.name.title()}AstBuilder", (AstBuilder,), methods))
+    composed: type[AstBuilder] = v_args(meta=True)(type(f"{language.name.title()}AstBuilder", (AstBuilder,), methods))
+    return composed
 
 
 def _block_of(outcomes: list[ast.Outcome], kind: str):

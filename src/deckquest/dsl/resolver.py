@@ -16,6 +16,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
+from typing import Any, cast
 
 from deckquest.dsl import ast
 from deckquest.dsl.diagnostics import error, warning
@@ -164,7 +165,7 @@ class _Compiler:
     # -------------------------------------------------------------- header
 
     def _header(self, script: ast.Script, library: bool) -> dict:
-        values = {"title": "", "author": None, "version": None, "players": (1, 4), "rules": 2019,
+        values: dict[str, Any] = {"title": "", "author": None, "version": None, "players": (1, 4), "rules": 2019,
                   "language": "en", "tags": (), "system": DEFAULT_SYSTEM, "options": frozenset(),
                   "readings": {name: values[0] for name, values in self.language.reading_values().items()}
                   if self.language is not None else {}}
@@ -204,13 +205,14 @@ class _Compiler:
         system = values["system"]
         if entry.key == "option":
             known = language.option_names() if language is not None else ()
-            if entry.value not in known:
-                self.error("DQ0122", f"`{system}` has no option `{entry.value}`", entry.span,
-                           did_you_mean(entry.value, known) or _listed("its options", known))
+            option = str(entry.value)
+            if option not in known:
+                self.error("DQ0122", f"`{system}` has no option `{option}`", entry.span,
+                           did_you_mean(option, known) or _listed("its options", known))
                 return
-            values["options"] = values["options"] | {entry.value}
+            values["options"] = values["options"] | {option}
             return
-        name, value = entry.value
+        name, value = cast(tuple[str, str], entry.value)
         readings = language.reading_values() if language is not None else {}
         if name not in readings:
             self.error("DQ0123", f"`{system}` has no reading `{name}`", entry.span,

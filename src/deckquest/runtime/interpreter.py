@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
@@ -89,11 +90,9 @@ class Program:
 
     def __init__(self, scenario, party: list[PartyMember] | None = None):
         self.scenario = scenario
-        self.system = system_of(scenario)  # None: MTG-TRPG as the core still holds it
-        self.whole_game = self.system is not None and self.system.whole_game()
-        self.handlers = dict(_HANDLERS)
-        if self.system is not None:
-            self.handlers.update(self.system.statement_handlers())
+        self.system = system_of(scenario)
+        self.whole_game = self.system.whole_game()
+        self.handlers: dict[type, Callable[..., None]] = {**_HANDLERS, **self.system.statement_handlers()}
         self.rules = str(scenario.rules)
         self.blocks: list[list] = []
         self.block_ids: dict[int, int] = {}  # id(statement list) -> its number
@@ -301,7 +300,7 @@ class Run:
     def _system_fields(self) -> dict:
         """A game system's name and seats on the ``start`` event (MTG-TRPG's has neither)."""
         system = self.program.system
-        if system is None or not self.program.whole_game:
+        if not self.program.whole_game:
             return {}
         names = system.seats(self.scenario)
         return {"system": system.name, "seats": [{"id": seat, "name": names[seat][0], "agent": agent.name}
@@ -398,7 +397,7 @@ class Run:
     def game_events(self, events: list[dict]) -> None:
         """Publish a game's events (with the clock) and queue the triggers they fire, in order.
         A game system's statement handlers call it with the events their change made."""
-        fired = []
+        fired: list[tuple[str, str | None, int | None]] = []
         for event in events:
             if event["event"] in self.wanted:
                 self._publish({"event": event["event"], "clock": self.state.clock, **event})

@@ -107,7 +107,7 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
     }
 
 
-def _game_data(game, program: Program) -> None:
+def _game_data(game, program: Program) -> dict | None:
     """A whole game system's game: not saved yet, so such a run is refused, never half-saved."""
     if game is not None:
         raise DeckquestError(f"a run of a `{program.scenario.system}` game cannot be saved yet",

@@ -135,7 +135,7 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
     data["ending_details"] = _ending_details(data, tally)
     data["verdict"] = _verdict(data)
     system = program.system
-    section = system.report(tally.system_rows, runs) if system is not None else None
+    section = system.report(tally.system_rows, runs)
     if section is not None:  # a game system's own section (GameSystem.report)
         data["system"] = {"name": system.name, **section}
     return Report(data)

@@ -233,9 +233,9 @@ def load_all() -> Registry:
     return REGISTRY
 
 
-def system_of(scenario: Any) -> type[GameSystem] | None:
-    """The registered game system of a compiled scenario (None: MTG-TRPG before it registers)."""
-    return REGISTRY.find(getattr(scenario, "system", dsl_language.DEFAULT_SYSTEM))
+def system_of(scenario: Any) -> type[GameSystem]:
+    """The registered game system of a compiled scenario (MTG-TRPG's is always registered)."""
+    return REGISTRY.get(getattr(scenario, "system", dsl_language.DEFAULT_SYSTEM))
 
 
 # MTG-TRPG is the default game (a script without `system NAME`): always registered.
