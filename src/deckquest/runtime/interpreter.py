@@ -68,8 +68,9 @@ def no_actions(agent, run, moment: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class CheckSite:
-    """What a ``check`` or ``recruit`` statement always is, worked out once per program
-    (its difficulty is read from the statement: ``tune`` changes it between batches)."""
+    """What a ``check`` or ``recruit`` statement is, worked out once per program. The
+    program's table of sites is where ``tune`` sets another difficulty between batches
+    (``deckquest.sim.batch.set_difficulty``): the syntax tree is never changed."""
 
     key: tuple[str, int, int]  # T-4.12: ``check_key`` of the statement
     who: str  # party, each, all, any, or pc (``by NAME`` or ``by pc``)
@@ -79,6 +80,7 @@ class CheckSite:
     success: int | None  # block numbers
     failure: int | None
     recruit: str | None  # the NPC a recruit check is about
+    difficulty: int = 0  # as written, or as tuned (a battle's preparation counts permanents)
 
 
 class Program:
@@ -160,7 +162,7 @@ class Program:
             check_key(stmt), "party" if by is None else by.kind, by.pc if by is not None else None,
             kind, label, None if stmt.success is None else self.block_id(stmt.success),
             None if stmt.failure is None else self.block_id(stmt.failure),
-            stmt.npc if isinstance(stmt, ast.Recruit) else None)
+            stmt.npc if isinstance(stmt, ast.Recruit) else None, stmt.difficulty)
 
     def block_id(self, statements: list) -> int:
         return self.block_ids[id(statements)]

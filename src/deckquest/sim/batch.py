@@ -13,7 +13,7 @@ import os
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -66,12 +66,13 @@ class Player:
 
 
 def set_difficulty(program: Program, line: int, difficulty: int) -> None:
-    """Change the difficulty of the check or recruit written at ``line`` of the main script."""
+    """Change the difficulty of the check or recruit written at ``line`` of the main script,
+    in the program's table of check sites."""
     main = str(program.scenario.path)
     for block in program.blocks:
         for stmt in block:
             if isinstance(stmt, (ast.Check, ast.Recruit)) and stmt.span.line == line and stmt.span.file == main:
-                stmt.difficulty = difficulty
+                program.sites[id(stmt)] = replace(program.sites[id(stmt)], difficulty=difficulty)
                 return
     raise DeckquestError(f"no check at line {line} of {main}")
 

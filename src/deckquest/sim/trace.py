@@ -94,7 +94,7 @@ class ScriptMap:
         prepared = self.program.sites[id(stmt)]  # kind, label and who, as the interpreter has them
         who = prepared.pc if prepared.who == "pc" else prepared.who
         site = Site(len(self.sites), scene, stmt.span.line, stmt.span.file, prepared.label, prepared.kind,
-                    stmt.difficulty, who)
+                    prepared.difficulty, who)
         self.sites.append(site)
         self.site_of[id(stmt)] = site
         self.site_at[prepared.key] = site

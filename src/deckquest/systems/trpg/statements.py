@@ -132,7 +132,7 @@ def _check(run, stmt, frame) -> None:
         return
     if run.agent_acts and run.act("check", frame):
         return
-    difficulty = stmt.difficulty
+    difficulty = site.difficulty
     if who == "all" or who == "any":
         records = [_one_check(run, site, p, difficulty) for p in _check_candidates(run, site.key)]
         if not records:
@@ -173,7 +173,7 @@ def _check_each(run, stmt, site, frame) -> None:
         frame.index -= 1  # come back to this statement for the next PC
     else:
         frame.pending = None
-    record = _one_check(run, site, pc, stmt.difficulty)
+    record = _one_check(run, site, pc, site.difficulty)
     _after_check(run, site, record[1], pc, record[2], (record,) if record[3] else (), frame)
 
 
