@@ -1,10 +1,12 @@
 """Scenario agents: whoever makes the players' decisions in a run (docs/agents.md).
 
-Every agent answers the same questions, asked by the interpreter:
+Every agent answers the same questions, asked by the interpreter; agents only answer, the
+run applies the answer:
 
-* ``act(run, moment)``: at a decision point (``choice``, ``check``, ``fight``, ``battle``)
-  the PCs may act first: concentrate, play a land, cast a permanent, rest (T-2.3 to T-2.6),
-  through ``deckquest.systems.trpg.statements``: ``concentrate`` / ``play_land`` / ``cast`` / ``rest``.
+* ``act(run, moment) -> (pc id, action, card id) | None``: at a decision point (``choice``,
+  ``check``, ``fight``, ``battle``) the PCs may act first, one action at a time, until the
+  agent answers None: concentrate, play a land, cast a permanent, rest (T-2.3 to T-2.6; the
+  legal ones: ``deckquest.engine.adventure.legal_actions``).
 * ``choose(run, stmt, labels) -> int``: which offered option (0-based) of a ``choice``.
 * ``pick_pc(run, stmt, kind, difficulty, candidates) -> str``: who checks for ``party``.
 * ``boost(run, pc, pending) -> bool``: boost this check (T-4.6)? Asked only when allowed.
@@ -15,8 +17,8 @@ Every agent answers the same questions, asked by the interpreter:
 * ``battle_agent()``: the battle agent (``deckquest.runtime.battle_agents``) that makes the
   survivors' decisions in one battle (T-6); a new one per battle.
 
-An agent keeps no state of its own: what it must remember lives in the run's state, so
-snapshots and clones of a run continue identically.
+An agent keeps no state of its own: what it must remember lives in ``run.memory`` (not in
+the game state), which snapshots, clones and saves carry, so they continue identically.
 """
 
 from __future__ import annotations
@@ -33,7 +35,6 @@ from deckquest.engine.combat.profile import profile
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
 from deckquest.runtime.interpreter import StopRun, no_actions
-from deckquest.systems.trpg import statements as trpg
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
 
@@ -142,13 +143,30 @@ class BestAgent:
 
     name = "best"
 
-    def act(self, run, moment: str) -> None:
-        state = run.state
-        if state.prepared_visit == state.scene_visit:
-            return
-        state.prepared_visit = state.scene_visit
-        for pc_id in list(state.pcs):
-            prepare_pc(run, pc_id)
+    def act(self, run, moment: str) -> tuple[str, str, int | None] | None:
+        """The next PC action of the scene's preparation (see the class docstring), or None.
+
+        The plan's place is agent memory (``run.memory``): the scene visit it prepared in, and
+        while it prepares, (PC number, step, whether that PC cast a creature)."""
+        memory, state = run.memory, run.state
+        if memory.get("prepared_visit", 0) == state.scene_visit and "preparing" not in memory:
+            return None
+        if memory.get("prepared_visit", 0) != state.scene_visit:
+            memory["prepared_visit"] = state.scene_visit
+            memory["preparing"] = (0, "start", False)
+        pc_ids = list(state.pcs)
+        index, step, cast_any = memory["preparing"]
+        while index < len(pc_ids):
+            pc_id = pc_ids[index]
+            found = _preparation_step(state.pcs[pc_id], step, cast_any)
+            if found is None:  # this PC is done: the next one
+                index, step, cast_any = index + 1, "start", False
+                continue
+            action, card_id, step, cast_any = found
+            memory["preparing"] = (index, step, cast_any)
+            return pc_id, action, card_id
+        del memory["preparing"]
+        return None
 
     def choose(self, run, stmt, labels):
         return run.rng.randrange(len(labels))
@@ -201,27 +219,34 @@ def odds(run, pc_id: str, kind: str, difficulty: int):
     return cache[key]
 
 
-def prepare_pc(run, pc_id: str) -> None:
-    """The ``best`` policy of PC actions for one PC (see ``BestAgent``)."""
-    pc = run.state.pcs[pc_id]
-    if pc.status != pcs.OK:
-        return
-    if not pc.concentration_counter:
-        trpg.concentrate(run, pc_id)
-    if not pc.can_act:
-        return
-    land = _land_to_play(pc)
-    if land is not None:
-        trpg.play_land(run, pc_id, land)
-    cast_any = False
-    while (creature := _best_castable_creature(pc)) is not None:
-        trpg.cast(run, pc_id, creature)
-        cast_any = True
-    trpg.rest(run, pc_id)
-    if cast_any and pc.can_act:
-        trpg.concentrate(run, pc_id)
-        if pc.can_act:
-            trpg.rest(run, pc_id)
+def _preparation_step(pc: pcs.PC, step: str, cast_any: bool):
+    """The ``best`` policy for one PC, one action at a time: (action, card, next step, cast
+    any creature) or None when the PC is done. Concentrate (if it has no counter), play a
+    land, cast the best creatures it can pay for, rest; after casting, concentrate and rest
+    again (T-2.4, T-2.3, T-2.6, T-2.10, T-2.5)."""
+    if step == "start":
+        if pc.status != pcs.OK:
+            return None
+        if not pc.concentration_counter:
+            return "concentrate", None, "land", cast_any
+        step = "land"
+    if step == "land":
+        if not pc.can_act:
+            return None
+        land = _land_to_play(pc)
+        if land is not None:
+            return "play_land", land, "cast", cast_any
+        step = "cast"
+    if step == "cast":
+        creature = _best_castable_creature(pc)
+        if creature is not None:
+            return "cast", creature, "cast", True
+        return "rest", None, "rested", cast_any
+    if step == "rested" and cast_any and pc.can_act:
+        return "concentrate", None, "again", cast_any
+    if step == "again" and pc.can_act:
+        return "rest", None, "done", cast_any
+    return None
 
 
 def _land_to_play(pc: pcs.PC) -> int | None:
@@ -249,17 +274,6 @@ def _best_castable_creature(pc: pcs.PC) -> int | None:
 def legal_actions(run, pc_id: str) -> list[tuple[str, int | None, str]]:
     """What one PC may do now outside combat (``deckquest.engine.adventure.legal_actions``)."""
     return adventure.legal_actions(run.state.pcs[pc_id])
-
-
-def perform(run, pc_id: str, action: str, card_id: int | None) -> None:
-    if action == "concentrate":
-        trpg.concentrate(run, pc_id)
-    elif action == "play_land":
-        trpg.play_land(run, pc_id, card_id)
-    elif action == "cast":
-        trpg.cast(run, pc_id, card_id)
-    else:
-        trpg.rest(run, pc_id)
 
 
 STOP_WORDS = ("save", "quit")  # typed at any prompt: the run stops (and is saved with --save)
@@ -307,23 +321,22 @@ class HumanAgent:
                 return answer.startswith("y")
             self.output("please answer y or n")
 
-    def act(self, run, moment: str) -> None:
-        while True:
-            actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
-            if not actions:
-                return
-            self.output(f"Before the {moment}, your PCs may act (T-2.4 to T-2.6):")
-            for pc_id in dict.fromkeys(action[0] for action in actions):
-                pc = run.state.pcs[pc_id]
-                self.output(f"  {pc.name}: life {pc.life}, hand: {', '.join(pc.names(pc.hand)) or 'empty'}")
-            for number, (_, _, _, text) in enumerate(actions, start=1):
-                self.output(f"  {number}. {text}")
-            self.output("  0. nothing more")
-            picked = self._ask(f"action 0-{len(actions)} (enter = nothing): ", len(actions), True)
-            if picked == 0:
-                return
-            pc_id, action, card_id, _ = actions[picked - 1]
-            perform(run, pc_id, action, card_id)
+    def act(self, run, moment: str) -> tuple[str, str, int | None] | None:
+        actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
+        if not actions:
+            return None
+        self.output(f"Before the {moment}, your PCs may act (T-2.4 to T-2.6):")
+        for pc_id in dict.fromkeys(action[0] for action in actions):
+            pc = run.state.pcs[pc_id]
+            self.output(f"  {pc.name}: life {pc.life}, hand: {', '.join(pc.names(pc.hand)) or 'empty'}")
+        for number, (_, _, _, text) in enumerate(actions, start=1):
+            self.output(f"  {number}. {text}")
+        self.output("  0. nothing more")
+        picked = self._ask(f"action 0-{len(actions)} (enter = nothing): ", len(actions), True)
+        if picked == 0:
+            return None
+        pc_id, action, card_id, _ = actions[picked - 1]
+        return pc_id, action, card_id
 
     def choose(self, run, stmt, labels):
         for number, label in enumerate(labels, start=1):

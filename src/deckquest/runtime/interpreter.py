@@ -56,7 +56,8 @@ class StopRun(Exception):
 
 
 def no_actions(agent, run, moment: str) -> None:
-    """The ``act`` of an agent that never lets PCs act between statements.
+    """The ``act`` of an agent that never lets PCs act between statements (it answers None:
+    nothing to do).
 
     A run whose agent has this very ``act`` does not call it at its decision points
     (the simulator's agents ``first`` and ``random``: six calls a run saved).
@@ -225,11 +226,13 @@ class RunResult:
 
 @dataclass
 class Snapshot:
-    """A saved run position: the state, the generator's state, and how many events there were."""
+    """A saved run position: the state, the generator's state, how many events there were,
+    and the agents' memory."""
 
     state: RunState
     rng_state: object
     event_count: int
+    memory: dict
 
 
 class _EveryKind:
@@ -286,6 +289,9 @@ class Run:
         self.forced: bool | tuple[bool, int] | None = None
         self.battle_events = battle_events  # False: a battle emits its summary, not every turn
         self.max_steps = max_steps
+        # What agents remember between decisions (``best``: the scene visit it prepared in):
+        # not game state, but copied with snapshots and clones so they continue identically.
+        self.memory: dict = {}
         if state is not None:  # a resumed run (runtime/saves.py): ``rng`` is in the saved state
             self.state = state
             return
@@ -464,10 +470,11 @@ class Run:
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self.state.copy(), self.rng.getstate(),
-                        len(self.events) if self.events is not None else 0)
+                        len(self.events) if self.events is not None else 0, dict(self.memory))
 
     def restore(self, snapshot: Snapshot) -> None:
         self.state = snapshot.state.copy()
+        self.memory = dict(snapshot.memory)
         self.rng.setstate(snapshot.rng_state)
         if self.events is not None:
             del self.events[snapshot.event_count:]
@@ -479,6 +486,7 @@ class Run:
         twin.rng = random.Random()
         twin.rng.setstate(self.rng.getstate())
         twin.state = self.state.copy()
+        twin.memory = dict(self.memory)
         twin.events = list(self.events) if self.events is not None else None
         return twin
 
@@ -739,13 +747,16 @@ class Run:
         self._push(stmt.options[offered[picked]].body, frame)
 
     def _act(self, moment: str, frame: Frame) -> bool:
-        """A decision point: the agent may let PCs act first (concentrate, play lands, …).
+        """A decision point: the agent may let PCs act first (concentrate, play lands, …): it
+        answers one action at a time, (pc, action, card) or None when done, and the run
+        applies each (``GameSystem.pc_action``).
 
         True when their actions fired triggers (time passed, a PC fell unconscious): those
         run first, and the statement runs again after them.
         """
         depth = len(self.state.frames)
-        self.agent.act(self, moment)
+        while (chosen := self.agent.act(self, moment)) is not None:  # the agent answers, the run applies
+            self.program.system.pc_action(self, *chosen)
         if len(self.state.frames) > depth:
             frame.index -= 1
             return True

@@ -133,6 +133,12 @@ class GameSystem:
         return {}
 
     @classmethod
+    def pc_action(cls, run: Any, actor: str, action: str, card: Any) -> None:
+        """Apply an action an agent chose at a decision point between statements (MTG-TRPG's
+        concentrate, play a land, cast, rest); a system with none never offers one."""
+        raise NotImplementedError(f"{cls.name} has no actions between statements")
+
+    @classmethod
     def new_game(cls, run: Any) -> GameState | None:
         """A whole-game system's game, dealt from ``run.rng``; None for a scene-based one."""
         return None

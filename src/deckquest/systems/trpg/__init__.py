@@ -22,6 +22,10 @@ class Trpg(GameSystem):
     codes = CodeRange(5000, 5999)
 
     @classmethod
+    def pc_action(cls, run, pc_id, action, card_id):
+        statements.perform(run, pc_id, action, card_id)
+
+    @classmethod
     def statement_handlers(cls):
         return {
             ast.Check: statements._check, ast.Recruit: statements._check, ast.Encounter: statements._encounter,

@@ -217,7 +217,6 @@ def _one_check(run, site, pc_id: str | None,
     kind = site.kind
     pc = state.pcs.get(pc_id) if pc_id is not None else None
     key = site.key
-    state.checks += 1
     if pc is None or pc.status not in pcs.ABLE or (pc_id, key) in state.checks_made:
         return _refused_check(run, site, pc_id, pc, kind, difficulty)
     state.checks_made.add((pc_id, key))
@@ -236,7 +235,6 @@ def _one_check(run, site, pc_id: str | None,
     critical = rules != "2014" and not pc.critical_cards.isdisjoint(pending.reveal_order)
     if run.forced is not None:
         success, degree = _outcome(run, pc_id, success, degree)
-    state.successes += success
     if "check" in run.wanted:
         run.publish(_check_event(run, pc, pending, site.label, success, degree, boosted, supporter))
     if run.on_check is not None:
@@ -513,6 +511,18 @@ def cast(run, pc_id: str, card_id: int) -> None:
     pc = run.state.pcs[pc_id]
     cast_permanent(pc, card_id)
     _action(run, pc_id, "cast", pc.cards[card_id].name, SORCERY_MINUTES)
+
+
+def perform(run, pc_id: str, action: str, card_id: int | None) -> None:
+    """Apply a PC action an agent chose (``deckquest.engine.adventure.legal_actions``)."""
+    if action == "concentrate":
+        concentrate(run, pc_id)
+    elif action == "play_land":
+        play_land(run, pc_id, card_id)  # type: ignore[arg-type]
+    elif action == "cast":
+        cast(run, pc_id, card_id)  # type: ignore[arg-type]
+    else:
+        rest(run, pc_id)
 
 
 def _action(run, pc_id: str, action: str, card: str | None, minutes: int) -> None:
