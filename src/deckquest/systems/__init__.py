@@ -239,6 +239,16 @@ def load_all() -> Registry:
     return REGISTRY
 
 
+def names() -> tuple[str, ...]:
+    """The names of every game system (all loaded first)."""
+    return load_all().names()
+
+
+def get(name: str) -> type[GameSystem]:
+    """The game system called ``name`` (all loaded first); KeyError if there is none."""
+    return load_all().get(name)
+
+
 def system_of(scenario: Any) -> type[GameSystem]:
     """The registered game system of a compiled scenario (MTG-TRPG's is always registered)."""
     return REGISTRY.get(getattr(scenario, "system", dsl_language.DEFAULT_SYSTEM))
