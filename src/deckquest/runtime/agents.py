@@ -148,24 +148,27 @@ class BestAgent:
 
         The plan's place is agent memory (``run.memory``): the scene visit it prepared in, and
         while it prepares, (PC number, step, whether that PC cast a creature)."""
-        memory, state = run.memory, run.state
-        if memory.get("prepared_visit", 0) == state.scene_visit and "preparing" not in memory:
-            return None
-        if memory.get("prepared_visit", 0) != state.scene_visit:
-            memory["prepared_visit"] = state.scene_visit
-            memory["preparing"] = (0, "start", False)
-        pc_ids = list(state.pcs)
-        index, step, cast_any = memory["preparing"]
+        memory = run.memory
+        preparing = memory.get("preparing")
+        if preparing is None:
+            visit = run.state.scene_visit
+            if memory.get("prepared_visit", 0) == visit:
+                return None
+            memory["prepared_visit"] = visit
+            preparing = (0, "start", False)
+        pcs = run.state.pcs
+        pc_ids = tuple(pcs)
+        index, step, cast_any = preparing
         while index < len(pc_ids):
             pc_id = pc_ids[index]
-            found = _preparation_step(state.pcs[pc_id], step, cast_any)
+            found = _preparation_step(pcs[pc_id], step, cast_any)
             if found is None:  # this PC is done: the next one
                 index, step, cast_any = index + 1, "start", False
                 continue
             action, card_id, step, cast_any = found
             memory["preparing"] = (index, step, cast_any)
             return pc_id, action, card_id
-        del memory["preparing"]
+        memory.pop("preparing", None)
         return None
 
     def choose(self, run, stmt, labels):

@@ -96,6 +96,7 @@ class Program:
         self.system = system_of(scenario)
         self.whole_game = self.system.whole_game()
         self.handlers: dict[type, Callable[..., None]] = {**_HANDLERS, **self.system.statement_handlers()}
+        self.pc_action = self.system.pc_action  # applies an agent's action between statements
         self.rules = str(scenario.rules)
         self.blocks: list[list] = []
         self.block_ids: dict[int, int] = {}  # id(statement list) -> its number
@@ -754,9 +755,11 @@ class Run:
         True when their actions fired triggers (time passed, a PC fell unconscious): those
         run first, and the statement runs again after them.
         """
-        depth = len(self.state.frames)
-        while (chosen := self.agent.act(self, moment)) is not None:  # the agent answers, the run applies
-            self.program.system.pc_action(self, *chosen)
+        frames = self.state.frames
+        depth = len(frames)
+        act, apply = self.agent.act, self.program.pc_action
+        while (chosen := act(self, moment)) is not None:  # the agent answers, the run applies
+            apply(self, *chosen)
         if len(self.state.frames) > depth:
             frame.index -= 1
             return True

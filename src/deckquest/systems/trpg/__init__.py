@@ -21,9 +21,7 @@ class Trpg(GameSystem):
     editions = ("2019", "2014")
     codes = CodeRange(5000, 5999)
 
-    @classmethod
-    def pc_action(cls, run, pc_id, action, card_id):
-        statements.perform(run, pc_id, action, card_id)
+    pc_action = staticmethod(statements.perform)
 
     @classmethod
     def statement_handlers(cls):

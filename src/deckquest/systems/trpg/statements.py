@@ -515,16 +515,15 @@ def cast(run, pc_id: str, card_id: int) -> None:
 
 def perform(run, pc_id: str, action: str, card_id: int | None) -> None:
     """Apply a PC action an agent chose (``deckquest.engine.adventure.legal_actions``)."""
-    if action == "concentrate":
-        concentrate(run, pc_id)
-    elif action == "play_land":
-        play_land(run, pc_id, card_id)  # type: ignore[arg-type]
-    elif action == "cast":
-        cast(run, pc_id, card_id)  # type: ignore[arg-type]
+    if card_id is None:
+        _ACTIONS[action](run, pc_id)
     else:
-        rest(run, pc_id)
+        _ACTIONS[action](run, pc_id, card_id)
 
 
 def _action(run, pc_id: str, action: str, card: str | None, minutes: int) -> None:
     run.emit("action", pc=pc_id, action=action, card=card, minutes=minutes)
     run.advance(minutes)
+
+
+_ACTIONS = {"concentrate": concentrate, "rest": rest, "play_land": play_land, "cast": cast}
