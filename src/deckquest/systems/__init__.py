@@ -103,6 +103,9 @@ class GameSystem:
     events: ClassVar[Mapping[str, bool]] = {}  # its trigger event kinds -> binds the subject
     reserved_words: ClassVar[frozenset[str]] = frozenset()  # its keywords: no name may be one
     agents: ClassVar[Mapping[str, Callable[[], Agent]]] = {}  # its seat agents by name
+    # What agents may do between statements (MTG-TRPG: concentrate, play_land, cast, rest),
+    # each ``action(run, actor, card)``: the run applies the action an agent names.
+    pc_actions: ClassVar[Mapping[str, Callable[[Any, str, Any], None]]] = {}
 
     @classmethod
     def reading(cls, name: str) -> Reading:
@@ -131,12 +134,6 @@ class GameSystem:
     def statement_handlers(cls) -> Mapping[type, Callable[[Any, Any, Any], None]]:
         """Statement class -> ``handler(run, stmt, frame)`` for the system's statements."""
         return {}
-
-    @classmethod
-    def pc_action(cls, run: Any, actor: str, action: str, card: Any) -> None:
-        """Apply an action an agent chose at a decision point between statements (MTG-TRPG's
-        concentrate, play a land, cast, rest); a system with none never offers one."""
-        raise NotImplementedError(f"{cls.name} has no actions between statements")
 
     @classmethod
     def new_game(cls, run: Any) -> GameState | None:
