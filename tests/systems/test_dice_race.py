@@ -196,3 +196,24 @@ def test_dr_3_exact_finish_bounces_back_and_dr_4_knocks_back():
     clone.move("b", 2, [])
     assert clone.winner == "b" and game.winner is None  # a clone is independent
     assert game.decision().kind == "die" and STEP in RaceGame(10, ("a", "b"), phase="choose").decision().actions
+
+
+def test_system_trpg_names_the_default_game_explicitly():
+    """`system trpg` is what a script without a `system` line means (MTG-TRPG)."""
+    text = 'scenario "T":\n    system trpg\n    rules 2014\nstart scene s "S":\n    end victory "Won."\n'
+    scenario = compile_source(text, "t.quest")
+    assert scenario.system == "trpg" and scenario.rules == 2014
+
+
+def test_saving_a_whole_game_is_refused_with_a_message_not_half_written(tmp_path):
+    """RunState.game has no save form yet: `save_run` says so and writes no file."""
+    from deckquest.errors import DeckquestError
+    from deckquest.runtime.agents import make_agent
+    from deckquest.runtime.interpreter import Program, Run
+    from deckquest.runtime.saves import save_run
+
+    run = Run(Program(compile_source(RACE.read_text(), str(RACE))), make_agent("first"), random.Random(0))
+    run.step()
+    with pytest.raises(DeckquestError, match="cannot be saved yet"):
+        save_run(run, tmp_path / "race.json")
+    assert not (tmp_path / "race.json").exists()
