@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from deckquest.cards.model import Card
 from deckquest.engine.checks import boost_when_failing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
@@ -193,6 +194,16 @@ def _held_trick(battle: Battle, action: Action) -> bool:
     if action.kind != act.CAST:
         return False
     card = battle.side(action.player).cards[action.card]
+    held = _TRICKS.get(id(card))
+    if held is None or held[0] is not card:
+        held = _TRICKS[id(card)] = (card, _is_trick(card))
+    return held[1]
+
+
+_TRICKS: dict[int, tuple[Card, bool]] = {}  # id(card) -> (card, whether it is a pump instant)
+
+
+def _is_trick(card: Card) -> bool:
     if not is_instant_speed(card) or profile(card).is_permanent:
         return False
     ability = spell_ability(card)

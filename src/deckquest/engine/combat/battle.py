@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Callable, Protocol, Sequence
 
 from deckquest.cards.model import Card
-from deckquest.cards.oracle import coverage
+from deckquest.cards.oracle import Coverage, coverage
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc, PlayerNpc
 from deckquest.engine.combat.combat import horde_beaten
@@ -201,11 +201,27 @@ def _split_enemies(enemies) -> tuple[tuple[Card, ...], tuple[PlayerNpc, ...], tu
     return (hordes[0].cards if hordes else ()), bosses, npcs, bool(hordes)
 
 
+_COVERAGE: dict[int, tuple[tuple[Card, ...], Coverage]] = {}
+
+
+def deck_coverage(cards: tuple[Card, ...]) -> Coverage:
+    """The deck's coverage, worked out once per card table (cached by its identity: a PC's
+    table is shared by every battle it fights until a token joins it)."""
+    entry = _COVERAGE.get(id(cards))
+    if entry is not None and entry[0] is cards:
+        return entry[1]
+    if len(_COVERAGE) > 1_000:
+        _COVERAGE.clear()
+    report = coverage(cards)
+    _COVERAGE[id(cards)] = (cards, report)
+    return report
+
+
 def coverage_warnings(pcs: Sequence[PC], bosses: Sequence[PlayerNpc]) -> tuple[str, ...]:
     """A warning for each deck of which less than LOW_COVERAGE is simulated (docs/effects.md)."""
     warnings = []
     for name, cards in [(pc.name, pc.cards) for pc in pcs] + [(b.name, b.cards) for b in bosses]:
-        report = coverage(cards)
+        report = deck_coverage(cards)
         if report.score < LOW_COVERAGE:
             warnings.append(f"{name}'s deck is only {100 * report.score:.0f}% simulated "
                             f"({report.count('none')} cards not at all, {report.count('partial')} partly): "

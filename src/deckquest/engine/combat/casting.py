@@ -20,6 +20,7 @@ from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import effect_of
 from deckquest.engine.combat.mana import Source, max_x, pay, requirement
 from deckquest.engine.combat.profile import profile
+from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program
 from deckquest.engine.combat.resolve import (
     STACK, ability_value, activated_abilities, choose_picks, enters_triggers, modes_of, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
@@ -51,39 +52,31 @@ def mana_sources(side, exclude: int = -1) -> list[Source]:
 
 def is_instant_speed(card: Card) -> bool:
     """An instant, or a card with flash (CR 702.8)."""
-    return card.is_type("Instant") or profile(card).flash
+    return program(card).instant
 
 
-def kicked_cost(card: Card) -> ManaCost | None:
-    """The mana cost plus the kicker (CR 702.33), or None when the card has no kicker."""
-    kicker = recognition(card).kicker
-    if not kicker or card.mana_cost is None:
-        return None
-    return ManaCost(card.mana_cost.symbols + ManaCost.parse(kicker).symbols)
-
-
-def _spell_targets(battle: Battle | None, side, ability: Ability | None, card: int) -> list[tuple[int, tuple]]:
+def _spell_targets(battle: Battle | None, side, code: CardProgram, card: int) -> list[tuple[int, tuple]]:
     """(mode, first target) pairs a spell can be cast with; [(0, NO_TARGET)] when it needs none."""
+    ability = code.spell
     if ability is None:
         return [(0, NO_TARGET)]
-    found = []
-    for mode, effects in enumerate(modes_of(ability)):
-        wanted = slots(effects)
+    found: list[tuple[int, tuple]] = []
+    for mode, wanted, kind in code.modes:
         if not wanted:
             found.append((mode, NO_TARGET))
             continue
         if battle is None:
             continue
-        kind = next(e.kind for e in effects if wanted[0] in (e.target, e.other))
         refs = target_options(battle, side.id, wanted[0], (side.id, card), kind)
-        found += [(mode, ref) for ref in _completable(battle, side, ability, mode, card, refs)]
+        found += [(mode, ref) for ref in _completable(battle, side, ability, mode, card, refs, len(wanted))]
     return found
 
 
-def _completable(battle: Battle, side, ability: Ability, mode: int, card: int, refs: list) -> list:
+def _completable(battle: Battle, side, ability: Ability, mode: int, card: int, refs: list, wanted: int) -> list:
     """The first targets with which every further target can be chosen too (CR 601.2c: a
-    spell needs all its targets; "fights target creature you don't control" needs one)."""
-    if len(slots(modes_of(ability)[mode])) < 2:
+    spell needs all its targets; "fights target creature you don't control" needs one).
+    `wanted`: how many targets the mode chooses."""
+    if wanted < 2:
         return refs
     return [ref for ref in refs if choose_picks(battle, side.id, ability, mode, 0, (side.id, card),
                                                 None, first=ref) is not None]  # greedy: no draw
@@ -114,34 +107,30 @@ def castable(side, battle: Battle | None = None, instant_speed: bool = False) ->
     actions = []
     seen = set()
     sources = None
+    cards = side.cards
     for card_id in side.hand:
-        card = side.cards[card_id]
-        if card.name in seen:
+        code = program(cards[card_id])
+        if code.name in seen:
             continue
-        seen.add(card.name)
-        facts = profile(card)
-        if facts.is_land:
+        seen.add(code.name)
+        if code.facts.is_land:
             if not side.land_played and not instant_speed:
                 actions.append(Action(act.PLAY_LAND, side.id, card_id))
             continue
-        if instant_speed and not is_instant_speed(card):
+        if (instant_speed and not code.instant) or not code.offered:
             continue
-        ability = None if facts.is_permanent or effect_of(card) else spell_ability(card)
-        if card.mana_cost is None or not (facts.is_permanent or effect_of(card) or ability):
-            continue
-        if ability is not None and ability.cost is not None and ability.cost.sacrifice and \
-                not _sacrificeable(side, ability.cost.sacrifice, -1):
+        if code.sacrifice and not _sacrificeable(side, code.sacrifice, -1):
             continue
         if sources is None:
             sources = mana_sources(side)
-        cost = facts.cost
+        cost = code.cost
         if pay(sources, cost) is None:
             continue
-        for mode, target in _spell_targets(battle, side, ability, card_id):
-            for x in range(max_x(sources, cost) + 1):
+        xs = range(max_x(sources, cost) + 1)
+        for mode, target in _spell_targets(battle, side, code, card_id):
+            for x in xs:
                 actions.append(Action(act.CAST, side.id, card_id, x, target, mode))
-        kicked = kicked_cost(card) if facts.is_permanent else None
-        if kicked is not None and pay(sources, requirement(kicked)) is not None:
+        if code.kicked is not None and pay(sources, code.kicked) is not None:
             actions.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
     return actions
 
@@ -150,37 +139,38 @@ def activations(side, battle: Battle, sorcery_speed: bool = True) -> list[Action
     """Activated abilities the side can pay for now, one action per ability and first target;
     loyalty abilities once per planeswalker per turn, at sorcery speed (CR 606.3)."""
     actions = []
+    cards = side.cards
     for permanent in side.battlefield:
-        card = side.cards[permanent.card]
-        for index, ability in enumerate(activated_abilities(card)):
-            if not _can_pay(battle, side, permanent, ability, sorcery_speed) or \
+        code = program(cards[permanent.card])
+        for activated in code.activated:
+            index = activated.index
+            if not _can_pay(battle, side, permanent, activated, code.facts.is_creature, sorcery_speed) or \
                     battle.activated.count((side.id, permanent.card, index)) >= MAX_ACTIVATIONS:
                 continue
-            wanted = slots(ability.effects)
+            wanted = activated.slots
             if not wanted:
                 actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, NO_TARGET, index))
                 continue
-            kind = next(e.kind for e in ability.effects if wanted[0] in (e.target, e.other))
-            refs = target_options(battle, side.id, wanted[0], (side.id, permanent.card), kind)
-            for ref in _completable(battle, side, ability, 0, permanent.card, refs):
+            refs = target_options(battle, side.id, wanted[0], (side.id, permanent.card), activated.first_kind)
+            for ref in _completable(battle, side, activated.ability, 0, permanent.card, refs, len(wanted)):
                 actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, ref, index))
     return actions
 
 
-def _can_pay(battle: Battle, side, permanent, ability: Ability, sorcery_speed: bool) -> bool:
-    cost = ability.cost
+def _can_pay(battle: Battle, side, permanent, activated: Activated, is_creature: bool, sorcery_speed: bool) -> bool:
+    cost = activated.cost
     if cost.loyalty is not None:
         used = any(entry[:2] == (side.id, permanent.card) for entry in battle.activated)
         return sorcery_speed and not used and permanent.loyalty + cost.loyalty >= 0
-    if cost.tap and (permanent.tapped or (profile(side.cards[permanent.card]).is_creature and permanent.summoning_sick)):
+    if cost.tap and (permanent.tapped or (is_creature and permanent.summoning_sick)):
         return False
     if cost.life and side.life <= cost.life:
         return False
     if cost.sacrifice and not _sacrificeable(side, cost.sacrifice, permanent.card):
         return False
-    if cost.mana:
+    if activated.mana is not None:
         sources = mana_sources(side, exclude=permanent.card if cost.tap else -1)
-        if pay(sources, requirement(ManaCost.parse(cost.mana))) is None:
+        if pay(sources, activated.mana) is None:
             return False
     return True
 
@@ -226,7 +216,7 @@ def cast(battle: Battle, action: Action, rng: random.Random, events) -> None:
     targets (CR 601.2)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
-    ability = None if profile(card).is_permanent or effect_of(card) else spell_ability(card)
+    ability = program(card).spell
     picks = _picks(battle, side, ability, action, action.mode, rng)
     kicked = action.mode == KICKED and ability is None and kicked_cost(card) is not None
     mana_from = _pay_mana(side, kicked_cost(card) if kicked else card.mana_cost, action.x)
@@ -336,21 +326,23 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     actions (they do not depend on the target)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
+    code = program(card)
+    ability: Ability | None
     if action.kind == act.CAST:
-        facts = profile(card)
-        if facts.is_permanent or effect_of(card):
+        facts = code.facts
+        if facts.is_permanent or code.registered:
             value = card.mana_value + action.x
             if facts.is_creature:
                 value += (facts.power + facts.toughness) / 10
             if action.mode == KICKED:  # what the kicked enters abilities do, now
                 value += sum(ability_value(battle, side.id, a, (), 0, 0, (side.id, -1))
-                             for a in recognition(card).abilities if a.kicked and not slots(a.effects))
+                             for a in code.kicked_abilities)
             elif facts.statics:  # a lord or an anthem: what it gives the creatures out now
                 value += _static_value(battle, side, facts.statics)
             return value
-        ability, mode, source = spell_ability(card), action.mode, -1
+        ability, mode, source = code.spell, action.mode, -1
     else:
-        ability, mode, source = activated_abilities(card)[action.mode], 0, action.card
+        ability, mode, source = code.activated[action.mode].ability, 0, action.card
     picks = _picks(battle, side, ability, action, mode, rng)
     value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card))
     key = (action.kind, action.player, action.card, action.mode)

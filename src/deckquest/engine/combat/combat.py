@@ -18,7 +18,7 @@ import random
 
 from deckquest.engine.combat.profile import (
     ANY_PROTECTION, CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE,
-    INDESTRUCTIBLE, LANDWALK, LANDWALK_TYPES, LIFELINK, MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE,
+    INDESTRUCTIBLE, LANDWALK, LANDWALK_TYPES, LIFELINK, MENACE, PROFILES, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE,
     profile, protected_from,
 )
 from deckquest.engine.combat.statics import is_pc_creature, pc_creature_leaves, refresh_statics
@@ -30,9 +30,12 @@ from deckquest.engine.permanents import Permanent
 def can_attack(side, permanent: Permanent, haste_for_all: bool = False) -> bool:
     """An untapped creature without defender whose controller has controlled it
     since the turn began (summoning sickness), unless it has haste."""
-    card = profile(side.cards[permanent.card])
-    flags = keywords_of(side, permanent)
-    if not card.is_creature or permanent.tapped or flags & DEFENDER:
+    physical = side.cards[permanent.card]
+    card = PROFILES.get(id(physical)) or profile(physical)
+    if not card.is_creature or permanent.tapped:
+        return False
+    flags = card.keywords | permanent.granted | permanent.static_keywords
+    if flags & DEFENDER:
         return False
     return not permanent.summoning_sick or haste_for_all or bool(flags & HASTE)
 
@@ -43,9 +46,10 @@ def can_block(blocker_side, blocker: Permanent, attacker_side, attacker: Permane
     landwalk by none while the blocker's controller controls a land of that type (CR 702.14c).
     An unconscious PC takes no actions, so it never blocks (T-7.2)."""
     card = blocker_side.cards[blocker.card]
-    if not profile(card).is_creature or blocker.tapped:
+    facts = PROFILES.get(id(card)) or profile(card)
+    if not facts.is_creature or blocker.tapped:
         return False
-    mine = keywords_of(blocker_side, blocker)
+    mine = facts.keywords | blocker.granted | blocker.static_keywords
     theirs = keywords_of(attacker_side, attacker)
     if mine & CANT_BLOCK or theirs & UNBLOCKABLE or is_pc_creature(card):
         return False

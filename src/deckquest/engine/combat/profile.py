@@ -146,21 +146,25 @@ def mana_units(card: Card) -> tuple[frozenset[str], ...]:
     return (colors,) if colors else ()
 
 
-_PROFILES: dict[int, tuple[Card, Profile]] = {}  # id(card) -> (card, its profile)
-_PROFILES_MAX = 50_000
+#: id(card) -> its profile. Hot loops look a card up here first (`PROFILES.get(id(card)) or
+#: profile(card)`), saving a call; `profile` fills it.
+PROFILES: dict[int, Profile] = {}
+_HELD: list[Card] = []  # the cards of the cached profiles, kept alive
+PROFILES_MAX = 50_000
 
 
 def profile(card: Card) -> Profile:
     """The card's profile, cached by object identity: hashing a frozen Card walks all
-    its fields, which is too slow for the battle loop. The cache holds the card, so
-    its id cannot be reused while the entry lives."""
-    entry = _PROFILES.get(id(card))
-    if entry is not None and entry[0] is card:
-        return entry[1]
-    if len(_PROFILES) >= _PROFILES_MAX:
-        _PROFILES.clear()
-    facts = read_profile(card)
-    _PROFILES[id(card)] = (card, facts)
+    its fields, which is too slow for the battle loop. The cache holds the card (`_HELD`),
+    so while its entry lives no other object can have its id: a hit needs no other check."""
+    facts = PROFILES.get(id(card))
+    if facts is not None:
+        return facts
+    if len(PROFILES) >= PROFILES_MAX:
+        PROFILES.clear()
+        _HELD.clear()
+    facts = PROFILES[id(card)] = read_profile(card)
+    _HELD.append(card)
     return facts
 
 

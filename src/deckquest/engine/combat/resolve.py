@@ -22,7 +22,7 @@ import random
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Effect, Recognition, Target, Token, recognise
 from deckquest.engine.combat.profile import (
-    DEATHTOUCH, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
+    ANY_PROTECTION, DEATHTOUCH, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
 )
 from deckquest.engine.combat.state import (
     HORDE, Battle, StackItem, enter_battlefield, find_permanent, keywords_of, power, toughness,
@@ -77,25 +77,46 @@ def triggered(card: Card, timing: str) -> list[Ability]:
     return [a for a in recognition(card).abilities if a.timing == timing]
 
 
-def activated_abilities(card: Card) -> list[Ability]:
+_ACTIVATED: dict[int, tuple[Card, tuple[Ability, ...]]] = {}
+
+
+def activated_abilities(card: Card) -> tuple[Ability, ...]:
     """Activated and loyalty abilities, in the order printed (an ability's index is its
-    position here)."""
-    return [a for a in recognition(card).abilities if a.timing in ("activated", "loyalty")]
+    position here); cached by the card's identity."""
+    entry = _ACTIVATED.get(id(card))
+    if entry is not None and entry[0] is card:
+        return entry[1]
+    if len(_ACTIVATED) > 50_000:
+        _ACTIVATED.clear()
+    found = tuple(a for a in recognition(card).abilities if a.timing in ("activated", "loyalty"))
+    _ACTIVATED[id(card)] = (card, found)
+    return found
 
 
 def modes_of(ability: Ability) -> tuple[tuple[Effect, ...], ...]:
     return ability.modes or (ability.effects,)
 
 
-def slots(effects: tuple[Effect, ...]) -> list[Target]:
+_SLOTS: dict[int, tuple[tuple[Effect, ...], tuple[Target, ...]]] = {}
+
+
+def slots(effects: tuple[Effect, ...]) -> tuple[Target, ...]:
     """The targets to choose, in order: each distinct "target" phrase once per target it
-    names ("two target lands": twice); an effect that repeats a phrase shares its choice."""
+    names ("two target lands": twice); an effect that repeats a phrase shares its choice.
+    Cached by the identity of the effects (an ability's, which the recognition cache keeps)."""
+    entry = _SLOTS.get(id(effects))
+    if entry is not None and entry[0] is effects:
+        return entry[1]
     found: list[Target] = []
     for effect in effects:
         for target in (effect.target, effect.other):
             if target is not None and target.scope == "target" and target not in found:
                 found.append(target)
-    return [t for t in found for _ in range(t.count)]
+    wanted = tuple(t for t in found for _ in range(t.count))
+    if len(_SLOTS) > 50_000:
+        _SLOTS.clear()
+    _SLOTS[id(effects)] = (effects, wanted)
+    return wanted
 
 
 # --- who is what ----------------------------------------------------------------------------
@@ -124,13 +145,6 @@ def players(battle: Battle, kind: str) -> list[str]:
 
 _TYPE_WORDS = {"artifact": "Artifact", "enchantment": "Enchantment", "land": "Land",
                "planeswalker": "Planeswalker", "creature": "Creature", "instant": "Instant", "sorcery": "Sorcery"}
-
-
-def _kind_ok(card: Card, kinds) -> bool:
-    for kind in kinds:
-        if kind == "permanent" or card.is_type(_TYPE_WORDS.get(kind, "")):
-            return True
-    return False
 
 
 def _condition_ok(battle: Battle, side, permanent: Permanent, condition, source: Ref) -> bool:
@@ -186,22 +200,52 @@ def target_options(battle: Battle, controller: str, target: Target, source: Ref,
     found: list[Ref] = []
     if "player" in target.kinds:
         found += [(p, PLAYER) for p in players(battle, kind) if _controller_ok(battle, controller, p, target.controller)]
-    wanted = [k for k in target.kinds if k != "player"]
-    if wanted:
-        source_card = battle.side(source[0]).cards[source[1]] if source[1] >= 0 and source[0] else None
-        for side in battle.sides():
-            if not _controller_ok(battle, controller, side.id, target.controller):
+    wanted = _wanted_types(target.kinds)
+    if wanted is None:
+        return found
+    targeted = target.scope == "target"
+    source_card = battle.side(source[0]).cards[source[1]] if targeted and source[1] >= 0 and source[0] else None
+    conditions = target.conditions
+    for side in battle.sides():
+        if not _controller_ok(battle, controller, side.id, target.controller):
+            continue
+        shielded = targeted and opposing(battle, controller, side.id)  # hexproof counts (CR 702.11b)
+        cards = side.cards
+        for permanent in side.battlefield:
+            card = cards[permanent.card]
+            if wanted and wanted.isdisjoint(card.type_line.card_types):
                 continue
-            for permanent in side.battlefield:
-                if _kind_ok(side.cards[permanent.card], wanted) and all(
-                        _condition_ok(battle, side, permanent, c, source) for c in target.conditions):
-                    if target.scope == "target" and (protected_from(keywords_of(side, permanent), source_card)
-                                                      if source_card is not None else False):
-                        continue  # CR 702.16b: not a legal target
-                    if target.scope == "target" and keywords_of(side, permanent) & HEXPROOF and \
-                            opposing(battle, controller, side.id):
-                        continue  # CR 702.11b
-                    found.append((side.id, permanent.card))
+            if conditions and not all(_condition_ok(battle, side, permanent, c, source) for c in conditions):
+                continue
+            if targeted:
+                flags = keywords_of(side, permanent)
+                if source_card is not None and flags & ANY_PROTECTION and protected_from(flags, source_card):
+                    continue  # CR 702.16b: not a legal target
+                if shielded and flags & HEXPROOF:
+                    continue  # CR 702.11b
+            found.append((side.id, permanent.card))
+    return found
+
+
+_WANTED: dict[tuple[str, ...], frozenset[str] | None] = {}
+_UNREAD = frozenset(("?",))
+
+
+def _wanted_types(kinds: tuple[str, ...]) -> frozenset[str] | None:
+    """The card types a target's kinds (other than "player") accept: None when none does
+    (only players), the empty set when any permanent does."""
+    wanted = _WANTED.get(kinds, _UNREAD)
+    if wanted is not _UNREAD:
+        return wanted
+    others = [k for k in kinds if k != "player"]
+    found: frozenset[str] | None
+    if not others:
+        found = None
+    elif "permanent" in others:
+        found = frozenset()
+    else:
+        found = frozenset(_TYPE_WORDS.get(k, "") for k in others)
+    _WANTED[kinds] = found
     return found
 
 

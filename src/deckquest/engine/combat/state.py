@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 
 from deckquest.cards.model import Card
 from deckquest.engine.checks import PendingCheck
-from deckquest.engine.combat.profile import profile
+from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.pc import OK, PC
 from deckquest.engine.permanents import Permanent
 
@@ -161,7 +161,12 @@ class Battle:
 
     def is_enemy(self, owner: str) -> bool:
         """The horde side and the bosses are one team (the enemies), the PCs the other."""
-        return owner == HORDE or any(boss.id == owner for boss in self.bosses)
+        if owner == HORDE:
+            return True
+        for boss in self.bosses:
+            if boss.id == owner:
+                return True
+        return False
 
     def sides(self) -> list:
         """Every side that can hold permanents: the horde side, the bosses, the PCs."""
@@ -180,20 +185,24 @@ class Battle:
 def power(side, permanent: Permanent) -> int:
     """The creature's power now: printed plus its +1/+1 (or -1/-1) counters and
     "until end of turn" changes."""
-    return (profile(side.cards[permanent.card]).power + permanent.plus_counters + permanent.power_bonus
-            + permanent.static_power)
+    card = side.cards[permanent.card]
+    facts = PROFILES.get(id(card)) or profile(card)
+    return facts.power + permanent.plus_counters + permanent.power_bonus + permanent.static_power
 
 
 def toughness(side, permanent: Permanent) -> int:
     """The creature's toughness now (damage not subtracted)."""
-    return (profile(side.cards[permanent.card]).toughness + permanent.plus_counters + permanent.toughness_bonus
-            + permanent.static_toughness)
+    card = side.cards[permanent.card]
+    facts = PROFILES.get(id(card)) or profile(card)
+    return facts.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
 
 
 def keywords_of(side, permanent: Permanent) -> int:
     """Its keyword flags: printed ones, those gained until end of turn and those static
     abilities give it."""
-    return profile(side.cards[permanent.card]).keywords | permanent.granted | permanent.static_keywords
+    card = side.cards[permanent.card]
+    facts = PROFILES.get(id(card)) or profile(card)
+    return facts.keywords | permanent.granted | permanent.static_keywords
 
 
 def find_permanent(side, card: int) -> Permanent | None:

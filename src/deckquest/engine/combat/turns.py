@@ -436,16 +436,19 @@ def _blocks(battle: Battle) -> list[Action]:
     blocks together, T-6.11), take-backs of declared blocks, and confirm when legal
     (menace, CR 702.110b). Empty when no block is possible at all."""
     blocking = {blocker for a in battle.attacks for blocker in a.blockers}
+    attackers = [((attack.owner, attack.card), side, find_permanent(side, attack.card))
+                 for attack in battle.attacks for side in (battle.side(attack.owner),)]
     actions = []
     for pc in battle.fighting():
         for permanent in pc.battlefield:
             if (pc.id, permanent.card) in blocking:
                 actions.append(Action(act.UNBLOCK, pc.id, permanent.card))
                 continue
-            for attack in battle.attacks:
-                side = battle.side(attack.owner)
-                if can_block(pc, permanent, side, find_permanent(side, attack.card)):
-                    actions.append(Action(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
+            if permanent.tapped:
+                continue  # an untapped creature blocks (can_block)
+            for target, side, attacker in attackers:
+                if can_block(pc, permanent, side, attacker):
+                    actions.append(Action(act.BLOCK, pc.id, permanent.card, target=target))
     if actions and blockers_are_legal(battle):
         actions.append(Action(act.CONFIRM_BLOCKERS))
     return actions
