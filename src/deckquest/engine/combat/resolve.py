@@ -18,6 +18,7 @@ docs/battles.md states); spells and activated abilities use the stack.
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Effect, Recognition, Target, Token, recognise
@@ -252,12 +253,52 @@ def _wanted_types(kinds: tuple[str, ...]) -> frozenset[str] | None:
 # --- choosing targets -----------------------------------------------------------------------
 
 
-def _assign(effects: tuple[Effect, ...], picks: tuple[Ref, ...]) -> dict[Target, list[Ref]]:
-    """Which chosen refs belong to which "target" phrase (see `slots`)."""
-    assignment: dict[Target, list[Ref]] = {}
-    for target, ref in zip(slots(effects), picks):
-        assignment.setdefault(target, []).append(ref)
+class _Phrases(NamedTuple):
+    """The "target" phrases of some effects: `owners` the phrase of each slot (see `slots`),
+    `count` how many distinct phrases, `of_effect` each effect's target and other phrase
+    (-1: not a "target" phrase)."""
+
+    owners: tuple[int, ...]
+    count: int
+    of_effect: tuple[tuple[int, int], ...]
+
+
+_PHRASES: dict[int, tuple[tuple[Effect, ...], _Phrases]] = {}
+
+
+def _phrases(effects: tuple[Effect, ...]) -> _Phrases:
+    """The effects' phrases, worked out once (cached by the effects' identity, as `slots`):
+    comparing and hashing the frozen `Target`s at every valuation was most of its cost."""
+    entry = _PHRASES.get(id(effects))
+    if entry is not None and entry[0] is effects:
+        return entry[1]
+    distinct: list[Target] = []
+    for effect in effects:
+        for target in (effect.target, effect.other):
+            if target is not None and target.scope == "target" and target not in distinct:
+                distinct.append(target)
+
+    def phrase(target: Target | None) -> int:
+        return distinct.index(target) if target is not None and target in distinct else -1
+
+    found = _Phrases(tuple(i for i, t in enumerate(distinct) for _ in range(t.count)), len(distinct),
+                     tuple((phrase(e.target), phrase(e.other)) for e in effects))
+    if len(_PHRASES) > 50_000:
+        _PHRASES.clear()
+    _PHRASES[id(effects)] = (effects, found)
+    return found
+
+
+def _assign(phrases: _Phrases, picks: tuple[Ref, ...]) -> list[list[Ref]]:
+    """Which chosen refs belong to which "target" phrase (see `slots`), by phrase number."""
+    assignment: list[list[Ref]] = [[] for _ in range(phrases.count)]
+    for owner, ref in zip(phrases.owners, picks):
+        assignment[owner].append(ref)
     return assignment
+
+
+def _chosen(assignment: list[list[Ref]], phrase: int) -> list[Ref]:
+    return assignment[phrase] if phrase >= 0 else []
 
 
 def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x: int, source: Ref,
@@ -340,17 +381,18 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
                   mode: int = 0, source: Ref = ("", -1)) -> float:
     """What resolving the ability with these targets is worth to its controller (greedy)."""
     effects = modes_of(ability)[mode]
-    assignment = _assign(effects, picks)
+    phrases = _phrases(effects)
+    assignment = _assign(phrases, picks)
     total = 0.0
-    for effect in effects:
+    for effect, (target, other) in zip(effects, phrases.of_effect):
         amount = effect.amount.value(x, counted(battle, controller, effect.amount.count_of))
         if effect.kind == "fight":
-            total += _fight_value(battle, controller, assignment.get(effect.target, []), assignment.get(effect.other, []))
+            total += _fight_value(battle, controller, _chosen(assignment, target), _chosen(assignment, other))
             continue
         if effect.kind == "token":
             total += token_value(effect, amount)
             continue
-        for ref in _refs(battle, controller, effect, assignment, source, ()):
+        for ref in _refs(battle, controller, effect, _chosen(assignment, target), source, ()):
             total += _effect_value(battle, controller, effect, ref, amount, x)
     return total
 
@@ -552,12 +594,13 @@ def token_value(effect: Effect, amount: int) -> float:
 # --- resolving ------------------------------------------------------------------------------
 
 
-def _refs(battle: Battle, controller: str, effect: Effect, assignment: dict, source: Ref,
+def _refs(battle: Battle, controller: str, effect: Effect, chosen: list[Ref], source: Ref,
           previous: tuple[Ref, ...]) -> list[Ref]:
-    """The objects an effect acts on, from its target phrase."""
+    """The objects an effect acts on, from its target phrase (`chosen`: the targets chosen
+    for it, when it is a "target" phrase)."""
     target = effect.target
     if target.scope == "target":
-        return list(assignment.get(target, []))
+        return list(chosen)
     if target.scope == "self":
         return [source] if source[1] >= 0 else []
     if target.scope == "you":
@@ -580,15 +623,16 @@ def resolve(battle: Battle, controller: str, source: int, ability: Ability, pick
     from deckquest.engine.combat.combat import state_based_actions
 
     effects = modes_of(ability)[mode]
-    assignment = _assign(effects, picks)
+    phrases = _phrases(effects)
+    assignment = _assign(phrases, picks)
     previous: tuple[Ref, ...] = context
-    for effect in effects:
+    for effect, (target, other) in zip(effects, phrases.of_effect):
         if battle.outcome:
             return
         amount = effect.amount.value(x, counted(battle, controller, effect.amount.count_of))
-        refs = _refs(battle, controller, effect, assignment, (controller, source), previous)
+        refs = _refs(battle, controller, effect, _chosen(assignment, target), (controller, source), previous)
         if effect.kind == "fight":
-            _fight(battle, assignment.get(effect.target, []), assignment.get(effect.other, []), events)
+            _fight(battle, _chosen(assignment, target), _chosen(assignment, other), events)
         elif effect.kind == "token":
             create_tokens(battle, controller, effect.token, amount, events)
         elif effect.kind == "search_land":
