@@ -203,6 +203,8 @@ def _picks(battle: Battle, side, ability: Ability | None, action: Action, mode: 
     generator of its own seeded 0, so weighing draws nothing from the battle's)."""
     if ability is None or action.target == NO_TARGET:
         return ()
+    if len(slots(modes_of(ability)[mode])) == 1:
+        return (action.target,)  # the one target is the action's (choose_picks would say so)
     at_random = side.id == HORDE
     if at_random and rng is None:
         rng = random.Random(0)

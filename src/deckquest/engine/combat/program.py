@@ -76,8 +76,8 @@ _PROGRAMS_MAX = 50_000
 
 def program(card: Card) -> CardProgram:
     """The card's program, cached by object identity (and by the registered effect)."""
-    entry = _PROGRAMS.get(id(card))
-    if entry is not None and entry.card is card and entry.registered is (REGISTRY.get(card.name) if REGISTRY else None):
+    entry = _PROGRAMS.get(id(card))  # the entry holds the card: no other object has its id
+    if entry is not None and entry.registered is (REGISTRY.get(card.name) if REGISTRY else None):
         return entry
     if len(_PROGRAMS) >= _PROGRAMS_MAX:
         _PROGRAMS.clear()

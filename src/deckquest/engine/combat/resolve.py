@@ -23,7 +23,7 @@ from typing import NamedTuple
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Effect, Recognition, Target, Token, recognise
 from deckquest.engine.combat.profile import (
-    ANY_PROTECTION, DEATHTOUCH, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
+    ANY_PROTECTION, DEATHTOUCH, PROFILES, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
 )
 from deckquest.engine.combat.state import (
     HORDE, Battle, StackItem, enter_battlefield, find_permanent, keywords_of, power, toughness,
@@ -333,14 +333,16 @@ def permanent_value(side, permanent: Permanent) -> float:
     """A rough worth in mana: a creature's power and toughness and keywords, a planeswalker's
     loyalty, other permanents half their mana value."""
     card = side.cards[permanent.card]
-    facts = profile(card)
+    facts = PROFILES.get(id(card)) or profile(card)
     if is_pc_creature(card):
         return 10.0  # an unconscious PC (T-7.2): destroying it kills the PC (T-7.4)
     lord = _lord_value(side, permanent, facts.statics) if facts.statics else 0.0
-    if facts.is_creature:
-        flags = keywords_of(side, permanent)
-        return (max(0, power(side, permanent)) + max(0, toughness(side, permanent)) + 0.7 * bin(flags).count("1")
-                + lord)
+    if facts.is_creature:  # power, toughness and keywords_of, written out (a hot path)
+        flags = facts.keywords | permanent.granted | permanent.static_keywords
+        counters = permanent.plus_counters
+        return (max(0, facts.power + counters + permanent.power_bonus + permanent.static_power)
+                + max(0, facts.toughness + counters + permanent.toughness_bonus + permanent.static_toughness)
+                + 0.7 * flags.bit_count() + lord)
     if lord:
         return 0.5 * card.mana_value + 0.5 + lord
     if card.is_type("Planeswalker"):
