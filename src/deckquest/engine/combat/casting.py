@@ -17,7 +17,7 @@ from deckquest.cards.model import Card, ManaCost
 from deckquest.cards.oracle import Ability
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
-from deckquest.engine.combat.effects import effect_of
+from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Source, max_x, pay, requirement
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program
@@ -103,10 +103,45 @@ def castable(side, battle: Battle | None = None, instant_speed: bool = False) ->
     """Lands the side may play and spells it can pay for: one action per card name (copies
     are interchangeable), value of X, mode and first target. Spells whose text is not
     understood are not offered (they would do nothing). Without `battle`, spells that
-    need targets are left out. `instant_speed`: instants only, no land."""
-    actions = []
+    need targets are left out. `instant_speed`: instants only, no land.
+
+    What can be cast depends on the hand, whether a land was played and what the untapped
+    sources make; only targets and sacrifices depend on the rest of the battle. So the
+    battle remembers, for each such state of a side, the actions that need nothing else and
+    the cards whose targets (or sacrifices) must still be looked at (`Battle.castable_plans`):
+    a state seen before (the other PC acted, the same hand in the next respond window, a
+    boss weighing its next play) is not worked out again."""
+    sources = mana_sources(side)
+    key = (side.id, instant_speed, side.land_played, tuple([made for _, made in sources]), tuple(side.hand))
+    plans = battle.castable_plans if battle is not None and not REGISTRY else None
+    plan = plans.get(key) if plans is not None else None
+    if plan is None:
+        plan = _castable_plan(side, sources, instant_speed)
+        if plans is not None:
+            plans[key] = plan
+    actions: list[Action] = []
+    for entry in plan:
+        if type(entry) is Action:
+            actions.append(entry)
+            continue
+        card_id, code, xs = entry
+        if code.sacrifice and not _sacrificeable(side, code.sacrifice, -1):
+            continue
+        for mode, target in _spell_targets(battle, side, code, card_id):
+            for x in xs:
+                actions.append(Action(act.CAST, side.id, card_id, x, target, mode))
+    return actions
+
+
+Planned = Action | tuple[int, CardProgram, range]  # an action, or a card whose targets are still to list
+
+
+def _castable_plan(side, sources: list[Source], instant_speed: bool) -> tuple[Planned, ...]:
+    """`castable` for a side's hand, lands played and mana (see there): the actions that
+    depend on nothing else, in order, and (card, program, values of X) for the cards whose
+    targets or additional sacrifice must be looked at on the battlefield each time."""
+    plan: list[Planned] = []
     seen = set()
-    sources = None
     cards = side.cards
     for card_id in side.hand:
         code = program(cards[card_id])
@@ -115,24 +150,22 @@ def castable(side, battle: Battle | None = None, instant_speed: bool = False) ->
         seen.add(code.name)
         if code.facts.is_land:
             if not side.land_played and not instant_speed:
-                actions.append(Action(act.PLAY_LAND, side.id, card_id))
+                plan.append(Action(act.PLAY_LAND, side.id, card_id))
             continue
         if (instant_speed and not code.instant) or not code.offered:
             continue
-        if code.sacrifice and not _sacrificeable(side, code.sacrifice, -1):
-            continue
-        if sources is None:
-            sources = mana_sources(side)
         cost = code.cost
         if pay(sources, cost) is None:
             continue
         xs = range(max_x(sources, cost) + 1)
-        for mode, target in _spell_targets(battle, side, code, card_id):
-            for x in xs:
-                actions.append(Action(act.CAST, side.id, card_id, x, target, mode))
+        if code.sacrifice or any(mode.slots for mode in code.modes):
+            plan.append((card_id, code, xs))
+        else:
+            modes = [mode.index for mode in code.modes] or [0]
+            plan.extend(Action(act.CAST, side.id, card_id, x, NO_TARGET, mode) for mode in modes for x in xs)
         if code.kicked is not None and pay(sources, code.kicked) is not None:
-            actions.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
-    return actions
+            plan.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
+    return tuple(plan)
 
 
 def activations(side, battle: Battle, sorcery_speed: bool = True) -> list[Action]:

@@ -134,6 +134,10 @@ class Battle:
     # the battle: a battle's boosts are once per turn and go back at each turn's cleanup, the
     # scene's boost stays used and its cards stay exiled until the scene ends.
     scene_boosts: dict[str, tuple[bool, list[int]]] = field(default_factory=dict)
+    # What each side could cast in each state of its hand and mana seen so far
+    # (casting.castable): worked out once per state, not at every decision. Not part of the
+    # battle's state: a copy starts without it, comparisons ignore it.
+    castable_plans: dict[tuple, tuple] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def copy(self) -> "Battle":
         return replace(
