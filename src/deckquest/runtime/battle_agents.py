@@ -298,11 +298,25 @@ def _horde_threat(battle: Battle) -> list[tuple[float, int]]:
     return sorted(threat, key=lambda t: -t[0])
 
 
+#: The last answer of `_expected_reveal_power`: (card table, library, power). The agent asks
+#: it several times a turn of a library that only changes when the horde reveals or mills.
+_LAST_REVEAL: list = [None, (), 0.0]
+
+
 def _expected_reveal_power(horde) -> float:
     """The mean power the horde's next reveal brings: tokens until a non-token card
     (a geometric number of them, by the library's make-up), then that card."""
     if not horde.library:
         return 0.0
+    library = tuple(horde.library)
+    if _LAST_REVEAL[0] is horde.cards and _LAST_REVEAL[1] == library:
+        return _LAST_REVEAL[2]
+    power = _reveal_power(horde)
+    _LAST_REVEAL[:] = [horde.cards, library, power]
+    return power
+
+
+def _reveal_power(horde) -> float:
     tokens = [profile(horde.cards[c]) for c in horde.library if horde.cards[c].is_token]
     others = [profile(horde.cards[c]) for c in horde.library if not horde.cards[c].is_token]
     token_power = sum(t.power for t in tokens if t.is_creature) / len(tokens) if tokens else 0.0

@@ -19,7 +19,7 @@ from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Source, max_x, pay, requirement
-from deckquest.engine.combat.profile import profile
+from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program
 from deckquest.engine.combat.resolve import (
     STACK, ability_value, activated_abilities, choose_picks, enters_triggers, modes_of, permanent_value,
@@ -44,7 +44,8 @@ def mana_sources(side, exclude: int = -1) -> list[Source]:
     for index, permanent in enumerate(side.battlefield):
         if permanent.tapped or permanent.card == exclude:
             continue
-        facts = profile(side.cards[permanent.card])
+        card = side.cards[permanent.card]
+        facts = PROFILES.get(id(card)) or profile(card)
         if facts.mana and not (facts.is_creature and permanent.summoning_sick):
             sources.append((index, facts.mana))
     return sources

@@ -340,7 +340,8 @@ def legend_rule(side) -> list[Permanent]:
 
 
 def _is_destroyed(battle: Battle, side, permanent: Permanent) -> bool:
-    card = profile(side.cards[permanent.card])
+    physical = side.cards[permanent.card]
+    card = PROFILES.get(id(physical)) or profile(physical)
     if not card.is_creature:
         return card.loyalty > 0 and permanent.loyalty <= 0 and side.cards[permanent.card].is_type("Planeswalker")
     left = toughness(side, permanent)

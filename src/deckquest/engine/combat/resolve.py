@@ -74,8 +74,20 @@ def spell_ability(card: Card) -> Ability | None:
     return ability
 
 
-def triggered(card: Card, timing: str) -> list[Ability]:
-    return [a for a in recognition(card).abilities if a.timing == timing]
+_TRIGGERED: dict[tuple[int, str], tuple[Card, tuple[Ability, ...]]] = {}
+
+
+def triggered(card: Card, timing: str) -> tuple[Ability, ...]:
+    """The card's triggered abilities of a timing (enters, dies, upkeep, …), cached by the
+    card's identity: every upkeep and end step asks it of every permanent."""
+    entry = _TRIGGERED.get((id(card), timing))
+    if entry is not None and entry[0] is card:
+        return entry[1]
+    if len(_TRIGGERED) > 50_000:
+        _TRIGGERED.clear()
+    found = tuple(a for a in recognition(card).abilities if a.timing == timing)
+    _TRIGGERED[(id(card), timing)] = (card, found)
+    return found
 
 
 _ACTIVATED: dict[int, tuple[Card, tuple[Ability, ...]]] = {}
