@@ -256,8 +256,8 @@ def _land_value(battle: Battle, action: Action) -> tuple:
     pc = battle.side(action.player)
     facts = profile(pc.cards[action.card])
     made = set().union(*facts.mana) if facts.mana else set()
-    needed = sum(1 for c in pc.hand for color in (pc.cards[c].mana_cost.colors if pc.cards[c].mana_cost else ())
-                 if color in made)
+    costs = [cost for c in pc.hand if (cost := pc.cards[c].mana_cost) is not None]
+    needed = sum(1 for cost in costs for color in cost.colors if color in made)
     return (needed, not facts.enters_tapped, len(made), -action.card)
 
 

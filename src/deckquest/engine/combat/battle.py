@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Callable, Protocol, Sequence
+from typing import AbstractSet, Callable, Protocol, Sequence
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Coverage, coverage
@@ -229,7 +229,7 @@ def coverage_warnings(pcs: Sequence[PC], bosses: Sequence[PlayerNpc]) -> tuple[s
     return tuple(warnings)
 
 
-def write_back(pc: PC, fought: PC, allies: set[int] = frozenset()) -> None:
+def write_back(pc: PC, fought: PC, allies: AbstractSet[int] = frozenset()) -> None:
     """Copy the battle's outcome for one PC into the party's PC. Its concentration
     counter stays as it was (battle turns are not concentration), and so does its boost of
     the scene (T-4.6: once per scene; a battle's boosts were its turns' own, and the scene's
@@ -274,6 +274,7 @@ def _ally_results(battle: Battle, allies) -> tuple[EnemyResult, ...]:
 def _result(battle: Battle, pcs: Sequence[PC], npcs=(), first_npc: int = 0,
             warnings: tuple[str, ...] = (), allies=()) -> BattleResult:
     horde = battle.horde
+    assert battle.outcome is not None  # the battle is over
     results = []
     for before, after in zip(pcs, battle.survivors):
         tally = battle.tallies[after.id]

@@ -122,7 +122,7 @@ def castable(side, battle: Battle | None = None, instant_speed: bool = False) ->
             plans[key] = plan
     actions: list[Action] = []
     for entry in plan:
-        if type(entry) is Action:
+        if isinstance(entry, Action):
             actions.append(entry)
             continue
         card_id, code, xs = entry
@@ -162,7 +162,7 @@ def _castable_plan(side, sources: list[Source], instant_speed: bool) -> tuple[Pl
         if code.sacrifice or any(mode.slots for mode in code.modes):
             plan.append((card_id, code, xs))
         else:
-            modes = [mode.index for mode in code.modes] or [0]
+            modes = [mode.number for mode in code.modes] or [0]
             plan.extend(Action(act.CAST, side.id, card_id, x, NO_TARGET, mode) for mode in modes for x in xs)
         if code.kicked is not None and pay(sources, code.kicked) is not None:
             plan.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
@@ -177,7 +177,7 @@ def activations(side, battle: Battle, sorcery_speed: bool = True) -> list[Action
     for permanent in side.battlefield:
         code = program(cards[permanent.card])
         for activated in code.activated:
-            index = activated.index
+            index = activated.number
             if not _can_pay(battle, side, permanent, activated, code.facts.is_creature, sorcery_speed) or \
                     battle.activated.count((side.id, permanent.card, index)) >= MAX_ACTIVATIONS:
                 continue
@@ -367,7 +367,7 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     if action.kind == act.CAST:
         facts = code.facts
         if facts.is_permanent or code.registered:
-            value = card.mana_value + action.x
+            value: float = card.mana_value + action.x
             if facts.is_creature:
                 value += (facts.power + facts.toughness) / 10
             if action.mode == KICKED:  # what the kicked enters abilities do, now
@@ -379,6 +379,7 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
         ability, mode, source = code.spell, action.mode, -1
     else:
         ability, mode, source = code.activated[action.mode].ability, 0, action.card
+    assert ability is not None  # castable offers a spell only when its text is understood
     picks = _picks(battle, side, ability, action, mode, rng)
     value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card))
     key = (action.kind, action.player, action.card, action.mode)

@@ -208,16 +208,17 @@ def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords
         rng.shuffle(blockers)
     else:
         blockers.sort(key=lambda blocker: blocker[2])
-    assigned = []
+    assigned: list[tuple[str, int, int]] = []  # (owner, card or -1 the player, damage)
     for owner, card, lethal in blockers:
         share = min(lethal, amount)
-        assigned.append([owner, card, share])
+        assigned.append((owner, card, share))
         amount -= share
     if amount > 0:
         if keywords & TRAMPLE:
-            assigned.append([attack.defender, attack.defender_card, amount])
+            assigned.append((attack.defender, attack.defender_card, amount))
         else:
-            assigned[0][2] += amount
+            owner, card, share = assigned[0]
+            assigned[0] = (owner, card, share + amount)
     return [(attack.owner, attack.card, owner, card, share) for owner, card, share in assigned if share > 0]
 
 

@@ -84,8 +84,7 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
             state_based_actions(battle, events, rng)  # the legend rule, CR 704.5j
     if effect is not None:
         effect.resolve(battle, HORDE, card, 0, rng, events)
-    elif not facts.is_permanent and spell_ability(physical) is not None:
-        ability = spell_ability(physical)
+    elif not facts.is_permanent and (ability := spell_ability(physical)) is not None:
         mode = rng.randrange(len(modes_of(ability)))
         picks = choose_picks(battle, HORDE, ability, mode, 0, (HORDE, card), rng, at_random=True)
         if picks is not None:

@@ -29,7 +29,7 @@ from deckquest.engine.combat.resolve import activated_abilities, modes_of, recog
 class Mode(NamedTuple):
     """One mode of a spell: its targets to choose (`slots`) and the effect kind of the first."""
 
-    index: int
+    number: int
     slots: tuple[Target, ...]
     first_kind: str  # the kind of the effect the first slot belongs to ("" without a slot)
 
@@ -38,7 +38,7 @@ class Activated(NamedTuple):
     """An activated or loyalty ability: its index on the card, its cost, the mana part of
     the cost read for payment (None without mana), its targets and the first one's kind."""
 
-    index: int
+    number: int
     ability: Ability
     cost: Cost
     mana: Requirement | None

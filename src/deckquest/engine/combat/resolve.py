@@ -199,9 +199,9 @@ def _spell_ok(battle: Battle, controller: str, item: StackItem | None, target: T
         return False
     card = battle.side(item.controller).cards[item.card]
     for condition in target.conditions:
-        if condition.kind == "type" and not card.is_type(_TYPE_WORDS[condition.value]):
+        if condition.kind == "type" and not card.is_type(_TYPE_WORDS[str(condition.value)]):
             return False
-        if condition.kind == "not_type" and card.is_type(_TYPE_WORDS.get(condition.value, condition.value)):
+        if condition.kind == "not_type" and card.is_type(_TYPE_WORDS.get(str(condition.value), str(condition.value))):
             return False
     return True
 
@@ -267,11 +267,11 @@ def _wanted_types(kinds: tuple[str, ...]) -> frozenset[str] | None:
 
 class _Phrases(NamedTuple):
     """The "target" phrases of some effects: `owners` the phrase of each slot (see `slots`),
-    `count` how many distinct phrases, `of_effect` each effect's target and other phrase
+    `phrases` how many distinct phrases, `of_effect` each effect's target and other phrase
     (-1: not a "target" phrase)."""
 
     owners: tuple[int, ...]
-    count: int
+    phrases: int
     of_effect: tuple[tuple[int, int], ...]
 
 
@@ -303,7 +303,7 @@ def _phrases(effects: tuple[Effect, ...]) -> _Phrases:
 
 def _assign(phrases: _Phrases, picks: tuple[Ref, ...]) -> list[list[Ref]]:
     """Which chosen refs belong to which "target" phrase (see `slots`), by phrase number."""
-    assignment: list[list[Ref]] = [[] for _ in range(phrases.count)]
+    assignment: list[list[Ref]] = [[] for _ in range(phrases.phrases)]
     for owner, ref in zip(phrases.owners, picks):
         assignment[owner].append(ref)
     return assignment
@@ -648,6 +648,7 @@ def resolve(battle: Battle, controller: str, source: int, ability: Ability, pick
         if effect.kind == "fight":
             _fight(battle, _chosen(assignment, target), _chosen(assignment, other), events)
         elif effect.kind == "token":
+            assert effect.token is not None  # the recogniser gives every token effect its token
             create_tokens(battle, controller, effect.token, amount, events)
         elif effect.kind == "search_land":
             _search_land(battle, controller, effect, rng, events)

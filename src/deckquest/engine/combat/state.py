@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from deckquest.cards.model import Card
+from deckquest.cards.oracle import Ability
 from deckquest.engine.checks import PendingCheck
 from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.pc import OK, PC
@@ -79,7 +80,7 @@ class StackItem:
 
     controller: str
     card: int
-    ability: object | None = None  # deckquest.cards.oracle.Ability
+    ability: Ability | None = None
     picks: tuple[tuple[str, int], ...] = ()
     x: int = 0
     mode: int = 0
@@ -121,7 +122,7 @@ class Battle:
     horde_turns: int = 0
     bosses: list[PC] = field(default_factory=list)  # player-type NPCs (T-8.3)
     boss_turns: dict[str, int] = field(default_factory=dict)  # T-6.1: turns in a row per boss (1 or 2)
-    stack: list[StackItem] = field(default_factory=list)
+    stack: list[StackItem | None] = field(default_factory=list)  # None: a countered spell, gone
     activated: list[tuple[str, int, int]] = field(default_factory=list)  # (side, card, ability) used this turn
     bonus_turn: bool = False  # T-6.1: a boss's second turn in a row (only two-turn bosses act)
     horde_deck: bool = True  # the enemies include a horde deck (else the horde side holds only NPCs)
@@ -172,7 +173,7 @@ class Battle:
                 return True
         return False
 
-    def sides(self) -> list:
+    def sides(self) -> list[PC | Horde]:
         """Every side that can hold permanents: the horde side, the bosses, the PCs."""
         return [self.horde, *self.bosses, *self.survivors]
 

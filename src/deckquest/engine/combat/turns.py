@@ -30,7 +30,7 @@ from deckquest.engine.combat.combat import (
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.combat.resolve import attack_triggers, beginning_triggers, echo_upkeep, end_of_turn
-from deckquest.engine.combat.state import HORDE, Battle, Check, Tally, enter_battlefield, find_permanent
+from deckquest.engine.combat.state import HORDE, Battle, Check, Horde, Tally, enter_battlefield, find_permanent
 from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
 
@@ -414,7 +414,8 @@ def defenders(battle: Battle) -> list[tuple[str, int]]:
     horde deck, each boss in the fight, each enemy planeswalker (T-8.2)."""
     found = [("", -1)] if battle.horde_deck else []
     found += [(boss.id, -1) for boss in battle.fighting_bosses()]
-    for side in [battle.horde, *battle.fighting_bosses()]:
+    enemies: list[PC | Horde] = [battle.horde, *battle.fighting_bosses()]
+    for side in enemies:
         found += [(side.id, p.card) for p in side.battlefield if side.cards[p.card].is_type("Planeswalker")]
     return found
 
@@ -494,7 +495,8 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
             _after_response(battle, rng, events)
     elif kind == act.ESCAPE:
         battle.non_combat_action_used = True  # T-6.7
-        untapped = sum(1 for side in [battle.horde, *battle.fighting_bosses()] for p in side.battlefield
+        enemies: list[PC | Horde] = [battle.horde, *battle.fighting_bosses()]
+        untapped = sum(1 for side in enemies for p in side.battlefield
                        if not p.tapped and profile(side.cards[p.card]).is_creature)  # T-6.6: enemy creatures
         _begin_check(battle, "escape", battle.side(action.player), untapped, battle.step, rng, events)
     elif kind == act.GO_TO_COMBAT:
