@@ -174,8 +174,9 @@ class GreedyBattleAgent:
         if lands:
             return max(lands, key=lambda a: _land_value(battle, a))
         costs: dict = {}
+        held: dict[tuple[str, int], bool] = {}  # per card: a pump instant kept for combat
         plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
-                 if a.kind in (act.CAST, act.ACTIVATE) and not _held_trick(battle, a)]
+                 if a.kind == act.ACTIVATE or (a.kind == act.CAST and not _held(battle, a, held))]
         plays = [p for p in plays if p[0] > 0]
         if plays:
             return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
@@ -186,6 +187,15 @@ class GreedyBattleAgent:
         if escapes and (_loss_is_near(battle) or _stalemate(battle)):
             return escapes[0]
         return Action(act.END_TURN)
+
+
+def _held(battle: Battle, action: Action, held: dict[tuple[str, int], bool]) -> bool:
+    """`_held_trick`, asked once per card of a decision (its casts are listed per target)."""
+    key = (action.player, action.card)
+    found = held.get(key)
+    if found is None:
+        found = held[key] = _held_trick(battle, action)
+    return found
 
 
 def _held_trick(battle: Battle, action: Action) -> bool:

@@ -20,7 +20,7 @@ from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Source, max_x, pay, requirement
 from deckquest.engine.combat.profile import PROFILES, profile
-from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program
+from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program, with_abilities
 from deckquest.engine.combat.resolve import (
     STACK, ability_value, activated_abilities, choose_picks, enters_triggers, modes_of, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
@@ -174,7 +174,10 @@ def activations(side, battle: Battle, sorcery_speed: bool = True) -> list[Action
     loyalty abilities once per planeswalker per turn, at sorcery speed (CR 606.3)."""
     actions = []
     cards = side.cards
+    able = with_abilities(cards)
     for permanent in side.battlefield:
+        if permanent.card not in able:
+            continue
         code = program(cards[permanent.card])
         for activated in code.activated:
             index = activated.number

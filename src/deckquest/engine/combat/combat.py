@@ -326,9 +326,10 @@ def legend_rule(side) -> list[Permanent]:
     The side keeps the one worth most (`resolve.permanent_value`: a planeswalker with more
     loyalty), of equals the one that came first. Returns the permanents to put there."""
     legends: dict[str, list[Permanent]] = {}
+    cards = side.cards
     for permanent in side.battlefield:
-        card = side.cards[permanent.card]
-        if "Legendary" in card.supertypes:
+        card = cards[permanent.card]
+        if (PROFILES.get(id(card)) or profile(card)).legendary:
             legends.setdefault(card.name, []).append(permanent)
     extra: list[Permanent] = []
     for same in legends.values():
@@ -344,11 +345,12 @@ def _is_destroyed(battle: Battle, side, permanent: Permanent) -> bool:
     physical = side.cards[permanent.card]
     card = PROFILES.get(id(physical)) or profile(physical)
     if not card.is_creature:
-        return card.loyalty > 0 and permanent.loyalty <= 0 and side.cards[permanent.card].is_type("Planeswalker")
-    left = toughness(side, permanent)
+        return card.loyalty > 0 and permanent.loyalty <= 0 and physical.is_type("Planeswalker")
+    # toughness() and keywords_of(), written out: every state-based check asks every permanent
+    left = card.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
     if left <= 0:
         return True
-    if keywords_of(side, permanent) & INDESTRUCTIBLE:
+    if (card.keywords | permanent.granted | permanent.static_keywords) & INDESTRUCTIBLE:
         return False
     return permanent.damage >= left or (
         permanent.damage > 0 and (side.id, permanent.card) in battle.deathtouched

@@ -87,6 +87,7 @@ class Profile:
     flash: bool = False  # CR 702.8: cast at instant speed
     statics: tuple = ()  # its static abilities that affect other permanents (oracle `anthem` effects)
     cost: Requirement | None = None  # its mana cost as payment reads it (empty without a cost)
+    legendary: bool = False  # the legend rule (CR 704.5j) looks at every permanent often
 
 
 def stat(value: str | None) -> int:
@@ -198,4 +199,5 @@ def read_profile(card: Card) -> Profile:
         flash=any(k.lower() == "flash" for k in card.keywords),
         statics=tuple(statics),
         cost=requirement(card.mana_cost),
+        legendary="Legendary" in card.supertypes,
     )

@@ -218,6 +218,7 @@ def target_options(battle: Battle, controller: str, target: Target, source: Ref,
         return found
     targeted = target.scope == "target"
     source_card = battle.side(source[0]).cards[source[1]] if targeted and source[1] >= 0 and source[0] else None
+    coloured = source_card if source_card is not None and source_card.colors else None  # protection is from colours
     conditions = target.conditions
     for side in battle.sides():
         if not _controller_ok(battle, controller, side.id, target.controller):
@@ -230,9 +231,9 @@ def target_options(battle: Battle, controller: str, target: Target, source: Ref,
                 continue
             if conditions and not all(_condition_ok(battle, side, permanent, c, source) for c in conditions):
                 continue
-            if targeted:
+            if targeted and (coloured is not None or shielded):
                 flags = keywords_of(side, permanent)
-                if source_card is not None and flags & ANY_PROTECTION and protected_from(flags, source_card):
+                if coloured is not None and flags & ANY_PROTECTION and protected_from(flags, coloured):
                     continue  # CR 702.16b: not a legal target
                 if shielded and flags & HEXPROOF:
                     continue  # CR 702.11b
