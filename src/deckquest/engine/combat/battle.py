@@ -201,29 +201,29 @@ def _split_enemies(enemies) -> tuple[tuple[Card, ...], tuple[PlayerNpc, ...], tu
     return (hordes[0].cards if hordes else ()), bosses, npcs, bool(hordes)
 
 
-_COVERAGE: dict[int, tuple[tuple[Card, ...], Coverage]] = {}
+_COVERAGE: dict[int, tuple[tuple[Card, ...], Coverage, float]] = {}
 
 
-def deck_coverage(cards: tuple[Card, ...]) -> Coverage:
-    """The deck's coverage, worked out once per card table (cached by its identity: a PC's
-    table is shared by every battle it fights until a token joins it)."""
+def deck_coverage(cards: tuple[Card, ...]) -> tuple[Coverage, float]:
+    """The deck's coverage and its score, worked out once per card table (cached by its
+    identity: a PC's table is shared by every battle it fights until a token joins it)."""
     entry = _COVERAGE.get(id(cards))
     if entry is not None and entry[0] is cards:
-        return entry[1]
+        return entry[1], entry[2]
     if len(_COVERAGE) > 1_000:
         _COVERAGE.clear()
     report = coverage(cards)
-    _COVERAGE[id(cards)] = (cards, report)
-    return report
+    _COVERAGE[id(cards)] = (cards, report, report.score)
+    return report, report.score
 
 
 def coverage_warnings(pcs: Sequence[PC], bosses: Sequence[PlayerNpc]) -> tuple[str, ...]:
     """A warning for each deck of which less than LOW_COVERAGE is simulated (docs/effects.md)."""
     warnings = []
     for name, cards in [(pc.name, pc.cards) for pc in pcs] + [(b.name, b.cards) for b in bosses]:
-        report = deck_coverage(cards)
-        if report.score < LOW_COVERAGE:
-            warnings.append(f"{name}'s deck is only {100 * report.score:.0f}% simulated "
+        report, score = deck_coverage(cards)
+        if score < LOW_COVERAGE:
+            warnings.append(f"{name}'s deck is only {100 * score:.0f}% simulated "
                             f"({report.count('none')} cards not at all, {report.count('partial')} partly): "
                             "see `deckquest cards coverage`")
     return tuple(warnings)

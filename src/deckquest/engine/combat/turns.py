@@ -398,12 +398,13 @@ def _responses(battle: Battle) -> list[Action]:
 
 def _main_actions(battle: Battle) -> list[Action]:
     actions = []
-    for pc in battle.fighting():
+    fighting = battle.fighting()
+    for pc in fighting:
         actions.extend(castable(pc, battle))
         actions.extend(activations(pc, battle))
     if not battle.non_combat_action_used:
-        actions.extend(Action(act.ESCAPE, pc.id) for pc in battle.fighting())  # T-6.6, T-6.7
-    if battle.step == "main1" and any(can_attack(pc, p) for pc in battle.fighting() for p in pc.battlefield):
+        actions.extend(Action(act.ESCAPE, pc.id) for pc in fighting)  # T-6.6, T-6.7
+    if battle.step == "main1" and any(can_attack(pc, p) for pc in fighting for p in pc.battlefield):
         actions.append(Action(act.GO_TO_COMBAT))
     actions.append(Action(act.END_TURN))
     return actions
