@@ -361,8 +361,9 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     """How much the greedy policies like a cast or an activation, in mana-value terms: a
     permanent its mana value (a creature a little more for its stats); a spell or ability
     what its effects are worth with the best remaining targets, minus what its cost gives up.
-    Negative: better not. `costs` caches cost penalties while one decision weighs many
-    actions (they do not depend on the target)."""
+    Negative: better not. `costs` is a dict kept while one decision weighs many actions on
+    the same battle: it caches cost penalties (they do not depend on the target) and the worth
+    of damage to each object (`resolve.ability_value`'s memo)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
     code = program(card)
@@ -384,7 +385,7 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
         ability, mode, source = code.activated[action.mode].ability, 0, action.card
     assert ability is not None  # castable offers a spell only when its text is understood
     picks = _picks(battle, side, ability, action, mode, rng)
-    value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card))
+    value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card), costs)
     key = (action.kind, action.player, action.card, action.mode)
     if costs is None or key not in costs:
         penalty = _cost_penalty(side, card, ability, source)

@@ -393,22 +393,36 @@ def counted(battle: Battle, controller: str, what: str | None) -> int:
 
 
 def ability_value(battle: Battle, controller: str, ability: Ability, picks: tuple[Ref, ...], x: int,
-                  mode: int = 0, source: Ref = ("", -1)) -> float:
-    """What resolving the ability with these targets is worth to its controller (greedy)."""
+                  mode: int = 0, source: Ref = ("", -1), memo: dict | None = None) -> float:
+    """What resolving the ability with these targets is worth to its controller (greedy).
+
+    `memo`: a dict kept while one decision weighs many plays on the same battle (nothing
+    changes between them): the worth of N damage to an object, which every burn spell and
+    every value of X asks again, is worked out once."""
     effects = modes_of(ability)[mode]
     phrases = _phrases(effects)
     assignment = _assign(phrases, picks)
     total = 0.0
     for effect, (target, other) in zip(effects, phrases.of_effect):
-        amount = effect.amount.value(x, counted(battle, controller, effect.amount.count_of))
+        count_of = effect.amount.count_of
+        amount = effect.amount.value(x, counted(battle, controller, count_of) if count_of is not None else 0)
         if effect.kind == "fight":
             total += _fight_value(battle, controller, _chosen(assignment, target), _chosen(assignment, other))
             continue
         if effect.kind == "token":
             total += token_value(effect, amount)
             continue
-        for ref in _refs(battle, controller, effect, _chosen(assignment, target), source, ()):
-            total += _effect_value(battle, controller, effect, ref, amount, x)
+        refs = _refs(battle, controller, effect, _chosen(assignment, target), source, ())
+        if memo is None or effect.kind != "damage":
+            for ref in refs:
+                total += _effect_value(battle, controller, effect, ref, amount, x)
+            continue
+        for ref in refs:
+            key = ("damage", controller, ref, amount)
+            worth = memo.get(key)
+            if worth is None:
+                worth = memo[key] = _effect_value(battle, controller, effect, ref, amount, x)
+            total += worth
     return total
 
 
