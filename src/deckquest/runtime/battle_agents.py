@@ -150,8 +150,9 @@ class GreedyBattleAgent:
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
         step = battle.step
         if step == "check":
+            assert battle.check is not None  # the check step waits on it
             pending = battle.check.pending
-            wants = boost_when_failing(battle.side(pending.pc), pending)
+            wants = boost_when_failing(battle.player(pending.pc), pending)
             return Action(act.BOOST if wants else act.NO_BOOST, pending.pc)
         if step in ("main1", "main2"):
             return self._main(battle, actions)
@@ -430,7 +431,7 @@ def _chosen_defender(battle: Battle, targets: list[tuple[str, int]]) -> tuple[st
         return min(walkers, key=lambda t: (find_permanent(battle.side(t[0]), t[1]).loyalty, t))
     bosses = [t for t in targets if t[0]]
     if bosses:
-        return min(bosses, key=lambda t: (battle.side(t[0]).life, t))
+        return min(bosses, key=lambda t: (battle.player(t[0]).life, t))
     return targets[0]
 
 
@@ -486,7 +487,7 @@ def _block_plan(battle: Battle) -> list[Action]:
             damage = power(side_of(attack), attacker_of(attack))
             incoming[attack.defender] = incoming.get(attack.defender, 0) + damage
     for attack in attacks:
-        pc_life = battle.side(attack.defender).life
+        pc_life = battle.player(attack.defender).life
         if (attack.owner, attack.card) in blocked or incoming.get(attack.defender, 0) < pc_life:
             continue
         side, attacker = side_of(attack), attacker_of(attack)

@@ -279,8 +279,8 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
     """Pay an activated or loyalty ability's cost and put it on the stack (CR 602)."""
     side = battle.side(action.player)
     permanent = find_permanent(side, action.card)
-    ability = activated_abilities(side.cards[action.card])[action.mode]
-    cost = ability.cost
+    activated = program(side.cards[action.card]).activated[action.mode]
+    ability, cost = activated.ability, activated.cost
     picks = _picks(battle, side, ability, action, 0, rng)
     battle.activated.append((side.id, action.card, action.mode))
     loyalty_left = None
@@ -290,9 +290,10 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
     if cost.mana:
         _pay_mana(side, ManaCost.parse(cost.mana), 0, exclude=action.card if cost.tap else -1)
     if cost.tap:
+        assert permanent is not None  # {T}: only a permanent on the battlefield is offered
         permanent.tapped = True
     if cost.life:
-        lose_life(side, cost.life)
+        lose_life(battle.player(side.id), cost.life)
     if events is not None:
         event = {"event": "battle_activate", "player": side.id, "card": side.cards[action.card].name,
                  "id": action.card, "ability": ability.text}
@@ -310,6 +311,7 @@ def _name(battle: Battle, ref: tuple[str, int]) -> str:
     owner, card = ref
     if owner == STACK:
         item = battle.stack[card]
+        assert item is not None  # a target on the stack is a spell still there
         return battle.side(item.controller).cards[item.card].name
     side = battle.side(owner)
     return side.cards[card].name if card >= 0 else owner

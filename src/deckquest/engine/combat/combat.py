@@ -169,12 +169,12 @@ def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool 
     life_loss: dict[str, int] = {}
     hits: list[tuple[str, int, str]] = []
     for source_owner, source, target_owner, target, amount in dealt:
-        if target < 0 and target_owner != HORDE and battle.side(target_owner).status == OK \
+        if target < 0 and target_owner != HORDE and battle.player(target_owner).status == OK \
                 and (source_owner, source, target_owner) not in hits:
             hits.append((source_owner, source, target_owner))
         _deal(battle, source_owner, source, target_owner, target, amount, life_loss, events)
     for pc_id, amount in life_loss.items():
-        pc = battle.side(pc_id)
+        pc = battle.player(pc_id)
         lose_life(pc, amount)
         if events is not None:
             events.append({"event": "battle_life", "player": pc_id, "change": -amount, "life": pc.life,
@@ -236,7 +236,7 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
     keywords = (keywords_of(source_side, source_permanent) if source_permanent is not None
                 else profile(source_side.cards[source]).keywords)
     target_side = battle.side(target_owner)
-    if target < 0 and target_owner != HORDE and target_side.status != OK:
+    if target < 0 and target_owner != HORDE and battle.player(target_owner).status != OK:
         return
     if target >= 0:
         permanent = find_permanent(target_side, target)
@@ -262,11 +262,12 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
     if source_owner != HORDE:
         battle.tallies[source_owner].damage_dealt += amount
         if keywords & LIFELINK:
-            gain_life(source_side, amount)
+            player = battle.player(source_owner)
+            gain_life(player, amount)
             battle.tallies[source_owner].life_gained += amount
             if events is not None:
                 events.append({"event": "battle_life", "player": source_owner, "change": amount,
-                               "life": source_side.life, "status": source_side.status})
+                               "life": player.life, "status": player.status})
     if events is not None:
         target_name = target_side.cards[target].name if target >= 0 else target_owner
         events.append({"event": "battle_damage", "source": source_side.cards[source].name,

@@ -580,7 +580,7 @@ def _player_value(battle: Battle, owner: str, kind: str, amount: int, sign: floa
     """Effects on a player: life, cards, library (for the horde, damage and mill are progress)."""
     if owner == HORDE:
         return sign * 0.5 * min(amount, len(battle.horde.library)) if kind in ("damage", "mill") else 0.0
-    player = battle.side(owner)
+    player = battle.player(owner)
     if kind in ("damage", "lose_life"):
         lethal = amount >= player.life
         return sign * (0.4 * amount + (20 if lethal else 0))
@@ -727,7 +727,7 @@ def _player_effect(battle: Battle, controller: str, source: int, kind: str, owne
     elif kind in ("gain_life", "lose_life"):
         change_life(battle, owner, amount if kind == "gain_life" else -amount, events)
     elif kind == "draw":
-        player = battle.side(owner)
+        player = battle.player(owner)
         drawn = draw(player, amount)
         if events is not None:
             events.append({"event": "battle_draw", "player": owner, "cards": len(drawn), "status": player.status})
@@ -738,7 +738,7 @@ def _player_effect(battle: Battle, controller: str, source: int, kind: str, owne
     elif kind == "scry":
         scry(battle.side(owner), amount)
     elif kind == "reveal_land":
-        player = battle.side(owner)
+        player = battle.player(owner)
         if player.library and player.cards[player.library[0]].is_land:
             player.hand.append(player.library.pop(0))
             if events is not None:
@@ -776,7 +776,7 @@ def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: 
             milled = mill_horde(battle, amount, events)
             if controller in battle.tallies and not battle.is_enemy(controller):
                 battle.tallies[controller].cards_milled += milled
-        elif target_side.status == OK:
+        elif battle.player(owner).status == OK:
             change_life(battle, owner, -amount, events, damage=True)
         else:
             return
@@ -806,7 +806,7 @@ def change_life(battle: Battle, owner: str, change: int, events, damage: bool = 
     """Life gained or lost by a PC or a boss, with the T-7 consequences and the tallies."""
     if owner == HORDE or change == 0:
         return
-    player = battle.side(owner)
+    player = battle.player(owner)
     if player.status == DEAD:
         return
     tally = battle.tallies.get(owner)
@@ -870,9 +870,9 @@ def counter_spell(battle: Battle, index: int, unless_pays: int, events) -> None:
     from deckquest.engine.combat.mana import pay
     from deckquest.engine.combat.turns import mana_sources
 
-    if index >= len(battle.stack) or battle.stack[index] is None:
+    item = battle.stack[index] if index < len(battle.stack) else None
+    if item is None:
         return
-    item = battle.stack[index]
     side = battle.side(item.controller)
     if unless_pays:
         sources = mana_sources(side)

@@ -164,6 +164,16 @@ class Battle:
                 return boss
         raise KeyError(owner)
 
+    def player(self, owner: str) -> PC:
+        """A PC or a boss (a player: life, a hand, a status; the horde has none of them)."""
+        for player in self.survivors:
+            if player.id == owner:
+                return player
+        for player in self.bosses:
+            if player.id == owner:
+                return player
+        raise KeyError(owner)
+
     def is_enemy(self, owner: str) -> bool:
         """The horde side and the bosses are one team (the enemies), the PCs the other."""
         if owner == HORDE:

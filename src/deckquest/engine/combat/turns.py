@@ -156,7 +156,8 @@ def _begin_check(battle: Battle, purpose: str, pc: PC, difficulty: int, return_s
 
 def _finish_check(battle: Battle, rng, events) -> None:
     check = battle.check
-    pc = battle.side(check.pending.pc)
+    assert check is not None  # the check step waits on it
+    pc = battle.player(check.pending.pc)
     record = finish_check(pc, check.pending, rng)
     battle.check = None
     if events is not None:
@@ -318,7 +319,8 @@ def _enemy_main(battle: Battle, rng, events) -> None:
     stack while the survivors can respond (the `respond` step), else it resolves."""
     for boss in _acting_bosses(battle):
         while not battle.outcome and boss.status == OK and boss_play(battle, boss, rng, events):
-            if battle.stack[-1].ability is None and _responses(battle):
+            top = battle.stack[-1]
+            if top is not None and top.ability is None and _responses(battle):
                 battle.step = "respond"
                 return
             resolve_stack(battle, rng, events)
@@ -370,6 +372,7 @@ def legal_actions(battle: Battle) -> list[Action]:
     """Every action the survivors may take now (empty when the battle is over)."""
     step = battle.step
     if step == "check":
+        assert battle.check is not None  # the check step waits on it
         return [Action(act.BOOST, battle.check.pending.pc), Action(act.NO_BOOST, battle.check.pending.pc)]
     if step in ("main1", "main2"):
         return _main_actions(battle)
@@ -474,12 +477,13 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
         raise RuleError(f"{action} is not a legal action now", "T-6.1")
     kind = action.kind
     if kind == act.BOOST:
-        boost(battle.side(action.player), battle.check.pending, rng)
+        assert battle.check is not None  # boost is legal only in the check step
+        boost(battle.player(action.player), battle.check.pending, rng)
         _finish_check(battle, rng, events)
     elif kind == act.NO_BOOST:
         _finish_check(battle, rng, events)
     elif kind == act.PLAY_LAND:
-        _play_land(battle.side(action.player), action.card, events)
+        _play_land(battle.player(action.player), action.card, events)
     elif kind == act.CAST:
         _cast(battle, action, rng, events)
     elif kind == act.ACTIVATE:
@@ -499,7 +503,7 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
         enemies: list[PC | Horde] = [battle.horde, *battle.fighting_bosses()]
         untapped = sum(1 for side in enemies for p in side.battlefield
                        if not p.tapped and profile(side.cards[p.card]).is_creature)  # T-6.6: enemy creatures
-        _begin_check(battle, "escape", battle.side(action.player), untapped, battle.step, rng, events)
+        _begin_check(battle, "escape", battle.player(action.player), untapped, battle.step, rng, events)
     elif kind == act.GO_TO_COMBAT:
         battle.step = "declare_attackers"
     elif kind == act.ATTACK:
