@@ -26,7 +26,7 @@ from deckquest.engine.combat.profile import (
     CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK,
     MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile,
 )
-from deckquest.engine.combat.state import Battle, find_permanent, keywords_of, power, toughness
+from deckquest.engine.combat.state import Battle, find_permanent, keywords_of, permanent_of, power, toughness
 from deckquest.engine.combat.turns import defenders
 
 # --- the human at the table ------------------------------------------------------------
@@ -428,7 +428,7 @@ def _attack_plan(battle: Battle) -> list[Action]:
 def _chosen_defender(battle: Battle, targets: list[tuple[str, int]]) -> tuple[str, int]:
     walkers = [t for t in targets if t[1] >= 0]
     if walkers:
-        return min(walkers, key=lambda t: (find_permanent(battle.side(t[0]), t[1]).loyalty, t))
+        return min(walkers, key=lambda t: (permanent_of(battle.side(t[0]), t[1]).loyalty, t))
     bosses = [t for t in targets if t[0]]
     if bosses:
         return min(bosses, key=lambda t: (battle.player(t[0]).life, t))

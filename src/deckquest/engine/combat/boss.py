@@ -33,7 +33,9 @@ from deckquest.engine.combat.profile import DEATHTOUCH, DOUBLE_STRIKE, FIRST_STR
 from deckquest.engine.combat.resolve import (
     STACK, ability_value, activated_abilities, choose_picks, permanent_value, resolve,
 )
-from deckquest.engine.combat.state import HORDE, Battle, enter_battlefield, find_permanent, keywords_of, power, toughness
+from deckquest.engine.combat.state import (
+    HORDE, Battle, enter_battlefield, keywords_of, permanent_of, power, toughness,
+)
 from deckquest.engine.pc import OPENING_HAND, PC, draw
 from deckquest.engine.permanents import Permanent
 
@@ -259,24 +261,24 @@ def boss_blocks(battle: Battle, boss: PC, events) -> None:
     """Block the attackers coming at the boss (or its planeswalkers): kill and survive first,
     then chump the biggest while the unblocked damage would take the boss to 0."""
     attacks = sorted((a for a in battle.attacks if a.defender == boss.id and not a.blockers),
-                     key=lambda a: -power(battle.side(a.owner), find_permanent(battle.side(a.owner), a.card)))
+                     key=lambda a: -power(battle.side(a.owner), permanent_of(battle.side(a.owner), a.card)))
     free = [p for p in boss.battlefield if profile(boss.cards[p.card]).is_creature and not p.tapped]
     for attack in attacks:
         side = battle.side(attack.owner)
-        attacker = find_permanent(side, attack.card)
+        attacker = permanent_of(side, attack.card)
         good = [b for b in free if can_block(boss, b, side, attacker) and _kills(boss, b, side, attacker)
                 and _survives(boss, b, side, attacker)]
         if good:
             chosen = min(good, key=lambda b: permanent_value(boss, b))
             attack.blockers.append((boss.id, chosen.card))
             free.remove(chosen)
-    incoming = sum(power(battle.side(a.owner), find_permanent(battle.side(a.owner), a.card))
+    incoming = sum(power(battle.side(a.owner), permanent_of(battle.side(a.owner), a.card))
                    for a in attacks if not a.blockers and a.defender_card < 0)
     for attack in attacks:
         if incoming < boss.life or attack.blockers:
             continue
         side = battle.side(attack.owner)
-        attacker = find_permanent(side, attack.card)
+        attacker = permanent_of(side, attack.card)
         chumps = [b for b in free if can_block(boss, b, side, attacker)]
         if chumps:
             chosen = min(chumps, key=lambda b: permanent_value(boss, b))

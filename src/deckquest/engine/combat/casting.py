@@ -22,10 +22,10 @@ from deckquest.engine.combat.mana import Source, max_x, pay, requirement
 from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program, with_abilities
 from deckquest.engine.combat.resolve import (
-    STACK, ability_value, activated_abilities, choose_picks, enters_triggers, modes_of, permanent_value,
+    STACK, ability_value, choose_picks, enters_triggers, modes_of, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
 )
-from deckquest.engine.combat.state import HORDE, Battle, StackItem, enter_battlefield, find_permanent
+from deckquest.engine.combat.state import HORDE, Battle, StackItem, enter_battlefield, find_permanent, permanent_of
 from deckquest.engine.combat.statics import refresh_statics
 from deckquest.engine.pc import lose_life
 
@@ -226,7 +226,7 @@ def _sacrifice(battle: Battle, side, what: str, source: int, rng: random.Random,
     chosen = _sacrifice_choice(side, what, source)
     if chosen is not None:
         _sacrifice_event(side, chosen, events)
-        leave_battlefield(battle, side, find_permanent(side, chosen), "graveyard", rng, events)
+        leave_battlefield(battle, side, permanent_of(side, chosen), "graveyard", rng, events)
 
 
 def _sacrifice_event(side, card: int, events) -> None:
@@ -429,7 +429,7 @@ def _cost_penalty(side, card: Card, ability: Ability, source: int) -> float:
     penalty = 0.0
     if cost.sacrifice:
         chosen = _sacrifice_choice(side, cost.sacrifice, source)
-        penalty += permanent_value(side, find_permanent(side, chosen)) if chosen is not None else 0
+        penalty += permanent_value(side, permanent_of(side, chosen)) if chosen is not None else 0
     if source < 0:
         return penalty  # a spell's additional cost; its mana is its card's
     if cost.loyalty is not None:

@@ -22,7 +22,9 @@ from deckquest.engine.combat.profile import (
     profile, protected_from,
 )
 from deckquest.engine.combat.statics import is_pc_creature, pc_creature_leaves, refresh_statics
-from deckquest.engine.combat.state import HORDE, Attack, Battle, find_permanent, keywords_of, power, toughness
+from deckquest.engine.combat.state import (
+    HORDE, Attack, Battle, find_permanent, keywords_of, permanent_of, power, toughness,
+)
 from deckquest.engine.pc import OK, gain_life, lose_life
 from deckquest.engine.permanents import Permanent
 
@@ -70,7 +72,7 @@ def declare_attacker(battle: Battle, owner: str, card: int, defender: str, event
     """The creature attacks `defender` (or that player's planeswalker `defender_card`,
     T-8.2); it taps unless it has vigilance."""
     side = battle.side(owner)
-    permanent = find_permanent(side, card)
+    permanent = permanent_of(side, card)
     if not keywords_of(side, permanent) & VIGILANCE:
         permanent.tapped = True
     battle.attacks.append(Attack(owner, card, defender, defender_card=defender_card))

@@ -26,7 +26,7 @@ from deckquest.engine.combat.profile import (
     ANY_PROTECTION, DEATHTOUCH, PROFILES, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
 )
 from deckquest.engine.combat.state import (
-    HORDE, Battle, StackItem, enter_battlefield, find_permanent, keywords_of, power, toughness,
+    HORDE, Battle, StackItem, enter_battlefield, find_permanent, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.combat.statics import fall_unconscious, is_pc_creature, refresh_statics
 from deckquest.engine.pc import DEAD, OK, draw, gain_life, lose_life
@@ -332,6 +332,7 @@ def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x
         if not options:
             return None
         if at_random:
+            assert rng is not None  # the horde's random choices come from the battle's generator
             picks.append(options[rng.randrange(len(options))])
         else:
             picks.append(max(options, key=lambda o: ability_value(battle, controller, ability, tuple(picks) + (o,), x,
@@ -489,7 +490,7 @@ def _at_risk(battle: Battle, ref: Ref) -> bool:
                                                for a in battle.attacks):
         return _combat_result(battle, ref)[0]
     side = battle.side(ref[0])
-    permanent = find_permanent(side, ref[1])
+    permanent = permanent_of(side, ref[1])
     for item in battle.stack:
         if item is None or ref not in item.picks:
             continue
@@ -511,16 +512,15 @@ def _combat_result(battle: Battle, ref: Ref) -> tuple[bool, float, int]:
     it deals to a player or the horde unblocked or trampling over)."""
     owner, card = ref
     side = battle.side(owner)
-    me = find_permanent(side, card)
+    me = permanent_of(side, card)
     mine = keywords_of(side, me)
     attack = next((a for a in battle.attacks if (a.owner, a.card) == ref), None)
     if attack is not None:
-        opponents = [(battle.side(o), find_permanent(battle.side(o), c)) for o, c in attack.blockers]
+        fighting = [(battle.side(o), c) for o, c in attack.blockers]
     else:
         attack = next(a for a in battle.attacks if ref in a.blockers)
-        attacker_side = battle.side(attack.owner)
-        opponents = [(attacker_side, find_permanent(attacker_side, attack.card))]
-    opponents = [(s, p) for s, p in opponents if p is not None]
+        fighting = [(battle.side(attack.owner), attack.card)]
+    opponents = [(s, p) for s, c in fighting if (p := find_permanent(s, c)) is not None]
     incoming = sum(max(0, power(s, p)) for s, p in opponents)
     deadly = any(keywords_of(s, p) & DEATHTOUCH and power(s, p) > 0 for s, p in opponents)
     left = toughness(side, me) - me.damage
@@ -531,8 +531,8 @@ def _combat_result(battle: Battle, ref: Ref) -> tuple[bool, float, int]:
         return dies, 0.0, damage if (attack.owner, attack.card) == ref else 0
     helpers = 0
     if (attack.owner, attack.card) != ref:  # a blocker: the other blockers' damage helps
-        helpers = sum(max(0, power(battle.side(o), find_permanent(battle.side(o), c)))
-                      for o, c in attack.blockers if (o, c) != ref and find_permanent(battle.side(o), c))
+        helpers = sum(max(0, power(battle.side(o), p)) for o, c in attack.blockers
+                      if (o, c) != ref and (p := find_permanent(battle.side(o), c)) is not None)
     for their_side, theirs in sorted(opponents, key=lambda o: toughness(o[0], o[1]) - o[1].damage):
         need = toughness(their_side, theirs) - theirs.damage - helpers
         if mine & DEATHTOUCH and damage > 0:

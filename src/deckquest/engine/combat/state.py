@@ -227,6 +227,15 @@ def find_permanent(side, card: int) -> Permanent | None:
     return None
 
 
+def permanent_of(side, card: int) -> Permanent:
+    """The permanent of a card the caller knows is on the battlefield (an attacker, a
+    blocker, the source of an ability being activated)."""
+    permanent = find_permanent(side, card)
+    if permanent is None:
+        raise KeyError(f"{side.id} has no permanent {card}")
+    return permanent
+
+
 def enter_battlefield(side, card: int) -> Permanent:
     """Put the side's card onto its battlefield: summoning sick, tapped if the card
     says it enters tapped, a planeswalker with its printed loyalty."""

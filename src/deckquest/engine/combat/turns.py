@@ -30,7 +30,7 @@ from deckquest.engine.combat.combat import (
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.combat.resolve import attack_triggers, beginning_triggers, echo_upkeep, end_of_turn
-from deckquest.engine.combat.state import HORDE, Battle, Check, Horde, Tally, enter_battlefield, find_permanent
+from deckquest.engine.combat.state import HORDE, Battle, Check, Horde, Tally, enter_battlefield, permanent_of
 from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
 
@@ -441,7 +441,7 @@ def _blocks(battle: Battle) -> list[Action]:
     blocks together, T-6.11), take-backs of declared blocks, and confirm when legal
     (menace, CR 702.110b). Empty when no block is possible at all."""
     blocking = {blocker for a in battle.attacks for blocker in a.blockers}
-    attackers = [((attack.owner, attack.card), side, find_permanent(side, attack.card))
+    attackers = [((attack.owner, attack.card), side, permanent_of(side, attack.card))
                  for attack in battle.attacks for side in (battle.side(attack.owner),)]
     actions = []
     for pc in battle.fighting():
