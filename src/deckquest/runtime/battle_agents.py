@@ -207,6 +207,8 @@ def _held_trick(battle: Battle, action: Action) -> bool:
     card = battle.side(action.player).cards[action.card]
     held = _TRICKS.get(id(card))
     if held is None or held[0] is not card:
+        if len(_TRICKS) > 50_000:
+            _TRICKS.clear()
         held = _TRICKS[id(card)] = (card, _is_trick(card))
     return held[1]
 
