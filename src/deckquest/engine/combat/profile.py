@@ -151,7 +151,7 @@ def mana_units(card: Card) -> tuple[frozenset[str], ...]:
 #: profile(card)`), saving a call; `profile` fills it.
 PROFILES: dict[int, Profile] = {}
 _HELD: list[Card] = []  # the cards of the cached profiles, kept alive
-PROFILES_MAX = 50_000
+_PROFILES_MAX = 50_000
 
 
 def profile(card: Card) -> Profile:
@@ -161,7 +161,7 @@ def profile(card: Card) -> Profile:
     facts = PROFILES.get(id(card))
     if facts is not None:
         return facts
-    if len(PROFILES) >= PROFILES_MAX:
+    if len(PROFILES) >= _PROFILES_MAX:
         PROFILES.clear()
         _HELD.clear()
     facts = PROFILES[id(card)] = read_profile(card)
