@@ -324,7 +324,8 @@ class ArenaState:
         levels = self.game.terrain.levels
         return [(p, q) for p in free for q in self.game.adjacent[p] if q in free and levels[p] == levels[q]]
 
-    def _place(self, f: Figure, place: Place) -> None:
+    def put(self, f: Figure, place: Place) -> None:
+        """Stand ``f`` on ``place`` (placing, summoning; a GM or a test setting up a position)."""
         f.hexes = place
         f.place = "map"
         f.level = standing_level(self.game.terrain.levels, place)
@@ -444,7 +445,7 @@ class ArenaState:
 
     def _do_place(self, action: tuple, events: list[dict[str, Any]]) -> None:
         f = self.planeswalker_in_stock(self.seat)
-        self._place(f, action[1])
+        self.put(f, action[1])
         events.append({"event": "place", "seat": f.seat, "figure": f.id, "at": label(action[1][0])})
         self.placing += 1
         if self.placing == len(self.game.seats):
@@ -479,7 +480,7 @@ class ArenaState:
             self.stage = "cast"
             return
         f = self.army_figures(self.seat, action[1], "stock")[0]
-        self._place(f, action[2])
+        self.put(f, action[2])
         self.summoned += 1
         events.append({"event": "summon", "seat": f.seat, "figure": f.id, "at": label(action[2][0])})
         self._taken(f, events)
