@@ -118,11 +118,17 @@ class _Search:
         best: dict[tuple[Place, int], tuple[int, int, bool, tuple[Place, int] | None]] = {(start, 0): (0, 0, False, None)}
         buckets: list[list[Place]] = [[] for _ in range(self.move + 1)]
         buckets[0].append(start)
+        expanded: dict[Place, list[tuple[int, int]]] = {}
         for spent in range(self.move + 1):
             for place in buckets[spent]:
                 swipes, falls, stopped, _ = best[(place, spent)]
                 if stopped:
                     continue
+                # a place reached before with fewer moves and no more swipes and falls does all this one can
+                earlier = expanded.setdefault(place, [])
+                if any(s <= swipes and f <= falls for s, f in earlier):
+                    continue
+                earlier.append((swipes, falls))
                 self._expand(place, spent, swipes, falls, best, buckets)
         return self._ends(best)
 

@@ -37,6 +37,7 @@ from deckquest.systems.arena.rules import ArenaRules
 from deckquest.systems.arena.sight import in_sight, sees_hex
 
 DONE: tuple[str] = ("done",)
+NEXT_STAGE = {"activate": "discard", "summon": "cast", "cast": "move", "move": "attack", "attack": "discard"}
 
 
 @dataclass(frozen=True)
@@ -148,6 +149,7 @@ class ArenaState:
         self.held: dict[str, tuple[str, int]] = {}  # glyph -> (seat, rounds held in a row)
         self.result: dict[str, Any] | None = None
         self._decision: Decision | None = None
+        self._routes: dict[Place, Route] | None = None  # the routes a destination decision offers
 
     @classmethod
     def new(cls, game: ArenaGame) -> "ArenaState":
@@ -221,7 +223,8 @@ class ArenaState:
         if stage == "move":
             return [("move", f.id) for f in self.movers()] + [DONE]
         if stage == "destination":
-            return [("to", place) for place in self.routes(self.figures[self.choosing or ""])]
+            self._routes = self.routes(self.figures[self.choosing or ""])
+            return [("to", place) for place in self._routes]
         if stage == "attack":
             return self.attack_actions() + self.cast_actions() + [DONE]
         if stage == "discard":
@@ -375,7 +378,7 @@ class ArenaState:
         return actions
 
     def cast_actions(self) -> list[Hashable]:
-        if self.cast >= self.game.rules.spells_per_turn:
+        if self.cast >= self.game.rules.spells_per_turn or not self.hands[self.seat]:
             return []
         actions: list[Hashable] = []
         for name in dict.fromkeys(self.hands[self.seat]):
@@ -512,7 +515,8 @@ class ArenaState:
         f = self.figures[self.choosing or ""]
         self.choosing = None
         self.moved.append(f.id)
-        route = self.routes(f)[action[1]]
+        route = (self._routes or self.routes(f))[action[1]]
+        self._routes = None
         self.stage = "move"
         if not route.path:
             return
@@ -653,8 +657,9 @@ class ArenaState:
     # --- moving the game on ---------------------------------------------------------------
 
     def _advance(self, events: list[dict[str, Any]]) -> None:
-        """Runs what needs no decision until something does: steps of a walk, empty stages,
-        the end of a turn and of a round."""
+        """Runs what needs no decision until something does: steps of a walk, stages with
+        nothing to choose, the end of a turn and of a round. A stage's actions are worked out
+        once here and kept as the decision."""
         while self.result is None and not self.pending:
             if self.walker is not None:
                 if self.walk:
@@ -667,26 +672,14 @@ class ArenaState:
             if self.seat in self.defeated or self.stage == "discard" and not self._over_hand():
                 self._end_turn(events)
                 continue
-            if self.stage == "discard":
+            actions = self._actions()
+            if len(actions) > (1 if DONE in actions else 0):
+                self._decision = Decision(self.seat, self.stage, tuple(actions))
                 return
-            if self._stage_has_choice():
-                return
-            self.stage = {"activate": "discard", "summon": "cast", "cast": "move", "move": "attack", "attack": "discard"}[self.stage]
+            self.stage = NEXT_STAGE[self.stage]
 
     def _over_hand(self) -> bool:
         return len(self.hands[self.seat]) > self.game.rules.hand_limit
-
-    def _stage_has_choice(self) -> bool:
-        stage = self.stage
-        if stage == "activate":
-            return bool(self.activatable())
-        if stage == "summon":
-            return self.summoned < self.game.rules.summon and bool(self.summon_actions())
-        if stage == "cast":
-            return bool(self.hands[self.seat]) and bool(self.cast_actions())
-        if stage == "move":
-            return bool(self.movers())
-        return bool(self.attack_actions()) or bool(self.hands[self.seat] and self.cast_actions())
 
     def _end_turn(self, events: list[dict[str, Any]]) -> None:
         self.turns += 1
