@@ -13,7 +13,7 @@ from deckquest.systems.arena.agents import GreedyAgent, HumanAgent, RandomAgent
 from deckquest.systems.arena.battlefield import Glyph
 from deckquest.systems.arena.cards import Bonus, Damage, Spell, Target
 from deckquest.systems.arena.state import DONE
-from deckquest.systems.arena.transcript import TextTranscript
+from deckquest.systems.arena.transcript import render_events
 
 DUEL = ["0 0 0 1 0 0 0", "0 0 1 2 1 0 0", "0 ~ ~ 1 0 # 0", "0 0 0 0 0 0 0"]
 
@@ -41,15 +41,13 @@ def the_duel(**more):
 def play_with(game, agents, seed):
     state = game.new_state()
     rng = random.Random(seed)
-    transcript = TextTranscript()
+    transcript: list[dict] = []
     while not state.decision().over:
         decision = state.decision()
         action = draw_chance(decision, rng) if decision.actor == CHANCE else agents[decision.actor].choose(state, decision, rng)
         assert action in decision.actions
-        events: list[dict] = []
-        state.apply(action, rng, events)
-        transcript.feed(state, events)
-    return state, transcript.text
+        state.apply(action, rng, transcript)
+    return state, render_events(transcript, {"p1": "Gideon's Legion", "p2": "Liliana's Horde"})
 
 
 def test_transcript_of_a_greedy_game_with_the_map(transcript_snapshot):

@@ -91,7 +91,7 @@ def test_a6_planeswalker_summons_up_to_two_within_five_hexes_in_sight():
 
 
 def test_ar1_summon_reading_three():
-    state, rng, events = setup(legion(ArenaRules.from_readings({"summon": "3"})))
+    state, rng, events = setup(legion(ArenaRules.from_readings({"summon": "three"})))
     state.apply(("activate", "Gideon"), rng, events)
     for _ in range(3):
         assert state.decision().kind == "summon"

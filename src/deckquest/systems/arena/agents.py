@@ -28,12 +28,16 @@ from deckquest.systems.arena.state import DONE, ArenaState, Figure
 
 
 class RandomAgent:
+    name = "random"
+
     def choose(self, state: ArenaState, decision: Decision, rng: random.Random) -> Hashable:
         return decision.actions[rng.randrange(len(decision.actions))]
 
 
 class GreedyAgent:
     """Moves to engage and attacks for the best expected damage (see the module docstring)."""
+
+    name = "greedy"
 
     def choose(self, state: ArenaState, decision: Decision, rng: random.Random) -> Hashable:
         actions = decision.actions
@@ -166,6 +170,8 @@ class HumanAgent:
     """A person at the terminal: the map (reachable hexes marked ``o``, attack targets ``x``),
     the numbered legal actions, a number read back. Anything else is asked again; at the end of
     input it answers ``done`` (or the first action) so a game always finishes."""
+
+    name = "human"
 
     def __init__(self, input: Callable[[str], str] = input, output: Callable[[str], None] = print):
         self.input = input

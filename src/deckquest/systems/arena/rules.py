@@ -35,13 +35,14 @@ class DiceFaces:
 
 
 DICE = {"heroscape": DiceFaces(3, 2, 1), "even": DiceFaces(2, 2, 2)}
+SUMMON = {"two": 2, "three": 3, "six": 6}
 
 
 @dataclass(frozen=True)
 class ArenaRules:
     """How a game is played: readings A-R1 to A-R7 (defaults first) and the game's numbers."""
 
-    summon: int = 2  # A-R1: figures summoned per activation of the planeswalker (A-6)
+    summon: int = 2  # A-R1 ("two", "three", "six"): figures summoned per activation of the planeswalker (A-6)
     engagement: str = "level"  # A-R2: "level" (same height, the seed) or "heroscape"
     attacks: str = "engaged"  # A-R3: an engaged figure attacks only figures it is engaged with
     limit: str = "rounds"  # A-R4: the turn limit counts "rounds" or player "turns"
@@ -62,7 +63,7 @@ class ArenaRules:
         values: dict[str, object] = {}
         for name, value in readings.items():
             if name == "summon":
-                values["summon"] = int(value)
+                values["summon"] = SUMMON[value]
             elif name == "dice":
                 values["dice"] = DICE[value]
             else:

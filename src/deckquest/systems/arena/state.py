@@ -33,6 +33,7 @@ from deckquest.systems.arena.cards import Army, ArmyCard, Bonus, Spell
 from deckquest.systems.arena.combat import height_dice, roll_outcomes
 from deckquest.systems.arena.hexes import Pos, distance, label, neighbours
 from deckquest.systems.arena.movement import Place, Route, routes, standing_level
+from deckquest.systems.arena.render import draw_map
 from deckquest.systems.arena.rules import ArenaRules
 from deckquest.systems.arena.sight import in_sight, sees_hex
 
@@ -147,6 +148,8 @@ class ArenaState:
         self.pending: list[tuple] = []
         self.turn_bonuses: list[tuple[str, Bonus]] = []
         self.held: dict[str, tuple[str, int]] = {}  # glyph -> (seat, rounds held in a row)
+        self.holders: dict[str, list[str]] = {}  # glyph -> seats that held it at a round's or the game's end
+        self.fallen: list[tuple[str, Pos]] = []  # (figure, hex) of every figure destroyed
         self.result: dict[str, Any] | None = None
         self._decision: Decision | None = None
         self._routes: dict[Place, Route] | None = None  # the routes a destination decision offers
@@ -180,6 +183,8 @@ class ArenaState:
         other.pending = list(self.pending)
         other.turn_bonuses = list(self.turn_bonuses)
         other.held = dict(self.held)
+        other.holders = {k: list(v) for k, v in self.holders.items()}
+        other.fallen = list(self.fallen)
         other.result = dict(self.result) if self.result else None
         return other
 
@@ -460,7 +465,7 @@ class ArenaState:
     def _begin_turn(self, events: list[dict[str, Any]], new_round: bool) -> None:
         if new_round:
             self.round += 1
-            events.append({"event": "round start", "round": self.round})
+            events.append({"event": "round start", "round": self.round, "map": draw_map(self).splitlines()})
         seat = self.seat
         events.append({"event": "turn", "seat": seat, "round": self.round})
         self.activated = None
@@ -578,6 +583,7 @@ class ArenaState:
 
     def destroy(self, f: Figure, source: str | None, events: list[dict[str, Any]]) -> None:
         at = f.hexes[0]
+        self.fallen.append((f.id, at))
         self._lift(f)
         f.place = "graveyard"
         events.append({"event": "figure destroyed", "figure": f.id, "seat": f.seat, "card": f.card.name, "at": label(at)})
@@ -606,6 +612,7 @@ class ArenaState:
             self._finish(alive[0], "planeswalker", events)
 
     def _finish(self, winner: str | None, reason: str, events: list[dict[str, Any]]) -> None:
+        self._note_holders()
         self.result = {"winner": winner, "reason": reason, "round": self.round, "turns": self.turns,
                        "scores": dict(self.scores)}
         events.append({"event": "game over", **self.result})
@@ -702,8 +709,15 @@ class ArenaState:
         self.active = nxt
         self._begin_turn(events, new_round)
 
+    def _note_holders(self) -> None:
+        for glyph in self.game.battlefield.glyphs:
+            seat = self.holder(glyph.name)
+            if seat is not None and seat not in self.holders.setdefault(glyph.name, []):
+                self.holders[glyph.name].append(seat)
+
     def _end_round(self, events: list[dict[str, Any]]) -> None:
         """Glyphs held at the round's end count towards a hold-the-glyph victory."""
+        self._note_holders()
         for victory in self.game.victories:
             if isinstance(victory, HoldGlyph):
                 seat = self.holder(victory.glyph)

@@ -1,18 +1,12 @@
 """Arena events in words: the text transcript of a game, with the map at each round's start.
 
-The engine only emits events (dicts with an ``event`` key); ``TextTranscript`` is fed the state
-and the events of each step and renders them, so a JSONL transcript (the events) and the text
-one always tell the same game.
+The engine only emits events (dicts with an ``event`` key); a round's start carries the map as
+drawn then, so the text and JSONL transcripts tell the same game from the events alone.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterable
-
-from deckquest.systems.arena.render import draw_map
-
-if TYPE_CHECKING:
-    from deckquest.systems.arena.state import ArenaState
+from typing import Any, Iterable
 
 
 def figure_name(fid: str | None) -> str:
@@ -23,20 +17,24 @@ def figure_name(fid: str | None) -> str:
     return f"{rest.replace('.', ' ')} ({seat})"
 
 
-def describe_event(event: dict[str, Any]) -> str | None:
-    """One event as a transcript line (None for events the map already shows)."""
+def describe_event(event: dict[str, Any], names: dict[str, str]) -> str | None:
+    """One event as a transcript line (None for events that are not Arena's); ``names`` gives
+    the seats' names (their armies)."""
     kind = event["event"]
     f = figure_name
+
+    def seat(e: dict[str, Any]) -> str:
+        return names.get(e["seat"], e["seat"])
     lines = {
         "place": lambda e: f"{f(e['figure'])} takes the field at {e['at']}.",
-        "turn order": lambda e: f"Turn order (d20): {', '.join(e['order'])}.",
-        "turn": lambda e: f"-- {e['seat']}'s turn --",
-        "draw": lambda e: f"{e['seat']} draws {e['cards']} spell card{'s' if e['cards'] != 1 else ''}.",
-        "activate": lambda e: f"{e['seat']} activates {e['card']}.",
+        "turn order": lambda e: f"Turn order (d20): {', '.join(names.get(s, s) for s in e['order'])}.",
+        "turn": lambda e: f"-- {seat(e)}'s turn --",
+        "draw": lambda e: f"{seat(e)} draws {e['cards']} spell card{'s' if e['cards'] != 1 else ''}.",
+        "activate": lambda e: f"{seat(e)} activates {e['card']}.",
         "summon": lambda e: f"{f(e['figure'])} is summoned at {e['at']}.",
-        "spell": lambda e: f"{e['seat']} casts {e['spell']}" + (f" on {f(e['target'])}." if e["target"] else "."),
+        "spell": lambda e: f"{seat(e)} casts {e['spell']}" + (f" on {f(e['target'])}." if e["target"] else "."),
         "ability": lambda e: f"{f(e['figure'])} uses {e['ability']}" + (f" on {f(e['target'])}." if e["target"] else "."),
-        "bonus": lambda e: f"{e['seat']}'s army gets {e['stat']} {e['amount']:+d} this turn.",
+        "bonus": lambda e: f"{seat(e)} gets {e['stat']} {e['amount']:+d} this turn.",
         "move": lambda e: f"{f(e['figure'])} moves {e['from']} -> {e['to']}" + (f" (via {' '.join(e['path'][:-1])})." if len(e["path"]) > 1 else "."),
         "swipe": lambda e: f"{f(e['figure'])} leaves {f(e['by'])}: a swipe.",
         "fall": lambda e: f"{f(e['figure'])} falls {e['levels']} levels.",
@@ -46,31 +44,23 @@ def describe_event(event: dict[str, Any]) -> str | None:
         "wound": lambda e: f"  {f(e['figure'])} takes {e['damage']} damage ({e['total']}/{e['life']}).",
         "heal": lambda e: f"  {f(e['figure'])} heals {e['healed']} ({e['total']} damage left).",
         "figure destroyed": lambda e: f"  {f(e['figure'])} is destroyed at {e['at']}.",
-        "glyph taken": lambda e: f"  {e['seat']} takes the {e['glyph']}.",
-        "discard": lambda e: f"{e['seat']} discards {e['spell']}.",
-        "game over": lambda e: (f"== {e['winner']} wins ({e['reason']}) in round {e['round']}. ==" if e["winner"]
+        "glyph taken": lambda e: f"  {seat(e)} takes the {e['glyph']}.",
+        "discard": lambda e: f"{seat(e)} discards {e['spell']}.",
+        "game over": lambda e: (f"== {names.get(e['winner'], e['winner'])} wins ({e['reason']}) in round {e['round']}. ==" if e["winner"]
                                 else f"== A draw ({e['reason']}) in round {e['round']}. =="),
     }
     render = lines.get(kind)
     return render(event) if render else None
 
 
-class TextTranscript:
-    """Collects transcript lines as a game goes: ``feed`` after each step."""
+def event_lines(event: dict[str, Any], names: dict[str, str] | None = None) -> list[str] | None:
+    """An Arena event as transcript lines; a round's start draws the map (None: not Arena's)."""
+    if event["event"] == "round start":
+        return [f"== Round {event['round']} ==", *event.get("map", ())]
+    line = describe_event(event, names or {})
+    return None if line is None else [line]
 
-    def __init__(self) -> None:
-        self.lines: list[str] = []
 
-    def feed(self, state: "ArenaState", events: Iterable[dict[str, Any]]) -> None:
-        for event in events:
-            if event["event"] == "round start":
-                self.lines.append(f"== Round {event['round']} ==")
-                self.lines.extend(draw_map(state).splitlines())
-                continue
-            line = describe_event(event)
-            if line is not None:
-                self.lines.append(line)
-
-    @property
-    def text(self) -> str:
-        return "\n".join(self.lines) + "\n"
+def render_events(events: Iterable[dict[str, Any]], names: dict[str, str] | None = None) -> str:
+    """A whole game's text transcript."""
+    return "".join(line + "\n" for event in events for line in event_lines(event, names) or ())
