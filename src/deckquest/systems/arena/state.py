@@ -153,6 +153,7 @@ class ArenaState:
         self.result: dict[str, Any] | None = None
         self._decision: Decision | None = None
         self._routes: dict[Place, Route] | None = None  # the routes a destination decision offers
+        self._listening = True
 
     @classmethod
     def new(cls, game: ArenaGame) -> "ArenaState":
@@ -420,6 +421,7 @@ class ArenaState:
     # --- applying an action ---------------------------------------------------------------
 
     def apply(self, action: Hashable, rng: random.Random, events: list[dict[str, Any]] | None = None) -> None:
+        self._listening = events is not None  # nobody reads the events: a round's map is not drawn
         if events is None:
             events = []
         self._decision = None
@@ -465,7 +467,8 @@ class ArenaState:
     def _begin_turn(self, events: list[dict[str, Any]], new_round: bool) -> None:
         if new_round:
             self.round += 1
-            events.append({"event": "round start", "round": self.round, "map": draw_map(self).splitlines()})
+            events.append({"event": "round start", "round": self.round,
+                           "map": draw_map(self).splitlines() if self._listening else []})
         seat = self.seat
         events.append({"event": "turn", "seat": seat, "round": self.round})
         self.activated = None
