@@ -6,9 +6,9 @@ import random
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from deckquest.engine.game import CHANCE, play
+from deckquest.engine.game import play
 from deckquest.systems.arena.battlefield import Battlefield, Glyph, RowText, read_rows
-from deckquest.systems.arena.cards import Army, ArmyCard, Bonus
+from deckquest.systems.arena.cards import Army, ArmyCard
 from deckquest.systems.arena.rules import ArenaRules
 from deckquest.systems.arena.state import ArenaGame, ArenaState
 
@@ -154,5 +154,3 @@ def run_game(game: ArenaGame, agents: dict, seed: int) -> tuple[ArenaState, list
     play(state, agents, random.Random(seed), events)
     return state, events
 
-
-__all__ = ["CHANCE", "Bonus", "Glyph"]

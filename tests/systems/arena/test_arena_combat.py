@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from deckquest.engine.game import draw_chance
 from deckquest.systems.arena.agents import GreedyAgent
 from deckquest.systems.arena.combat import Duelist, duel_odds, wound_distribution
-from deckquest.systems.arena.rules import ArenaRules, DiceFaces
+from deckquest.systems.arena.rules import DiceFaces
 
 F = Fraction
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from arena_helpers import card, chance_first, duel_game, run_game
+from arena_helpers import card, duel_game, run_game
 
 from deckquest.engine.game import CHANCE, OVER
 from deckquest.systems.arena.agents import GreedyAgent, RandomAgent

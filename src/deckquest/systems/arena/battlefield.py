@@ -10,7 +10,7 @@ cut off from the other zones.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import Mapping, Sequence
 
 from deckquest.errors import Diagnostic, Span
 from deckquest.systems.arena.cards import Effect
@@ -149,7 +149,7 @@ def check_position(terrain: Terrain, where: PlacedText, what: str, file: str) ->
     return None
 
 
-def check_starts(terrain: Terrain, zones: dict[str, Sequence[PlacedText]], file: str = "<battlefield>") -> list[Diagnostic]:
+def check_starts(terrain: Terrain, zones: Mapping[str, Sequence[PlacedText]], file: str = "<battlefield>") -> list[Diagnostic]:
     """Diagnostics for start zones: each hex on the map (DQ3004/DQ3005), and each zone joined
     by a walk to every other zone (DQ3003), else its planeswalker could never meet the enemy."""
     diagnostics: list[Diagnostic] = []

@@ -64,9 +64,9 @@ def hex_line(a: Pos, b: Pos, nudge: float = 1e-6) -> tuple[Pos, ...]:
     n = distance(a, b)
     if n == 0:
         return (a,)
-    ax, ay, az = to_cube(a)
+    qa, ra, sa = to_cube(a)
     bx, by, bz = to_cube(b)
-    ax, ay, az = ax + nudge, ay + nudge, az - 2 * nudge
+    ax, ay, az = qa + nudge, ra + nudge, sa - 2 * nudge
     cells = []
     for i in range(n + 1):
         t = i / n

@@ -81,11 +81,11 @@ def _battlefield(context: Any, decl: BattlefieldDecl, path: str, spells: dict) -
         zones.setdefault(start.seat, []).extend(_placed(p) for p in start.positions)
     for problem in check_starts(terrain, zones, path):
         context.error(problem.code, problem.message, problem.span, problem.hint)
-    glyphs = []
+    glyphs: list[Glyph] = []
     for line in decl.glyphs:
-        problem = check_position(terrain, _placed(line.pos), f"glyph {line.name!r}", path)
-        if problem:
-            context.error(problem.code, problem.message, problem.span, problem.hint)
+        misplaced = check_position(terrain, _placed(line.pos), f"glyph {line.name!r}", path)
+        if misplaced:
+            context.error(misplaced.code, misplaced.message, misplaced.span, misplaced.hint)
         if any(g.name == line.name or g.pos == line.pos.pos for g in glyphs):
             context.error("DQ3009", f"two glyphs share the name {line.name!r} or the hex {line.pos.pos[0]},{line.pos.pos[1]}", line.span)
         for effect in line.effects:
@@ -116,8 +116,8 @@ def _army(context: Any, decl: ArmyDecl, spells: dict, agents: Iterable[str]) -> 
             deck.extend([name] * copies)
     army = Army(decl.seat, decl.name, cards, tuple(deck), decl.points)
     for problem in check_army(army):
-        line = next((c for c in decl.cards if c.name == problem.card), None)
-        context.error(problem.code, problem.message, line.span if line else decl.span, problem.hint)
+        card = next((c for c in decl.cards if c.name == problem.card), None)
+        context.error(problem.code, problem.message, card.span if card else decl.span, problem.hint)
     return army
 
 
