@@ -276,3 +276,33 @@ def test_odds_command_prints_the_exact_wound_table():
     higher = json.loads(cli("odds", "--attack", 4, "--defence", 3, "--height", "attacker", "--json").stdout)
     assert higher["attack_dice"] == 5 and len(higher["wounds"]) == 6
     assert cli("odds", "--attack", 4).exit_code == 2
+
+
+def test_run_jsonl_transcript_snapshot(transcript_snapshot):
+    """The JSONL transcript of a short greedy game: every engine event with its fields."""
+    result = cli("run", DUEL, "--seed", 1, "--format", "jsonl")
+    assert result.exit_code == 0
+    assert result.stdout.replace(str(ROOT), "ROOT") == transcript_snapshot
+
+
+def test_human_seats_at_the_terminal():
+    """`--agent human`: the map with the start zone marked, numbered actions, a number read."""
+    result = CliRunner().invoke(main, ["run", str(DUEL), "--agent", "human"], input="4\n2\n")
+    assert result.exit_code == 0, result.output
+    assert " 1   o o o o o o o" in result.stdout and "  4. place 4,1" in result.stdout
+    assert "Gideon (p1) takes the field at 4,1." in result.stdout
+    assert "Liliana (p2) takes the field at 2,4." in result.stdout
+    assert "(end of input: done from now on)" in result.stdout
+
+
+def test_ar7_even_dice_change_the_engines_chances():
+    """A-R7: `reading dice even` (2 swords, 2 shields, 2 blanks): an attack roll's chances follow."""
+    scenario = compile_source(HEADER + "    reading dice even\n" + FIELD.replace("3,2", "2,1") + ARMIES, "t.quest")
+    state = scenario.system_table.game.new_state()
+    rng = random.Random(1)
+    for action in (("place", ((1, 1),)), ("place", ((2, 1),)), "p1", ("activate", "A"), ("done",),
+                   ("attack", "p1.A", "p2.B")):
+        state.apply(action, rng, [])
+    decision = state.decision()
+    chances = dict(zip(decision.actions, decision.probabilities))
+    assert chances[(3, 0)] == pytest.approx((1 / 3) ** 3 * (2 / 3) ** 2)
