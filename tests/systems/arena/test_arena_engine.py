@@ -237,3 +237,14 @@ def test_whole_games_are_deterministic_and_clones_independent():
     state.apply(("activate", "Gideon"), rng, [])
     assert copy.decision().kind == "activate" and copy.activated is None
     assert a.decision().actor == OVER
+
+
+def test_state_as_plain_data_for_a_save():
+    """The state's plain-data form (engine.game: what a saved session stores) is JSON."""
+    import json
+
+    state, rng, events = setup(legion(), (4, 1), (4, 2))
+    state.apply(("activate", "Gideon"), rng, events)
+    data = json.loads(json.dumps(state.to_data()))
+    assert data["figures"]["p1.Gideon"] == {"place": "map", "at": ["4,1"], "damage": 0}
+    assert data["figures"]["p1.Knights.1"]["place"] == "stock" and data["stage"] == "summon"

@@ -40,12 +40,6 @@ class Terrain:
     levels: dict[Pos, int]
     walls: frozenset[Pos]
 
-    def is_hex(self, pos: Pos) -> bool:
-        return pos in self.levels or pos in self.walls
-
-    def is_water(self, pos: Pos) -> bool:
-        return self.levels.get(pos) == WATER
-
 
 @dataclass(frozen=True)
 class Battlefield:
@@ -59,9 +53,6 @@ class Battlefield:
     @property
     def levels(self) -> dict[Pos, int]:
         return self.terrain.levels
-
-    def glyph_at(self, pos: Pos) -> Glyph | None:
-        return next((g for g in self.glyphs if g.pos == pos), None)
 
 
 @dataclass(frozen=True)

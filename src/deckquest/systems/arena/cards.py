@@ -16,10 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 CATEGORIES = ("planeswalker", "squad", "hero")
-STATS = ("life", "move", "range", "attack", "defence")
-BONUS_STATS = ("move", "range", "attack", "defence")
-KEYWORDS = ("flying",)
-TRIGGER_EVENTS = ("activated", "destroyed")
 
 
 @dataclass(frozen=True)
