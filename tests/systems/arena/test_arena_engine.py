@@ -248,3 +248,54 @@ def test_state_as_plain_data_for_a_save():
     data = json.loads(json.dumps(state.to_data()))
     assert data["figures"]["p1.Gideon"] == {"place": "map", "at": ["4,1"], "damage": 0}
     assert data["figures"]["p1.Knights.1"]["place"] == "stock" and data["stage"] == "summon"
+
+
+def test_a17_two_hex_figure_is_summoned_on_two_hexes_and_walks_across_a_stream():
+    """A-17 through the step API: a two-hex squad is summoned onto two hexes of one level, then
+    crosses a one-hex stream like land and ends on one level."""
+    rows = ["0 0 0 ~ 0 0 0", "0 0 0 0 0 0 0"]
+    wyrm = card("Wyrm", move=4, hexes=2)
+    game = duel_game(rows, card("W", move=0), card("V"), starts={"p1": ((1, 2),), "p2": ((7, 2),)}, p1_cards=(wyrm,))
+    state, rng, events = setup(game, (1, 2), (7, 2))
+    state.apply(("activate", "W"), rng, events)
+    summons = [a for a in state.decision().actions if a != DONE]
+    assert all(len(a[2]) == 2 for a in summons) and ("summon", "Wyrm", ((3, 1), (2, 1))) in summons
+    state.apply(("summon", "Wyrm", ((3, 1), (2, 1))), rng, events)
+    finish_turn(state, rng, events)
+    finish_turn(state, rng, events)  # p2
+    state.apply(("activate", "Wyrm"), rng, events)
+    state.apply(("move", "p1.Wyrm"), rng, events)
+    places = {a[1] for a in state.decision().actions}
+    assert ((5, 1), (4, 1)) not in places and ((6, 1), (5, 1)) in places  # A-17: no end straddling water and land
+    state.apply(("to", ((6, 1), (5, 1))), rng, events)
+    assert state.figures["p1.Wyrm"].hexes == ((6, 1), (5, 1))
+    assert [e["path"] for e in events if e["event"] == "move"][-1] == ["4,1", "5,1", "6,1"]
+
+
+def finish_turn(state, rng, events):
+    seat = state.seat
+    while state.seat == seat and state.outcome() is None:
+        decision = state.decision()
+        state.apply(DONE if DONE in decision.actions else decision.actions[0], rng, events)
+
+
+def test_a4_three_players_the_last_planeswalker_standing_wins():
+    """A-4: with 3 players a seat whose planeswalker is destroyed is out (its figures leave the
+    map); the game goes on until one seat is left."""
+    from arena_helpers import battlefield
+    from deckquest.systems.arena.cards import Army
+    from deckquest.systems.arena.state import ArenaGame
+
+    armies = tuple(Army(seat, seat, (card(f"W{seat}", "planeswalker"), card(f"S{seat}"))) for seat in ("p1", "p2", "p3"))
+    field = battlefield(["0 0 0 0 0"], {"p1": ((1, 1),), "p2": ((3, 1),), "p3": ((5, 1),)})
+    state = ArenaGame(field, armies).new_state()
+    rng = random.Random(1)
+    events: list[dict] = []
+    for action in (("place", ((1, 1),)), ("place", ((3, 1),)), ("place", ((5, 1),)), "p1"):
+        state.apply(action, rng, events)
+    state.put(state.figures["p2.Sp2"], ((4, 1),))
+    state.wound(state.figures["p2.Wp2"], 5, "p1", events)
+    assert state.outcome() is None and "p2" in state.defeated
+    assert state.figures["p2.Sp2"].place == "graveyard" and (4, 1) not in state.occupant
+    state.wound(state.figures["p3.Wp3"], 5, "p1", events)
+    assert state.outcome()["winner"] == "p1" and state.outcome()["reason"] == "planeswalker"
