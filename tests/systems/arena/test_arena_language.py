@@ -306,3 +306,10 @@ def test_ar7_even_dice_change_the_engines_chances():
     decision = state.decision()
     chances = dict(zip(decision.actions, decision.probabilities))
     assert chances[(3, 0)] == pytest.approx((1 / 3) ** 3 * (2 / 3) ** 2)
+
+
+def test_win_rate_intervals_are_wilson_intervals():
+    from deckquest.systems.arena.report import wilson
+
+    assert wilson(50, 100) == pytest.approx([0.4038, 0.5962], abs=1e-4)
+    assert wilson(0, 10) == pytest.approx([0.0, 0.2775], abs=1e-4)

@@ -170,9 +170,10 @@ def svg_map(battlefield: dict, size: float = 22.0) -> str:
             parts.append(f'<polygon points="{corners}" fill="{fill}" stroke="#777"><title>{c},{r}: {escape(cell)}</title></polygon>')
             count = falls.get(f"{c},{r}", 0)
             if count:
-                radius = 3 + (size - 5) * math.sqrt(count / top)
-                parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="#c00" fill-opacity="0.6">'
-                             f"<title>{c},{r}: {count} fell</title></circle>")
+                radius = 2 + (0.55 * size - 2) * math.sqrt(count / top)
+                parts.append(f'<circle cx="{x:.1f}" cy="{y:.1f}" r="{radius:.1f}" fill="#c00" fill-opacity="0.55">'
+                             f"<title>{c},{r}: {count} fell</title></circle>"
+                             f'<text x="{x:.1f}" y="{y + size * 0.75:.1f}" font-size="{size * 0.4:.0f}" text-anchor="middle">{count}</text>')
     w = (cols + 0.5) * width + 8
     h = (len(rows) - 1) * 1.5 * size + 2 * size + 8
     return f'<svg xmlns="http://www.w3.org/2000/svg" width="{w:.0f}" height="{h:.0f}" viewBox="0 0 {w:.0f} {h:.0f}">{"".join(parts)}</svg>'
