@@ -1,7 +1,8 @@
 """Line of sight on the hex grid with heights (A-6, A-19, A-R6).
 
-The seed's line of sight is physical: look from behind the figure's head and see whether any
-of the target shows. The engine approximates that (reading ``hexline``):
+Line of sight is physical in the published game (the digest's A-R6; the seed names it at line
+25 and never explains it): look from behind the figure's head and see whether any of the target
+shows. The engine approximates that (reading ``hexline``):
 
 - a straight line runs from the centre of the viewer's hex to the centre of the target's hex
   (cube lerp and round, ``hexes.hex_line``), at the height of the viewer's head (its hex's level
