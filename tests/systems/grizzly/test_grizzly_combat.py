@@ -168,10 +168,12 @@ def test_g8_refusing_co_op_gives_the_active_player_a_card():
 
 def test_g8_cannot_refuse_with_an_empty_hand():
     """G-8: with no card to give, accepting is the only answer."""
-    game = meet("Hill Giant")
-    game.state.hands[1].clear()  # (the rule is about the hand at the offer)
+    game = two([WALL] * 6, hands=(["Forest"], ["Centaur Courser"]))
+    game.roll(1).answer(("end",))  # p1 on square 0
+    game.answer(("dash", game.id("Centaur Courser"))).answer(("end",))  # p2 on square 5, hand empty
+    game.roll(5)
     game.answer(("offer", "p2"))
-    assert game.decision.actions == (("accept",),)
+    assert game.state.hands[1] == [] and game.decision.actions == (("accept",),)
 
 
 def test_g8_co_op_on_a_non_creature_the_partner_draws():

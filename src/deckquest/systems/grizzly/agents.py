@@ -122,7 +122,8 @@ class GreedyAgent:
         length = state.loop_length
         passes_home = state.pos[seat] + steps > length if state.config.reading("home") == "corner" \
             else state.pos[seat] + steps >= length
-        return steps >= 5 and not passes_home and spell_value(state, seat, card_id) <= 1
+        castable = state.facts[card_id].castable_from_hand(state.spells_reading())
+        return steps >= 5 and not passes_home and (not castable or spell_value(state, seat, card_id) <= 1)
 
     def _co_op(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
         offers = [a for a in actions if a[0] == "offer"]
