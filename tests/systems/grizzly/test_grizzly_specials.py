@@ -225,3 +225,15 @@ def test_g6_an_aura_from_hand_enchants_a_bear():
     assert game.decision.kind == "attach" and game.decision.actions == (("attach", 0), ("attach", 1))
     game.answer(("attach", 0))
     assert game.state.bear_stats(0) == (4, 2, frozenset({"trample"}))
+
+
+def test_g22_each_creature_you_control_includes_the_one_on_your_square():
+    """G-22: Overrun ("creatures you control get +3/+3") reaches the face-up Horned Turtle
+    standing on the caster's square, and not the other player's bears."""
+    game = two([WALL, WALL, WALL, "Horned Turtle", WALL, WALL], hands=(FORESTS, ["Overrun", "Forest", "Forest"]))
+    game.roll(1).answer(("end",))
+    game.roll(1).answer(("end",))  # p2 stands off the Turtle (1/4) on square 3
+    game.roll(1).answer(("end",))
+    game.answer(("cast", game.id("Overrun")))
+    assert game.state.square_stats(3)[:2] == (4, 7)
+    assert game.state.bear_stats(1)[:2] == (5, 5) and game.state.bear_stats(0)[:2] == (2, 2)

@@ -80,6 +80,8 @@ def target_score(state: GrizzlyState, seat: int, effect: Any, ref: tuple[Any, ..
         kills = effect.kind in ("destroy", "exile", "bounce") or (
             effect.kind == "damage" and effect.amount.value(5) >= state.square_stats(ref[1])[1])
         return (10.0 if ref[1] == state.fight_square else 3.0) if kills else 1.0
+    if kind == "land":
+        return 0.5
     leader = state.treasures[ref[1]]
     if kind == "bear":
         return 4.0 + 2 * leader + state.counters[ref[1]] + state.pos[ref[1]] / 4

@@ -13,11 +13,12 @@ game state holds card ids (ints), so cloning a state copies lists of ints.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from deckquest.cards.model import Card
-from deckquest.cards.oracle import COMBAT_KEYWORDS, Ability, Effect, recognise
+from deckquest.cards.oracle import COMBAT_KEYWORDS, Ability, Coverage, Effect, format_coverage, recognise
+from deckquest.cards.oracle import coverage as oracle_coverage
 
 _ATTACHED = re.compile(
     r"^(?:enchanted|equipped) creature gets ([+-]\d+)/([+-]\d+)(?: and has ([a-z ,]+))?\.?$", re.I)
@@ -172,3 +173,27 @@ class CardTable:
 
     def name(self, card_id: int) -> str:
         return self.cards[card_id].name
+
+
+# Sentences battles do not read but this game does (auras and equipment, G-21).
+_READ_HERE = (_ATTACHED, _ATTACHED_KEYWORDS, _NO_UNTAP,
+              re.compile(r"^enchant creature\.?$", re.I), re.compile(r"^equip \{\d+\}\.?$", re.I))
+
+
+def coverage(cards: Sequence[Card]) -> Coverage:
+    """The battles' coverage of a library (``cards.oracle.coverage``), with the sentences
+    this game reads itself counted as simulated."""
+    entries = []
+    for entry in oracle_coverage(cards).cards:
+        recognition = entry.recognition
+        left = tuple(s for s in recognition.unrecognised if not any(p.search(s) for p in _READ_HERE))
+        if left != recognition.unrecognised:
+            level = "full" if not left else "partial"
+            recognition = replace(recognition, level=level, unrecognised=left)
+        entries.append(replace(entry, recognition=recognition))
+    return Coverage(tuple(entries))
+
+
+def coverage_line(cards: Sequence[Card], title: str) -> str:
+    """One line per deck, as battles print: ``title: N cards, P% simulated (full …)``."""
+    return format_coverage(coverage(cards), title).splitlines()[0]
