@@ -42,7 +42,7 @@ def keep_value(state: GrizzlyState, seat: int, card_id: int) -> float:
     if facts.is_land:
         return 0.0
     value = 0.3 * min(facts.mana_value, 6)
-    if facts.castable_from_hand(state.spells_reading()):
+    if facts.castable_from_hand(state.rules.spells_all):
         value += spell_value(state, seat, card_id)
     return value
 
@@ -122,9 +122,9 @@ class GreedyAgent:
         keeping."""
         steps = state.facts[card_id].mana_value
         length = state.loop_length
-        passes_home = state.pos[seat] + steps > length if state.config.reading("home") == "corner" \
+        passes_home = state.pos[seat] + steps > length if state.rules.corner \
             else state.pos[seat] + steps >= length
-        castable = state.facts[card_id].castable_from_hand(state.spells_reading())
+        castable = state.facts[card_id].castable_from_hand(state.rules.spells_all)
         return steps >= 5 and not passes_home and (not castable or spell_value(state, seat, card_id) <= 1)
 
     def _co_op(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:

@@ -51,6 +51,8 @@ class CardFacts:
     attach_toughness: int = 0
     attach_keywords: frozenset[str] = frozenset()
     skips_turn: bool = False  # G-21
+    targeted: bool = False  # a spell ability names a target
+
 
     @property
     def is_creature(self) -> bool:
@@ -76,14 +78,14 @@ class CardFacts:
     def is_dragon(self) -> bool:
         return "dragon" in self.subtypes
 
-    def castable_from_hand(self, spells_reading: str) -> bool:
+    def castable_from_hand(self, spells_all: bool) -> bool:
         """G-6 / G-R4: enchantments, artifacts and sorceries (equipment is an artifact); with
         ``reading spells all`` also creatures, instants and planeswalkers (sorcery speed)."""
         if self.is_land:
             return False
         if self.types & {"enchantment", "artifact", "sorcery"} and "creature" not in self.types:
             return True
-        return spells_reading == "all"
+        return spells_all
 
 
 def _int(stat: str | None) -> int:
@@ -132,6 +134,8 @@ def card_facts(card: Card) -> CardFacts:
         attach_toughness=toughness,
         attach_keywords=frozenset(keywords),
         skips_turn=bool(_NO_UNTAP.search(card.oracle_text)),
+        targeted=any(e.target.scope == "target" or e.kind == "fight" for a in by_timing.get("spell", ())
+                     for e in a.effects + tuple(x for mode in a.modes for x in mode)),
     )
 
 

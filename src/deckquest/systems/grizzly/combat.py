@@ -112,7 +112,7 @@ def fight(state: "GrizzlyState", square: int, card_id: int, rng: random.Random, 
 def _survivor(state: "GrizzlyState", square: int, card_id: int, rng: random.Random, events: "Events") -> None:
     """G-R2: stays face up with its damage removed, or leaves for the graveyard (G-14 refill)."""
     state.sq_damage[square] = 0
-    if state.config.reading("survivor") == "leaves":
+    if state.rules.survivor_leaves:
         state.clear_square(square)
         state.to_graveyard(card_id)
         state.refill(square, rng, events)

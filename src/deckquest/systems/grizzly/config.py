@@ -8,6 +8,7 @@ changing state lives in ``state.GrizzlyState``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Mapping
 
 from deckquest.cards.model import Card
@@ -61,6 +62,25 @@ X_VALUE = 5  # G-26 leaves X unbounded (mana is infinite); the engine reads X as
 TURN_LIMIT = 200  # rounds: a game that has not ended by then is stopped and reported
 
 
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A config's options and readings as flags, worked out once: the engine reads them at
+    every step."""
+
+    corner: bool  # G-R1
+    survivor_leaves: bool  # G-R2
+    lands_reflip: bool  # G-R3
+    spells_all: bool  # G-R4
+    exile_returns: bool  # G-20, off under G-27 with G-R5 stays
+    bounty_shared: bool  # G-R6
+    counter_toughness: int  # G-R7: what a counter adds to toughness
+    dungeon: bool  # ☆ G-16
+    dragon_bounty: bool  # ☆ G-17
+    expert: bool  # G-27
+    squares_per_player: int  # G-3
+    loop: int  # squares in the loop
+
+
 @dataclass(frozen=True)
 class PolicyRule:
     """One line of a seat's policy, tried in order before the seat's agent decides.
@@ -108,6 +128,23 @@ class GrizzlyConfig:
 
     def reading(self, name: str) -> str:
         return self.readings.get(name, READINGS[name][0])
+
+    @cached_property
+    def rules(self) -> "Rules":
+        return Rules(
+            corner=self.reading("home") == "corner",
+            survivor_leaves=self.reading("survivor") == "leaves",
+            lands_reflip=self.reading("lands") == "reflip",
+            spells_all=self.reading("spells") == "all",
+            exile_returns=not self.expert or self.reading("exile") == "returns",
+            bounty_shared=self.reading("bounty") == "shared",
+            counter_toughness=0 if self.reading("counter") == "power" else 1,
+            dungeon=DUNGEON in self.options,
+            dragon_bounty=DRAGON_BOUNTY in self.options,
+            expert=self.expert,
+            squares_per_player=self.squares_per_player,
+            loop=self.loop_length,
+        )
 
     def has(self, option: str) -> bool:
         return option in self.options

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Hashable
 
 from deckquest.cards.oracle import Ability, Amount, Condition, Effect, Target
 from deckquest.systems.grizzly.cards import IGNORED_KINDS
-from deckquest.systems.grizzly.config import DRAGON_BOUNTY, X_VALUE
+from deckquest.systems.grizzly.config import X_VALUE
 from deckquest.systems.grizzly.dungeon import Room
 
 if TYPE_CHECKING:
@@ -73,7 +73,10 @@ def _answer_attach(state: "GrizzlyState", task: "Task", action: Any, rng: random
 
 def castable_targets(state: "GrizzlyState", seat: int, card_id: int) -> bool:
     """A spell needs a legal target for each of its targeted effects (modal spells: one mode)."""
-    for ability in state.facts[card_id].spell:
+    facts = state.facts[card_id]
+    if not facts.targeted:
+        return True
+    for ability in facts.spell:
         if ability.modes:
             if not any(all(_has_target(state, seat, e) for e in mode) for mode in ability.modes):
                 return False
@@ -411,7 +414,7 @@ def creature_dies(state: "GrizzlyState", square: int, killer: int, how: str, rng
     state.clear_square(square)
     state.to_graveyard(card_id)
     state.emit(events, "kill", seat=state.seat_ids[killer], card=facts.name, square=square, how=how)
-    if state.config.has(DRAGON_BOUNTY) and facts.is_dragon:
+    if state.rules.dragon_bounty and facts.is_dragon:
         for seat in bounty_seats(state, killer, in_combat):
             state.gain_treasure(seat, "dragon", events)
             if state.result is not None:
@@ -428,7 +431,7 @@ def creature_dies(state: "GrizzlyState", square: int, killer: int, how: str, rng
 def bounty_seats(state: "GrizzlyState", killer: int, in_combat: bool) -> list[int]:
     """G-R6 turn: the kill bonus is the turn player's (G-15); shared: a co-op partner's too."""
     seats = [killer]
-    if in_combat and state.partner >= 0 and state.config.reading("bounty") == "shared":
+    if in_combat and state.partner >= 0 and state.rules.bounty_shared:
         seats.append(state.partner)
     return seats
 
@@ -492,7 +495,7 @@ def anthem_reaches(effect: Effect, source_seat: int, controller: int, colors: fr
 
 def _scry(state: "GrizzlyState", task: "Task", rng: random.Random, events: "Events") -> "Pending | None":
     seat, count = task[1], task[2]
-    if len(state.library) < count and not state.config.expert:
+    if len(state.library) < count and not state.rules.expert:
         state.reshuffle(rng, events)  # G-23: smaller than a scry needs
     looked = tuple(state.library.pop() for _ in range(min(count, len(state.library))))
     state.push(("scry card", seat, looked, (), ()))

@@ -18,7 +18,7 @@ from typing import Any, Hashable, Sequence
 from deckquest.engine.game import CHANCE, OVER, Decision
 from deckquest.systems.grizzly import combat, effects
 from deckquest.systems.grizzly.cards import CardFacts, CardTable
-from deckquest.systems.grizzly.config import DRAGON_BOUNTY, DUNGEON, GrizzlyConfig
+from deckquest.systems.grizzly.config import GrizzlyConfig, Rules
 from deckquest.systems.grizzly.dungeon import DUNGEONS, Room
 
 Events = list[dict[str, Any]] | None
@@ -36,7 +36,7 @@ class GrizzlyState:
     """One game. Build it with ``GrizzlyState.new(config, rng)``."""
 
     __slots__ = (
-        "config", "table", "facts", "seat_ids", "rooms",
+        "config", "rules", "table", "facts", "seat_ids", "rooms",
         "library", "graveyards", "exile", "sq_card", "sq_up", "sq_damage", "sq_counters",
         "pos", "hands", "treasures", "counters", "damage", "auras", "equipped", "perms", "allies",
         "room", "skips", "pumps", "active", "round", "turns", "dashed", "cast_this_turn",
@@ -44,6 +44,7 @@ class GrizzlyState:
     )
 
     config: GrizzlyConfig
+    rules: Rules
     table: CardTable
     facts: list[CardFacts]
     seat_ids: tuple[str, ...]
@@ -90,6 +91,7 @@ class GrizzlyState:
         config.check()
         state = cls.__new__(cls)
         state.config = config
+        state.rules = config.rules
         state.table = table if table is not None else CardTable(config.library)
         state.facts = state.table.facts
         state.seat_ids = tuple(seat.id for seat in config.seats)
@@ -135,7 +137,7 @@ class GrizzlyState:
 
     def clone(self) -> "GrizzlyState":
         other = GrizzlyState.__new__(GrizzlyState)
-        for name in ("config", "table", "facts", "seat_ids", "rooms", "active", "round", "turns", "dashed",
+        for name in ("config", "rules", "table", "facts", "seat_ids", "rooms", "active", "round", "turns", "dashed",
                      "cast_this_turn", "partner", "fight_square", "last_player", "waiting", "pending", "result"):
             setattr(other, name, getattr(self, name))
         for name in ("library", "exile", "sq_card", "sq_up", "sq_damage", "sq_counters", "pos", "treasures",
@@ -178,10 +180,10 @@ class GrizzlyState:
 
     def square_of(self, seat: int) -> int:
         """The square a bear stands on, -1 at a home corner (G-R1 corner)."""
-        base = seat * self.config.squares_per_player
-        if self.config.reading("home") == "corner":
-            return -1 if self.pos[seat] == 0 else (base + self.pos[seat] - 1) % self.loop_length
-        return (base + self.pos[seat]) % self.loop_length
+        rules, distance = self.rules, self.pos[seat]
+        if rules.corner:
+            return -1 if distance == 0 else (seat * rules.squares_per_player + distance - 1) % rules.loop
+        return (seat * rules.squares_per_player + distance) % rules.loop
 
     def home_square(self, seat: int) -> int:
         return seat * self.config.squares_per_player
@@ -194,7 +196,7 @@ class GrizzlyState:
 
     def bear_stats(self, seat: int) -> tuple[int, int, frozenset[str]]:
         """Power, toughness left (damage taken off) and keywords of a seat's bears."""
-        per_counter = 0 if self.config.reading("counter") == "power" else 1
+        per_counter = self.rules.counter_toughness
         power = BEAR_POWER + self.counters[seat]
         toughness = BEAR_TOUGHNESS + per_counter * self.counters[seat] - self.damage[seat]
         keywords: frozenset[str] = frozenset()
@@ -245,8 +247,6 @@ class GrizzlyState:
                         found.append((seat, self.facts[card_id].name, effect))
         return found
 
-    def spells_reading(self) -> str:
-        return self.config.reading("spells")
 
     # --- the machinery --------------------------------------------------------------------
 
@@ -277,7 +277,7 @@ class GrizzlyState:
 
     def graveyard_of(self, seat: int) -> list[int]:
         """G-2 shared; G-27 per player: cards go to the turn player's graveyard."""
-        return self.graveyards[self.active] if self.config.expert else self.graveyards[0]
+        return self.graveyards[self.active] if self.rules.expert else self.graveyards[0]
 
     def to_graveyard(self, card_id: int) -> None:
         self.graveyard_of(self.active).append(card_id)
@@ -286,7 +286,7 @@ class GrizzlyState:
         """The library's top card, shuffling the graveyard in first when it is empty (G-23);
         -1 when there is none (and under G-27 the game ends)."""
         if not self.library:
-            if self.config.expert:
+            if self.rules.expert:
                 self.finish(None, "library out", events)
                 return -1
             self.reshuffle(rng, events)
@@ -448,7 +448,7 @@ def _move(state: GrizzlyState, task: Task, rng: random.Random, events: Events) -
     length = state.loop_length
     start = state.pos[seat]
     total = start + steps
-    if state.config.reading("home") == "corner":
+    if state.rules.corner:
         laps, state.pos[seat] = (total - 1) // length if total else 0, (total - 1) % length + 1 if total else 0
     else:
         laps, state.pos[seat] = divmod(total, length)
@@ -467,7 +467,7 @@ def _lap_bonus(state: GrizzlyState, task: Task, rng: random.Random, events: Even
     state.gain_treasure(seat, "lap", events)
     if state.result is not None:
         return None
-    if state.config.has(DUNGEON):
+    if state.rules.dungeon:
         return seat, "lap", (("counter",), ("venture",))
     _add_counter(state, seat, "lap", events)
     return None
@@ -570,7 +570,7 @@ def _flip(state: GrizzlyState, task: Task, rng: random.Random, events: Events) -
     if facts.is_land:  # G-R3
         state.to_graveyard(card_id)
         state.clear_square(square)
-        if state.config.reading("lands") == "reflip" and task[1] < effects.FLIP_LIMIT:
+        if state.rules.lands_reflip and task[1] < effects.FLIP_LIMIT:
             state.push(("refill", square), ("flip", task[1] + 1))
         else:
             state.push(("refill", square), ("partner_draws",))
@@ -651,7 +651,7 @@ def _answer_discard(state: GrizzlyState, task: Task, action: Any, rng: random.Ra
 
 def _end_step(state: GrizzlyState, task: Task, rng: random.Random, events: Events) -> Pending | None:
     """G-20: exiled cards go to the graveyard at end of turn (G-R5: not under the expert rules)."""
-    if state.exile and not (state.config.expert and state.config.reading("exile") == "stays"):
+    if state.exile and state.rules.exile_returns:
         for card_id in state.exile:
             state.to_graveyard(card_id)
         state.exile.clear()
@@ -688,7 +688,7 @@ def _distinct(cards: Sequence[int]) -> list[int]:
 
 
 def _castable(state: GrizzlyState, seat: int, card_id: int) -> bool:
-    return (state.facts[card_id].castable_from_hand(state.spells_reading())
+    return (state.facts[card_id].castable_from_hand(state.rules.spells_all)
             and effects.castable_targets(state, seat, card_id))
 
 
