@@ -237,3 +237,21 @@ def test_g22_each_creature_you_control_includes_the_one_on_your_square():
     game.answer(("cast", game.id("Overrun")))
     assert game.state.square_stats(3)[:2] == (4, 7)
     assert game.state.bear_stats(1)[:2] == (5, 5) and game.state.bear_stats(0)[:2] == (2, 2)
+
+
+def test_g4_face_down_squares_are_lands_a_land_spell_can_destroy():
+    """G-4: face-down square cards count as lands: Stone Rain destroys one; the library's top
+    card takes its place."""
+    game = two([WALL] * 6, hands=(["Stone Rain", "Forest", "Forest"], FORESTS), rest=["Divination"] + ["Forest"] * 20)
+    game.answer(("cast", game.id("Stone Rain")))
+    assert game.decision.kind == "target" and game.decision.actions == tuple(("land", q) for q in range(6))
+    game.answer(("land", 4))
+    assert game.state.sq_card[4] == game.id("Divination") and game.id(WALL) in game.state.graveyards[0]
+
+
+def test_g2_library_and_graveyard_are_shared():
+    """G-2: one library and one graveyard for everybody (unlike G-27)."""
+    game = two([WALL] * 6)
+    game.answer(("dash", game.id("Forest"))).answer(("end",))
+    game.answer(("dash", game.id("Forest"))).answer(("end",))
+    assert game.state.graveyards == [[game.id("Forest"), game.id("Forest")]]

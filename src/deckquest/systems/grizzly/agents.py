@@ -165,9 +165,9 @@ class GreedyAgent:
 
     def _target(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
         task = state.waiting
-        effect = task[2] if task is not None else None
-        if effect is None:
+        if task is None:
             return actions[0]
+        effect = task[2]
         if effect.kind == "fight" and not task[5]:
             mine = [a for a in actions if a[0] in ("bear", "ally") and a[1] == seat]
             return mine[0] if mine else actions[0]
@@ -221,7 +221,8 @@ class PolicyAgent:
 
 def rule_answer(rule: PolicyRule, state: GrizzlyState, seat: int, decision: Decision) -> Hashable | None:
     """The action a rule picks for this decision, or None when it does not apply."""
-    actions, kind, verb = decision.actions, decision.kind, rule.action
+    actions: tuple[Any, ...] = decision.actions
+    kind, verb = decision.kind, rule.action
     if kind == "main" and ("roll",) in actions:
         if verb == "dash":
             dashes = [a for a in actions if a[0] == "dash" and state.facts[a[1]].mana_value >= rule.threshold]
