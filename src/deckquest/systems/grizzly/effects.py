@@ -68,7 +68,7 @@ def _answer_attach(state: "GrizzlyState", task: "Task", action: Any, rng: random
     card_id, bear = task[2], action[1]
     state.auras[bear].append(card_id)
     state.emit(events, "attach", seat=state.seat_ids[task[1]], card=state.name(card_id), bear=state.seat_ids[bear])
-    state.push(("check_deaths", task[1]))
+    state.push(("check_deaths", task[1], task[2]))
 
 
 def castable_targets(state: "GrizzlyState", seat: int, card_id: int) -> bool:
@@ -146,7 +146,7 @@ def _effect(state: "GrizzlyState", task: "Task", rng: random.Random, events: "Ev
     else:
         for ref in refs:
             resolve(state, controller, effect, ref, card_id, rng, events)
-    state.push(("check_deaths", controller))
+    state.push(("check_deaths", controller, card_id))
     return None
 
 
@@ -289,11 +289,11 @@ def resolve(state: "GrizzlyState", controller: int, effect: Effect, ref: tuple[A
     """One effect on one object (G-19 to G-26)."""
     kind = effect.kind
     if kind in IGNORED_KINDS or kind == "anthem":
-        state.emit(events, "effect", seat=state.seat_ids[controller], card=state.name(card_id), effect=kind,
+        state.emit(events, "effect", seat=state.seat_ids[controller], card=_source_name(state, card_id), effect=kind,
                    target=describe(state, ref), ignored=True)
         return
     amount = _amount(state, effect.amount, controller)
-    state.emit(events, "effect", seat=state.seat_ids[controller], card=state.name(card_id), effect=kind,
+    state.emit(events, "effect", seat=state.seat_ids[controller], card=_source_name(state, card_id), effect=kind,
                target=describe(state, ref), amount=amount)
     if ref[0] == "player":
         state.last_player = ref[1]
@@ -315,7 +315,11 @@ def resolve(state: "GrizzlyState", controller: int, effect: Effect, ref: tuple[A
             state.sq_counters[ref[1]] += amount
     elif kind == "tap" and ref[0] == "bear" and state.facts[card_id].skips_turn:
         state.skips[ref[1]] += 1  # G-21: it skips its next turn
-        state.emit(events, "skips_next_turn", seat=state.seat_ids[ref[1]], card=state.name(card_id))
+        state.emit(events, "skips_next_turn", seat=state.seat_ids[ref[1]], card=_source_name(state, card_id))
+
+
+def _source_name(state: "GrizzlyState", card_id: int) -> str:
+    return state.name(card_id) if card_id >= 0 else "the dungeon"
 
 
 def _on_player(state: "GrizzlyState", controller: int, kind: str, seat: int, amount: int, effect: Effect,
@@ -446,12 +450,12 @@ def creature_leaves(state: "GrizzlyState", square: int, how: str, rng: random.Ra
     state.refill(square, rng, events)
 
 
-def check_deaths(state: "GrizzlyState", killer: int, rng: random.Random, events: "Events") -> None:
+def check_deaths(state: "GrizzlyState", killer: int, card_id: int, rng: random.Random, events: "Events") -> None:
     """State-based: a creature with lethal damage or toughness 0 or less dies."""
     for seat in range(len(state.pos)):
         toughness = state.bear_stats(seat)[1]
         if toughness <= 0 and (state.damage[seat] == 0 or "indestructible" not in state.bear_stats(seat)[2]):
-            state.bear_dies(seat, "damage" if state.damage[seat] else "toughness", -1, events)
+            state.bear_dies(seat, "damage" if state.damage[seat] else "toughness", card_id, events)
     for square in range(state.loop_length):
         if state.sq_up[square] and state.sq_card[square] >= 0:
             power, toughness, keywords = state.square_stats(square)
@@ -465,7 +469,7 @@ def check_deaths(state: "GrizzlyState", killer: int, rng: random.Random, events:
 
 
 def _check_deaths(state: "GrizzlyState", task: "Task", rng: random.Random, events: "Events") -> "Pending | None":
-    check_deaths(state, task[1], rng, events)
+    check_deaths(state, task[1], task[2], rng, events)
     return None
 
 

@@ -1,0 +1,154 @@
+"""The balance report's Grizzly sections, from each game's events.
+
+``record(events, outcome, seat_ids)`` boils one game's event stream down to a small plain
+dict (cheap to send between worker processes); ``aggregate(records, seats)`` adds the games up;
+``format_text`` prints the sections. What a host asks: is it fair to every seat (each seat's
+win rate with its Wilson interval, balance = 1 - the largest gap between two seats' win
+rates, first-seat advantage = the first seat's win rate minus the fair share 1/players), how
+long a game lasts (rounds and turns: mean, p10, p50, p90), where Treasures come from, which
+flips kill bears, how often co-op and dash are used, how often the lead changes, and which
+games were stopped (turn limit, G-27's empty library) and why.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import Any, Iterable, Sequence
+
+Z95 = 1.959964
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (the batch report's interval)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    centre = p + z * z / (2 * trials)
+    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
+    denominator = 1 + z * z / trials
+    return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
+
+
+def record(events: Iterable[dict[str, Any]], outcome: dict[str, Any], seat_ids: Sequence[str]) -> dict[str, Any]:
+    """One game's figures."""
+    sources: Counter[str] = Counter()
+    flips: Counter[str] = Counter()
+    deaths: Counter[str] = Counter()
+    offers = accepted = dashes = lead_changes = 0
+    treasures = dict.fromkeys(seat_ids, 0)
+    leader: str | None = None
+    for event in events:
+        kind = event["event"]
+        if kind == "flip" and event["kind"] == "creature":
+            flips[event["card"]] += 1
+        elif kind == "bear_dies" and event["card"]:
+            deaths[event["card"]] += 1
+        elif kind == "co_op":
+            offers += 1
+            accepted += event["accepted"]
+        elif kind == "dash":
+            dashes += 1
+        elif kind in ("treasure_gained", "treasure_lost"):
+            if kind == "treasure_gained":
+                sources[event["source"]] += 1
+            treasures[event["seat"]] = event["treasures"]
+            top = max(treasures.values())
+            leaders = [seat for seat, count in treasures.items() if count == top]
+            if len(leaders) == 1 and leaders[0] != leader:
+                lead_changes += leader is not None
+                leader = leaders[0]
+    return {
+        "winner": outcome["winner"], "reason": outcome["reason"], "rounds": outcome["round"],
+        "turns": outcome["turns"], "sources": dict(sources), "flips": dict(flips), "deaths": dict(deaths),
+        "offers": offers, "accepted": accepted, "dashes": dashes, "lead_changes": lead_changes,
+    }
+
+
+def _spread(values: list[int]) -> dict[str, float]:
+    ordered = sorted(values)
+
+    def at(fraction: float) -> float:
+        return float(ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]) if ordered else 0.0
+
+    return {"mean": round(sum(ordered) / len(ordered), 3) if ordered else 0.0,
+            "p10": at(0.1), "p50": at(0.5), "p90": at(0.9)}
+
+
+def aggregate(records: Sequence[dict[str, Any]], seats: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The sections' figures over a batch; ``seats`` are (id, name) in turn order."""
+    games = len(records)
+    wins = Counter(r["winner"] for r in records if r["winner"] is not None)
+    rows = []
+    for seat_id, name in seats:
+        low, high = wilson(wins[seat_id], games)
+        rows.append({"seat": seat_id, "name": name, "wins": wins[seat_id],
+                     "rate": round(wins[seat_id] / games, 6) if games else 0.0,
+                     "low": round(low, 6), "high": round(high, 6)})
+    rates = [row["rate"] for row in rows]
+    flips: Counter[str] = Counter()
+    deaths: Counter[str] = Counter()
+    sources: Counter[str] = Counter()
+    stopped: Counter[str] = Counter()
+    for r in records:
+        flips.update(r["flips"])
+        deaths.update(r["deaths"])
+        sources.update(r["sources"])
+        if r["reason"] != "treasures":
+            stopped[r["reason"]] += 1
+    deadly = [{"card": card, "flips": flips[card], "deaths": deaths[card],
+               "per_flip": round(deaths[card] / flips[card], 4)} for card in flips if deaths[card]]
+    deadly.sort(key=lambda row: (-row["per_flip"], -row["deaths"], row["card"]))
+    offers = sum(r["offers"] for r in records)
+    return {
+        "games": games,
+        "seats": rows,
+        "balance": round(1 - (max(rates) - min(rates)), 6) if rates else 1.0,
+        "first_seat_advantage": round(rates[0] - 1 / len(rates), 6) if rates else 0.0,
+        "rounds": _spread([r["rounds"] for r in records]),
+        "turns": _spread([r["turns"] for r in records]),
+        "treasures_by_source": {source: round(count / games, 4) for source, count in sorted(sources.items())},
+        "deaths_per_flip": deadly,
+        "co_op": {"offers_per_game": round(offers / games, 4) if games else 0.0,
+                  "accepted": round(sum(r["accepted"] for r in records) / offers, 4) if offers else 0.0},
+        "dashes_per_game": round(sum(r["dashes"] for r in records) / games, 4) if games else 0.0,
+        "lead_changes": _spread([r["lead_changes"] for r in records]),
+        "stopped": dict(sorted(stopped.items())),
+    }
+
+
+STOP_REASONS = {
+    "turn limit": "the turn limit was reached before anyone had the Treasures to win",
+    "library out": "a draw from an empty library ended the game (G-27, expert rules)",
+}
+
+
+def format_text(data: dict[str, Any], deadliest: int = 5) -> str:
+    """The sections as the text report prints them."""
+    games = data["games"]
+    lines = [f"Seats ({games} games)           wins   win rate  95% interval"]
+    for row in data["seats"]:
+        lines.append(f"  {row['name']:<24} {row['wins']:>6}   {row['rate']:7.1%}  "
+                     f"{row['low']:.1%} - {row['high']:.1%}")
+    lines.append(f"Balance: {data['balance']:.3f} (1 - the largest gap between two seats' win rates)")
+    lines.append(f"First-seat advantage: {data['first_seat_advantage']:+.1%} (its win rate minus the fair share)")
+    for key, title in (("rounds", "Rounds"), ("turns", "Turns")):
+        spread = data[key]
+        lines.append(f"{title}: mean {spread['mean']:.1f}, p10 {spread['p10']:.0f}, p50 {spread['p50']:.0f}, "
+                     f"p90 {spread['p90']:.0f}")
+    sources = ", ".join(f"{source} {count:.2f}" for source, count in data["treasures_by_source"].items())
+    lines.append(f"Treasures per game by source: {sources or 'none'}")
+    lines.append("Deadliest flips (bear deaths per flip of the card)")
+    for row in data["deaths_per_flip"][:deadliest]:
+        lines.append(f"  {row['card']:<28} {row['per_flip']:.2f} ({row['deaths']} deaths in {row['flips']} flips)")
+    co_op = data["co_op"]
+    lines.append(f"Co-op: {co_op['offers_per_game']:.2f} offers a game, {co_op['accepted']:.0%} accepted; "
+                 f"dash: {data['dashes_per_game']:.2f} a game")
+    lead = data["lead_changes"]
+    lines.append(f"Lead changes: mean {lead['mean']:.1f}, p50 {lead['p50']:.0f}, p90 {lead['p90']:.0f}")
+    if data["stopped"]:
+        for reason, count in data["stopped"].items():
+            lines.append(f"Stopped: {count} games: {STOP_REASONS.get(reason, reason)}")
+    else:
+        lines.append("Stopped: none (every game ended with a winner)")
+    return "\n".join(lines) + "\n"
