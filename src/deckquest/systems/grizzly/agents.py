@@ -68,7 +68,8 @@ def spell_value(state: GrizzlyState, seat: int, card_id: int) -> float:
 
 def target_score(state: GrizzlyState, seat: int, effect: Any, ref: tuple[Any, ...]) -> float:
     """Harmful effects go to the creature being fought when they remove it (G-13, G-14), else
-    to the leader's bears or Treasures; helpful ones to the seat's own bears."""
+    to what a kill costs its owner most (counters, gear, the way round the loop, a Treasure),
+    weighted by how close the owner is to winning; helpful ones to the seat's own bears."""
     harmful = effects.is_harmful(effect)
     kind = ref[0]
     mine = kind in ("bear", "ally", "perm", "treasure", "player") and ref[1] == seat
@@ -79,17 +80,31 @@ def target_score(state: GrizzlyState, seat: int, effect: Any, ref: tuple[Any, ..
     if kind == "square":
         kills = effect.kind in ("destroy", "exile", "bounce") or (
             effect.kind == "damage" and effect.amount.value(5) >= state.square_stats(ref[1])[1])
-        return (10.0 if ref[1] == state.fight_square else 3.0) if kills else 1.0
+        return (10.0 if ref[1] == state.fight_square else 3.0) if kills else 0.2
     if kind == "land":
-        return 0.5
-    leader = state.treasures[ref[1]]
+        return 0.2
+    threat = 1 + state.treasures[ref[1]] / 2
     if kind == "bear":
-        return 4.0 + 2 * leader + state.counters[ref[1]] + state.pos[ref[1]] / 4
+        owner = ref[1]
+        lost = state.counters[owner] + 1.5 * len(state.auras[owner]) + state.pos[owner] / 3
+        if effect.kind == "damage" and effect.amount.value(5) < state.bear_stats(owner)[1]:
+            lost = 0.0
+        return lost * threat
     if kind == "treasure":
-        return 6.0 + 2 * leader
+        return 6.0 * threat
     if kind == "player":
-        return 2.0 + leader if effect.kind in ("discard",) else 1.0
-    return 2.0
+        return threat if effect.kind == "discard" else 0.1
+    return 1.0 * threat
+
+
+def best_target(state: GrizzlyState, seat: int, card_id: int) -> float:
+    """The best target score of a spell's first targeted effect (0 when it names none)."""
+    for ability in state.facts[card_id].spell:
+        for effect in ability.effects or (ability.modes[0] if ability.modes else ()):
+            if effect.target.scope == "target":
+                found = effects.candidates(state, seat, effect.target, None)
+                return max((target_score(state, seat, effect, ref) for ref in found), default=0.0)
+    return 0.0
 
 
 class GreedyAgent:
@@ -115,7 +130,10 @@ class GreedyAgent:
         return actions[0]
 
     def _worth_casting(self, state: GrizzlyState, seat: int, card_id: int) -> bool:
-        return spell_value(state, seat, card_id) > 0
+        """Worth it: a positive value and, for a removal, a target worth hitting now."""
+        if spell_value(state, seat, card_id) <= 0:
+            return False
+        return not state.facts[card_id].targeted or best_target(state, seat, card_id) >= 1.5
 
     def _worth_dashing(self, state: GrizzlyState, seat: int, card_id: int) -> bool:
         """A dash of 5 or more that does not cost a lap bonus (G-7) and is not a spell worth
