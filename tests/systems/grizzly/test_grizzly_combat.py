@@ -13,7 +13,7 @@ def test_g10_win_draws_a_card_gets_a_counter_and_places_a_card_from_hand():
     card from hand face down on the square."""
     game = two(["Scryb Sprites"] + [WALL] * 5)
     game.roll(1)
-    combat = game.kinds("combat")[0]
+    combat = game.kinds("bears_fight")[0]
     assert combat["result"] == "win" and combat["card"] == "Scryb Sprites"
     assert game.state.counters[0] == 1 and len(game.state.hands[0]) == 4
     assert game.decision.kind == "place" and game.decision.actor == "p1"
@@ -28,7 +28,7 @@ def test_g25_nothing_in_hand_to_place_takes_the_library_top():
     game = two([WALL, WALL, "Scryb Sprites", WALL, WALL, WALL], hands=(["Centaur Courser"], ["Forest"]),
                 rest=["Divination"] + ["Forest"] * 20)
     game.answer(("dash", game.id("Centaur Courser")))
-    assert game.kinds("combat")[0]["result"] == "win" and game.state.hands[0] == []
+    assert game.kinds("bears_fight")[0]["result"] == "win" and game.state.hands[0] == []
     assert game.kinds("place")[-1]["source"] == "library"
     assert game.state.sq_card[2] == game.id("Divination")
     assert game.decision.kind == "main"
@@ -44,7 +44,7 @@ def test_g11_loss_loses_counters_auras_and_equipment_and_sends_the_bear_home():
     game.answer(("cast", splitter))
     assert game.state.bear_stats(0)[:2] == (2 + 1 + 2 + 2, 2 + 1)  # counter, Rancor +2/+0, Bonesplitter +2/+0
     game.roll(1)  # Gigantosaurus 10/10
-    assert game.kinds("combat")[-1]["result"] == "lose"
+    assert game.kinds("bears_fight")[-1]["result"] == "lose"
     state = game.state
     assert state.counters[0] == 0 and state.auras[0] == [] and state.pos[0] == 0
     assert rancor in state.graveyards[0]
@@ -58,11 +58,11 @@ def test_g12_trade_does_the_loss_then_the_win():
     """G-12: both die: the bears go home without counters, then draw, get a counter and place."""
     game = two(["Runeclaw Bear"] + [WALL] * 5)
     game.roll(1)
-    assert game.kinds("combat")[0]["result"] == "trade"
+    assert game.kinds("bears_fight")[0]["result"] == "trade"
     assert game.state.pos[0] == 0 and game.state.counters[0] == 1
     assert game.decision.kind == "place"
     kinds = [e["event"] for e in game.events]
-    assert kinds.index("bear_dies") < kinds.index("counter")
+    assert kinds.index("bear_dies") < kinds.index("bear_counter")
 
 
 def test_g_r2_a_surviving_creature_stays_face_up_or_leaves():
@@ -72,7 +72,7 @@ def test_g_r2_a_surviving_creature_stays_face_up_or_leaves():
     assert stays.state.sq_up[0] and stays.state.sq_damage[0] == 0
     stays.answer(("end",)).roll(1).answer(("end",))
     stays.roll(1)  # p1 from home onto the face-up Wurm again: no flip of a new card
-    assert [c["card"] for c in stays.kinds("combat")] == ["Craw Wurm", "Wall of Wood", "Craw Wurm"]
+    assert [c["card"] for c in stays.kinds("bears_fight")] == ["Craw Wurm", "Wall of Wood", "Craw Wurm"]
     assert stays.kinds("flip")[-1]["face_up_before"] is True
     leaves = two(["Craw Wurm"] + [WALL] * 5, readings={"survivor": "leaves"})
     leaves.roll(1)
@@ -84,7 +84,7 @@ def test_g9_first_strike_kills_the_bears_before_they_strike():
     """G-9: every creature attacks and blocks; Black Knight's first strike kills 2/2 bears first."""
     game = two([WALL, "Black Knight"] + [WALL] * 4)
     game.roll(2)
-    assert game.kinds("combat")[0]["result"] == "lose"
+    assert game.kinds("bears_fight")[0]["result"] == "lose"
     assert game.state.sq_up[1]
 
 
@@ -92,8 +92,8 @@ def test_g9_attack_triggers_resolve_before_damage():
     """G-9: Borderland Marauder (1/2) gets +2/+0 when it attacks: 3 damage kills the bears."""
     game = two(["Borderland Marauder"] + [WALL] * 5)
     game.roll(1)
-    assert game.kinds("combat")[0]["power"] == 3
-    assert game.kinds("combat")[0]["result"] == "trade"
+    assert game.kinds("bears_fight")[0]["power"] == 3
+    assert game.kinds("bears_fight")[0]["result"] == "trade"
 
 
 def test_g9_g13_enters_ability_is_the_turn_players_and_can_kill_the_flipped_creature():
@@ -104,7 +104,7 @@ def test_g9_g13_enters_ability_is_the_turn_players_and_can_kill_the_flipped_crea
     assert game.decision.kind == "target" and game.decision.actor == "p1"
     assert ("square", 0) in game.decision.actions  # G-19: creatures on squares are "an opponent's"
     game.answer(("square", 0))
-    assert not game.kinds("combat")
+    assert not game.kinds("bears_fight")
     assert game.kinds("kill")[0]["how"] == "destroyed"
     assert game.decision.kind == "place" and game.state.counters[0] == 0
     assert len(game.state.hands[0]) == 4
@@ -118,7 +118,7 @@ def test_g14_a_flipped_creature_leaving_is_replaced_from_the_library():
     game.answer(("square", 0))
     assert "Man-o'-War" in game.hand(0)
     assert game.state.sq_card[0] == game.id("Divination") and not game.state.sq_up[0]
-    assert not game.kinds("combat")
+    assert not game.kinds("bears_fight")
 
 
 def test_g8_co_op_is_offered_before_the_flip():
@@ -137,7 +137,7 @@ def test_g15_example_1_flipped_power_3_and_two_2_toughness_bears_both_survive():
     turn player places a card."""
     game = meet("Hill Giant", readings={"counter": "power"})
     game.answer(("offer", "p2")).answer(("accept",))
-    combat = game.kinds("combat")[-1]
+    combat = game.kinds("bears_fight")[-1]
     assert (combat["power"], combat["bears_toughness"], combat["partner"]) == (3, 4, "p2")
     assert combat["result"] == "win" and not game.kinds("bear_dies")
     assert game.state.counters == [1, 2]
@@ -162,7 +162,7 @@ def test_g8_refusing_co_op_gives_the_active_player_a_card():
     before = (len(game.state.hands[0]), len(game.state.hands[1]))
     game.answer(("refuse", forest))
     assert game.kinds("co_op")[0]["accepted"] is False
-    assert game.kinds("combat")[-1]["partner"] is None
+    assert game.kinds("bears_fight")[-1]["partner"] is None
     assert (len(game.state.hands[0]) - before[0], len(game.state.hands[1]) - before[1]) in ((1, -1), (2, -1))
 
 
@@ -192,8 +192,8 @@ def test_g7_dash_kill_gives_the_active_player_no_draw():
     """G-7: a dash onto a creature and a win: a counter and a card placed, but no card drawn."""
     game = two([WALL] * 3 + ["Scryb Sprites"] + [WALL] * 2, hands=(["Hill Giant", "Forest", "Forest"], FORESTS))
     game.answer(("dash", game.id("Hill Giant")))  # mana value 4: square 3
-    assert game.kinds("combat")[0]["result"] == "win"
-    assert not [e for e in game.kinds("draw") if e["seat"] == "p1"]
+    assert game.kinds("bears_fight")[0]["result"] == "win"
+    assert not [e for e in game.kinds("cards_drawn") if e["seat"] == "p1"]
     assert game.state.counters[0] == 1 and game.decision.kind == "place"
 
 
@@ -205,7 +205,7 @@ def test_g7_dash_turn_the_co_op_partner_still_draws():
     game.roll(1).answer(("place", game.id("Scryb Sprites"))).answer(("end",))  # p2 on 3, Sprites face down
     game.answer(("dash", game.id("Centaur Courser")))  # 3 steps: square 3
     game.answer(("offer", "p2")).answer(("accept",))
-    assert game.kinds("combat")[-1]["result"] == "win"
-    wins = [(e["seat"], e["why"]) for e in game.kinds("draw")[-1:]]
+    assert game.kinds("bears_fight")[-1]["result"] == "win"
+    wins = [(e["seat"], e["why"]) for e in game.kinds("cards_drawn")[-1:]]
     assert wins == [("p2", "win")]
     assert game.state.counters == [1, 2]

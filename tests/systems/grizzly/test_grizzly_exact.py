@@ -116,5 +116,5 @@ def test_every_landing_is_a_trade_in_the_exact_configuration():
     events: list[dict] = []
     state = GrizzlyState.new(config, rng, events)
     play(state, {"s0": FirstAgent(), "s1": FirstAgent()}, rng, events)
-    results = {e["result"] for e in events if e["event"] == "combat"}
+    results = {e["result"] for e in events if e["event"] == "bears_fight"}
     assert results == {"trade"}

@@ -7,7 +7,9 @@ import random
 from deckquest.engine.game import play
 from deckquest.systems.grizzly import GrizzlyConfig, GrizzlyState, Seat
 from deckquest.systems.grizzly.agents import GreedyAgent
-from deckquest.systems.grizzly.report import aggregate, format_text, record, wilson
+from collections import Counter
+
+from deckquest.systems.grizzly.report import aggregate, format_text, row, wilson
 
 from grizzly_helpers import card
 
@@ -15,16 +17,15 @@ NAMES = ["Craw Wurm", "Hill Giant", "Furnace Whelp", "Typhoid Rats", "Flame Slas
          "Rancor", "Scryb Sprites", "Runeclaw Bear", "Forest"]
 
 
-def _batch(games: int, **settings) -> tuple[list[dict], GrizzlyConfig]:
+def _batch(games: int, **settings) -> tuple[Counter, GrizzlyConfig]:
     config = GrizzlyConfig(seats=tuple(Seat(s, s.title()) for s in ("ana", "ben", "cai")),
                            library=tuple(card(n) for n in NAMES * 6), **settings)
-    records = []
+    records: Counter = Counter()
     for index in range(games):
         rng = random.Random(index)
-        events: list[dict] = []
-        state = GrizzlyState.new(config, rng, events)
-        play(state, {s.id: GreedyAgent() for s in config.seats}, rng, events)
-        records.append(record(events, state.outcome(), state.seat_ids))
+        state = GrizzlyState.new(config, rng)
+        play(state, {s.id: GreedyAgent() for s in config.seats}, rng)
+        records[row(state.outcome())] += 1
     return records, config
 
 

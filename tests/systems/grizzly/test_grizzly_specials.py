@@ -31,7 +31,7 @@ def test_g16_without_the_option_the_lap_gives_a_counter():
     """G-16: without ☆ dungeon, no question: the counter."""
     game = _lap(two([WALL] * 6))
     assert game.decision.kind != "lap"
-    assert game.kinds("counter")[0]["why"] == "lap"
+    assert game.kinds("bear_counter")[0]["why"] == "lap"
 
 
 def test_g_r8_the_mad_mage_dungeon_is_another_reading():
@@ -128,7 +128,7 @@ def test_g22_anthems_reach_the_creature_on_your_square():
     game.answer(("cast", game.id("Glorious Anthem")))
     assert game.state.bear_stats(0)[:2] == (3, 3)
     game.roll(2)
-    combat = game.kinds("combat")[0]
+    combat = game.kinds("bears_fight")[0]
     assert (combat["power"], combat["toughness"], combat["result"]) == (3, 3, "trade")
 
 
@@ -194,12 +194,12 @@ def test_g_r3_a_flipped_land_goes_to_the_graveyard_or_is_flipped_again():
     card is flipped at once."""
     game = two(["Forest"] + [WALL] * 5, rest=["Scryb Sprites"] + ["Forest"] * 20)
     game.roll(1)
-    assert game.kinds("flip")[0]["kind"] == "land" and not game.kinds("combat")
+    assert game.kinds("flip")[0]["kind"] == "land" and not game.kinds("bears_fight")
     assert game.state.sq_card[0] == game.id("Scryb Sprites") and not game.state.sq_up[0]
     again = two(["Forest"] + [WALL] * 5, rest=["Scryb Sprites"] + ["Forest"] * 20, readings={"lands": "reflip"})
     again.roll(1)
     assert [f["card"] for f in again.kinds("flip")] == ["Forest", "Scryb Sprites"]
-    assert again.kinds("combat")[0]["result"] == "win"
+    assert again.kinds("bears_fight")[0]["result"] == "win"
 
 
 def test_g_r3_a_mana_value_0_dash_moves_0():

@@ -32,6 +32,6 @@ def test_every_event_kind_renders():
     game.answer(("offer", "p2")).answer(("accept",))
     seen |= {e["event"] for e in game.events}
     assert set(LINES) - seen <= {"treasure_lost", "leaves"}
-    assert render({"event": "combat", "seat": "ana", "partner": "ben", "card": "Hill Giant", "power": 3,
+    assert render({"event": "bears_fight", "seat": "ana", "partner": "ben", "card": "Hill Giant", "power": 3,
                    "toughness": 3, "bears_power": 4, "bears_toughness": 4, "result": "win", "round": 2},
                   {"ana": "Ana", "ben": "Ben"}) == "  Combat: Ana and Ben (4/4) against Hill Giant (3/3): the bears win."

@@ -38,7 +38,7 @@ def test_g5_turn_start_draws_only_with_an_empty_hand():
     """G-5: a player with no cards draws 1 at the start of the turn."""
     game = Game([[], []], WALLS, ["Forest"] * 10, hand_size=0)
     assert len(game.state.hands[0]) == 1
-    assert game.kinds("draw")[0]["why"] == "empty hand"
+    assert game.kinds("cards_drawn")[0]["why"] == "empty hand"
 
 
 def test_g5_cleanup_discards_down_to_three():
@@ -110,8 +110,8 @@ def test_g16_g_r1_lap_bonus_draws_a_treasure_and_a_counter(home, steps_to_first_
     cards_before = len(game.state.hands[0])
     game.roll(1)
     assert game.state.treasures[0] == 1
-    assert [(e["why"], e["counters"]) for e in game.kinds("counter")][0] == ("lap", 1)
-    assert game.kinds("draw")[0]["why"] == "lap" and len(game.state.hands[0]) >= cards_before + 1
+    assert [(e["why"], e["counters"]) for e in game.kinds("bear_counter")][0] == ("lap", 1)
+    assert game.kinds("cards_drawn")[0]["why"] == "lap" and len(game.state.hands[0]) >= cards_before + 1
     assert game.kinds("treasure_gained")[0] == {"event": "treasure_gained", "seat": "p1", "source": "lap",
                                                 "treasures": 1, "round": 2}
 
@@ -122,8 +122,10 @@ def test_g1_the_game_ends_the_moment_a_player_has_enough_treasures():
     game.roll(6).answer(("end",)).roll(1).answer(("end",))
     game.answer(("roll",)).answer(1)
     assert game.decision.actor == OVER
-    assert game.state.outcome() == {"winner": "p1", "reason": "treasures", "round": 2, "turns": 3,
-                                    "treasures": {"p1": 1, "p2": 0}}
+    outcome = game.state.outcome()
+    assert {k: outcome[k] for k in ("winner", "reason", "round", "turns", "treasures")} == {
+        "winner": "p1", "reason": "treasures", "round": 2, "turns": 3, "treasures": {"p1": 1, "p2": 0}}
+    assert outcome["record"]["sources"] == {"lap": 1, "dragon": 0}
 
 
 def test_turn_limit_stops_a_game_with_its_reason():

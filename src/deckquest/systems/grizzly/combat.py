@@ -92,7 +92,7 @@ def fight(state: "GrizzlyState", square: int, card_id: int, rng: random.Random, 
         ours, we_die, they_die = (0, 0, frozenset(), frozenset()), False, False
     seats = [ref[1] for ref in refs if ref[0] == "bear"]
     result = {(False, True): "win", (True, False): "lose", (True, True): "trade"}.get((we_die, they_die), "stand-off")
-    state.emit(events, "combat", seat=state.seat_ids[state.active], card=state.name(card_id), square=square,
+    state.emit(events, "bears_fight", seat=state.seat_ids[state.active], card=state.name(card_id), square=square,
                partner=state.seat_ids[state.partner] if state.partner >= 0 and state.partner in seats else None,
                power=theirs[0], toughness=theirs[1], bears_power=ours[0], bears_toughness=ours[1], result=result)
     if we_die:  # G-11 (first, in a trade: G-12)
@@ -125,7 +125,7 @@ def _win_bonus(state: "GrizzlyState", task: tuple[Any, ...], rng: random.Random,
     if not (seat == state.active and state.dashed):
         state.draw(seat, 1, rng, events, "win")
     state.counters[seat] += 1
-    state.emit(events, "counter", seat=state.seat_ids[seat], counters=state.counters[seat], why="win")
+    state.emit(events, "bear_counter", seat=state.seat_ids[seat], counters=state.counters[seat], why="win")
     if seat == state.active:
         state.push(("place", seat, square))
     return None

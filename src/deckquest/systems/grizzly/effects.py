@@ -391,6 +391,7 @@ def remove(state: "GrizzlyState", controller: int, ref: tuple[Any, ...], how: st
         _to_zone(state, card, how, seat)
     elif kind == "treasure":
         state.treasures[ref[1]] -= 1
+        state.note_lead()
         state.emit(events, "treasure_lost", seat=state.seat_ids[ref[1]], card=state.name(card_id),
                    treasures=state.treasures[ref[1]])
     elif kind == "land":
@@ -546,7 +547,7 @@ def _room_draw(state: "GrizzlyState", task: "Task", rng: random.Random, events: 
 
 def _room_counter(state: "GrizzlyState", task: "Task", rng: random.Random, events: "Events") -> "Pending | None":
     state.counters[task[1]] += task[2]
-    state.emit(events, "counter", seat=state.seat_ids[task[1]], counters=state.counters[task[1]], why="dungeon")
+    state.emit(events, "bear_counter", seat=state.seat_ids[task[1]], counters=state.counters[task[1]], why="dungeon")
     return None
 
 

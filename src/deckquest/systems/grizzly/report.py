@@ -1,7 +1,7 @@
 """The balance report's Grizzly sections, from each game's events.
 
-``record(events, outcome, seat_ids)`` boils one game's event stream down to a small plain
-dict (cheap to send between worker processes); ``aggregate(records, seats)`` adds the games up;
+``row(outcome)`` makes one game's outcome and record (``GrizzlyState.record``) a hashable
+row, which ``sim`` counts over the batch; ``aggregate(rows, seats)`` adds the games up;
 ``format_text`` prints the sections. What a host asks: is it fair to every seat (each seat's
 win rate with its Wilson interval, balance = 1 - the largest gap between two seats' win
 rates, first-seat advantage = the first seat's win rate minus the fair share 1/players), how
@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 Z95 = 1.959964
 
@@ -30,39 +30,18 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
 
 
-def record(events: Iterable[dict[str, Any]], outcome: dict[str, Any], seat_ids: Sequence[str]) -> dict[str, Any]:
-    """One game's figures."""
-    sources: Counter[str] = Counter()
-    flips: Counter[str] = Counter()
-    deaths: Counter[str] = Counter()
-    offers = accepted = dashes = lead_changes = 0
-    treasures = dict.fromkeys(seat_ids, 0)
-    leader: str | None = None
-    for event in events:
-        kind = event["event"]
-        if kind == "flip" and event["kind"] == "creature":
-            flips[event["card"]] += 1
-        elif kind == "bear_dies" and event["card"]:
-            deaths[event["card"]] += 1
-        elif kind == "co_op":
-            offers += 1
-            accepted += event["accepted"]
-        elif kind == "dash":
-            dashes += 1
-        elif kind in ("treasure_gained", "treasure_lost"):
-            if kind == "treasure_gained":
-                sources[event["source"]] += 1
-            treasures[event["seat"]] = event["treasures"]
-            top = max(treasures.values())
-            leaders = [seat for seat, count in treasures.items() if count == top]
-            if len(leaders) == 1 and leaders[0] != leader:
-                lead_changes += leader is not None
-                leader = leaders[0]
-    return {
-        "winner": outcome["winner"], "reason": outcome["reason"], "rounds": outcome["round"],
-        "turns": outcome["turns"], "sources": dict(sources), "flips": dict(flips), "deaths": dict(deaths),
-        "offers": offers, "accepted": accepted, "dashes": dashes, "lead_changes": lead_changes,
-    }
+def row(outcome: dict[str, Any]) -> tuple:
+    """One game's figures as a hashable row (``sim`` counts equal rows): the outcome's
+    winner, reason and length with its record (``GrizzlyState.record``)."""
+    record = outcome["record"]
+    return (outcome["winner"], outcome["reason"], outcome["round"], outcome["turns"],
+            tuple(sorted(record["sources"].items())), tuple(record["flips"].items()),
+            tuple(record["deaths"].items()), record["offers"], record["accepted"], record["dashes"],
+            record["lead_changes"])
+
+
+def _spread_counts(counts: Counter[int]) -> dict[str, float]:
+    return _spread([value for value, count in counts.items() for _ in range(count)])
 
 
 def _spread(values: list[int]) -> dict[str, float]:
@@ -75,44 +54,58 @@ def _spread(values: list[int]) -> dict[str, float]:
             "p10": at(0.1), "p50": at(0.5), "p90": at(0.9)}
 
 
-def aggregate(records: Sequence[dict[str, Any]], seats: Sequence[tuple[str, str]]) -> dict[str, Any]:
-    """The sections' figures over a batch; ``seats`` are (id, name) in turn order."""
-    games = len(records)
-    wins = Counter(r["winner"] for r in records if r["winner"] is not None)
-    rows = []
-    for seat_id, name in seats:
-        low, high = wilson(wins[seat_id], games)
-        rows.append({"seat": seat_id, "name": name, "wins": wins[seat_id],
-                     "rate": round(wins[seat_id] / games, 6) if games else 0.0,
-                     "low": round(low, 6), "high": round(high, 6)})
-    rates = [row["rate"] for row in rows]
+def aggregate(rows: Counter[tuple], seats: Sequence[tuple[str, str]]) -> dict[str, Any]:
+    """The sections' figures over a batch of rows (``row``) with their counts; ``seats`` are
+    (id, name) in turn order."""
+    games = sum(rows.values())
+    wins: Counter[str] = Counter()
     flips: Counter[str] = Counter()
     deaths: Counter[str] = Counter()
     sources: Counter[str] = Counter()
     stopped: Counter[str] = Counter()
-    for r in records:
-        flips.update(r["flips"])
-        deaths.update(r["deaths"])
-        sources.update(r["sources"])
-        if r["reason"] != "treasures":
-            stopped[r["reason"]] += 1
+    rounds: Counter[int] = Counter()
+    turns: Counter[int] = Counter()
+    leads: Counter[int] = Counter()
+    offers = accepted = dashes = 0
+    for (winner, reason, played, taken, found, flipped, killed, offered, took, dashed, changes), count in rows.items():
+        if winner is not None:
+            wins[winner] += count
+        if reason != "treasures":
+            stopped[reason] += count
+        rounds[played] += count
+        turns[taken] += count
+        leads[changes] += count
+        for source, number in found:
+            sources[source] += number * count
+        for card, number in flipped:
+            flips[card] += number * count
+        for card, number in killed:
+            deaths[card] += number * count
+        offers, accepted, dashes = offers + offered * count, accepted + took * count, dashes + dashed * count
+    seat_rows = []
+    for seat_id, name in seats:
+        low, high = wilson(wins[seat_id], games)
+        seat_rows.append({"seat": seat_id, "name": name, "wins": wins[seat_id],
+                          "rate": round(wins[seat_id] / games, 6) if games else 0.0,
+                          "low": round(low, 6), "high": round(high, 6)})
+    rates = [seat["rate"] for seat in seat_rows]
     deadly = [{"card": card, "flips": flips[card], "deaths": deaths[card],
                "per_flip": round(deaths[card] / flips[card], 4)} for card in flips if deaths[card]]
-    deadly.sort(key=lambda row: (-row["per_flip"], -row["deaths"], row["card"]))
-    offers = sum(r["offers"] for r in records)
+    deadly.sort(key=lambda entry: (-entry["per_flip"], -entry["deaths"], entry["card"]))
     return {
         "games": games,
-        "seats": rows,
+        "seats": seat_rows,
         "balance": round(1 - (max(rates) - min(rates)), 6) if rates else 1.0,
         "first_seat_advantage": round(rates[0] - 1 / len(rates), 6) if rates else 0.0,
-        "rounds": _spread([r["rounds"] for r in records]),
-        "turns": _spread([r["turns"] for r in records]),
-        "treasures_by_source": {source: round(count / games, 4) for source, count in sorted(sources.items())},
+        "rounds": _spread_counts(rounds),
+        "turns": _spread_counts(turns),
+        "treasures_by_source": {source: round(count / games, 4) for source, count in sorted(sources.items())}
+        if games else {},
         "deaths_per_flip": deadly,
         "co_op": {"offers_per_game": round(offers / games, 4) if games else 0.0,
-                  "accepted": round(sum(r["accepted"] for r in records) / offers, 4) if offers else 0.0},
-        "dashes_per_game": round(sum(r["dashes"] for r in records) / games, 4) if games else 0.0,
-        "lead_changes": _spread([r["lead_changes"] for r in records]),
+                  "accepted": round(accepted / offers, 4) if offers else 0.0},
+        "dashes_per_game": round(dashes / games, 4) if games else 0.0,
+        "lead_changes": _spread_counts(leads),
         "stopped": dict(sorted(stopped.items())),
     }
 

@@ -40,7 +40,7 @@ class GrizzlyState:
         "library", "graveyards", "exile", "sq_card", "sq_up", "sq_damage", "sq_counters",
         "pos", "hands", "treasures", "counters", "damage", "auras", "equipped", "perms", "allies",
         "room", "skips", "pumps", "active", "round", "turns", "dashed", "cast_this_turn",
-        "partner", "fight_square", "last_player", "tasks", "waiting", "pending", "result",
+        "partner", "fight_square", "last_player", "tasks", "waiting", "pending", "result", "tally", "flips", "deaths",
     )
 
     config: GrizzlyConfig
@@ -80,6 +80,10 @@ class GrizzlyState:
     waiting: Task | None
     pending: Pending | None
     result: dict[str, Any] | None
+    # What happened, for the balance report (the game's record, like a chess game's moves):
+    tally: dict[str, int]  # Treasures by source, co-op offers and acceptances, dashes, lead changes
+    flips: dict[int, int]  # card id -> times bears met it face up (G-8, G-R2)
+    deaths: dict[int, int]  # card id -> bears it killed
 
     # --- set-up (G-2, G-3) ---------------------------------------------------------------
 
@@ -132,6 +136,10 @@ class GrizzlyState:
         state.waiting = None
         state.pending = None
         state.result = None
+        state.tally = {"lap": 0, "dragon": 0, "offers": 0, "accepted": 0, "dashes": 0, "lead_changes": 0,
+                       "leader": -1}
+        state.flips = {}
+        state.deaths = {}
         state._advance(rng, events)
         return state
 
@@ -143,6 +151,7 @@ class GrizzlyState:
         for name in ("library", "exile", "sq_card", "sq_up", "sq_damage", "sq_counters", "pos", "treasures",
                      "counters", "damage", "room", "skips", "pumps", "tasks"):
             setattr(other, name, list(getattr(self, name)))
+        other.tally, other.flips, other.deaths = dict(self.tally), dict(self.flips), dict(self.deaths)
         for name in ("graveyards", "hands", "auras", "equipped", "perms", "allies"):
             setattr(other, name, [list(part) for part in getattr(self, name)])
         return other
@@ -312,7 +321,7 @@ class GrizzlyState:
             self.hands[seat].append(card_id)
             drawn += 1
         if drawn:
-            self.emit(events, "draw", seat=self.seat_ids[seat], count=drawn, why=why)
+            self.emit(events, "cards_drawn", seat=self.seat_ids[seat], count=drawn, why=why)
 
     def refill(self, square: int, rng: random.Random, events: Events) -> None:
         """Lay the library's top card face down on a square (G-8, G-14, G-25)."""
@@ -332,6 +341,8 @@ class GrizzlyState:
 
     def gain_treasure(self, seat: int, source: str, events: Events) -> None:
         self.treasures[seat] += 1
+        self.tally[source] += 1
+        self.note_lead()
         self.emit(events, "treasure_gained", seat=self.seat_ids[seat], source=source,
                   treasures=self.treasures[seat])
         if self.treasures[seat] >= self.config.treasures_to_win:  # G-1: the moment it has 5
@@ -345,9 +356,29 @@ class GrizzlyState:
             "reason": reason, "round": self.round, "turns": self.turns,
             "treasures": dict(zip(self.seat_ids, self.treasures)),
         }
+        self.result["record"] = self.record()
         self.tasks.clear()
         self.waiting = self.pending = None
-        self.emit(events, "game_over", **{k: v for k, v in self.result.items()})
+        self.emit(events, "game_over", **{k: v for k, v in self.result.items() if k != "record"})
+
+    def note_lead(self) -> None:
+        """A lead change: a seat alone ahead on Treasures, other than the last one alone ahead."""
+        top = max(self.treasures)
+        leaders = [s for s, count in enumerate(self.treasures) if count == top]
+        if len(leaders) == 1 and leaders[0] != self.tally["leader"]:
+            self.tally["lead_changes"] += self.tally["leader"] >= 0
+            self.tally["leader"] = leaders[0]
+
+    def record(self) -> dict[str, Any]:
+        """The game's figures for the balance report (docs/grizzly.md, "Balance reports")."""
+        tally = self.tally
+        return {
+            "sources": {"lap": tally["lap"], "dragon": tally["dragon"]},
+            "flips": {self.name(c): n for c, n in sorted(self.flips.items())},
+            "deaths": {self.name(c): n for c, n in sorted(self.deaths.items())},
+            "offers": tally["offers"], "accepted": tally["accepted"], "dashes": tally["dashes"],
+            "lead_changes": tally["lead_changes"],
+        }
 
     # --- bears dying (G-11) ---------------------------------------------------------------
 
@@ -364,6 +395,8 @@ class GrizzlyState:
         if self.pumps:
             self.pumps = [p for p in self.pumps if p[0] != ("bear", seat)]
         self.pos[seat] = 0
+        if card_id >= 0:
+            self.deaths[card_id] = self.deaths.get(card_id, 0) + 1
         self.emit(events, "bear_dies", seat=self.seat_ids[seat], cause=cause,
                   card=self.name(card_id) if card_id >= 0 else None)
 
@@ -418,6 +451,7 @@ def _answer_main(state: GrizzlyState, task: Task, action: Any, rng: random.Rando
         state.hands[seat].remove(card_id)
         state.to_graveyard(card_id)
         state.dashed = True
+        state.tally["dashes"] += 1
         steps = state.facts[card_id].mana_value  # G-R3: a mana value 0 card moves 0
         state.emit(events, "dash", seat=state.seat_ids[seat], card=state.name(card_id), steps=steps)
         state.push(("move", steps))
@@ -483,7 +517,7 @@ def _answer_lap(state: GrizzlyState, task: Task, action: Any, rng: random.Random
 
 def _add_counter(state: GrizzlyState, seat: int, why: str, events: Events) -> None:
     state.counters[seat] += 1
-    state.emit(events, "counter", seat=state.seat_ids[seat], counters=state.counters[seat], why=why)
+    state.emit(events, "bear_counter", seat=state.seat_ids[seat], counters=state.counters[seat], why=why)
 
 
 def next_rooms(state: GrizzlyState, seat: int) -> tuple[int, ...]:
@@ -538,7 +572,9 @@ def _coop_answer(state: GrizzlyState, task: Task, rng: random.Random, events: Ev
 
 def _answer_coop_answer(state: GrizzlyState, task: Task, action: Any, rng: random.Random, events: Events) -> None:
     partner = task[1]
+    state.tally["offers"] += 1
     if action == ("accept",):
+        state.tally["accepted"] += 1
         state.partner = partner
         state.emit(events, "co_op", seat=state.seat_ids[state.active], partner=state.seat_ids[partner],
                    accepted=True)
@@ -556,6 +592,8 @@ def _flip(state: GrizzlyState, task: Task, rng: random.Random, events: Events) -
     card_id = state.sq_card[square]
     facts = state.facts[card_id]
     flipped_now = not state.sq_up[square]
+    if facts.is_creature:
+        state.flips[card_id] = state.flips.get(card_id, 0) + 1
     state.sq_up[square] = facts.is_creature  # only a creature stands face up on a square
     state.emit(events, "flip", seat=state.seat_ids[state.active], square=square, card=facts.name,
                kind="creature" if facts.is_creature else "land" if facts.is_land else "spell",
