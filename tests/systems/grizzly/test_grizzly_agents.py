@@ -107,4 +107,4 @@ def test_every_agent_plays_whole_games_to_an_end():
             state = GrizzlyState.new(config, rng)
             play(state, {s: agent() for s in "abcd"}, rng)
             assert state.outcome() is not None
-    assert set(AGENTS) == {"first", "random", "greedy"}
+    assert set(AGENTS) == {"first", "random", "greedy", "human"}

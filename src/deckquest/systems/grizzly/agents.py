@@ -24,11 +24,15 @@ ROOM_VALUE = {"draw": 1.0, "counter": 1.0, "scry": 0.3, "weaken": 0.2, "mill": 0
 
 
 class FirstAgent:
+    name = "first"
+
     def choose(self, state: GrizzlyState, decision: Decision, rng: random.Random) -> Hashable:
         return decision.actions[0]
 
 
 class RandomAgent:
+    name = "random"
+
     def choose(self, state: GrizzlyState, decision: Decision, rng: random.Random) -> Hashable:
         return decision.actions[rng.randrange(len(decision.actions))]
 
@@ -108,7 +112,9 @@ def best_target(state: GrizzlyState, seat: int, card_id: int) -> float:
 
 
 class GreedyAgent:
-    """One step of look-ahead with simple weights (docs/grizzly.md, "The greedy player")."""
+    """One step of look-ahead with simple weights (docs/grizzly.md, "Agents")."""
+
+    name = "greedy"
 
     def choose(self, state: GrizzlyState, decision: Decision, rng: random.Random) -> Hashable:
         seat = state.seat_index(decision.actor)
@@ -222,15 +228,18 @@ class GreedyAgent:
 
 
 class PolicyAgent:
-    """A seat's ordered rules first (the script's ``plays`` block), then ``fallback``."""
+    """A seat's ordered rules first, then ``fallback``. ``rules`` None: the rules the game's
+    config gives the deciding seat (a script's ``seat`` block), so one agent serves any seat."""
 
-    def __init__(self, rules: Sequence[PolicyRule], fallback: Any):
-        self.rules = tuple(rules)
+    def __init__(self, rules: Sequence[PolicyRule] | None, fallback: Any):
+        self.rules = None if rules is None else tuple(rules)
         self.fallback = fallback
+        self.name = getattr(fallback, "name", type(fallback).__name__)
 
     def choose(self, state: GrizzlyState, decision: Decision, rng: random.Random) -> Hashable:
         seat = state.seat_index(decision.actor)
-        for rule in self.rules:
+        rules = self.rules if self.rules is not None else state.config.seats[seat].policy
+        for rule in rules:
             action = rule_answer(rule, state, seat, decision)
             if action is not None:
                 return action
@@ -274,6 +283,8 @@ def rule_answer(rule: PolicyRule, state: GrizzlyState, seat: int, decision: Deci
 
 class HumanAgent:
     """A person at the terminal: ``say`` prints, ``ask`` reads a line (both injectable)."""
+
+    name = "human"
 
     def __init__(self, ask: Callable[[str], str] = input, say: Callable[[str], None] = print):
         self.ask = ask
@@ -370,4 +381,5 @@ def _other(state: GrizzlyState, action: Any) -> str:
     return str(action)
 
 
-AGENTS: dict[str, Callable[[], Any]] = {"first": FirstAgent, "random": RandomAgent, "greedy": GreedyAgent}
+AGENTS: dict[str, Callable[[], Any]] = {"first": FirstAgent, "random": RandomAgent, "greedy": GreedyAgent,
+                                        "human": HumanAgent}

@@ -293,8 +293,13 @@ def resolve(state: "GrizzlyState", controller: int, effect: Effect, ref: tuple[A
                    target=describe(state, ref), ignored=True)
         return
     amount = _amount(state, effect.amount, controller)
-    state.emit(events, "effect", seat=state.seat_ids[controller], card=_source_name(state, card_id), effect=kind,
-               target=describe(state, ref), amount=amount)
+    if kind == "pump":
+        state.emit(events, "effect", seat=state.seat_ids[controller], card=_source_name(state, card_id), effect=kind,
+                   target=describe(state, ref), power=amount if effect.x_power else effect.power,
+                   toughness=effect.toughness)
+    else:
+        state.emit(events, "effect", seat=state.seat_ids[controller], card=_source_name(state, card_id), effect=kind,
+                   target=describe(state, ref), amount=amount)
     if ref[0] == "player":
         state.last_player = ref[1]
         _on_player(state, controller, kind, ref[1], amount, effect, rng, events)

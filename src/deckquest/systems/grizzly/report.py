@@ -13,6 +13,7 @@ games were stopped (turn limit, G-27's empty library) and why.
 from __future__ import annotations
 
 import math
+from html import escape
 from collections import Counter
 from typing import Any, Sequence
 
@@ -145,3 +146,40 @@ def format_text(data: dict[str, Any], deadliest: int = 5) -> str:
     else:
         lines.append("Stopped: none (every game ended with a winner)")
     return "\n".join(lines) + "\n"
+
+
+def _rate_chart(seats: Sequence[dict[str, Any]]) -> str:
+    """Each seat's win rate as a bar with its 95% interval as a whisker, the fair share dashed."""
+    width, row, left = 420, 26, 110
+    height = row * len(seats) + 24
+    fair = 1 / len(seats) if seats else 0.0
+    parts = [f'<svg class="chart" width="{width + left + 20}" height="{height}" role="img" '
+             'aria-label="win rate per seat with 95% intervals">']
+    for index, seat in enumerate(seats):
+        y = 8 + index * row
+        parts.append(f'<text x="{left - 8}" y="{y + 14}" text-anchor="end">{escape(seat["name"])}</text>')
+        parts.append(f'<rect x="{left}" y="{y + 2}" width="{seat["rate"] * width:.1f}" height="16" fill="#6a8f3a"/>')
+        parts.append(f'<line x1="{left + seat["low"] * width:.1f}" x2="{left + seat["high"] * width:.1f}" '
+                     f'y1="{y + 10}" y2="{y + 10}" stroke="#222" stroke-width="2"/>')
+        parts.append(f'<text x="{left + seat["rate"] * width + 6:.1f}" y="{y + 14}">{seat["rate"]:.1%}</text>')
+    x = left + fair * width
+    parts.append(f'<line x1="{x:.1f}" x2="{x:.1f}" y1="4" y2="{height - 4}" stroke="#999" stroke-dasharray="4 3"/>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def format_html(data: dict[str, Any]) -> str:
+    """The sections as an HTML fragment (every text escaped), with the win-rate chart."""
+    rows = "".join(f"<tr><td>{escape(s['name'])}</td><td>{s['wins']}</td><td>{s['rate']:.1%}</td>"
+                   f"<td>{s['low']:.1%} - {s['high']:.1%}</td></tr>" for s in data["seats"])
+    deadly = "".join(f"<tr><td>{escape(d['card'])}</td><td>{d['per_flip']:.2f}</td><td>{d['deaths']}</td>"
+                     f"<td>{d['flips']}</td></tr>" for d in data["deaths_per_flip"][:10])
+    lines = [escape(line) for line in format_text(data).splitlines()
+             if line.startswith(("Balance", "First-seat", "Rounds", "Turns", "Treasures", "Co-op", "Lead", "Stopped"))]
+    coverage = f"<p>Library: {escape(data['coverage'])}</p>" if "coverage" in data else ""
+    return (f'<h2 id="grizzly">Grizzly Bears\' Adventure: {data["games"]} games</h2>{coverage}'
+            f"{_rate_chart(data['seats'])}"
+            f"<table><tr><th>seat</th><th>wins</th><th>win rate</th><th>95% interval</th></tr>{rows}</table>"
+            + "".join(f"<p>{line}</p>" for line in lines)
+            + "<h3>Deadliest flips</h3><table><tr><th>card</th><th>bear deaths per flip</th><th>deaths</th>"
+            f"<th>flips</th></tr>{deadly}</table>")

@@ -41,6 +41,8 @@ def _co_op(e: dict[str, Any], who: Callable[[str], str]) -> str:
 def _effect(e: dict[str, Any], who: Callable[[str], str]) -> str:
     if e.get("ignored"):
         return f"  {e['card']}: {e['effect']} on {e['target']} does nothing here (G-26)."
+    if e["effect"] == "pump":
+        return f"  {e['card']}: {e['power']:+d}/{e['toughness']:+d} to {e['target']}."
     amount = f" {e['amount']}" if e["effect"] in COUNTED else ""
     return f"  {e['card']}: {e['effect']}{amount} on {e['target']}."
 
