@@ -289,18 +289,7 @@ def _seats(context: Any, agents: Mapping[str, Any]) -> list[tuple[str, str, str 
         if decl.plays is not None and agent not in agents:
             context.error(UNKNOWN_AGENT, f"no Grizzly Bears agent is called `{agent}`", decl.plays.span,
                           did_you_mean(str(agent), list(agents)) or "agents: " + ", ".join(agents))
-        seen: dict[str, PolicyLine] = {}
-        for line in decl.policy:
-            if line.rule.action in seen:
-                context.error(POLICY_TWICE, f"`{rule_text(line.rule)}` follows `{rule_text(seen[line.rule.action].rule)}`"
-                              " and is never reached", line.span, "a seat's rules are tried in order; keep one")
-            seen.setdefault(line.rule.action, line)
-            if line.rule.action == "dash" and not 0 <= line.rule.threshold <= 20:
-                context.error(POLICY_VALUE, f"no card has mana value {line.rule.threshold}", line.span,
-                              "a mana value from 0 to 20")
-            if line.rule.action == "offer co-op" and line.rule.threshold > 30:
-                context.error(POLICY_VALUE, f"a power of {line.rule.threshold} is never reached", line.span,
-                              "a power from 1 to 30")
+        _policy(context, decl.policy)
         seats.append((decl.id, decl.name, agent, tuple(line.rule for line in decl.policy)))
     low, high = context.players
     if not seats or not low <= len(seats) <= high or len(seats) > MAX_PLAYERS:
@@ -310,6 +299,42 @@ def _seats(context: Any, agents: Mapping[str, Any]) -> list[tuple[str, str, str 
         context.warn(FEW_PLAYERS, f"{len(seats)} players: G-1 plays with 3 or more", _anywhere(context),
                      "fine for a study; a game night needs 3 or 4")
     return seats
+
+
+GROUPS = {"dash": "main", "roll": "main", "offer co-op": "co-op", "no co-op": "co-op", "accept co-op": "answer",
+          "refuse co-op": "answer", "venture": "lap", "take counter": "lap", "cast flipped": "flipped",
+          "discard flipped": "flipped"}
+
+
+def _policy(context: Any, lines: tuple[PolicyLine, ...]) -> None:
+    """DQ2009 a threshold no card or creature meets; DQ2010 a rule an earlier one always
+    answers first (the rules are tried in order: the first that applies answers)."""
+    covering: dict[str, PolicyLine] = {}  # decision -> the rule that answers it from there on
+    lowest: dict[str, PolicyLine] = {}  # decision -> the conditional rule with the lowest threshold
+    for line in lines:
+        rule = line.rule
+        group = GROUPS[rule.action]
+        if rule.action == "dash" and not 0 <= rule.threshold <= 20:
+            context.error(POLICY_VALUE, f"no card has mana value {rule.threshold}", line.span,
+                          "a mana value from 0 to 20")
+        if rule.action == "offer co-op" and rule.threshold > 30:
+            context.error(POLICY_VALUE, f"a power of {rule.threshold} is never reached", line.span,
+                          "a power from 1 to 30")
+        earlier = covering.get(group)
+        conditional = rule.action == "dash" or (rule.action == "offer co-op" and rule.threshold > 0)
+        if earlier is None and conditional and rule.action in {r.rule.action for r in lowest.values()}:
+            first = lowest[group]
+            if first.rule.action == rule.action and first.rule.threshold <= rule.threshold:
+                earlier = first
+        if earlier is not None:
+            context.error(POLICY_TWICE, f"`{rule_text(rule)}` is never reached: `{rule_text(earlier.rule)}` "
+                          "answers first", line.span, "a seat's rules are tried in order; the first that applies answers")
+            continue
+        if conditional:
+            if group not in lowest or rule.threshold < lowest[group].rule.threshold:
+                lowest[group] = line
+        else:
+            covering[group] = line
 
 
 def _library(context: Any, expert: bool, needed: int) -> tuple[tuple[Card, ...], str]:
