@@ -130,3 +130,22 @@ def test_each_example_produces_its_code_at_its_line_and_column(folder, code):
     line = example.splitlines()[span.line - 1]
     assert line.strip(), (code, span)
     assert found[0].render().startswith(f"{path}:{span.line}:{span.col}: ")
+
+
+def test_the_language_reference_example_compiles_and_runs(tmp_path):
+    """docs/language.md, "Grizzly Bears' Adventure": its example compiles (with the core
+    docs' decks) and plays a game to its end."""
+    from click.testing import CliRunner
+
+    from deckquest.cli import main
+
+    text = (ROOT / "docs" / "language.md").read_text(encoding="utf-8")
+    example = re.search(r"```grizzly\n(.*?)```", text, re.S).group(1)
+    shutil.copytree(ROOT / "tests" / "dsl" / "decks", tmp_path / "decks")
+    path = tmp_path / "three.quest"
+    path.write_text(example, encoding="utf-8")
+    scenario = compile_file(path, DB)
+    assert scenario.system_table.treasures_to_win == 4 and scenario.system_table.squares_per_player == 4
+    result = CliRunner().invoke(main, ["run", str(path), "--seed", "3"])
+    assert result.exit_code == 0, result.stderr
+    assert "go home (1 so far)." in result.stdout
