@@ -35,19 +35,19 @@ from deckquest.systems.grizzly.state import GrizzlyState
 
 def apply_changes(options: frozenset[str], readings: dict[str, str], changes: str) -> tuple[frozenset[str], dict[str, str]]:
     """The header's options and readings with CHANGES applied (ValueError names a bad one)."""
-    options, readings = set(options), dict(readings)
+    switched, read = set(options), dict(readings)
     for part in (p.strip() for p in changes.split(",") if p.strip()):
         words = part.split()
         if words[:2] == ["no", "option"] and " ".join(words[2:]) in OPTIONS:
-            options.discard(" ".join(words[2:]))
+            switched.discard(" ".join(words[2:]))
         elif words[:1] == ["option"] and " ".join(words[1:]) in OPTIONS:
-            options.add(" ".join(words[1:]))
+            switched.add(" ".join(words[1:]))
         elif len(words) == 3 and words[0] == "reading" and words[2] in READINGS.get(words[1], ()):
-            readings[words[1]] = words[2]
+            read[words[1]] = words[2]
         else:
             raise ValueError(f"`{part}` is not `option NAME`, `no option NAME` or `reading NAME VALUE` "
                              f"(options: {', '.join(OPTIONS)}; readings: {', '.join(READINGS)})")
-    return frozenset(options), readings
+    return frozenset(switched), read
 
 
 def play_games(config: GrizzlyConfig, table: Any, runs: int, seed: int, agent: str) -> tuple[Counter, list[int]]:

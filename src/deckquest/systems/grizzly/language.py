@@ -145,6 +145,10 @@ class GrizzlyTable:
 class Builder:
     """Builder methods merged into the core's transformer (``(self, meta, children)``)."""
 
+    _span: Any  # the core transformer's helpers, at hand once merged
+    _int: Any
+    _event: Any
+
     def treasures_to_win(self, meta, c):
         from deckquest.dsl import ast
 

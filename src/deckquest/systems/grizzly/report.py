@@ -83,15 +83,15 @@ def aggregate(rows: Counter[tuple], seats: Sequence[tuple[str, str]]) -> dict[st
         for card, number in killed:
             deaths[card] += number * count
         offers, accepted, dashes = offers + offered * count, accepted + took * count, dashes + dashed * count
-    seat_rows = []
+    seat_rows: list[dict[str, Any]] = []
     for seat_id, name in seats:
         low, high = wilson(wins[seat_id], games)
         seat_rows.append({"seat": seat_id, "name": name, "wins": wins[seat_id],
                           "rate": round(wins[seat_id] / games, 6) if games else 0.0,
                           "low": round(low, 6), "high": round(high, 6)})
     rates = [seat["rate"] for seat in seat_rows]
-    deadly = [{"card": card, "flips": flips[card], "deaths": deaths[card],
-               "per_flip": round(deaths[card] / flips[card], 4)} for card in flips if deaths[card]]
+    deadly: list[dict[str, Any]] = [{"card": card, "flips": flips[card], "deaths": deaths[card],
+                                     "per_flip": round(deaths[card] / flips[card], 4)} for card in flips if deaths[card]]
     deadly.sort(key=lambda entry: (-entry["per_flip"], -entry["deaths"], entry["card"]))
     return {
         "games": games,
