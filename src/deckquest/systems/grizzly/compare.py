@@ -119,7 +119,7 @@ def format_text(data: dict[str, Any]) -> str:
     lines.append(f"Balance          {a['balance']:9.3f}   {b['balance']:9.3f}")
     lines.append(f"First-seat adv.  {a['first_seat_advantage']:+9.1%}   {b['first_seat_advantage']:+9.1%}")
     for source in sorted(set(a["treasures_by_source"]) | set(b["treasures_by_source"])):
-        lines.append(f"Treasures ({source:<6}) {a['treasures_by_source'].get(source, 0):7.2f}   "
+        lines.append(f"{'Treasures, ' + source:<16} {a['treasures_by_source'].get(source, 0):9.2f}   "
                      f"{b['treasures_by_source'].get(source, 0):9.2f}   per game")
     lines.append(f"Co-op offers     {a['co_op']['offers_per_game']:9.2f}   {b['co_op']['offers_per_game']:9.2f}   per game")
     lines.append(f"Dashes           {a['dashes_per_game']:9.2f}   {b['dashes_per_game']:9.2f}   per game")

@@ -307,9 +307,10 @@ class GrizzlyState:
         graveyard = self.graveyards[0]
         if not graveyard:
             return
-        self.library[0:0] = graveyard
+        shuffled = list(graveyard)
         graveyard.clear()
-        rng.shuffle(self.library)
+        rng.shuffle(shuffled)
+        self.library[0:0] = shuffled  # under what is left of the library (G-23)
         self.emit(events, "shuffle", cards=len(self.library))
 
     def draw(self, seat: int, count: int, rng: random.Random, events: Events, why: str) -> None:
