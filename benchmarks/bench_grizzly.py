@@ -6,8 +6,9 @@ Plays the bundled 60-card library (scenarios/sword_coast/decks/sword_coast.txt: 
 ☆ dungeon and dragon bounty on, as in scenarios/sword_coast/sword_coast.quest) and the
 expert-rules 100-card library (scenarios/undermountain), each with every seat on one agent,
 and prints games/s per CPU-second (process time, which other processes on a shared machine
-do not distort) and wall clock, decisions per game, and a cProfile of the engine's top
-functions by own time. The aim (issue 14) is 1,000 games/s per core. No timing assertion:
+do not distort) and wall clock, decisions per game; then runs/s of ``deckquest sim`` on the
+bundled script on one job (the run harness, triggers and report included); and a cProfile
+of the engine's top functions by own time. The aim (issue 14) is 1,000 games/s per core. No timing assertion:
 this only prints.
 """
 
@@ -23,6 +24,7 @@ from pathlib import Path
 
 from deckquest.cards.decklist import load_deck
 from deckquest.engine.game import play
+from deckquest.sim import simulate
 from deckquest.systems.grizzly import GrizzlyConfig, GrizzlyState, Seat
 from deckquest.systems.grizzly.agents import AGENTS
 from deckquest.systems.grizzly.cards import CardTable, coverage_line
@@ -69,6 +71,13 @@ def main() -> None:
             print(f"  {agent:<7} {args.games / cpu:7.0f} games/s per CPU-second ({args.games / wall:.0f} wall), "
                   f"{decisions / args.games:.0f} decisions and {rounds / args.games:.1f} rounds a game; "
                   f"aim {AIM:,}: {'met' if args.games / cpu >= AIM else 'not met'}")
+    script = ROOT / "sword_coast" / "sword_coast.quest"
+    for agent in sorted({args.agent, "random"}):
+        cpu = time.process_time()
+        simulate(str(script), runs=args.games, jobs=1, agent=agent)
+        cpu = time.process_time() - cpu
+        print(f"deckquest sim {script.name} --agent {agent} --jobs 1 (Ana plays greedy): "
+              f"{args.games / cpu:.0f} runs/s per CPU-second, report included")
     profile = cProfile.Profile()
     profile.enable()
     games(config_for(*LIBRARIES["sword_coast (60 cards)"]), args.agent, max(args.games // 3, 1))
