@@ -146,9 +146,6 @@ class GrizzlyConfig:
             loop=self.loop_length,
         )
 
-    def has(self, option: str) -> bool:
-        return option in self.options
-
     @property
     def players(self) -> int:
         return len(self.seats)

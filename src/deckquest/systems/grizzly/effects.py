@@ -14,7 +14,7 @@ bears and creatures and every face-up creature on a square.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any, Hashable
+from typing import TYPE_CHECKING, Any
 
 from deckquest.cards.oracle import Ability, Amount, Condition, Effect, Target
 from deckquest.systems.grizzly.cards import IGNORED_KINDS

@@ -284,12 +284,9 @@ class GrizzlyState:
 
     # --- zones --------------------------------------------------------------------------
 
-    def graveyard_of(self, seat: int) -> list[int]:
-        """G-2 shared; G-27 per player: cards go to the turn player's graveyard."""
-        return self.graveyards[self.active] if self.rules.expert else self.graveyards[0]
-
     def to_graveyard(self, card_id: int) -> None:
-        self.graveyard_of(self.active).append(card_id)
+        """G-2 one shared graveyard; G-27 one per player: cards go to the turn player's."""
+        self.graveyards[self.active if self.rules.expert else 0].append(card_id)
 
     def top_of_library(self, rng: random.Random, events: Events) -> int:
         """The library's top card, shuffling the graveyard in first when it is empty (G-23);
