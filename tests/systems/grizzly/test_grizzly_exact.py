@@ -118,3 +118,56 @@ def test_every_landing_is_a_trade_in_the_exact_configuration():
     play(state, {"s0": FirstAgent(), "s1": FirstAgent()}, rng, events)
     results = {e["result"] for e in events if e["event"] == "bears_fight"}
     assert results == {"trade"}
+
+
+RACE = '''scenario "Race":
+    system grizzly
+    players 2
+    treasures to win 2
+    reading home {home}
+library "decks/lands.txt"
+squares 2 per player
+seat ann "Ann"
+seat bob "Bob"
+'''
+
+
+def exact_race(loop: int, need: int, home: str) -> float:
+    """The first seat's chance in a pure dice race: a library of lands only, so no flip does
+    anything (G-R3) and nobody dies; a seat has its Treasures after ``need`` laps, that is a
+    total move of need * loop + 1 from the home corner, need * loop with the home square (G-R1)."""
+    target = need * loop + (1 if home == "corner" else 0)
+
+    @lru_cache(maxsize=None)
+    def first_wins(mover: int, other: int) -> Fraction:
+        total = Fraction(0)
+        for k in range(1, 7):
+            total += Fraction(1, 6) * (1 if mover + k >= target else 1 - first_wins(other, mover + k))
+        return total
+
+    return float(first_wins(0, 0))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("home", ["corner", "square"])
+def test_sim_balance_report_agrees_with_an_exact_race(tmp_path, home):
+    """`deckquest sim` on a script: each seat's win rate's 99.9% interval holds the exact one."""
+    import json
+
+    from click.testing import CliRunner
+
+    from deckquest.cli import main
+
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "lands.txt").write_text("60 Forest\n", encoding="utf-8")
+    script = tmp_path / "race.quest"
+    script.write_text(RACE.format(home=home), encoding="utf-8")
+    report = tmp_path / "report.json"
+    result = CliRunner().invoke(main, ["sim", str(script), "-n", "3000", "--jobs", "1", "--agent", "first",
+                                       "--json", str(report)])
+    assert result.exit_code == 0, result.stderr
+    seats = json.loads(report.read_text())["system"]["seats"]
+    exact = exact_race(4, 2, home)
+    for seat, rate in zip(seats, (exact, 1 - exact)):
+        low, high = wilson_interval(seat["wins"], 3000, Z999)
+        assert low <= rate <= high, (seat, rate)

@@ -297,7 +297,7 @@ def _seats(context: Any, agents: Mapping[str, Any]) -> list[tuple[str, str, str 
         seats.append((decl.id, decl.name, agent, tuple(line.rule for line in decl.policy)))
     low, high = context.players
     if not seats or not low <= len(seats) <= high or len(seats) > MAX_PLAYERS:
-        context.error(SEAT_COUNT, f"{len(seats)} seats for `players {low}`" + (f" to {high}" if high != low else ""),
+        context.error(SEAT_COUNT, f"{len(seats)} seat{'' if len(seats) == 1 else 's'} for `players {low}`" + (f" to {high}" if high != low else ""),
                       _anywhere(context), 'declare one `seat id "Name"` per player')
     elif len(seats) < 3:
         context.warn(FEW_PLAYERS, f"{len(seats)} players: G-1 plays with 3 or more", _anywhere(context),
