@@ -34,3 +34,12 @@ def test_every_option_and_reading_is_documented_with_its_seed_line():
         line = reading.source.rsplit(":", 1)[1]
         values = ", ".join(f"`{v}`" for v in reading.values)
         assert f"| `{reading.name}` | {values} | {reading.rule} | line {line} |" in DOC
+
+
+def test_the_library_api_example_prints_what_it_says(capsys, monkeypatch):
+    code = re.search(r"## A game in the library API\n\n```python\n(.*?)```", DOC, re.S).group(1)
+    monkeypatch.chdir(ROOT)
+    exec(compile(code, "docs/grizzly.md", "exec"), {})
+    printed = capsys.readouterr().out
+    promised = re.search(r"# (\{.*), \.\.\.\}", code).group(1)
+    assert printed.startswith(promised)
