@@ -24,13 +24,15 @@ def test_without_the_dragon_bounty_games_last_longer_and_no_dragon_treasure_is_g
     """G-17 ☆ off: no Treasure from Dragons, so games need more laps."""
     data = compare(SWORD_COAST, "no option dragon bounty", runs=40, seed=1)
     assert data["b"]["treasures_by_source"].get("dragon", 0) == 0 < data["a"]["treasures_by_source"]["dragon"]
-    difference, low, high = data["rounds"]["difference"]
+    figures = {figure["figure"]: figure for figure in data["figures"]}
+    difference, low, high = figures["rounds"]["difference"]
     assert low > 0 and low <= difference <= high
+    assert figures["dragon"]["b"] == 0 and figures["dragon"]["difference"][2] < 0
     for seat in data["seats"]:
         d, low, high = seat["difference"]
         assert low <= d <= high and abs(d - (seat["b"] - seat["a"])) < 1e-9
     text = format_text(data)
-    assert "B: no option dragon bounty" in text and "Rounds (mean)" in text
+    assert "B: no option dragon bounty" in text and "Dragon Treasures" in text
 
 
 def test_same_seed_same_report(capsys):

@@ -50,10 +50,16 @@ def apply_changes(options: frozenset[str], readings: dict[str, str], changes: st
     return frozenset(switched), read
 
 
-def play_games(config: GrizzlyConfig, table: Any, runs: int, seed: int, agent: str) -> tuple[Counter, list[int]]:
-    """Rows (``report.row``) and rounds of ``runs`` games; game i is dealt from (seed, i)."""
+FIGURES = (("rounds", "Rounds"), ("turns", "Turns"), ("lap", "Lap Treasures"), ("dragon", "Dragon Treasures"),
+           ("offers", "Co-op offers"), ("dashes", "Dashes"), ("lead_changes", "Lead changes"))
+
+
+def play_games(config: GrizzlyConfig, table: Any, runs: int, seed: int,
+               agent: str) -> tuple[Counter, dict[str, list[int]]]:
+    """Rows (``report.row``) of ``runs`` games and each game's figures (``FIGURES``); game i
+    is dealt from (seed, i)."""
     rows: Counter = Counter()
-    rounds = []
+    figures: dict[str, list[int]] = {key: [] for key, _ in FIGURES}
     for index in range(runs):
         rng = random.Random(f"grizzly:{seed}:{index}")
         state = GrizzlyState.new(config, rng, table=table)
@@ -62,8 +68,13 @@ def play_games(config: GrizzlyConfig, table: Any, runs: int, seed: int, agent: s
         outcome = state.outcome()
         assert outcome is not None
         rows[row(outcome)] += 1
-        rounds.append(outcome["round"])
-    return rows, rounds
+        record = outcome["record"]
+        for key, value in (("rounds", outcome["round"]), ("turns", outcome["turns"]),
+                           ("lap", record["sources"]["lap"]), ("dragon", record["sources"]["dragon"]),
+                           ("offers", record["offers"]), ("dashes", record["dashes"]),
+                           ("lead_changes", record["lead_changes"])):
+            figures[key].append(value)
+    return rows, figures
 
 
 def _difference(a: int, b: int, n: int) -> tuple[float, float, float]:
@@ -92,16 +103,16 @@ def compare(script: str, changes: str, runs: int = 2000, seed: int = 0, agent: s
     seats = [(seat, name) for seat, name, _, _ in scenario.system_table.seats]
     config_a, table_a = config_of(scenario)
     config_b, table_b = config_of(scenario, options, readings)
-    rows_a, rounds_a = play_games(config_a, table_a, runs, seed, agent)
-    rows_b, rounds_b = play_games(config_b, table_b, runs, seed, agent)
+    rows_a, figures_a = play_games(config_a, table_a, runs, seed, agent)
+    rows_b, figures_b = play_games(config_b, table_b, runs, seed, agent)
     a, b = aggregate(rows_a, seats), aggregate(rows_b, seats)
     return {
         "script": script, "changes": changes, "runs": runs, "seed": seed, "agent": agent, "a": a, "b": b,
         "seats": [{"seat": sa["seat"], "name": sa["name"], "a": sa["rate"], "b": sb["rate"],
                    "difference": _difference(sa["wins"], sb["wins"], runs)}
                   for sa, sb in zip(a["seats"], b["seats"])],
-        "rounds": {"a": a["rounds"]["mean"], "b": b["rounds"]["mean"],
-                   "difference": _mean_difference(rounds_a, rounds_b)},
+        "figures": [{"figure": key, "title": title, "a": sum(figures_a[key]) / runs, "b": sum(figures_b[key]) / runs,
+                     "difference": _mean_difference(figures_a[key], figures_b[key])} for key, title in FIGURES],
     }
 
 
@@ -113,18 +124,16 @@ def format_text(data: dict[str, Any]) -> str:
     for seat in data["seats"]:
         d, low, high = seat["difference"]
         lines.append(f"  {seat['name']:<14} {seat['a']:9.1%}   {seat['b']:9.1%}   {d:+6.1%} [{low:+.1%}, {high:+.1%}]")
-    d, low, high = data["rounds"]["difference"]
-    lines.append(f"Rounds (mean)    {data['rounds']['a']:9.1f}   {data['rounds']['b']:9.1f}   {d:+6.1f} "
-                 f"[{low:+.1f}, {high:+.1f}]")
-    lines.append(f"Balance          {a['balance']:9.3f}   {b['balance']:9.3f}")
-    lines.append(f"First-seat adv.  {a['first_seat_advantage']:+9.1%}   {b['first_seat_advantage']:+9.1%}")
-    for source in sorted(set(a["treasures_by_source"]) | set(b["treasures_by_source"])):
-        lines.append(f"{'Treasures, ' + source:<16} {a['treasures_by_source'].get(source, 0):9.2f}   "
-                     f"{b['treasures_by_source'].get(source, 0):9.2f}   per game")
-    lines.append(f"Co-op offers     {a['co_op']['offers_per_game']:9.2f}   {b['co_op']['offers_per_game']:9.2f}   per game")
-    lines.append(f"Dashes           {a['dashes_per_game']:9.2f}   {b['dashes_per_game']:9.2f}   per game")
-    lines.append(f"Lead changes     {a['lead_changes']['mean']:9.2f}   {b['lead_changes']['mean']:9.2f}   per game")
-    lines.append(f"Stopped          {sum(a['stopped'].values()):9d}   {sum(b['stopped'].values()):9d}   games")
+    lines.append("")
+    lines.append("Per game (mean)    A            B            B - A [95% interval]")
+    for figure in data["figures"]:
+        d, low, high = figure["difference"]
+        lines.append(f"  {figure['title']:<16} {figure['a']:9.2f}   {figure['b']:9.2f}   {d:+6.2f} [{low:+.2f}, {high:+.2f}]")
+    lines.append("")
+    lines.append(f"Balance            {a['balance']:9.3f}   {b['balance']:9.3f}")
+    lines.append(f"First-seat adv.    {a['first_seat_advantage']:+9.1%}   {b['first_seat_advantage']:+9.1%}   "
+                 "(its difference is the first seat's above)")
+    lines.append(f"Stopped games      {sum(a['stopped'].values()):9d}   {sum(b['stopped'].values()):9d}")
     return "\n".join(lines) + "\n"
 
 

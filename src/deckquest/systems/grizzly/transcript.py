@@ -10,7 +10,8 @@ Line = Callable[[dict[str, Any], Callable[[str], str]], str]
 
 def _turn(e: dict[str, Any], who: Callable[[str], str]) -> str:
     where = "home" if e["square"] < 0 else f"square {e['square']}"
-    return f"Round {e['round']}: {who(e['seat'])}'s turn ({where}, {e['treasures']} Treasures)."
+    count = e["treasures"]
+    return f"Round {e['round']}: {who(e['seat'])}'s turn ({where}, {count} Treasure{'' if count == 1 else 's'})."
 
 
 def _move(e: dict[str, Any], who: Callable[[str], str]) -> str:
