@@ -93,7 +93,8 @@ def test_sim_balance_report(tmp_path):
     data = json.loads(report.read_text())["system"]
     assert data["name"] == "grizzly" and data["games"] == 60
     assert sum(seat["wins"] for seat in data["seats"]) + sum(data["stopped"].values()) == 60
-    assert "<svg" in page.read_text() and "Deadliest flips" in page.read_text()
+    html = page.read_text()
+    assert html.count("<svg") == 3 and "Rounds a game" in html and "Deadliest flips" in html
     again = deckquest("sim", SWORD_COAST, "-n", "60", "--jobs", "2", "--agent", "greedy")
     assert again.stdout.split("Grizzly Bears' Adventure")[1] == text.split("Grizzly Bears' Adventure")[1]
 

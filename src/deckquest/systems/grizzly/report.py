@@ -99,6 +99,7 @@ def aggregate(rows: Counter[tuple], seats: Sequence[tuple[str, str]]) -> dict[st
         "balance": round(1 - (max(rates) - min(rates)), 6) if rates else 1.0,
         "first_seat_advantage": round(rates[0] - 1 / len(rates), 6) if rates else 0.0,
         "rounds": _spread_counts(rounds),
+        "rounds_histogram": {str(played): rounds[played] for played in sorted(rounds)},
         "turns": _spread_counts(turns),
         "treasures_by_source": {source: round(count / games, 4) for source, count in sorted(sources.items())}
         if games else {},
@@ -168,6 +169,21 @@ def _rate_chart(seats: Sequence[dict[str, Any]]) -> str:
     return "".join(parts)
 
 
+def _bars(title: str, label: str, pairs: Sequence[tuple[str, float]], unit: str) -> str:
+    """A horizontal bar chart of (label, value) pairs, the longest bar full width."""
+    width, row, left = 360, 18, 170
+    top = max((value for _, value in pairs), default=0) or 1
+    parts = [f'<svg class="chart" width="{width + left + 60}" height="{row * len(pairs) + 10}" role="img" '
+             f'aria-label="{escape(title)}">']
+    for index, (name, value) in enumerate(pairs):
+        y = 4 + index * row
+        parts.append(f'<text x="{left - 6}" y="{y + 12}" text-anchor="end">{escape(name)}</text>')
+        parts.append(f'<rect x="{left}" y="{y + 2}" width="{value / top * width:.1f}" height="12" fill="#8a6a3a"/>')
+        parts.append(f'<text x="{left + value / top * width + 4:.1f}" y="{y + 12}">{value:g}{unit}</text>')
+    parts.append("</svg>")
+    return f"<h3>{escape(title)} ({escape(label)})</h3>" + "".join(parts)
+
+
 def format_html(data: dict[str, Any]) -> str:
     """The sections as an HTML fragment (every text escaped), with the win-rate chart."""
     rows = "".join(f"<tr><td>{escape(s['name'])}</td><td>{s['wins']}</td><td>{s['rate']:.1%}</td>"
@@ -181,5 +197,9 @@ def format_html(data: dict[str, Any]) -> str:
             f"{_rate_chart(data['seats'])}"
             f"<table><tr><th>seat</th><th>wins</th><th>win rate</th><th>95% interval</th></tr>{rows}</table>"
             + "".join(f"<p>{line}</p>" for line in lines)
-            + "<h3>Deadliest flips</h3><table><tr><th>card</th><th>bear deaths per flip</th><th>deaths</th>"
+            + _bars("Rounds a game", "games per length",
+                    [(played, count) for played, count in data.get("rounds_histogram", {}).items()], "")
+            + _bars("Deadliest flips", "bear deaths per flip",
+                    [(d["card"], d["per_flip"]) for d in data["deaths_per_flip"][:10]], "")
+            + "<table><tr><th>card</th><th>bear deaths per flip</th><th>deaths</th>"
             f"<th>flips</th></tr>{deadly}</table>")
