@@ -94,7 +94,8 @@ def test_sim_balance_report(tmp_path):
     assert data["name"] == "grizzly" and data["games"] == 60
     assert sum(seat["wins"] for seat in data["seats"]) + sum(data["stopped"].values()) == 60
     html = page.read_text()
-    assert html.count("<svg") == 3 and "Rounds a game" in html and "Deadliest flips" in html
+    for chart in ("win rate per seat with 95% intervals", "Rounds a game", "Deadliest flips"):
+        assert f'role="img" aria-label="{chart}"' in html, chart
     again = deckquest("sim", SWORD_COAST, "-n", "60", "--jobs", "2", "--agent", "greedy")
     assert again.stdout.split("Grizzly Bears' Adventure")[1] == text.split("Grizzly Bears' Adventure")[1]
 
