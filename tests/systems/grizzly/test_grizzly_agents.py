@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from deckquest.engine.game import play
 from deckquest.systems.grizzly import GrizzlyConfig, GrizzlyState, PolicyRule, Seat
 from deckquest.systems.grizzly.agents import (AGENTS, FirstAgent, GreedyAgent, HumanAgent, PolicyAgent,
@@ -86,6 +88,9 @@ def test_human_agent_draws_the_loop_and_reads_a_number():
     assert "p1       home" in text and "Treasures 0" in text
     assert "Your hand: Forest (mana value 0), Forest (mana value 0), Forest (mana value 0)" in text
     assert "1. roll the die" in text and "Please type a number from 1 to" in text
+    leaving = HumanAgent(ask=lambda prompt: "quit", say=said.append)
+    with pytest.raises(KeyboardInterrupt):
+        leaving.choose(game.state, game.decision, RNG)
 
 
 def test_render_board_shows_counters_and_gear():

@@ -103,3 +103,38 @@ def test_sim_balance_report(tmp_path):
 def test_sim_reports_games_stopped_with_the_reason():
     result = deckquest("sim", UNDERMOUNTAIN, "-n", "20", "--jobs", "1")
     assert "a draw from an empty library ended the game (G-27, expert rules)" in result.stdout
+
+
+@pytest.mark.parametrize("steps", [7, 40, 233])
+def test_a_game_saved_mid_turn_resumes_exactly_as_the_uninterrupted_run(tmp_path, steps):
+    """A session saved at any decision (mid-effect included) and resumed plays on event for
+    event as the run that was never stopped (GameSystem.game_data / load_game)."""
+    import random
+
+    from deckquest.dsl.resolver import compile_file
+    from deckquest.runtime.agents import make_agent
+    from deckquest.runtime.interpreter import Program, Run
+    from deckquest.runtime.saves import load_run, save_run
+
+    program = Program(compile_file(UNDERMOUNTAIN))
+    whole = Run(program, make_agent("random"), random.Random(6)).run().events
+    run = Run(program, make_agent("random"), random.Random(6))
+    for _ in range(steps):
+        run.step()
+    save_run(run, tmp_path / "game.json", seed=6, agent="random")
+    resumed = load_run(program, tmp_path / "game.json", make_agent("random"))
+    assert resumed.state.game.pos == run.state.game.pos and resumed.state.game.tasks == run.state.game.tasks
+    assert resumed.run().events == whole[len(run.events):]
+
+
+def test_a_human_leaves_and_the_game_is_saved_and_resumed(tmp_path):
+    """At the terminal, the end of input (or `save`/`quit`) stops the run like Ctrl-C: with
+    `--save` the game is saved at that decision, and `--resume` plays on from there."""
+    save = tmp_path / "session.json"
+    first = deckquest("run", SWORD_COAST, "--seed", "8", "--agent", "human", "--save", str(save), stdin="1\n" * 20)
+    assert save.exists() and "saved to" in first.stderr
+    rest = deckquest("run", SWORD_COAST, "--resume", str(save), "--agent", "human", stdin="1\n" * 3000)
+    assert rest.exit_code == 0, rest.stderr
+    assert "wins with 5 Treasures" in rest.stdout
+    whole = deckquest("run", SWORD_COAST, "--seed", "8", "--agent", "human", stdin="1\n" * 3000)
+    assert whole.stdout.rstrip().splitlines()[-1] == rest.stdout.rstrip().splitlines()[-1]

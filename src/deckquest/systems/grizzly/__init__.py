@@ -14,9 +14,9 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping
 
-from deckquest.engine.game import Agent
+from deckquest.engine.game import Agent, GameState
 from deckquest.systems import CodeRange, GameSystem, register
-from deckquest.systems.grizzly import report, transcript
+from deckquest.systems.grizzly import report, saves, transcript
 from deckquest.systems.grizzly.agents import AGENTS, PolicyAgent
 from deckquest.systems.grizzly.cards import CardTable, coverage_line
 from deckquest.systems.grizzly.config import OPTION_LIST, READING_LIST, GrizzlyConfig, PolicyRule, Seat
@@ -92,6 +92,16 @@ class Grizzly(GameSystem):
         game = GrizzlyState.new(config, run.rng, events, table=cards)
         run.game_events(events)
         return game
+
+    @classmethod
+    def game_data(cls, game: GameState) -> dict:
+        assert isinstance(game, GrizzlyState)
+        return saves.game_data(game)
+
+    @classmethod
+    def load_game(cls, scenario: Any, data: dict) -> GrizzlyState:
+        config, cards = config_of(scenario)
+        return saves.load_game(config, cards, data)
 
     @classmethod
     def seats(cls, scenario: Any) -> dict[str, tuple[str, str | None]]:

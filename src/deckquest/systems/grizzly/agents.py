@@ -298,11 +298,20 @@ class HumanAgent:
         for number, label in enumerate(labels, 1):
             self.say(f"  {number}. {label}")
         while True:
-            answer = self.ask(f"choose 1-{len(labels)}: ").strip()
+            try:
+                answer = self.ask(f"choose 1-{len(labels)} (or save, quit): ").strip()
+            except EOFError:
+                answer = "quit"
+            if answer.lower() in STOP_WORDS:
+                # The person leaves the table: stop as Ctrl-C does (`run --save` saves the game
+                # at this decision); a game system's agent has no other way to stop a run.
+                raise KeyboardInterrupt
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return decision.actions[int(answer) - 1]
             self.say(f"Please type a number from 1 to {len(labels)}.")
 
+
+STOP_WORDS = ("save", "quit")  # typed at a prompt, or the end of input: the person leaves
 
 QUESTIONS = {
     "main": "what now?", "co-op": "offer co-op before the flip (G-8)?",
