@@ -4,8 +4,8 @@
 
 Writes, for every bundled scenario and every tests/sim scenario: the event stream of
 ``--seeds`` seeds for each of the agents ``random``, ``first`` and ``best`` (battles
-included), the JSON report of ``simulate`` (``--runs`` runs, agents ``random`` and ``best``,
-timing fields blanked) and the explore report. Run it before and after a change and
+included), the JSON, text and HTML reports of ``simulate`` (``--runs`` runs, agents ``random``
+and ``best``, timing fields blanked) and the explore report. Run it before and after a change and
 ``diff -r`` the two directories: a change that only makes runs faster leaves them
 byte-identical (docs/performance.md). Prints a line per scenario; asserts nothing.
 """
@@ -18,7 +18,7 @@ import random
 import re
 from pathlib import Path
 
-from deckquest.dsl.resolver import compile_file
+from deckquest import compile as compile_file  # the face: every game system loaded
 from deckquest.runtime.agents import make_agent
 from deckquest.runtime.interpreter import Program, Run
 from deckquest.sim import simulate
@@ -44,6 +44,8 @@ def dump(path: Path, out: Path, seeds: int, runs: int) -> None:
     for agent in ("random", "best"):
         report = simulate(path, runs=runs, seed=7, jobs=1, agent=agent)
         (out / f"sim_{path.stem}_{agent}.json").write_text(TIMING.sub('"timing": 0', report.to_json()))
+        (out / f"sim_{path.stem}_{agent}.txt").write_text(report.text())
+        report.write_html(out / f"sim_{path.stem}_{agent}.html")
     (out / f"explore_{path.stem}.txt").write_text(repr(explore(path)))
 
 

@@ -371,13 +371,21 @@ def pack_remove(name: str):
 @click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,
               help="A run longer than this many statements counts as stuck.")
 @click.option("--explore", is_flag=True, help="Cover every choice option, check outcome and battle outcome instead of random runs.")
+@click.option("--compare", "changes", metavar="OPTIONS",
+              help='Play the script as written and with OPTIONS (e.g. "no option dragon bounty, reading home square") '
+                   "on the same seeds; report each figure's difference with its interval.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [default: when it is a terminal].")
-def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, max_steps, explore, progress):
+def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, max_steps, explore, changes, progress):
     """Simulate SCRIPT many times and report how hard it is (docs/sim.md)."""
-    from deckquest.sim.command import explore_command, sim
+    from deckquest.sim.command import compare_command, explore_command, sim
 
     show = sys.stderr.isatty() if progress is None else progress
-    if explore:
+    if changes is not None:
+        if explore or html_file:
+            raise UsageError("--compare prints its figures and writes --json; it goes without --explore and --html")
+        code = compare_command(script, changes, runs=runs, seed=seed, jobs=jobs, party=party, agent=agent,
+                               json_file=json_file, max_steps=max_steps, echo=click.echo)
+    elif explore:
         code = explore_command(script, party=party, seed=seed, max_steps=max_steps, json_file=json_file,
                                html_file=html_file, echo=click.echo)
     else:

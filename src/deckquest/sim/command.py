@@ -44,6 +44,23 @@ def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: st
     return 0
 
 
+def compare_command(script: str, changes: str, *, runs: int, seed: int, jobs: int | None, party, agent: str,
+                    json_file, max_steps: int, echo: Callable[..., None]) -> int:
+    """`sim --compare`: the script as written and with CHANGES on the same seeds (sim/compare.py)."""
+    import json
+
+    from deckquest.sim.compare import compare, format_text
+    from deckquest.sim.report import write_atomically
+
+    check_output_folder(json_file)
+    data = compare(compile_script(script), changes, runs, seed, jobs, agent=agent, party=party_members(party),
+                   max_steps=max_steps)
+    if json_file:
+        write_atomically(json_file, json.dumps(data, indent=2) + "\n")
+    echo(format_text(data), nl=False)
+    return INTERRUPTED if data["interrupted"] else 0
+
+
 def check_output_folder(path) -> None:
     """Fail before a long batch, not after it, when a report file cannot be written there."""
     from pathlib import Path

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
+from deckquest.sim.report import whole_game
 from deckquest.systems import REGISTRY
 
 BAR_HEIGHT = 22
@@ -125,9 +126,10 @@ def percent(value: float | None) -> str:
 def render_page(data: dict) -> str:
     """The whole report as one HTML document: verdict, charts, then the tables."""
     title = f"{data['scenario']['title']}: difficulty report"
-    body = [f"<h1>{escape(title)}</h1>", _meta(data), _verdict(data["verdict"]),
-            _endings(data), _funnel(data), _scene_graph(data), _checks(data), _pcs(data), _battles(data),
-            _coverage(data), _system(data), _problems(data)]
+    body = [f"<h1>{escape(title)}</h1>", _meta(data), _verdict(data["verdict"]), _endings(data)]
+    if not whole_game(data):  # MTG-TRPG's sections
+        body += [_funnel(data), _scene_graph(data), _checks(data), _pcs(data), _battles(data), _coverage(data)]
+    body += [_system(data), _problems(data)]
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
             f"<body>{''.join(body)}</body></html>\n")
@@ -148,7 +150,9 @@ def _meta(data: dict) -> str:
     return f'<p class="meta">{text}</p>'
 
 
-def _verdict(verdict: dict) -> str:
+def _verdict(verdict: dict | None) -> str:
+    if verdict is None:  # a whole-game system that gives none (GameSystem.verdict)
+        return ""
     reasons = "".join(f"<li>{escape(reason)}</li>" for reason in verdict["reasons"])
     return (f'<div class="verdict" id="verdict"><strong>{escape(verdict["headline"])}</strong>'
             f"<ul>{reasons}</ul></div>")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from collections import Counter
 
 from deckquest import files
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
@@ -54,14 +55,16 @@ def _per(counter) -> dict:
 class Report:
     """A batch's results: ``data`` (JSON-ready) with helpers for notebooks and the CLI."""
 
-    def __init__(self, data: dict):
+    def __init__(self, data: dict, system_rows: Counter | None = None):
         self.data = data
+        self.system_rows = system_rows if system_rows is not None else Counter()  # GameSystem.record's rows
         self.interrupted = data["interrupted"]
         self.jobs = 1
         self.elapsed = 0.0
 
     def __repr__(self) -> str:
-        return f"<Report of {self.runs:,} runs: {self.data['verdict']['headline']}>"
+        verdict = self.data["verdict"]
+        return f"<Report of {self.runs:,} runs{': ' + verdict['headline'] if verdict else ''}>"
 
     @property
     def runs(self) -> int:
@@ -133,13 +136,24 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
         "lines": _lines(script_map, tally),
     }
     data["ending_details"] = _ending_details(data, tally)
-    data["verdict"] = _verdict(data)
-    data["graph"] = _graph(scenario, data)
     system = program.system
     section = system.report(tally.system_rows, runs)
+    if system.whole_game():  # no party, scenes or checks: the system judges its own game
+        data["verdict"] = system.verdict(section) if section is not None and runs else None
+    else:
+        data["verdict"] = _verdict(data)
+    data["graph"] = _graph(scenario, data)
     if section is not None:  # a game system's own section (GameSystem.report)
         data["system"] = {"name": system.name, **section}
-    return Report(data)
+    return Report(data, tally.system_rows)
+
+
+def whole_game(data: dict) -> bool:
+    """A report of a whole-game system's script: its party, scene, check, clock and battle
+    sections are MTG-TRPG's and say nothing about the game, so the pages leave them out."""
+    section = data.get("system")
+    system = REGISTRY.find(section["name"]) if section is not None else None
+    return system is not None and system.whole_game()
 
 
 def _graph(scenario, data: dict) -> dict:
@@ -469,7 +483,8 @@ def format_text(data: dict) -> str:
     if data["interrupted"]:
         lines.append(f"INTERRUPTED: {data['runs']:,} of {data['runs_requested']:,} runs finished")
     verdict = data["verdict"]
-    lines += ["", f"Verdict: {verdict['headline']}"] + [f"  - {reason}" for reason in verdict["reasons"]]
+    if verdict is not None:
+        lines += ["", f"Verdict: {verdict['headline']}"] + [f"  - {reason}" for reason in verdict["reasons"]]
     lines += ["", "Endings                 runs   share   95% interval   rating"]
     for detail in data["ending_details"]:
         low, high = detail["interval"]
@@ -478,7 +493,24 @@ def format_text(data: dict) -> str:
         lines += [f"      {reason}" for reason in detail["reasons"]]
     if data["stuck"]:
         lines.append(f"  {'(stuck)':<18} {data['stuck']:>7,} {_pct(data['stuck'] / data['runs'])}")
-    lines += ["", "Scenes                  reached  share   ended here"]
+    if not whole_game(data):
+        lines += _adventure_text(data)
+    if data["stuck_scenes"]:
+        lines += ["", "Stuck runs"]
+    for scene, row in data["stuck_scenes"].items():
+        lines.append(f"  in `{scene}`: {row['runs']:,} runs ({row['reason']}); replay: {row['command']}")
+    for row in data["errors"]:
+        lines.append(f"Runtime error in {row['runs']:,} runs at line {row['line']} (scene `{row['scene']}`): "
+                     f"{row['message']}\n  replay: {row['command']}")
+    lines += _system_text(data)
+    unreached = data["lines"]["unreached"]
+    lines += ["", f"Lines no run reached: {', '.join(unreached) if unreached else 'none'}"]
+    return "\n".join(lines) + "\n"
+
+
+def _adventure_text(data: dict) -> list[str]:
+    """MTG-TRPG's sections: scenes, checks, PCs, the clock, battles and their cards."""
+    lines = ["", "Scenes                  reached  share   ended here"]
     for scene_id, scene in data["scenes"].items():
         lines.append(f"  {scene_id:<20} {scene['reached']:>8,} {_pct(scene['share'])}  {scene['ended_here']:>8,}")
     lines += _checks_text(data["checks"])
@@ -493,17 +525,7 @@ def format_text(data: dict) -> str:
                   f"90% under {clock['p90']:.0f}, longest {clock['max']} min"]
     lines += _battle_text(data["battles"])
     lines += _coverage_text(data["coverage"])
-    if data["stuck_scenes"]:
-        lines += ["", "Stuck runs"]
-    for scene, row in data["stuck_scenes"].items():
-        lines.append(f"  in `{scene}`: {row['runs']:,} runs ({row['reason']}); replay: {row['command']}")
-    for row in data["errors"]:
-        lines.append(f"Runtime error in {row['runs']:,} runs at line {row['line']} (scene `{row['scene']}`): "
-                     f"{row['message']}\n  replay: {row['command']}")
-    lines += _system_text(data)
-    unreached = data["lines"]["unreached"]
-    lines += ["", f"Lines no run reached: {', '.join(unreached) if unreached else 'none'}"]
-    return "\n".join(lines) + "\n"
+    return lines
 
 
 def _checks_text(checks: list[dict]) -> list[str]:
@@ -525,6 +547,8 @@ def _checks_text(checks: list[dict]) -> list[str]:
                 lines.append(f"             {pc_id}: {row['attempts']:,} checks, {_pct(rate)} "
                              f"(exact {_pct(row['exact']).strip()})")
     return lines
+
+
 def _system_text(data: dict) -> list[str]:
     """The game system's section of the text page (GameSystem.report_text)."""
     section = data.get("system")

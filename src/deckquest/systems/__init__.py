@@ -25,7 +25,9 @@ The hooks, grouped by who calls them (each has a default that adds nothing):
   engine event fires), ``outcome(run)``, ``subject_value(run, subject, attribute)``,
   ``seats(scenario)`` (the seats, with the agent names the script gives them), ``agents``;
 * ``sim``: ``record(run)`` (one hashable row per run), ``report(rows, runs)`` (the JSON
-  section), ``report_text(section)`` and ``report_html(section)``;
+  section), ``verdict(section)`` (a whole game's verdict, none by default),
+  ``compare_figures(row)`` (one run's figures for ``sim --compare``),
+  ``report_text(section)`` and ``report_html(section)``;
 * transcripts: ``render(event, names)``: lines for the system's own events.
 """
 
@@ -191,6 +193,21 @@ class GameSystem:
     @classmethod
     def report(cls, rows: Counter, runs: int) -> dict | None:
         """The system's section of the JSON report, from the rows' counts."""
+        return None
+
+    @classmethod
+    def compare_figures(cls, row: Any) -> list[tuple[str, str, float]] | None:
+        """One run's figures for ``sim --compare`` from its ``record`` row: (title, kind,
+        value), kind ``"share"`` (1 or 0: a seat won or not) or ``"mean"`` (a count); the
+        same titles in the same order for every row. A system that does not override this
+        offers no comparison."""
+        return None
+
+    @classmethod
+    def verdict(cls, section: dict) -> dict | None:
+        """A whole game's verdict from its section: ``{"headline": ..., "reasons": [...]}``
+        (``rating`` one of the report's ratings, if the system rates); None: no verdict. The
+        core's verdict judges a party's adventure, so a whole game's is the system's own."""
         return None
 
     @classmethod

@@ -160,6 +160,15 @@ class Grizzly(GameSystem):
         return {**section, "coverage": coverage}
 
     @classmethod
+    def compare_figures(cls, row: Any) -> list[tuple[str, str, float]] | None:
+        (seats, _), *game = row
+        return report.compare_figures(seats, tuple(game))
+
+    @classmethod
+    def verdict(cls, section: dict) -> dict | None:
+        return report.verdict(section)
+
+    @classmethod
     def report_text(cls, section: dict) -> list[str]:
         return ["Grizzly Bears' Adventure", f"Library: {section['coverage']}"] + \
             report.format_text(section).rstrip("\n").splitlines()

@@ -112,6 +112,34 @@ def aggregate(rows: Counter[tuple], seats: Sequence[tuple[str, str]]) -> dict[st
     }
 
 
+def compare_figures(seats: Sequence[tuple[str, str]], game: tuple) -> list[tuple[str, str, float]]:
+    """One game's figures for ``sim --compare`` (docs/grizzly.md, "A worked balance question"):
+    each seat's win, a stopped game, and the game's length, Treasures by source, co-op offers,
+    dashes and lead changes."""
+    winner, reason, played, taken, found, _, _, offered, _, dashed, changes = game
+    sources = dict(found)
+    return ([(f"{name} wins", "share", float(winner == seat)) for seat, name in seats]
+            + [("stopped games", "share", float(reason != "treasures")), ("rounds", "mean", played),
+               ("turns", "mean", taken), ("lap Treasures", "mean", sources.get("lap", 0)),
+               ("dragon Treasures", "mean", sources.get("dragon", 0)), ("co-op offers", "mean", offered),
+               ("dashes", "mean", dashed), ("lead changes", "mean", changes)])
+
+
+FAIR_BALANCE = 0.8  # balance at or above which no seat is far behind another
+
+
+def verdict(data: dict[str, Any]) -> dict[str, Any]:
+    """What a host asks first: is the game fair to every seat (balance, the seats that win
+    most and least, the first seat's edge) and does it end with a winner."""
+    seats = sorted(data["seats"], key=lambda seat: (-seat["rate"], seat["seat"]))
+    fair = "FAIR" if data["balance"] >= FAIR_BALANCE else "UNEVEN"
+    reasons = [f"{seats[0]['name']} wins most ({seats[0]['rate']:.1%}), {seats[-1]['name']} least "
+               f"({seats[-1]['rate']:.1%}) of {data['games']:,} games",
+               f"the first seat wins {data['first_seat_advantage']:+.1%} above the fair share"]
+    reasons += [f"{count:,} games stopped: {STOP_REASONS.get(reason, reason)}" for reason, count in data["stopped"].items()]
+    return {"headline": f"{fair}: balance {data['balance']:.2f} between {len(seats)} seats", "reasons": reasons}
+
+
 STOP_REASONS = {
     "turn limit": "the turn limit was reached before anyone had the Treasures to win",
     "library out": "a draw from an empty library ended the game (G-27, expert rules)",
