@@ -1,5 +1,5 @@
-"""Grizzly Bears' Adventure scripts: the contract example, the resolver's table, and every
-code of docs/grizzly.md ("Diagnostics") produced by its example at its line and column."""
+"""Grizzly Bears' Adventure scripts: the contract example and the resolver's table (every
+DQ2xxx code's example in docs/errors.md is checked by tests/test_system_codes_docs.py)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,6 @@ from deckquest.systems.grizzly.config import PolicyRule
 ROOT = Path(__file__).resolve().parents[3]
 SWORD_COAST = ROOT / "scenarios" / "sword_coast" / "sword_coast.quest"
 CONTRACT = ROOT.parent / "shared" / "language.md"
-DOC = (ROOT / "docs" / "grizzly.md").read_text(encoding="utf-8")
 DB = CardDatabase(builtin_index())
 
 
@@ -87,49 +86,6 @@ def test_a_rule_an_earlier_one_always_answers_is_dq2010(rules, line):
         _policies(rules)
     found = [(d.code, d.span.line, d.span.col) for d in failure.value.diagnostics]
     assert found == [("DQ2010", line, 5)]
-
-
-def _sections() -> dict[str, str]:
-    part = DOC.split("## Diagnostics", 1)[1]
-    pieces = re.split(r"^### (DQ\d{4}) ", part, flags=re.M)
-    return dict(zip(pieces[1::2], pieces[2::2]))
-
-
-@pytest.fixture
-def folder(tmp_path):
-    decks = tmp_path / "decks"
-    decks.mkdir()
-    shutil.copy(ROOT / "scenarios" / "sword_coast" / "decks" / "sword_coast.txt", decks)
-    (decks / "small.txt").write_text("20 Hill Giant\n", encoding="utf-8")
-    (decks / "tiny.txt").write_text("5 Hill Giant\n", encoding="utf-8")
-    (decks / "bears.txt").write_text("56 Hill Giant\n4 Grizzly Bears\n", encoding="utf-8")
-    return tmp_path
-
-
-def test_every_code_of_the_range_is_documented():
-    assert sorted(_sections()) == [f"DQ{code}" for code in range(2001, 2015)]
-    for code in _sections():
-        assert code in Grizzly.codes
-
-
-@pytest.mark.parametrize("code", sorted(_sections()))
-def test_each_example_produces_its_code_at_its_line_and_column(folder, code):
-    section = _sections()[code]
-    example = re.search(r"```quest\n(.*?)```", section, re.S).group(1)
-    assert "Fix:" in section
-    path = folder / "example.quest"
-    path.write_text(example, encoding="utf-8")
-    try:
-        diagnostics = compile_file(path, DB).warnings
-    except CompileError as failure:
-        diagnostics = failure.diagnostics
-    found = [d for d in diagnostics if d.code == code]
-    assert found, [d.render() for d in diagnostics]
-    span = found[0].span
-    assert span.line >= 1 and span.col >= 1
-    line = example.splitlines()[span.line - 1]
-    assert line.strip(), (code, span)
-    assert found[0].render().startswith(f"{path}:{span.line}:{span.col}: ")
 
 
 def test_the_language_reference_example_compiles_and_runs(tmp_path):
