@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Hashable, Mapping, Protocol
+from typing import Any, Callable, Hashable, Mapping, Protocol
 
 CHANCE = "chance"
 OVER = "over"
@@ -58,6 +58,22 @@ class Agent(Protocol):
     """Answers a seat's decisions; never changes the game itself."""
 
     def choose(self, state: Any, decision: Decision, rng: random.Random) -> Hashable: ...
+
+
+class StopRun(Exception):
+    """Raised by an agent to end the run cleanly: the person at a seat left the table (end of
+    input, or ``save`` / ``quit`` typed at a prompt). The run ends "abandoned" and
+    ``deckquest run --save`` saves it at the decision it stopped at."""
+
+
+@dataclass(frozen=True)
+class SeatIO:
+    """Where a person at a seat meets the game, handed to a human seat's agent by the run:
+    ``ask(prompt)`` reads a line (``EOFError`` at the end of input), ``say(text)`` shows one.
+    The terminal's (builtin ``input`` and ``print``) at the table, a test's lists in tests."""
+
+    ask: Callable[[str], str]
+    say: Callable[[str], None]
 
 
 def draw_chance(decision: Decision, rng: random.Random) -> Hashable:

@@ -33,6 +33,7 @@ from deckquest.engine import adventure
 from deckquest.engine.adventure import creature_power, destroyed, exchange_damage, mana_sources, npc_stats
 from deckquest.engine.combat.mana import pay
 from deckquest.engine.combat.profile import profile
+from deckquest.engine.game import SeatIO
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
 from deckquest.runtime.interpreter import StopRun, no_actions
@@ -275,6 +276,11 @@ class HumanAgent:
         self.input = input
         self.output = output
 
+    @property
+    def io(self) -> SeatIO:
+        """The same terminal for a whole game's human seats (``Run.seats``)."""
+        return SeatIO(self.input, self.output)
+
     def _ask(self, prompt: str, count: int, allow_zero: bool = False) -> int:
         low = 0 if allow_zero else 1
         while True:
@@ -370,8 +376,9 @@ class SeatsAgent(FirstAgent):
     """A run's agent named after a game system's seat agent (``--agent greedy``): the seats
     play that agent (``Run.seats``); the script's own choices take their first option."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, io: SeatIO | None = None):
         self.name = name
+        self.io = io  # the terminal of a system's human seats (``--agent`` a system's human agent)
 
 
 def agent_names(system=None) -> tuple[str, ...]:
@@ -384,7 +391,7 @@ def make_agent(name: str, choices: list[int] | None = None, input=None, output=N
     """An agent by its command-line name (``system``: the game system, whose seat agents'
     names are names too)."""
     if name not in AGENT_NAMES and name in getattr(system, "agents", ()):
-        return SeatsAgent(name)
+        return SeatsAgent(name, SeatIO(input or builtins.input, output or print))
     if name == "first":
         return FirstAgent()
     if name == "scripted":

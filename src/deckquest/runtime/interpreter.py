@@ -38,7 +38,7 @@ from typing import Callable
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.combat.turns import REFLEX_KIND
-from deckquest.engine.game import CHANCE, OVER, draw_chance
+from deckquest.engine.game import CHANCE, OVER, StopRun, draw_chance  # noqa: F401  StopRun: the runtime's name too
 from deckquest.errors import DeckquestError, Span
 from deckquest.runtime.party import PartyMember, party_from_scenario
 from deckquest.runtime.state import Frame, NpcState, RunState
@@ -50,9 +50,6 @@ RECRUIT_KIND = {"2019": "white", "2014": "negotiation"}  # T-8.4 [reading], T-5.
 STUCK = "stuck"
 ABANDONED = "abandoned"
 
-
-class StopRun(Exception):
-    """Raised by an agent to end the run cleanly (the human closed the input)."""
 
 
 def no_actions(agent, run, moment: str) -> tuple:
@@ -325,7 +322,8 @@ class Run:
             default = getattr(self.agent, "name", "first")
             if default not in system.agents:
                 default = next(iter(system.agents))
-            seats = {seat: system.seat_agent(name or default, self.rng)
+            io = getattr(self.agent, "io", None)  # the person's terminal, for the human seats
+            seats = {seat: system.seat_agent(name or default, self.rng, io=io)
                      for seat, (_, name) in system.seats(self.scenario).items()}
             self._seats = seats
         return seats

@@ -23,7 +23,8 @@ The hooks, grouped by who calls them (each has a default that adds nothing):
   plays with its seats' agents; ``game_data`` and ``load_game`` save and resume it),
   ``triggers_for(event)`` (the script's trigger events an
   engine event fires), ``outcome(run)``, ``subject_value(run, subject, attribute)``,
-  ``seats(scenario)`` (the seats, with the agent names the script gives them), ``agents``;
+  ``seats(scenario)`` (the seats, with the agent names the script gives them), ``agents``,
+  ``seat_agent(name, rng, io)`` (a ``human_agents`` agent gets the run's ``SeatIO``);
 * ``sim``: ``record(run)`` (one hashable row per run), ``report(rows, runs)`` (the JSON
   section), ``verdict(section)`` (a whole game's verdict, none by default),
   ``compare_figures(row)`` (one run's figures for ``sim --compare``),
@@ -42,7 +43,7 @@ from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
 from deckquest.dsl import language as dsl_language
-from deckquest.engine.game import Agent, GameState
+from deckquest.engine.game import Agent, GameState, SeatIO
 from deckquest.errors import DeckquestError
 
 if TYPE_CHECKING:
@@ -106,7 +107,10 @@ class GameSystem:
     subject_attributes: ClassVar[tuple[str, ...]] = ()  # `racer.position` ...
     events: ClassVar[Mapping[str, bool]] = {}  # its trigger event kinds -> binds the subject
     reserved_words: ClassVar[frozenset[str]] = frozenset()  # its keywords: no name may be one
-    agents: ClassVar[Mapping[str, Callable[[], Agent]]] = {}  # its seat agents by name
+    agents: ClassVar[Mapping[str, Callable[..., Agent]]] = {}  # its seat agents by name
+    # The agents that play for a person: made with the run's terminal, ``agents[name](ask, say)``
+    # (SeatIO's callables); they stop the run with ``deckquest.engine.game.StopRun``.
+    human_agents: ClassVar[frozenset[str]] = frozenset()
     # What agents may do between statements (MTG-TRPG: concentrate, play_land, cast, rest),
     # each ``action(run, actor, card)``: the run applies the action an agent names.
     pc_actions: ClassVar[Mapping[str, Callable[[Any, str, Any], None]]] = {}
@@ -181,8 +185,11 @@ class GameSystem:
         return {}
 
     @classmethod
-    def seat_agent(cls, name: str, rng: random.Random) -> Agent:
-        return cls.agents[name]()
+    def seat_agent(cls, name: str, rng: random.Random, io: SeatIO | None = None) -> Agent:
+        """The agent of a seat: a human agent talks through the run's ``io`` (the terminal at
+        the table, a test's callables), never builtin ``input``/``print`` of its own."""
+        factory = cls.agents[name]
+        return factory(io.ask, io.say) if io is not None and name in cls.human_agents else factory()
 
     # -- sim reports (deckquest.sim)
     @classmethod

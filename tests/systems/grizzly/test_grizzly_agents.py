@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from deckquest.engine.game import play
+from deckquest.engine.game import StopRun, play
 from deckquest.systems.grizzly import GrizzlyConfig, GrizzlyState, PolicyRule, Seat
 from deckquest.systems.grizzly.agents import (AGENTS, FirstAgent, GreedyAgent, HumanAgent, PolicyAgent,
                                               RandomAgent, render_board)
@@ -89,7 +89,7 @@ def test_human_agent_draws_the_loop_and_reads_a_number():
     assert "Your hand: Forest (mana value 0), Forest (mana value 0), Forest (mana value 0)" in text
     assert "1. roll the die" in text and "Please type a number from 1 to" in text
     leaving = HumanAgent(ask=lambda prompt: "quit", say=said.append)
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(StopRun):
         leaving.choose(game.state, game.decision, RNG)
 
 

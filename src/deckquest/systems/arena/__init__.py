@@ -57,6 +57,7 @@ class ArenaSystem(GameSystem):
     events = EVENTS
     reserved_words = RESERVED
     agents = {"greedy": GreedyAgent, "random": RandomAgent, "human": HumanAgent}
+    human_agents = frozenset({"human"})
 
     @classmethod
     def resolve(cls, context: Any) -> Any:

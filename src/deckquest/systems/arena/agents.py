@@ -10,7 +10,8 @@
   nearest an enemy), counting swipes and falls as expected damage taken and a glyph as a gain;
   attacks for the best expected damage (a planeswalker's wounds count double: it wins the game).
 - ``HumanAgent``: draws the map, marks reachable hexes or targets, lists the legal actions
-  numbered and reads a number through injected ``input``/``output`` callables.
+  numbered and reads a number through injected ``input``/``output`` callables (the run's
+  terminal, ``GameSystem.seat_agent``); ``save`` or ``quit`` typed ends the run (``StopRun``).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from __future__ import annotations
 import random
 from typing import Callable, Hashable
 
-from deckquest.engine.game import Decision
+from deckquest.engine.game import Decision, StopRun
 from deckquest.systems.arena.cards import Bonus, Damage, Draw, Heal, Strike
 from deckquest.systems.arena.combat import expected_wounds
 from deckquest.systems.arena.hexes import distance
@@ -169,7 +170,8 @@ def _spell_value(state: ArenaState, action: tuple) -> float:
 class HumanAgent:
     """A person at the terminal: the map (reachable hexes marked ``o``, attack targets ``x``),
     the numbered legal actions, a number read back. Anything else is asked again; at the end of
-    input it answers ``done`` (or the first action) so a game always finishes."""
+    input it answers ``done`` (or the first action) so a game always finishes; ``save`` or
+    ``quit`` typed at a prompt ends the run cleanly (``StopRun``: "abandoned")."""
 
     name = "human"
 
@@ -196,6 +198,8 @@ class HumanAgent:
                 self.ended = True
                 self.output("(end of input: done from now on)")
                 return DONE if DONE in actions else actions[0]
+            if answer.lower() in ("save", "quit"):
+                raise StopRun(f"`{answer.lower()}`: the game stops here")
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
             self.output(f"please answer with a number from 1 to {len(actions)}")

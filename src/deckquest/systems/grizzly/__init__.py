@@ -14,7 +14,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping
 
-from deckquest.engine.game import Agent, GameState
+from deckquest.engine.game import Agent, GameState, SeatIO
 from deckquest.systems import CodeRange, GameSystem, register
 from deckquest.systems.grizzly import report, saves, transcript
 from deckquest.systems.grizzly.agents import AGENTS, PolicyAgent
@@ -78,6 +78,7 @@ class Grizzly(GameSystem):
     events = EVENTS
     reserved_words = RESERVED
     agents = AGENTS
+    human_agents = frozenset({"human"})
 
     @classmethod
     def resolve(cls, context: Any) -> GrizzlyTable:
@@ -108,9 +109,9 @@ class Grizzly(GameSystem):
         return {seat: (name, agent) for seat, name, agent, _ in scenario.system_table.seats}
 
     @classmethod
-    def seat_agent(cls, name: str, rng: random.Random) -> Agent:
+    def seat_agent(cls, name: str, rng: random.Random, io: SeatIO | None = None) -> Agent:
         """The seat's agent behind the seat's policy rules (they take precedence)."""
-        return PolicyAgent(None, cls.agents[name]())
+        return PolicyAgent(None, super().seat_agent(name, rng, io))
 
     @classmethod
     def triggers_for(cls, event: dict) -> list[tuple[str, str | None, int | None]]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Hashable, Sequence
 
-from deckquest.engine.game import Decision
+from deckquest.engine.game import Decision, StopRun
 from deckquest.systems.grizzly import combat, effects
 from deckquest.systems.grizzly.config import PolicyRule
 from deckquest.systems.grizzly.state import GrizzlyState, next_rooms
@@ -301,11 +301,11 @@ class HumanAgent:
             try:
                 answer = self.ask(f"choose 1-{len(labels)} (or save, quit): ").strip()
             except EOFError:
-                answer = "quit"
+                raise StopRun("end of input: the game stops here") from None
             if answer.lower() in STOP_WORDS:
-                # The person leaves the table: stop as Ctrl-C does (`run --save` saves the game
-                # at this decision); a game system's agent has no other way to stop a run.
-                raise KeyboardInterrupt
+                # The person leaves the table: the run ends cleanly ("abandoned") and
+                # `run --save` saves the game at this decision.
+                raise StopRun(f"`{answer.lower()}`: the game stops here")
             if answer.isdigit() and 1 <= int(answer) <= len(labels):
                 return decision.actions[int(answer) - 1]
             self.say(f"Please type a number from 1 to {len(labels)}.")

@@ -1,0 +1,61 @@
+"""A whole game's human seats talk through the run's terminal, not builtin input/print, and
+stop the run cleanly (engine.game.StopRun) so `--save` works at the table (issue 13c, item 5):
+G-8's choices (Grizzly) and A-9's actions (Arena) are asked through the callables the run's
+agent was made with."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from deckquest.cli import main
+from deckquest.dsl.resolver import compile_file
+from deckquest.runtime.agents import make_agent
+from deckquest.runtime.interpreter import ABANDONED, Program, Run
+
+ROOT = Path(__file__).resolve().parents[2]
+SWORD_COAST = ROOT / "scenarios" / "sword_coast" / "sword_coast.quest"
+DUEL = ROOT / "scenarios" / "the_duel" / "the_duel.quest"
+
+
+def table(script: Path, answers: list[str], seed: int = 8) -> tuple[Run, list[str]]:
+    """A run whose human seats read ``answers`` and write into the list returned."""
+    program = Program(compile_file(script))
+    lines = iter(answers)
+    shown: list[str] = []
+    agent = make_agent("human", input=lambda prompt: next(lines), output=shown.append, system=program.system)
+    return Run(program, agent, random.Random(seed), seed=seed), shown
+
+
+def test_grizzly_seats_ask_through_the_runs_terminal_and_quit_stops_the_run():
+    """G-8: each seat's choices are shown and read through the run's callables; `quit` at the
+    third prompt ends the run "abandoned" (no KeyboardInterrupt escapes)."""
+    run, shown = table(SWORD_COAST, ["1", "1", "quit"])
+    result = run.run()
+    assert result.outcome == ABANDONED and "`quit`" in result.text
+    assert any("1. roll the die" in line for line in shown)
+
+
+def test_arena_seats_ask_through_the_runs_terminal_and_save_stops_the_run():
+    run, shown = table(DUEL, ["4", "save"], seed=0)
+    result = run.run()
+    assert result.outcome == ABANDONED and "`save`" in result.text
+    assert any("1." in line for line in shown)
+
+
+def test_save_typed_at_the_table_saves_the_game_and_resume_plays_on(tmp_path):
+    """`run --save`: `save` typed mid-game saves at that decision (exit 0, not an interrupt);
+    `--resume` plays on to the same end as the game never stopped."""
+    save = tmp_path / "session.json"
+    first = CliRunner().invoke(main, ["run", str(SWORD_COAST), "--seed", "8", "--agent", "human", "--save", str(save)],
+                               input="1\n" * 12 + "save\n")
+    assert first.exit_code == 0, first.output
+    assert "saved to" in first.stderr and json.loads(save.read_text())
+    rest = CliRunner().invoke(main, ["run", str(SWORD_COAST), "--resume", str(save), "--agent", "human"],
+                              input="1\n" * 3000)
+    whole = CliRunner().invoke(main, ["run", str(SWORD_COAST), "--seed", "8", "--agent", "human"], input="1\n" * 3000)
+    assert rest.exit_code == 0, rest.output
+    assert rest.stdout.rstrip().splitlines()[-1] == whole.stdout.rstrip().splitlines()[-1]
