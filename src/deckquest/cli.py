@@ -334,9 +334,14 @@ def pack_remove(name: str):
 
 @main.command("sim")
 @click.argument("script")
-@click.option("-n", "--runs", type=click.IntRange(min=1), default=2_000, show_default=True, help="How many runs.")
+@click.option("-n", "--runs", type=click.IntRange(min=1), default=None,
+              help="How many runs; with --precision, the most runs [default: 2,000; 100,000 with --precision].")
+@click.option("--precision", metavar="P", default=None,
+              help="Stop once every ending and battle outcome is known to ±P (95%), e.g. 2% or 0.02.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run i is seeded from (SEED, i) alone.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Play the runs on the Dask cluster at ADDRESS, e.g. tcp://10.0.0.5:8786 (the `cluster` extra).")
 @click.option("--party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
 @click.option("--agent", type=click.Choice(["random", "first", "best"]), default="best", show_default=True,
               help="Who decides for the players (docs/agents.md).")
@@ -346,7 +351,8 @@ def pack_remove(name: str):
               help="A run longer than this many statements counts as stuck.")
 @click.option("--explore", is_flag=True, help="Cover every choice option, check outcome and battle outcome instead of random runs.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [default: when it is a terminal].")
-def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, max_steps, explore, progress):
+def sim_command(script, runs, precision, seed, jobs, scheduler, party, agent, json_file, html_file, max_steps,
+                explore, progress):
     """Simulate SCRIPT many times and report how hard it is (docs/sim.md)."""
     from deckquest.sim.command import explore_command, sim
 
@@ -356,7 +362,8 @@ def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, ma
                                html_file=html_file, echo=click.echo)
     else:
         code = sim(script, runs=runs, seed=seed, jobs=jobs, party=party, agent=agent, json_file=json_file,
-                   html_file=html_file, max_steps=max_steps, progress=show, echo=click.echo)
+                   html_file=html_file, max_steps=max_steps, progress=show, echo=click.echo,
+                   precision=precision, scheduler=scheduler)
     sys.exit(code)
 
 

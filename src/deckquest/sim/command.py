@@ -13,17 +13,30 @@ from deckquest.errors import UsageError
 INTERRUPTED = 130  # the shell's code for "stopped by Ctrl-C"
 
 
-def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: str, json_file, html_file,
-        max_steps: int, progress: bool, echo: Callable[..., None]) -> int:
+DEFAULT_RUNS = 2_000  # ending shares to about ±2 points
+PRECISION_CAP = 100_000  # the most runs --precision plays when -n does not say
+
+
+def sim(script: str, *, runs: int | None, seed: int, jobs: int | None, party, agent: str, json_file, html_file,
+        max_steps: int, progress: bool, echo: Callable[..., None], precision: str | None = None,
+        scheduler: str | None = None) -> int:
     """Run the batch, print the text report, write the files; the exit code."""
     from deckquest.sim.batch import simulate
+    from deckquest.sim.precision import parse_precision
     from deckquest.sim.progress import ProgressBar
 
+    target = parse_precision(precision) if precision is not None else None
+    if runs is None:
+        runs = DEFAULT_RUNS if target is None else PRECISION_CAP
+    if scheduler is not None and jobs is not None:
+        raise UsageError("--jobs is for worker processes on this machine; with --scheduler the cluster's "
+                         "workers play the runs", hint="leave out --jobs, or --scheduler")
     for output in (json_file, html_file):
         check_output_folder(output)
     bar = ProgressBar() if progress else None
     try:
-        report = simulate(script, runs, seed, jobs, party=party, agent=agent, max_steps=max_steps, progress=bar)
+        report = simulate(script, runs, seed, jobs, party=party, agent=agent, max_steps=max_steps, progress=bar,
+                          precision=target, scheduler=scheduler)
     finally:
         if bar is not None:
             bar.close()
@@ -34,7 +47,8 @@ def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: st
     echo(report.text(), nl=False)
     if progress:  # with the bar, the final speed; without it (a pipe, CI) stderr stays quiet
         rate = report.runs / report.elapsed if report.elapsed else 0.0
-        echo(f"{report.runs:,} runs in {report.elapsed:.2f} s on {report.jobs} job"
+        where = "worker thread" if scheduler is not None else "job"
+        echo(f"{report.runs:,} runs in {report.elapsed:.2f} s on {report.jobs} {where}"
              f"{'s' if report.jobs != 1 else ''} ({rate:,.0f} runs/s)", err=True)
     if report.interrupted:
         echo(f"interrupted: the report covers the {report.runs:,} runs finished", err=True)

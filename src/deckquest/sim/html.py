@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
+from deckquest.sim.precision import precision_line
+
 BAR_HEIGHT = 22
 CHART_WIDTH = 640
 LABEL_WIDTH = 240
@@ -136,6 +138,8 @@ def _meta(data: dict) -> str:
             f"agent {escape(data['agent'])}, rules {escape(data['scenario']['rules'])}")
     if data["interrupted"]:
         text += f" (interrupted: {data['runs']:,} of {data['runs_requested']:,} runs)"
+    if "precision" in data:
+        text += f"<br>{escape(precision_line(data))}"
     return f'<p class="meta">{text}</p>'
 
 

@@ -12,6 +12,7 @@ import shlex
 
 from deckquest import files
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
+from deckquest.sim.precision import precision_line
 from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
 from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
 
@@ -104,7 +105,7 @@ def write_atomically(path, text: str) -> None:
 
 
 def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: int,
-                 interrupted: bool) -> Report:
+                 interrupted: bool, precision: dict | None = None) -> Report:
     program = script_map.program
     scenario = program.scenario
     runs = tally.runs
@@ -113,6 +114,7 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
         "runs": runs,
         "runs_requested": runs_requested,
         "interrupted": interrupted,
+        **({"precision": precision} if precision is not None else {}),  # sim --precision
         "seed": batch.seed,
         "agent": batch.agent,
         "max_steps": batch.max_steps,
@@ -463,6 +465,8 @@ def format_text(data: dict) -> str:
     lines = [f"{data['scenario']['title']}: {data['runs']:,} runs, seed {data['seed']}, agent {data['agent']}"]
     if data["interrupted"]:
         lines.append(f"INTERRUPTED: {data['runs']:,} of {data['runs_requested']:,} runs finished")
+    if "precision" in data:
+        lines.append(precision_line(data))
     verdict = data["verdict"]
     lines += ["", f"Verdict: {verdict['headline']}"] + [f"  - {reason}" for reason in verdict["reasons"]]
     lines += ["", "Endings                 runs   share   95% interval   rating"]
