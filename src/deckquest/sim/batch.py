@@ -211,6 +211,17 @@ class InOrder:
             self.next += 1
             self.stopped = self.rule is not None and self.rule.reached(self.map, self.tally)
 
+    def expected(self, cap: int) -> int:
+        """The runs the batch will likely play, for the progress bar: the cap, or with a rule
+        the runs at which the widest interval would be narrow enough (it shrinks as 1/sqrt(n))."""
+        runs = self.tally.runs
+        if self.rule is None or self.stopped or not runs:
+            return cap if not self.stopped else runs
+        widest = self.rule.widest(self.map, self.tally)
+        if widest is None:
+            return cap
+        return max(runs, min(cap, int(runs * (widest.half_width / self.rule.target) ** 2) + 1))
+
     def add_waiting(self) -> None:
         """After Ctrl-C: every chunk finished counts, in order or not (adding commutes)."""
         for number in sorted(self.waiting):
@@ -253,7 +264,7 @@ def _run_here(player: Player, ranges, merged: InOrder, progress: Progress | None
             for number, (start, stop) in enumerate(ranges):
                 merged.add(number, player.play(start, stop))
                 if progress is not None:
-                    progress(merged.tally.runs, ranges.runs)
+                    progress(merged.tally.runs, merged.expected(ranges.runs))
                 if merged.stopped:
                     return False
                 if ctrl_c.stopped:
@@ -299,7 +310,7 @@ def drive(submit: Callable[[tuple[int, int]], Task], slots: int, ranges, merged:
                 else:
                     merged.add(number, pending.pop(number).result())
                     if progress is not None:
-                        progress(merged.tally.runs, ranges.runs)
+                        progress(merged.tally.runs, merged.expected(ranges.runs))
                 interrupted = ctrl_c.stopped
         except KeyboardInterrupt:
             interrupted = True
