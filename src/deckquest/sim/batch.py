@@ -300,7 +300,7 @@ def drive(submit: Callable[[tuple[int, int]], Task], slots: int, ranges, merged:
                         break
                     number, bounds = item
                     pending[number] = task = submit(bounds)
-                    task.add_done_callback(lambda _, number=number: finished.put(number))
+                    task.add_done_callback(_announce(finished, number))
                 if not pending:
                     break
                 try:
@@ -323,6 +323,13 @@ def drive(submit: Callable[[tuple[int, int]], Task], slots: int, ranges, merged:
             for task in pending.values():
                 task.cancel()
     return interrupted
+
+
+def _announce(finished: "queue.Queue[int]", number: int) -> Callable[[Task], None]:
+    """A task's done callback: put its chunk number on the queue the driver waits on."""
+    def done(_: Task) -> None:
+        finished.put(number)
+    return done
 
 
 _PLAYER: Player | None = None
