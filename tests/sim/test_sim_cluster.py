@@ -59,3 +59,12 @@ def test_without_dask_the_option_is_a_usage_error(monkeypatch):
 def test_jobs_and_scheduler_together_are_refused():
     result = CliRunner().invoke(main, ["sim", str(SHRINE), "--jobs", "2", "--scheduler", "tcp://127.0.0.1:8786"])
     assert result.exit_code == 2 and "--jobs is for worker processes" in result.stderr
+
+
+def test_a_scheduler_without_workers_is_a_usage_error():
+    distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed (the `cluster` extra)")
+    from deckquest.errors import UsageError
+
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+        with pytest.raises(UsageError, match="has no workers"):
+            simulate(SHRINE, runs=20, scheduler=empty.scheduler_address)
