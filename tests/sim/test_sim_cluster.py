@@ -65,6 +65,6 @@ def test_a_scheduler_without_workers_is_a_usage_error():
     distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed (the `cluster` extra)")
     from deckquest.errors import UsageError
 
-    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=None) as empty:
+    with distributed.LocalCluster(n_workers=0, processes=False, dashboard_address=":0") as empty:
         with pytest.raises(UsageError, match="has no workers"):
             simulate(SHRINE, runs=20, scheduler=empty.scheduler_address)
