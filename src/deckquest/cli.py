@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from deckquest.i18n import _
 from deckquest import __version__
 from deckquest.errors import DeckquestError, UsageError
 
@@ -124,7 +125,7 @@ def cards_show(name: tuple[str, ...]):
     found = find_with_origin(database, wanted)
     if found is None:
         suggestion = database.suggest(wanted)
-        raise DeckquestError(f"unknown card `{wanted}`", hint=f"did you mean `{suggestion}`?" if suggestion else None)
+        raise DeckquestError(_("unknown card `{wanted}`", wanted=wanted), hint=_("did you mean `{suggestion}`?", suggestion=suggestion) if suggestion else None)
     click.echo(card_sheet(*found))
 
 
@@ -165,8 +166,7 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path |
         from deckquest.sim.script_odds import format_script_odds, script_odds
 
         if critical or rules:
-            raise UsageError("--critical and --rules go with a deck list; a script names its PCs' "
-                             "critical cards and its rules")
+            raise UsageError(_("--critical and --rules go with a deck list; a script names its PCs' critical cards and its rules"))
         edition, sites = script_odds(deck, party)
         if as_json:
             click.echo(json.dumps({"rules": edition, "checks": [site.as_dict() for site in sites]}))
@@ -174,7 +174,7 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path |
             click.echo(format_script_odds(edition, sites), nl=False)
         return
     if party is not None:
-        raise UsageError("--party goes with a script")
+        raise UsageError(_("--party goes with a script"))
     from deckquest.cards.decklist import load_deck
     from deckquest.engine.pc import required_critical_count
     from deckquest.sim.odds import critical_ids_from_options, format_odds, odds_report
@@ -209,7 +209,7 @@ def check(scripts: tuple[Path, ...], watch: bool):
         except KeyboardInterrupt:
             click.echo("stopped watching", err=True)
         return
-    failed, _ = check_scripts(scripts, click.echo)
+    failed, _read = check_scripts(scripts, click.echo)
     if failed:
         sys.exit(1)
 
@@ -220,7 +220,7 @@ def lsp_command():
     try:
         from deckquest.lsp.server import main as serve
     except ImportError:
-        raise UsageError("the language server needs pygls: pip install 'deckquest[lsp]'") from None
+        raise UsageError(_("the language server needs pygls: pip install 'deckquest[lsp]'")) from None
     serve()
 
 

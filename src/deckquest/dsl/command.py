@@ -65,7 +65,7 @@ def watch(scripts: list[Path], echo: Callable[..., None], *, interval: float = W
           cycles: int | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
     """Check the scripts, then again whenever one of them or a file they read changes, until
     interrupted (Ctrl-C) or, for tests, after ``cycles`` looks at the files."""
-    _, watched = check_scripts(scripts, echo)
+    _failed, watched = check_scripts(scripts, echo)
     watched |= set(scripts)
     stamps = _stamp(watched)
     echo(f"watching {len(stamps)} file{'s' if len(stamps) != 1 else ''}; Ctrl-C to stop", err=True)
@@ -78,5 +78,5 @@ def watch(scripts: list[Path], echo: Callable[..., None], *, interval: float = W
         if not changed:
             continue
         echo(f"\n--- {datetime.now():%H:%M:%S} {', '.join(changed)} changed: checking again", err=True)
-        _, read = check_scripts(scripts, echo)
+        _failed, read = check_scripts(scripts, echo)
         stamps = _stamp(set(stamps) | read)

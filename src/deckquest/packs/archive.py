@@ -16,6 +16,7 @@ import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
 from deckquest.packs.paths import path_problem
 
@@ -82,7 +83,7 @@ def unpack_archive(source: Path, dest: Path, limits: Limits = DEFAULT_LIMITS) ->
     try:
         archive = zipfile.ZipFile(source)
     except (zipfile.BadZipFile, OSError) as error:
-        raise DeckquestError(f"{display} is not a pack archive ({error})", Span(display)) from None
+        raise DeckquestError(_("{display} is not a pack archive ({error})", display=display, error=error), Span(display)) from None
     with archive:
         infos = _checked_entries(archive, display, limits)
         digests = {}
@@ -189,4 +190,4 @@ def _printable(name: str) -> str:
 
 
 def _refuse(display: str, reason: str, hint: str | None = None) -> DeckquestError:
-    return DeckquestError(f"refusing pack archive: {reason}", Span(display), hint=hint)
+    return DeckquestError(_("refusing pack archive: {reason}", reason=reason), Span(display), hint=hint)

@@ -19,6 +19,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
 from deckquest.packs.archive import DEFAULT_LIMITS, Limits, unpack_archive
 from deckquest.packs.manifest import MANIFEST_NAME, Manifest, load_manifest
@@ -67,7 +68,7 @@ def _copy_folder(source: Path, dest: Path, limits: Limits, current) -> Manifest:
     for name in report.files:
         origin = source.joinpath(*name.split("/"))
         if origin.is_symlink() or not is_inside(origin, source):
-            raise DeckquestError(f"`{name}` changed into a link while installing", Span(str(origin)))
+            raise DeckquestError(_("`{name}` changed into a link while installing", name=name), Span(str(origin)))
         target = dest.joinpath(*name.split("/"))
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(origin, target)
@@ -90,23 +91,20 @@ def _check_dependencies(manifest: Manifest, current: dict[str, InstalledPack]) -
         have = current.get(dependency.name)
         if have is None:
             raise DeckquestError(
-                f"pack `{manifest.name}` needs pack `{dependency.name}` {dependency.versions}, "
-                "which is not installed", manifest.span("depends"),
-                hint=f"install `{dependency.name}` first, then this pack",
+                _("pack `{name}` needs pack `{name2}` {versions}, which is not installed", name=manifest.name, name2=dependency.name, versions=dependency.versions), manifest.span("depends"),
+                hint=_("install `{name}` first, then this pack", name=dependency.name),
             )
         if not dependency.versions.allows(have.manifest.version):
             raise DeckquestError(
-                f"pack `{manifest.name}` needs `{dependency.name}` {dependency.versions}, "
-                f"but version {have.version} is installed", manifest.span("depends"),
-                hint=f"install a version of `{dependency.name}` that matches {dependency.versions}",
+                _("pack `{name}` needs `{name2}` {versions}, but version {version} is installed", name=manifest.name, name2=dependency.name, versions=dependency.versions, version=have.version), manifest.span("depends"),
+                hint=_("install a version of `{name}` that matches {versions}", name=dependency.name, versions=dependency.versions),
             )
     for other in current.values():
         for dependency in other.manifest.depends:
             if dependency.name == manifest.name and not dependency.versions.allows(manifest.version):
                 raise DeckquestError(
-                    f"installing `{manifest.name}` {manifest.version} would break pack "
-                    f"`{other.name}`, which needs `{manifest.name}` {dependency.versions}",
-                    hint=f"remove `{other.name}` first, or install a matching version",
+                    _("installing `{name}` {version} would break pack `{name2}`, which needs `{name}` {versions}", name=manifest.name, version=manifest.version, name2=other.name, versions=dependency.versions),
+                    hint=_("remove `{name}` first, or install a matching version", name=other.name),
                 )
 
 
@@ -131,12 +129,12 @@ def remove_pack(name: str) -> InstalledPack:
     if pack is None:
         from deckquest.errors import did_you_mean
 
-        raise DeckquestError(f"no installed pack `{name}`",
-                             hint=did_you_mean(name, current) or "`deckquest pack list` shows them")
+        raise DeckquestError(_("no installed pack `{name}`", name=name),
+                             hint=did_you_mean(name, current) or _("`deckquest pack list` shows them"))
     users = [p.name for p in current.values() if name in {d.name for d in p.manifest.depends}]
     if users:
-        raise DeckquestError(f"pack `{', '.join(users)}` depends on `{name}`",
-                             hint="remove the packs that depend on it first")
+        raise DeckquestError(_("pack `{names}` depends on `{name}`", names=', '.join(users), name=name),
+                             hint=_("remove the packs that depend on it first"))
     folder = packs_dir()
     aside = Path(tempfile.mkdtemp(prefix=f"{_OLD}{name}-", dir=folder))
     pack.root.rename(aside / "removed")

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span, did_you_mean
 from deckquest.packs.manifest import MANIFEST_NAME, Manifest, load_manifest
 from deckquest.packs.paths import is_inside, path_problem
@@ -102,10 +103,10 @@ def resolve_script_reference(ref: str, relative_to: Path) -> Path:
     where = Span(str(relative_to)) if relative_to.is_file() else None
     problem = path_problem(ref, allow_parent=True)
     if problem:
-        raise DeckquestError(f"bad reference `{str(ref)[:80]}`: {problem}", where)
+        raise DeckquestError(_("bad reference `{ref}`: {problem}", ref=str(ref)[:80], problem=problem), where)
     root = find_pack_root(base)
     own = load_manifest(root) if root else None
-    first, _, rest = ref.partition("/")
+    first, _slash, rest = ref.partition("/")
     if rest and PACK_NAME.match(first) and not (base / first).exists():
         if own is not None and first == own.name:
             return _inside(root, rest, ref, where)
@@ -122,7 +123,7 @@ def _no_such_pack(name: str, ref: str, where: Span | None) -> None:
     """A missing local folder named like an installed pack is most likely a typo: say so."""
     hint = did_you_mean(name, installed_packs())
     if hint:
-        raise DeckquestError(f"`{ref}`: no folder `{name}` here and no installed pack `{name}`",
+        raise DeckquestError(_("`{ref}`: no folder `{name}` here and no installed pack `{name}`", ref=ref, name=name),
                              where, hint=hint)
 
 
@@ -131,8 +132,8 @@ def _from_installed_pack(pack: InstalledPack, rest: str, ref: str, own: Manifest
     name = pack.name
     if own is not None and name not in {d.name for d in own.depends}:
         raise DeckquestError(
-            f"`{ref}`: pack `{own.name}` uses pack `{name}` without listing it under `depends`",
-            where, hint=f"add `- {{name: {name}, version: \"^{pack.version}\"}}` under depends in pack.yaml",
+            _("`{ref}`: pack `{name}` uses pack `{name2}` without listing it under `depends`", ref=ref, name=own.name, name2=name),
+            where, hint=_("add `- {{name: {name}, version: \"^{version}\"}}` under depends in pack.yaml", name=name, version=pack.version),
         )
     return _inside(pack.root, rest, ref, where)
 
@@ -143,14 +144,14 @@ def _inside(root: Path, relative: str, ref: str, where: Span | None) -> Path:
     for part in relative.split("/"):
         if part == "..":
             if not parts:
-                raise DeckquestError(f"`{ref}` points outside its pack", where,
-                                     hint="a script may only use files inside its own pack")
+                raise DeckquestError(_("`{ref}` points outside its pack", ref=ref), where,
+                                     hint=_("a script may only use files inside its own pack"))
             parts.pop()
         else:
             parts.append(part)
     target = root.joinpath(*parts)
     if not is_inside(target, root):
-        raise DeckquestError(f"`{ref}` leads outside its pack (through a symbolic link)", where)
+        raise DeckquestError(_("`{ref}` leads outside its pack (through a symbolic link)", ref=ref), where)
     return target
 
 
@@ -167,15 +168,15 @@ def locate_scenario(ref: str) -> Path:
     `scenario` may be the script's path as listed in pack.yaml, with or
     without `.quest`, or just its file name stem when that is unambiguous.
     """
-    name, _, wanted = ref.partition("/")
+    name, _slash, wanted = ref.partition("/")
     if not wanted:
-        raise DeckquestError(f"`{ref}` does not name a pack scenario",
-                             hint="write PACK/SCENARIO, e.g. `deckquest-examples/goblin_cave`")
+        raise DeckquestError(_("`{ref}` does not name a pack scenario", ref=ref),
+                             hint=_("write PACK/SCENARIO, e.g. `deckquest-examples/goblin_cave`"))
     pack = installed_pack(name)
     if pack is None:
         raise DeckquestError(
-            f"no installed pack `{name}`",
-            hint=did_you_mean(name, installed_packs()) or "`deckquest pack list` shows the installed packs",
+            _("no installed pack `{name}`", name=name),
+            hint=did_you_mean(name, installed_packs()) or _("`deckquest pack list` shows the installed packs"),
         )
     scenarios = pack.manifest.scenarios
     matches = [s for s in scenarios if wanted in (s, s.removesuffix(".quest"))]
@@ -183,7 +184,7 @@ def locate_scenario(ref: str) -> Path:
         matches = [s for s in scenarios if PurePosixPath(s).stem == wanted]
     if len(matches) != 1:
         refs = [ref.partition("/")[2] for ref in scenario_refs(pack.manifest)]
-        what = "is ambiguous" if matches else "is not a scenario"
-        raise DeckquestError(f"`{wanted}` {what} in pack `{name}` {pack.version}",
-                             hint=did_you_mean(wanted, refs) or f"its scenarios: {', '.join(refs)}")
+        what = _("is ambiguous") if matches else _("is not a scenario")
+        raise DeckquestError(_("`{wanted}` {what} in pack `{name}` {version}", wanted=wanted, what=what, name=name, version=pack.version),
+                             hint=did_you_mean(wanted, refs) or _("its scenarios: {names}", names=', '.join(refs)))
     return _inside(pack.root, matches[0], ref, None)

@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 from typing import Callable
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import AGENT_NAMES, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
@@ -31,7 +32,7 @@ def locate_script(ref: str) -> Path:
             return locate_scenario(ref)
     if ref.endswith(".quest"):
         return path
-    raise DeckquestError(f"no script `{ref}`", hint="give a .quest file or PACK/SCENARIO of an installed pack")
+    raise DeckquestError(_("no script `{ref}`", ref=ref), hint=_("give a .quest file or PACK/SCENARIO of an installed pack"))
 
 
 def parse_choices(text: str | None) -> list[int] | None:
@@ -42,7 +43,7 @@ def parse_choices(text: str | None) -> list[int] | None:
     for item in text.split(","):
         item = item.strip()
         if not item.isdigit() or int(item) < 1:
-            raise UsageError(f"--choose takes option numbers like 1,2,1; `{item}` is not one")
+            raise UsageError(_("--choose takes option numbers like 1,2,1; `{item}` is not one", item=item))
         numbers.append(int(item))
     return numbers
 
@@ -50,9 +51,9 @@ def parse_choices(text: str | None) -> list[int] | None:
 def default_agent(agent: str | None, choices: list[int] | None, interactive: bool) -> str:
     if agent is not None:
         if agent not in AGENT_NAMES:
-            raise UsageError(f"unknown agent `{agent}`", hint=f"agents: {', '.join(AGENT_NAMES)}")
+            raise UsageError(_("unknown agent `{agent}`", agent=agent), hint=_("agents: {names}", names=', '.join(AGENT_NAMES)))
         if choices is not None and agent != "scripted":
-            raise UsageError("--choose goes with --agent scripted (or no --agent)")
+            raise UsageError(_("--choose goes with --agent scripted (or no --agent)"))
         return agent
     if choices is not None:
         return "scripted"

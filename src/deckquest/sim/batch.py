@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import make_agent
@@ -72,7 +73,7 @@ def set_difficulty(program: Program, line: int, difficulty: int) -> None:
             if isinstance(stmt, (ast.Check, ast.Recruit)) and stmt.span.line == line and stmt.span.file == main:
                 stmt.difficulty = difficulty
                 return
-    raise DeckquestError(f"no check at line {line} of {main}")
+    raise DeckquestError(_("no check at line {line} of {main}", line=line, main=main))
 
 
 # ---------------------------------------------------------------- preparing a batch
@@ -97,7 +98,7 @@ def load(script, party=None):
 def make_batch(script, *, party=None, agent: str = "best", seed: int = 0,
                max_steps: int = DEFAULT_MAX_STEPS, overrides=()) -> Batch:
     if agent not in SIM_AGENTS:
-        raise UsageError(f"unknown simulation agent `{agent}`", hint=f"agents: {', '.join(SIM_AGENTS)}")
+        raise UsageError(_("unknown simulation agent `{agent}`", agent=agent), hint=_("agents: {names}", names=', '.join(SIM_AGENTS)))
     scenario, members = load(script, party)
     party_file = str(party) if isinstance(party, (str, Path)) else None
     return Batch(scenario, members, agent, seed, max_steps, tuple(overrides), party_file)
@@ -142,7 +143,7 @@ def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *
     the runs finished so far, with ``report.interrupted`` set.
     """
     if runs < 1:
-        raise UsageError(f"the number of runs must be at least 1, not {runs}")
+        raise UsageError(_("the number of runs must be at least 1, not {runs}", runs=runs))
     batch = make_batch(script, party=party, agent=agent, seed=seed, max_steps=max_steps,
                        overrides=overrides)
     player = Player(batch)  # in the parent too: user errors surface here, and the map

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from deckquest.i18n import _
 from deckquest.errors import UsageError
 
 INTERRUPTED = 130  # the shell's code for "stopped by Ctrl-C"
@@ -49,8 +50,8 @@ def check_output_folder(path) -> None:
     from deckquest.errors import DeckquestError, file_span
 
     if path and not Path(path).parent.is_dir():
-        raise DeckquestError(f"cannot write {path}: the folder {Path(path).parent} does not exist",
-                             file_span(path), hint="create the folder first, or write the report elsewhere")
+        raise DeckquestError(_("cannot write {path}: the folder {parent} does not exist", path=path, parent=Path(path).parent),
+                             file_span(path), hint=_("create the folder first, or write the report elsewhere"))
 
 
 def explore_command(script: str, *, party, seed: int, max_steps: int, json_file, html_file,
@@ -62,7 +63,7 @@ def explore_command(script: str, *, party, seed: int, max_steps: int, json_file,
     from deckquest.sim.report import write_atomically
 
     if html_file:
-        raise UsageError("--html goes with random runs; --explore prints its findings and writes --json")
+        raise UsageError(_("--html goes with random runs; --explore prints its findings and writes --json"))
     check_output_folder(json_file)
     report = explore(script, party=party, seed=seed, max_steps=max_steps)
     if json_file:
@@ -92,7 +93,7 @@ def graph(script: str, *, fmt: str, sim_json, output, echo: Callable[..., None])
     from deckquest.sim.batch import load
     from deckquest.sim.graph import exit_rates, render, scene_graph
 
-    scenario, _ = load(script)
+    scenario, _program = load(script)
     graph_ = scene_graph(scenario)
     rates = exit_rates(graph_, read_report(sim_json, scenario), str(scenario.path)) if sim_json else None
     text = render(graph_, fmt, rates)
@@ -113,19 +114,19 @@ def read_report(path, scenario) -> dict:
     path = Path(path)
     try:
         if path.stat().st_size > MAX_REPORT_BYTES:
-            raise DeckquestError(f"{path} is larger than a sim report can be ({MAX_REPORT_BYTES // 2**20} MB)",
+            raise DeckquestError(_("{path} is larger than a sim report can be ({value} MB)", path=path, value=MAX_REPORT_BYTES // 2**20),
                                  file_span(path))
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise DeckquestError(f"cannot read {path}: {error.strerror}", file_span(path)) from None
+        raise DeckquestError(_("cannot read {path}: {strerror}", path=path, strerror=error.strerror), file_span(path)) from None
     except (ValueError, RecursionError):
-        raise DeckquestError(f"{path} is not a JSON sim report", file_span(path),
-                             hint="write one with: deckquest sim SCRIPT --json FILE") from None
+        raise DeckquestError(_("{path} is not a JSON sim report", path=path), file_span(path),
+                             hint=_("write one with: deckquest sim SCRIPT --json FILE")) from None
     if not isinstance(data, dict) or not isinstance(data.get("lines"), dict) or "runs" not in data:
-        raise DeckquestError(f"{path} is not a JSON sim report", file_span(path),
-                             hint="write one with: deckquest sim SCRIPT --json FILE")
+        raise DeckquestError(_("{path} is not a JSON sim report", path=path), file_span(path),
+                             hint=_("write one with: deckquest sim SCRIPT --json FILE"))
     title = data.get("scenario", {}).get("title") if isinstance(data.get("scenario"), dict) else None
     if title != scenario.title:
-        raise DeckquestError(f"{path} is a report of \"{title}\", not of \"{scenario.title}\"", file_span(path),
-                             hint="simulate this script again: deckquest sim SCRIPT --json FILE")
+        raise DeckquestError(_("{path} is a report of \"{title}\", not of \"{title2}\"", path=path, title=title, title2=scenario.title), file_span(path),
+                             hint=_("simulate this script again: deckquest sim SCRIPT --json FILE"))
     return data

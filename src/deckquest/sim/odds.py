@@ -23,6 +23,7 @@ from functools import lru_cache
 from math import comb
 from typing import Collection, Iterable, Sequence
 
+from deckquest.i18n import _
 from deckquest.cards.model import COLORS, COLOR_NAMES, Card
 from deckquest.engine.checks import BOOST_SIZE
 from deckquest.engine.colors import (
@@ -284,7 +285,7 @@ def critical_ids_from_options(cards: Sequence[Card], options: Iterable[str]) -> 
         try:
             chosen |= designate_critical(cards, name, count, already=chosen)
         except ValueError as error:
-            raise DeckquestError(f"--critical {option!r}: {error}", hint=_critical_hint(cards, name)) from None
+            raise DeckquestError(_("--critical {option!r}: {error}", option=option, error=error), hint=_critical_hint(cards, name)) from None
     return chosen
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, UsageError, did_you_mean
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program
 from deckquest.sim.stats import wilson_interval
@@ -88,11 +89,11 @@ def parse_target(text: str) -> float:
     try:
         value = float(cleaned)
     except ValueError:
-        raise UsageError(f"--target takes a rate like 60% or 0.6, not `{text}`") from None
+        raise UsageError(_("--target takes a rate like 60% or 0.6, not `{text}`", text=text)) from None
     if text.strip().endswith("%") or value > 1:
         value /= 100
     if not 0 <= value <= 1:
-        raise UsageError(f"--target must be between 0% and 100%, not `{text}`")
+        raise UsageError(_("--target must be between 0% and 100%, not `{text}`", text=text))
     return value
 
 
@@ -105,13 +106,13 @@ def find_site(script_map: ScriptMap, wanted: str) -> Site:
         matches = [s for s in sites if s.label.lower() == wanted.strip().lower()]
     labels = sorted({s.label for s in sites})
     if not matches:
-        hint = did_you_mean(wanted, labels) or ("checks: " + ", ".join(f'"{label}"' for label in labels)
-                                                if labels else "the script has no check")
-        raise DeckquestError(f"no check `{wanted}` in the script", hint=hint)
+        hint = did_you_mean(wanted, labels) or (_("checks: {names}", names=", ".join(f'"{label}"' for label in labels))
+                                                if labels else _("the script has no check"))
+        raise DeckquestError(_("no check `{wanted}` in the script", wanted=wanted), hint=hint)
     if len(matches) > 1:
         lines = ", ".join(str(s.line) for s in matches)
-        raise DeckquestError(f"{len(matches)} checks are labelled `{wanted}` (lines {lines})",
-                             hint="name one by its line: --check LINE")
+        raise DeckquestError(_("{matches} checks are labelled `{wanted}` (lines {lines})", matches=len(matches), wanted=wanted, lines=lines),
+                             hint=_("name one by its line: --check LINE"))
     return matches[0]
 
 
@@ -130,8 +131,7 @@ def tune(script, check: str, target: float, *, runs: int = 2_000, seed: int = 0,
                               max_steps=max_steps, overrides=[(site.line, difficulty)])
             row = report.data["checks"][site.number]
             if not row["attempts"]:
-                raise DeckquestError(f'no run reached "{site.label}" (line {site.line}) '
-                                     f"with difficulty {difficulty}", hint="try more runs (-n) or another agent")
+                raise DeckquestError(_("no run reached \"{label}\" (line {line}) with difficulty {difficulty}", label=site.label, line=site.line, difficulty=difficulty), hint=_("try more runs (-n) or another agent"))
             trials[difficulty] = Trial(difficulty, row["attempts"], row["successes"])
         return trials[difficulty]
 
