@@ -17,6 +17,7 @@ import click
 from deckquest.i18n import _
 from deckquest import __version__
 from deckquest.errors import DeckquestError, UsageError
+from deckquest.i18n import LANGUAGES, choose, command_scope, language, language_for
 
 
 # Written without building anything: when memory is exhausted even formatting can fail.
@@ -50,13 +51,17 @@ class DeckquestGroup(click.Group):
         sys.exit(1)
 
     def _reported(self, ctx):
+        with command_scope():
+            return self._run(ctx)
+
+    def _run(self, ctx):
         try:
             return super().invoke(ctx)
         except UsageError as error:
-            click.echo(error.render(), err=True)
+            click.echo(_rendered(error), err=True)
             sys.exit(2)
         except DeckquestError as error:
-            click.echo(error.render(), err=True)
+            click.echo(_rendered(error), err=True)
             sys.exit(1)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
@@ -72,6 +77,20 @@ class DeckquestGroup(click.Group):
                        "This is a bug in deckquest, not in your files. Please report it with the command "
                        "and its files; set DECKQUEST_DEBUG=1 to see the traceback.", err=True)
             sys.exit(70)
+
+
+def _rendered(error: DeckquestError) -> str:
+    """The error in the command's language: ``--lang``, else the failing script's header."""
+    with language(language_for(getattr(error, "language", None))):
+        return error.render()
+
+
+def lang_option(command):
+    """``--lang ja|en``: the language of the output, over the script's ``language`` header."""
+    return click.option("--lang", type=click.Choice(LANGUAGES), default=None, expose_value=False,
+                        callback=lambda ctx, param, value: choose(value), is_eager=True,
+                        help="Language of the output (transcript, report, messages) [default: the script's "
+                             "`language`, else en].")(command)
 
 
 def _write_stderr(message: bytes) -> None:
@@ -141,6 +160,7 @@ def cards_coverage(deck: Path):
 
 
 @main.command()
+@lang_option
 @click.argument("deck", type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--critical",
@@ -197,6 +217,7 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path |
 
 
 @main.command()
+@lang_option
 @click.argument("scripts", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--watch", is_flag=True, help="Check again whenever a script or a file it reads changes (Ctrl-C stops).")
 def check(scripts: tuple[Path, ...], watch: bool):
@@ -225,6 +246,7 @@ def lsp_command():
 
 
 @main.command("run")
+@lang_option
 @click.argument("script")
 @click.option("--party", "party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run's random generator.")
@@ -325,6 +347,7 @@ def pack_remove(name: str):
 
 
 @main.command("sim")
+@lang_option
 @click.argument("script")
 @click.option("-n", "--runs", type=click.IntRange(min=1), default=2_000, show_default=True, help="How many runs.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run i is seeded from (SEED, i) alone.")
@@ -369,6 +392,7 @@ def graph_command(script, fmt, sim_json, output):
 
 
 @main.command("tune")
+@lang_option
 @click.argument("script")
 @click.option("--check", "check_site", required=True, metavar="LABEL|LINE", help="The check to tune.")
 @click.option("--target", required=True, metavar="RATE", help="The success rate wanted, e.g. 60%.")

@@ -157,13 +157,15 @@ class CompileError(DeckquestError):
     more (its work cap), so a hostile file's report stays short.
     """
 
-    def __init__(self, diagnostics: Sequence[Diagnostic], omitted: int = 0, stopped: bool = False):
+    def __init__(self, diagnostics: Sequence[Diagnostic], omitted: int = 0, stopped: bool = False,
+                 language: str | None = None):
         errors = [d for d in diagnostics if d.severity == "error"]
         first = errors[0] if errors else diagnostics[0]
         super().__init__(first.message, first.span, first.hint, code=first.code)
         self.diagnostics, more = _first_errors(diagnostics, MAX_REPORTED_ERRORS)
         self.omitted = omitted + more
         self.stopped = stopped
+        self.language = language  # the script's `language`, when its header was read
 
     def render(self) -> str:
         body = "\n".join(d.render() for d in self.diagnostics)

@@ -27,6 +27,7 @@ LANGUAGES = ("en", "ja")
 DOMAIN = "deckquest"
 
 _current: ContextVar[str] = ContextVar("deckquest_language", default="en")
+_chosen: ContextVar[str | None] = ContextVar("deckquest_chosen_language", default=None)
 
 
 class Message(str):
@@ -70,6 +71,31 @@ def language(name: str | None) -> Iterator[str]:
         yield _current.get()
     finally:
         _current.reset(token)
+
+
+def choose(name: str | None) -> None:
+    """``--lang``: the command's language, over any script's ``language`` header, until the end
+    of the ``command_scope`` around the command (so the error report is in it too)."""
+    _chosen.set(name)
+    if name:
+        _current.set(name)
+
+
+def language_for(script_language: str | None) -> str:
+    """The language to write a script's output in: ``--lang``, else the script's header, else
+    the current one."""
+    return _chosen.get() or script_language or current()
+
+
+@contextmanager
+def command_scope() -> Iterator[None]:
+    """One command: the language ``choose`` sets ends with it."""
+    tokens = (_current.set(_current.get()), _chosen.set(None))
+    try:
+        yield
+    finally:
+        _chosen.reset(tokens[1])
+        _current.reset(tokens[0])
 
 
 def _write(msgid: str, plural: str | None, count: int, fields: dict[str, Any], lang: str) -> str:

@@ -47,6 +47,14 @@ REPEATABLE_FIELDS = ("text",)  # one line of rules text each
 # The card types a GM's own card may have: what a battle can play.
 CARD_DECL_TYPES = ("Creature", "Planeswalker", "Instant", "Sorcery", "Artifact", "Enchantment", "Land")
 
+_LANGUAGE_LINE = re.compile(r"^[ \t]+language[ \t]+(en|ja)\b", re.MULTILINE)
+
+
+def _declared_language(text: str) -> str | None:
+    """The `language` of a script that does not parse: its errors are still written in it."""
+    found = _LANGUAGE_LINE.search(text, 0, 4096)
+    return found.group(1) if found else None
+
 
 def kind_word(kind: str) -> str:
     """The word for a kind of name (a declaration's keyword) in the current language."""
@@ -126,7 +134,8 @@ class _Compiler:
             script = parse_source(text, str(self.path))
         except CompileError as failure:
             raise CompileError(_with_source(failure.diagnostics, text, str(self.path)),
-                               omitted=failure.omitted, stopped=failure.stopped) from None
+                               omitted=failure.omitted, stopped=failure.stopped,
+                               language=_declared_language(text)) from None
         header = self._header(script, library)
         if not library:
             self.rules = header["rules"]  # a used script follows the rules of the script using it
@@ -147,7 +156,8 @@ class _Compiler:
             self._unused(script)
         errors = [d for d in self.diagnostics if d.severity == "error"]
         if errors:
-            raise CompileError(_with_source(self.diagnostics, text, str(self.path)), omitted=self.omitted)
+            raise CompileError(_with_source(self.diagnostics, text, str(self.path)), omitted=self.omitted,
+                               language=header["language"])
         return Scenario(
             path=self.path, script=script, title=header["title"], author=header["author"],
             version=header["version"], players=header["players"], rules=self.rules,
