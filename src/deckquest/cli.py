@@ -14,10 +14,9 @@ from pathlib import Path
 
 import click
 
-from deckquest.i18n import _
 from deckquest import __version__
 from deckquest.errors import DeckquestError, UsageError
-from deckquest.i18n import LANGUAGES, choose, command_scope, language, language_for
+from deckquest.i18n import LANGUAGES, _, choose, command_scope, language, language_for
 
 
 # Written without building anything: when memory is exhausted even formatting can fail.
@@ -187,11 +186,12 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path |
 
         if critical or rules:
             raise UsageError(_("--critical and --rules go with a deck list; a script names its PCs' critical cards and its rules"))
-        edition, sites = script_odds(deck, party)
+        edition, sites, script_language = script_odds(deck, party)
         if as_json:
             click.echo(json.dumps({"rules": edition, "checks": [site.as_dict() for site in sites]}))
         else:
-            click.echo(format_script_odds(edition, sites), nl=False)
+            with language(language_for(script_language)):
+                click.echo(format_script_odds(edition, sites), nl=False)
         return
     if party is not None:
         raise UsageError(_("--party goes with a script"))
@@ -205,10 +205,8 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path |
     critical_ids = critical_ids_from_options(cards, critical)
     required = required_critical_count(loaded.is_commander)
     if rules == "2019" and len(critical_ids) != required:
-        click.echo(
-            f"note: T-4.7 designates exactly {required} critical cards; these odds use {len(critical_ids)}",
-            err=True,
-        )
+        click.echo(_("note: T-4.7 designates exactly {required} critical cards; these odds use {count}",
+                     required=required, count=len(critical_ids)), err=True)
     report = odds_report(cards, critical_ids, rules)
     if as_json:
         click.echo(json.dumps(report))
@@ -228,7 +226,7 @@ def check(scripts: tuple[Path, ...], watch: bool):
         try:
             watch_scripts(list(scripts), click.echo)
         except KeyboardInterrupt:
-            click.echo("stopped watching", err=True)
+            click.echo(_("stopped watching"), err=True)
         return
     failed, _read = check_scripts(scripts, click.echo)
     if failed:

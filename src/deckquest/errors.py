@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from deckquest.i18n import _, localize, ngettext
+from deckquest.i18n import _, current, localize, ngettext
 
 # Hostile input can hold hundreds of thousands of errors on lines thousands of characters long
 # (docs/packs.md, "Limits and budgets"): a report shows this many errors, and this much of a
@@ -139,6 +139,7 @@ class DeckquestError(Exception):
         self.span = span
         self.hint = hint
         self.source_line = source_line
+        self.language: str | None = current()  # the CLI writes the error in it (unless --lang says)
         if code is not None:
             self.code = code
 
@@ -165,7 +166,7 @@ class CompileError(DeckquestError):
         self.diagnostics, more = _first_errors(diagnostics, MAX_REPORTED_ERRORS)
         self.omitted = omitted + more
         self.stopped = stopped
-        self.language = language  # the script's `language`, when its header was read
+        self.language = language or self.language  # the script's `language`, when its header was read
 
     def render(self) -> str:
         body = "\n".join(d.render() for d in self.diagnostics)

@@ -15,6 +15,7 @@ from typing import Callable, Iterable
 
 from deckquest.dsl.resolver import compile_file
 from deckquest.errors import CompileError
+from deckquest.i18n import _, language, language_for, ngettext
 
 WATCH_INTERVAL = 0.5  # seconds between two looks at the files
 

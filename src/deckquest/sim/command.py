@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from deckquest.i18n import _
+from deckquest.i18n import _, language, ngettext
 from deckquest.errors import UsageError
 
 INTERRUPTED = 130  # the shell's code for "stopped by Ctrl-C"
@@ -35,10 +35,13 @@ def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: st
     echo(report.text(), nl=False)
     if progress:  # with the bar, the final speed; without it (a pipe, CI) stderr stays quiet
         rate = report.runs / report.elapsed if report.elapsed else 0.0
-        echo(f"{report.runs:,} runs in {report.elapsed:.2f} s on {report.jobs} job"
-             f"{'s' if report.jobs != 1 else ''} ({rate:,.0f} runs/s)", err=True)
+        with language(report.language):
+            echo(ngettext("{runs:,} runs in {seconds:.2f} s on {count} job ({rate:,.0f} runs/s)",
+                          "{runs:,} runs in {seconds:.2f} s on {count} jobs ({rate:,.0f} runs/s)", report.jobs,
+                          runs=report.runs, seconds=report.elapsed, rate=rate), err=True)
     if report.interrupted:
-        echo(f"interrupted: the report covers the {report.runs:,} runs finished", err=True)
+        with language(report.language):
+            echo(_("interrupted: the report covers the {runs:,} runs finished", runs=report.runs), err=True)
         return INTERRUPTED
     return 0
 

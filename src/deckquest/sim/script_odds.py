@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckquest.engine.colors import check_kind_word, who_word
+from deckquest.i18n import _
 from deckquest.runtime.interpreter import Program
 from deckquest.sim.odds import check_probability
 from deckquest.sim.trace import ScriptMap, Site
@@ -37,8 +39,9 @@ class SiteOdds:
                         for o in self.pcs]}
 
 
-def script_odds(script, party=None) -> tuple[str, list[SiteOdds]]:
-    """(rules edition, the odds of every check site of the script's main file)."""
+def script_odds(script, party=None) -> tuple[str, list[SiteOdds], str]:
+    """(rules edition, the odds of every check site of the script's main file, the script's
+    `language`)."""
     from deckquest.sim.batch import load
 
     scenario, members = load(script, party)
@@ -52,7 +55,7 @@ def script_odds(script, party=None) -> tuple[str, list[SiteOdds]]:
             continue
         who = [by_id[site.who]] if site.who in by_id else list(program.party)
         sites.append(SiteOdds(site, tuple(_pc_odds(member, site, rules) for member in who)))
-    return rules, sites
+    return rules, sites, scenario.language
 
 
 def _pc_odds(member, site: Site, rules: str) -> PcOdds:
@@ -65,16 +68,19 @@ def _pc_odds(member, site: Site, rules: str) -> PcOdds:
 def format_script_odds(rules: str, sites: list[SiteOdds]) -> str:
     """The text of ``deckquest odds SCRIPT``: a block per check site, a line per PC."""
     if not sites:
-        return "the script has no check\n"
-    level = "difficulty" if rules == "2019" else "target number"
-    lines = [f"exact chance of success on a fresh library, {rules} rules"
-             + (" (with boost: T-4.6, when the check would fail)" if rules == "2019" else "")]
+        return _("the script has no check") + "\n"
+    level = _("difficulty") if rules == "2019" else _("target number")
+    lines = [_("exact chance of success on a fresh library, {rules} rules (with boost: T-4.6, when the check would "
+               "fail)", rules=rules) if rules == "2019"
+             else _("exact chance of success on a fresh library, {rules} rules", rules=rules)]
     for entry in sites:
         site = entry.site
-        lines += ["", f'"{site.label}" (line {site.line}, scene {site.scene}): {site.kind} {level} '
-                      f"{site.difficulty}, by {site.who}"]
+        lines += ["", _("\"{label}\" (line {line}, scene {scene}): {kind} {level} {difficulty}, by {who}",
+                        label=site.label, line=site.line, scene=site.scene, kind=check_kind_word(site.kind),
+                        level=level, difficulty=site.difficulty, who=who_word(site.who))]
         width = max(len(o.name) for o in entry.pcs)
         for odds in entry.pcs:
-            boost = f"   with boost {100 * odds.with_boost:5.1f}%" if odds.with_boost is not None else ""
+            boost = ("   " + _("with boost {rate:5.1f}%", rate=100 * odds.with_boost)
+                     if odds.with_boost is not None else "")
             lines.append(f"    {odds.name:<{width}}  {100 * odds.success:5.1f}%{boost}")
     return "\n".join(lines) + "\n"
