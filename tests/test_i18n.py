@@ -25,12 +25,15 @@ COMPILED = CATALOG.with_suffix(".mo")
 ROOT = Path(__file__).parents[1]
 
 
-def extracted() -> dict[str | tuple[str, str], str]:
-    """Every message of the source: its id (a pair for plurals) and where it is."""
-    found: dict[str | tuple[str, str], str] = {}
-    for filename, line, message, _comments, _context in extract_from_dir(
-            str(SRC), method_map=[("**.py", "python")], keywords={"_": None, "ngettext": (1, 2)}):
-        found.setdefault(message, f"{filename}:{line}")
+KEYWORDS = {"_": None, "ngettext": (1, 2), "pgettext": ((1, "c"), 2)}
+
+
+def extracted() -> dict[tuple[str | tuple[str, str], str | None], str]:
+    """Every message of the source: (its id (a pair for plurals), its context) and where it is."""
+    found: dict[tuple[str | tuple[str, str], str | None], str] = {}
+    for filename, line, message, _comments, context in extract_from_dir(
+            str(SRC), method_map=[("**.py", "python")], keywords=KEYWORDS):
+        found.setdefault((message, context), f"{filename}:{line}")
     return found
 
 
@@ -51,8 +54,8 @@ def fields(text: str) -> set[str]:
 def test_every_message_has_a_japanese_entry(catalog):
     """A message added with _() but not translated fails here, naming where it is."""
     missing = []
-    for message, where in extracted().items():
-        entry = catalog.get(message)
+    for (message, context), where in extracted().items():
+        entry = catalog.get(message, context=context)
         strings = () if entry is None else (entry.string if isinstance(entry.string, tuple) else (entry.string,))
         if entry is None or entry.fuzzy or not strings or not all(strings):
             missing.append(f"{where}: {message!r}")
@@ -62,7 +65,7 @@ def test_every_message_has_a_japanese_entry(catalog):
 def test_the_catalog_holds_no_message_the_source_lost(catalog):
     """An entry whose message left the source is stale: update the catalog (docs/development.md)."""
     messages = set(extracted())
-    stale = [entry.id for entry in catalog if entry.id and entry.id not in messages]
+    stale = [entry.id for entry in catalog if entry.id and (entry.id, entry.context) not in messages]
     assert not stale
 
 
@@ -89,7 +92,9 @@ def test_the_compiled_catalog_is_the_po_file(catalog):
     for entry in catalog:
         if not entry.id:
             continue
-        if isinstance(entry.id, tuple):
+        if entry.context:
+            assert compiled.pgettext(entry.context, entry.id) == entry.string, entry.id
+        elif isinstance(entry.id, tuple):
             assert compiled.ngettext(entry.id[0], entry.id[1], 2) == entry.string[0], entry.id
         else:
             assert compiled.gettext(entry.id) == entry.string, entry.id

@@ -38,14 +38,16 @@ class Message(str):
     plural: str | None
     count: int
     fields: dict[str, Any]
+    context: str | None
 
-    def __new__(cls, text: str, msgid: str, plural: str | None, count: int, fields: dict[str, Any]) -> "Message":
+    def __new__(cls, text: str, msgid: str, plural: str | None, count: int, fields: dict[str, Any],
+                context: str | None = None) -> "Message":
         made = super().__new__(cls, text)
-        made.msgid, made.plural, made.count, made.fields = msgid, plural, count, fields
+        made.msgid, made.plural, made.count, made.fields, made.context = msgid, plural, count, fields, context
         return made
 
     def __reduce__(self):  # pickled across sim workers with its id and fields
-        return (Message, (str(self), self.msgid, self.plural, self.count, self.fields))
+        return (Message, (str(self), self.msgid, self.plural, self.count, self.fields, self.context))
 
 
 @lru_cache(maxsize=None)
@@ -98,9 +100,15 @@ def command_scope() -> Iterator[None]:
         _current.reset(tokens[0])
 
 
-def _write(msgid: str, plural: str | None, count: int, fields: dict[str, Any], lang: str) -> str:
+def _write(msgid: str, plural: str | None, count: int, fields: dict[str, Any], lang: str,
+           context: str | None = None) -> str:
     translations = catalog(lang)
-    text = translations.ngettext(msgid, plural, count) if plural is not None else translations.gettext(msgid)
+    if context is not None:
+        text = translations.pgettext(context, msgid)
+    elif plural is not None:
+        text = translations.ngettext(msgid, plural, count)
+    else:
+        text = translations.gettext(msgid)
     if not fields:
         return text
     return text.format(**{key: _in(value, lang) for key, value in fields.items()})
@@ -108,7 +116,7 @@ def _write(msgid: str, plural: str | None, count: int, fields: dict[str, Any], l
 
 def _in(value: Any, lang: str) -> Any:
     if isinstance(value, Message):
-        return _write(value.msgid, value.plural, value.count, value.fields, lang)
+        return _write(value.msgid, value.plural, value.count, value.fields, lang, value.context)
     return value
 
 
@@ -117,6 +125,12 @@ def _(msgid: str, **fields: Any) -> Message:
 
     Without fields the text is used as it is (no brace doubling)."""
     return Message(_write(msgid, None, 1, fields, current()), msgid, None, 1, fields)
+
+
+def pgettext(context: str, msgid: str, **fields: Any) -> Message:
+    """``msgid`` where the same English word needs another translation (``column``: a table's
+    heading, as "success" the rate and "success" the verdict)."""
+    return Message(_write(msgid, None, 1, fields, current(), context), msgid, None, 1, fields, context)
 
 
 def ngettext(singular: str, plural: str, count: int, **fields: Any) -> Message:

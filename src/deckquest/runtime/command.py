@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 from typing import Callable
 
-from deckquest.i18n import _
+from deckquest.i18n import _, language, language_for
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import AGENT_NAMES, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
@@ -70,8 +70,6 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
     input, ``save`` or ``quit`` at a prompt, Ctrl-C); ``resume``: a save to continue from
     (docs/saves.md). Without them the run is exactly as it always was."""
     from deckquest.dsl.resolver import compile_file
-    from deckquest.packs.store import resolve_script_reference
-    from deckquest.runtime.party import load_party
 
     choices = parse_choices(choose)
     saved = None
@@ -85,10 +83,23 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
             party = saved["party"]
     name = default_agent(agent, choices, interactive)
     scenario = compile_file(locate_script(script))
+    with language(language_for(scenario.language)):  # the transcript, prompts and notes (docs/language.md)
+        return _play(scenario, party=party, seed=seed, name=name, choices=choices, saved=saved,
+                     output_format=output_format, echo=echo, ask=ask, max_steps=max_steps, save=save,
+                     resume=resume)
+
+
+def _play(scenario, *, party: str | None, seed: int, name: str, choices: list[int] | None, saved: dict | None,
+          output_format: str, echo: Callable[[str], None], ask: Callable[[str], str], max_steps: int,
+          save: str | None, resume: str | None) -> RunResult:
+    from deckquest.packs.store import resolve_script_reference
+    from deckquest.runtime.party import load_party
+
     members = load_party(party, locate=resolve_script_reference) if party is not None else None
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
         low, high = scenario.players
-        _note(f"{scenario.title} is written for {low} to {high} players; this party has {len(members)}")
+        _note(_("{title} is written for {low} to {high} players; this party has {count}", title=scenario.title,
+                low=low, high=high, count=len(members)))
     program = Program(scenario, members)
     if output_format == "jsonl":
         def listener(event):
@@ -105,7 +116,8 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
 
         run = load_run(program, resume, agent_object, record=False, listener=listener, max_steps=max_steps)
         seed = saved["seed"]
-        _note(f"resuming {resume}: scene `{run.state.scene}`, {run.state.steps} steps in")
+        _note(_("resuming {save}: scene `{scene}`, {steps} steps in", save=resume, scene=run.state.scene,
+                steps=run.state.steps))
     else:
         run = Run(program, agent_object, random.Random(seed), record=False, listener=listener,
                   max_steps=max_steps, seed=seed)
@@ -132,7 +144,7 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         except KeyboardInterrupt:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(f"interrupted: the run is saved to {path}; continue it with --resume {path}")
+            _note(_("interrupted: the run is saved to {path}; continue it with --resume {path}", path=path))
             raise
         if going:
             continue
@@ -140,11 +152,11 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         if result.outcome == ABANDONED:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(f"the run is saved to {path}; continue it with --resume {path}")
+            _note(_("the run is saved to {path}; continue it with --resume {path}", path=path))
         return result
 
 
 def _note(text: str) -> None:
     import sys
 
-    print(f"note: {text}", file=sys.stderr)
+    print(_("note: {text}", text=text), file=sys.stderr)

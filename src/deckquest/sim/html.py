@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
-from deckquest.i18n import _, current
+from deckquest.i18n import _, current, pgettext
 from deckquest.sim.report import outcome_word, rating_word
 
 BAR_HEIGHT = 22
@@ -202,7 +202,7 @@ def _checks(data: dict) -> str:
             percent(site["exact"]), percent(site["exact_boost"]), ", ".join(site["pcs_checking"])])
     return (f'<h2 id="checks">{_("Checks: simulated success and fresh-deck odds")}</h2>'
             + paired_bar_chart(_("Check success"), rows)
-            + table([_("line"), _("scene"), _("check"), _("kind"), _("by"), _("attempts"), _("success"),
+            + table([_("line"), _("scene"), _("check"), _("kind"), _("by"), _("attempts"), pgettext("column", "success"),
                      _("95% interval"), _("exact"), _("exact with boost"), _("PCs")], table_rows))
 
 
