@@ -28,7 +28,7 @@ def color_word(color: str) -> str:
 
 
 def card_names(names: Iterable[str]) -> str:
-    return ", ".join(card_name(name) for name in names)
+    return _(", ").join(card_name(name) for name in names)
 
 
 def clock(minutes: int) -> str:
@@ -44,7 +44,7 @@ def signed(number: int) -> str:
 
 def counted(names: list[str]) -> str:
     """``Goblin x3, Goblin Piker``: names in order of first appearance, repeats counted."""
-    return ", ".join(card_name(name) if count == 1 else f"{card_name(name)} x{count}"
+    return _(", ").join(card_name(name) if count == 1 else f"{card_name(name)} x{count}"
                      for name, count in Counter(names).items())
 
 
@@ -114,7 +114,7 @@ class TextRenderer:
         if extras:
             result += f" ({', '.join(extras)})"
         parts.append(result)
-        line = "  " + "; ".join(parts)
+        line = "  " + _("; ").join(parts)
         verdict = _("success") if e["success"] else _("failure")
         line += " " + _("-> {verdict}, degree {degree}", verdict=verdict, degree=signed(e["degree"]))
         lines = [head, line]
@@ -399,15 +399,15 @@ class BattleTurn:
         self._did(e["player"], _("has {card} countered", card=card_name(e["card"])))
 
     def lines(self) -> list[str]:
-        deeds = [_("{player} {deeds}", player=self.name(player), deeds=", ".join(done))
+        deeds = [_("{player} {deeds}", player=self.name(player), deeds=_(", ").join(done))
                  for player, done in self.deeds.items()]
         if self.revealed:
             horde = [_("reveals {cards}", cards=counted(self.revealed))]
             extra = Counter(self.horde_casts) - Counter(self.revealed)
             if extra:
                 horde.append(_("casts {card}", card=counted(list(extra.elements()))))
-            deeds.insert(0, _("the horde {deeds}", deeds=", ".join(horde)))
-        lines = [f"{self.head}: {'; '.join(deeds) or _('nothing cast')}."]
+            deeds.insert(0, _("the horde {deeds}", deeds=_(", ").join(horde)))
+        lines = [f"{self.head}: " + (_("; ").join(deeds) or _("nothing cast")) + _(".")]
         results = []
         results += [ngettext("{attackers} attacks {defender}", "{attackers} attack {defender}", len(names),
                              attackers=counted(names), defender=defender)
@@ -425,5 +425,5 @@ class BattleTurn:
         if self.left:
             results.append(_("leaves: {cards}", cards=counted(self.left)))
         if results:
-            lines.append("    " + "; ".join(results) + ".")
+            lines.append("    " + _("; ").join(results) + _("."))
         return lines
