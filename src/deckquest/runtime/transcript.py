@@ -63,7 +63,9 @@ class TextRenderer:
     def name(self, pc: str | None) -> str:
         if pc == "horde":
             return _("the horde") if self.horde == "the horde" else _("the enemy side")
-        return self.names.get(pc, pc or _("nobody"))
+        if not pc:
+            return _("nobody")
+        return self.names.get(pc) or card_name(pc)  # a PC, an enemy, or a card a spell targets
 
     def lines(self, event: dict) -> list[str]:
         kind = event["event"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from html import escape
 
+from deckquest.engine.colors import check_kind_word, who_word
 from deckquest.i18n import _, current, pgettext
 from deckquest.sim.report import outcome_word, rating_word
 
@@ -196,7 +197,8 @@ def _checks(data: dict) -> str:
     for site in checks:
         interval = site["interval"]
         table_rows.append([
-            site["line"], site["scene"], site["label"], f"{site['kind']} {site['difficulty']}", site["who"],
+            site["line"], site["scene"], site["label"], f"{check_kind_word(site['kind'])} {site['difficulty']}",
+            who_word(site["who"]),
             site["attempts"], percent(site["rate"]),
             _span(interval[0], interval[1]) if interval else "-",
             percent(site["exact"]), percent(site["exact_boost"]), ", ".join(site["pcs_checking"])])

@@ -11,7 +11,8 @@ import json
 import shlex
 
 from deckquest import files
-from deckquest.i18n import _, current, language, language_for, ngettext
+from deckquest.engine.colors import check_kind_word, who_word
+from deckquest.i18n import _, current, language, language_for, localize, ngettext
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
 from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
 from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
@@ -315,7 +316,7 @@ def _replay(batch, index: int) -> dict:
 
 
 def _stuck(tally: Tally, batch) -> dict:
-    return {scene: {"runs": count, "reason": tally.first_stuck[scene][1],
+    return {scene: {"runs": count, "reason": localize(tally.first_stuck[scene][1]),
                     **_replay(batch, tally.first_stuck[scene][0])}
             for scene, count in sorted(tally.stuck.items(), key=lambda item: (-item[1], item[0]))}
 
@@ -324,7 +325,7 @@ def _errors(tally: Tally, batch, script_map: ScriptMap) -> list[dict]:
     rows = []
     for key, count in sorted(tally.errors.items(), key=lambda item: (-item[1], item[0])):
         message, file, line, scene = key
-        row = {"message": message, "line": line, "scene": scene, "runs": count,
+        row = {"message": localize(message), "line": line, "scene": scene, "runs": count,
                **_replay(batch, tally.first_error[key][0])}
         if file and file != script_map.main_file:
             row["file"] = file
@@ -357,7 +358,7 @@ def rating_word(rating: str) -> str:
 def outcome_word(outcome: str) -> str:
     """How a run ended, in the current language."""
     words = {"victory": _("victory"), "defeat": _("defeat"), "stuck": _("stuck"), ERROR: _("error"),
-             "abandoned": _("abandoned")}
+             "abandoned": _("abandoned"), "escape": _("escape"), "stalemate": _("stalemate")}
     return words.get(outcome, outcome)
 
 
@@ -375,7 +376,7 @@ def _frequency(share: float, count: int) -> str:
 
 def _site_name(site: dict) -> str:
     return _("\"{label}\" (line {line}, {kind} {difficulty})", label=site["label"], line=site["line"],
-             kind=site["kind"], difficulty=site["difficulty"])
+             kind=check_kind_word(site["kind"]), difficulty=site["difficulty"])
 
 
 def _ending_details(data: dict, tally: Tally) -> list[dict]:
@@ -551,15 +552,15 @@ def _checks_text(checks: list[dict]) -> list[str]:
     """The checks table; its columns are as wide as their longest entry (never cut mid-word)."""
     words = {"label": _("label"), "kind": _("kind"), "who": _("who")}
     label = max([len(words["label"])] + [len(site["label"]) for site in checks])
-    kind = max([len(words["kind"])] + [len(site["kind"]) for site in checks])
-    who = max([len(words["who"])] + [len(site["who"]) for site in checks])
+    kind = max([len(words["kind"])] + [len(check_kind_word(site["kind"])) for site in checks])
+    who = max([len(words["who"])] + [len(who_word(site["who"])) for site in checks])
     lines = ["", _("Checks  line {label} {kind} difficulty {who} attempts  success [95% interval]   exact  exact+boost",
                    label=f"{words['label']:<{label}}", kind=f"{words['kind']:>{kind}}", who=f"{words['who']:<{who}}")]
     for site in checks:
         interval = site["interval"] or [None, None]
         lines.append(
-            f"        {site['line']:>4} {site['label']:<{label}} {site['kind']:>{kind}} {site['difficulty']:>10} "
-            f"{site['who']:<{who}} {site['attempts']:>8,}  {_pct(site['rate'])} "
+            f"        {site['line']:>4} {site['label']:<{label}} {check_kind_word(site['kind']):>{kind}} "
+            f"{site['difficulty']:>10} {who_word(site['who']):<{who}} {site['attempts']:>8,}  {_pct(site['rate'])} "
             f"[{_pct(interval[0]).strip()}-{_pct(interval[1]).strip()}]  {_pct(site['exact'])}  {_pct(site['exact_boost'])}")
         if len(site["pcs"]) > 1:
             for pc_id, row in site["pcs"].items():
