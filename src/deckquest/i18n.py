@@ -36,18 +36,18 @@ class Message(str):
 
     msgid: str
     plural: str | None
-    count: int
+    number: int  # the count a plural was chosen for (not `count`: str has a method of that name)
     fields: dict[str, Any]
     context: str | None
 
     def __new__(cls, text: str, msgid: str, plural: str | None, count: int, fields: dict[str, Any],
                 context: str | None = None) -> "Message":
         made = super().__new__(cls, text)
-        made.msgid, made.plural, made.count, made.fields, made.context = msgid, plural, count, fields, context
+        made.msgid, made.plural, made.number, made.fields, made.context = msgid, plural, count, fields, context
         return made
 
     def __reduce__(self):  # pickled across sim workers with its id and fields
-        return (Message, (str(self), self.msgid, self.plural, self.count, self.fields, self.context))
+        return (Message, (str(self), self.msgid, self.plural, self.number, self.fields, self.context))
 
 
 @lru_cache(maxsize=None)
@@ -116,24 +116,25 @@ def _write(msgid: str, plural: str | None, count: int, fields: dict[str, Any], l
 
 def _in(value: Any, lang: str) -> Any:
     if isinstance(value, Message):
-        return _write(value.msgid, value.plural, value.count, value.fields, lang, value.context)
+        return _write(value.msgid, value.plural, value.number, value.fields, lang, value.context)
     return value
 
 
-def _(msgid: str, **fields: Any) -> Message:
+def _(msgid: str, **fields: Any) -> str:
     """``msgid`` (English, with ``{named}`` fields filled from ``fields``) in the current language.
 
-    Without fields the text is used as it is (no brace doubling)."""
+    Without fields the text is used as it is (no brace doubling). The result is a
+    :class:`Message` (typed as the ``str`` it is)."""
     return Message(_write(msgid, None, 1, fields, current()), msgid, None, 1, fields)
 
 
-def pgettext(context: str, msgid: str, **fields: Any) -> Message:
+def pgettext(context: str, msgid: str, **fields: Any) -> str:
     """``msgid`` where the same English word needs another translation (``column``: a table's
     heading, as "success" the rate and "success" the verdict)."""
     return Message(_write(msgid, None, 1, fields, current(), context), msgid, None, 1, fields, context)
 
 
-def ngettext(singular: str, plural: str, count: int, **fields: Any) -> Message:
+def ngettext(singular: str, plural: str, count: int, **fields: Any) -> str:
     """The singular or plural sentence for ``count`` in the current language; ``{count}`` is
     among its fields."""
     fields = {"count": count, **fields}

@@ -359,8 +359,8 @@ class HumanAgent:
                 pc = run.state.pcs[pc_id]
                 hand = ", ".join(card_name(name) for name in pc.names(pc.hand)) or _("empty")
                 self.output("  " + _("{pc}: life {life}, hand: {hand}", pc=pc.name, life=pc.life, hand=hand))
-            for number, action in enumerate(actions, start=1):
-                self.output(f"  {number}. {action[3]}")
+            for number, offered in enumerate(actions, start=1):
+                self.output(f"  {number}. {offered[3]}")
             self.output("  0. " + _("nothing more"))
             picked = self._ask(_("action 0-{count} (enter = nothing): ", count=len(actions)), len(actions), True)
             if picked == 0:

@@ -419,7 +419,7 @@ class BattleTurn:
         for player, (change, life, status) in self.life.items():
             fields = dict(player=self.name(player), change=signed(change), life=life)
             results.append(_("{player} {change} life ({life})", **fields) if status == "ok" else
-                           _("{player} {change} life ({life}, {status})", status=status_word(status), **fields))
+                           _("{player} {change} life ({life}, {status})", status=status_word(str(status)), **fields))
         results += [_("{player} mills {count}", player=self.name(player), count=count)
                     for player, count in self.milled.items()]
         if self.died:
