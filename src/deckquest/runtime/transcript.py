@@ -79,7 +79,7 @@ class TextRenderer:
     def _start(self, e):
         self.names = {member["id"]: member["name"] for member in e["party"]}
         seed = "" if e.get("seed") is None else _(", seed {seed}", seed=e["seed"])
-        party = ", ".join(member["name"] for member in e["party"])
+        party = _(", ").join(member["name"] for member in e["party"])
         return [f"# {e['title']}", _("rules {rules}{seed}, agent {agent}", rules=e["rules"], seed=seed, agent=e["agent"]),
                 _("party: {party}", party=party)]
 
@@ -88,7 +88,7 @@ class TextRenderer:
 
     def _scene_end(self, e):
         moved = [f"{self.name(pc)} {count}" for pc, count in e["exhausted"].items() if count]
-        return ([_("(scene end, T-2.9: cards to the exhaustion zone: {moved})", moved=", ".join(moved))]
+        return ([_("(scene end, T-2.9: cards to the exhaustion zone: {moved})", moved=_(", ").join(moved))]
                 if moved else [])
 
     def _narration(self, e):
@@ -214,8 +214,8 @@ class TextRenderer:
 
     def _combat(self, e):
         self.names.update(zip(e["enemies"], e["names"]))
-        fighters = ", ".join(self.name(pc) for pc in e["pcs"]) or _("nobody")
-        foes = ", ".join(e["names"]) or _("no enemy left standing")  # all beaten before (T-3.4)
+        fighters = _(", ").join(self.name(pc) for pc in e["pcs"]) or _("nobody")
+        foes = _(", ").join(e["names"]) or _("no enemy left standing")  # all beaten before (T-3.4)
         return ["", _("Battle against {foes} {clock}: {fighters} in the fight.", foes=foes, clock=clock(e["clock"]),
                       fighters=fighters)]
 
@@ -262,7 +262,7 @@ class TextRenderer:
         outcome = {"victory": _("Victory (T-6.12)"), "defeat": _("Defeat (T-6.12)"),
                    "escape": _("The party escapes (T-6.6)"),
                    "stalemate": _("No end in sight: the battle is stopped")}[e["outcome"]]
-        lives = ", ".join(_("{pc} life {life}", pc=self.name(pc["id"]), life=pc["life_after"]) for pc in e["pcs"])
+        lives = _(", ").join(_("{pc} life {life}", pc=self.name(pc["id"]), life=pc["life_after"]) for pc in e["pcs"])
         turns = ngettext("{count} turn", "{count} turns", e["turns"])
         head = _("{outcome} after {turns} {clock}", outcome=outcome, turns=turns, clock=clock(e["clock"]))
         lines = [head + (f": {lives}." if lives else ".")]
@@ -344,7 +344,7 @@ class BattleTurn:
         spell = card_name(e["card"]) + (f" (X={e['x']})" if e.get("x") else "")
         if e.get("targets"):
             self._did(e["player"], _("casts {card} on {targets}", card=spell,
-                                     targets=", ".join(self.name(t) for t in e["targets"])))
+                                     targets=_(", ").join(self.name(t) for t in e["targets"])))
         else:
             self._did(e["player"], _("casts {card}", card=spell))
 
@@ -415,7 +415,7 @@ class BattleTurn:
                              attackers=counted(names), defender=defender)
                     for defender, names in self.attacks.items()]
         if self.blocks:
-            results.append(_("blocks: {blocks}", blocks=", ".join(self.blocks)))
+            results.append(_("blocks: {blocks}", blocks=_(", ").join(self.blocks)))
         for player, (change, life, status) in self.life.items():
             fields = dict(player=self.name(player), change=signed(change), life=life)
             results.append(_("{player} {change} life ({life})", **fields) if status == "ok" else
