@@ -17,6 +17,7 @@ rendered. This module sits on the ground floor: every layer may import it.
 from __future__ import annotations
 
 import gettext
+import unicodedata
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import lru_cache
@@ -147,3 +148,18 @@ def localize(text: str | None) -> str | None:
     if isinstance(text, Message):
         return _in(text, current())
     return text
+
+
+def width(text: str) -> int:
+    """Terminal columns of ``text``: a wide (CJK) character takes two."""
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def ljust(text: str, columns: int) -> str:
+    """``text`` padded to ``columns`` terminal columns (str.ljust counts characters, and
+    Japanese characters are twice as wide); English text is padded exactly as str.ljust."""
+    return text + " " * max(0, columns - width(text))
+
+
+def rjust(text: str, columns: int) -> str:
+    return " " * max(0, columns - width(text)) + text

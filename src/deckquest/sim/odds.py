@@ -24,7 +24,7 @@ from math import comb
 from typing import Collection, Iterable, Sequence
 
 from deckquest.engine.colors import check_kind_word
-from deckquest.i18n import _
+from deckquest.i18n import _, ljust
 from deckquest.cards.model import COLORS, COLOR_NAMES, Card
 from deckquest.engine.checks import BOOST_SIZE
 from deckquest.engine.colors import (
@@ -338,7 +338,7 @@ def format_odds(report: dict, critical_names: Sequence[str] = ()) -> str:
 
 def _format_table(table: dict[str, dict[str, float]], heading: str) -> list[str]:
     levels = list(next(iter(table.values())))
-    rows = [f"{heading:<12}" + "".join(f"{level:>6}" for level in levels)]
+    rows = [ljust(heading, 12) + "".join(f"{level:>6}" for level in levels)]
     for kind, row in table.items():
-        rows.append(f"{check_kind_word(kind):<12}" + "".join(f"{100 * row[level]:6.1f}" for level in levels))
+        rows.append(ljust(check_kind_word(kind), 12) + "".join(f"{100 * row[level]:6.1f}" for level in levels))
     return rows

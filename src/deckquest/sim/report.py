@@ -12,7 +12,7 @@ import shlex
 
 from deckquest import files
 from deckquest.engine.colors import check_kind_word, who_word
-from deckquest.i18n import _, current, language, language_for, localize, ngettext
+from deckquest.i18n import _, current, language, language_for, ljust, localize, ngettext, rjust, width
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
 from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
 from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
@@ -512,12 +512,12 @@ def format_text(data: dict) -> str:
     lines += ["", _("Endings                 runs   share   95% interval   rating")]
     for detail in data["ending_details"]:
         low, high = detail["interval"]
-        lines.append(f"  {outcome_word(detail['outcome']):<18} {detail['runs']:>7,} {_pct(detail['share'])}  "
+        lines.append(f"  {ljust(outcome_word(detail['outcome']), 18)} {detail['runs']:>7,} {_pct(detail['share'])}  "
                      f"{_pct(low)}-{_pct(high).strip():<7} {rating_word(detail['rating'])}")
         lines += [f"      {reason}" for reason in detail["reasons"]]
     if data["stuck"]:
         stuck = "(" + _("stuck") + ")"
-        lines.append(f"  {stuck:<18} {data['stuck']:>7,} {_pct(data['stuck'] / data['runs'])}")
+        lines.append(f"  {ljust(stuck, 18)} {data['stuck']:>7,} {_pct(data['stuck'] / data['runs'])}")
     lines += ["", _("Scenes                  reached  share   ended here")]
     for scene_id, scene in data["scenes"].items():
         lines.append(f"  {scene_id:<20} {scene['reached']:>8,} {_pct(scene['share'])}  {scene['ended_here']:>8,}")
@@ -551,16 +551,16 @@ def format_text(data: dict) -> str:
 def _checks_text(checks: list[dict]) -> list[str]:
     """The checks table; its columns are as wide as their longest entry (never cut mid-word)."""
     words = {"label": _("label"), "kind": _("kind"), "who": _("who")}
-    label = max([len(words["label"])] + [len(site["label"]) for site in checks])
-    kind = max([len(words["kind"])] + [len(check_kind_word(site["kind"])) for site in checks])
-    who = max([len(words["who"])] + [len(who_word(site["who"])) for site in checks])
+    label = max([width(words["label"])] + [width(site["label"]) for site in checks])
+    kind = max([width(words["kind"])] + [width(check_kind_word(site["kind"])) for site in checks])
+    who = max([width(words["who"])] + [width(who_word(site["who"])) for site in checks])
     lines = ["", _("Checks  line {label} {kind} difficulty {who} attempts  success [95% interval]   exact  exact+boost",
-                   label=f"{words['label']:<{label}}", kind=f"{words['kind']:>{kind}}", who=f"{words['who']:<{who}}")]
+                   label=ljust(words["label"], label), kind=rjust(words["kind"], kind), who=ljust(words["who"], who))]
     for site in checks:
         interval = site["interval"] or [None, None]
         lines.append(
-            f"        {site['line']:>4} {site['label']:<{label}} {check_kind_word(site['kind']):>{kind}} "
-            f"{site['difficulty']:>10} {who_word(site['who']):<{who}} {site['attempts']:>8,}  {_pct(site['rate'])} "
+            f"        {site['line']:>4} {ljust(site['label'], label)} {rjust(check_kind_word(site['kind']), kind)} "
+            f"{site['difficulty']:>10} {ljust(who_word(site['who']), who)} {site['attempts']:>8,}  {_pct(site['rate'])} "
             f"[{_pct(interval[0]).strip()}-{_pct(interval[1]).strip()}]  {_pct(site['exact'])}  {_pct(site['exact_boost'])}")
         if len(site["pcs"]) > 1:
             for pc_id, row in site["pcs"].items():
@@ -592,11 +592,11 @@ def _battle_text(battles: list[dict]) -> list[str]:
         return []
     shares = [", ".join(f"{outcome_word(k)} {100 * v:.1f}%" for k, v in row["shares"].items()) for row in battles]
     outcomes_word = _("outcomes")
-    width = max(len(outcomes_word), *(len(text) for text in shares))
+    columns = max(width(outcomes_word), *(width(text) for text in shares))
     lines = ["", _("Battles (line)   battles   {outcomes}  every PC out  PCs out (mean)  turns (p50 p90)",
-                   outcomes=f"{outcomes_word:<{width}}")]
+                   outcomes=ljust(outcomes_word, columns))]
     for row, outcomes in zip(battles, shares):
-        lines.append(f"  {row['line']:>4}          {row['battles']:>8,}   {outcomes:<{width}}  "
+        lines.append(f"  {row['line']:>4}          {row['battles']:>8,}   {ljust(outcomes, columns)}  "
                      f"{_pct(row['tpk_share']):>12}  {row['pcs_out']['mean']:14.2f}  "
                      f"{row['turns']['p50']:.0f} {row['turns']['p90']:.0f}")
     lines.append("  " + _("(every PC out: no PC was still ok at the battle's end, whatever its outcome: a horde that "

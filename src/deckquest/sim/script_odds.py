@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deckquest.engine.colors import check_kind_word, who_word
-from deckquest.i18n import _
+from deckquest.i18n import _, ljust, width
 from deckquest.runtime.interpreter import Program
 from deckquest.sim.odds import check_probability
 from deckquest.sim.trace import ScriptMap, Site
@@ -78,9 +78,9 @@ def format_script_odds(rules: str, sites: list[SiteOdds]) -> str:
         lines += ["", _("\"{label}\" (line {line}, scene {scene}): {kind} {level} {difficulty}, by {who}",
                         label=site.label, line=site.line, scene=site.scene, kind=check_kind_word(site.kind),
                         level=level, difficulty=site.difficulty, who=who_word(site.who))]
-        width = max(len(o.name) for o in entry.pcs)
+        columns = max(width(o.name) for o in entry.pcs)
         for odds in entry.pcs:
             boost = ("   " + _("with boost {rate:5.1f}%", rate=100 * odds.with_boost)
                      if odds.with_boost is not None else "")
-            lines.append(f"    {odds.name:<{width}}  {100 * odds.success:5.1f}%{boost}")
+            lines.append(f"    {ljust(odds.name, columns)}  {100 * odds.success:5.1f}%{boost}")
     return "\n".join(lines) + "\n"
