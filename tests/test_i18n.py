@@ -8,6 +8,7 @@ as a translator's tools do, and fails on any message without a Japanese entry.
 from __future__ import annotations
 
 import gettext
+import re
 import string
 from pathlib import Path
 
@@ -60,6 +61,14 @@ def test_every_message_has_a_japanese_entry(catalog):
         if entry is None or entry.fuzzy or not strings or not all(strings):
             missing.append(f"{where}: {message!r}")
     assert not missing, "messages without a Japanese entry:\n" + "\n".join(missing)
+
+
+def test_no_message_hides_from_the_extractor_in_an_f_string():
+    """Babel does not look inside f-strings: `f"{_('x')}"` would never reach the catalog."""
+    hidden = [f"{path.relative_to(SRC)}:{number}" for path in SRC.rglob("*.py")
+              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+              if re.search(r"\{[^{}]*\b(_|ngettext|pgettext)\(", line) and re.search(r"\bf['\"]", line)]
+    assert not hidden
 
 
 def test_the_catalog_holds_no_message_the_source_lost(catalog):

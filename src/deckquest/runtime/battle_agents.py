@@ -17,7 +17,7 @@ from typing import Callable
 
 from deckquest.cards.database import card_name
 from deckquest.i18n import _
-from deckquest.runtime.transcript import status_word
+from deckquest.engine.pc import status_word
 from deckquest.engine.checks import boost_when_failing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe

@@ -34,6 +34,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from deckquest.engine.colors import check_kind_word
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
@@ -159,12 +161,12 @@ class Program:
     def _site(self, stmt) -> "CheckSite":
         if isinstance(stmt, ast.Battle):  # T-6.2: the preparation check, part of the battle
             return CheckSite(check_key(stmt), stmt.prepare.kind, stmt.prepare.pc, REFLEX_KIND[self.rules],
-                             "Preparation turns (T-6.2)", None, None, None)
+                             _("Preparation turns (T-6.2)"), None, None, None)
         by = stmt.by
         if isinstance(stmt, ast.Recruit):  # T-8.4: a negotiation (2019: white) check
-            kind, label = RECRUIT_KIND[self.rules], f"Recruit {self.scenario.npcs[stmt.npc].name}"
+            kind, label = RECRUIT_KIND[self.rules], _("Recruit {name}", name=self.scenario.npcs[stmt.npc].name)
         else:
-            kind, label = stmt.kind, stmt.label or f"{stmt.kind} check"
+            kind, label = stmt.kind, stmt.label or _("{kind} check", kind=check_kind_word(stmt.kind))
         return CheckSite(
             check_key(stmt), "party" if by is None else by.kind, by.pc if by is not None else None,
             kind, label, None if stmt.success is None else self.block_id(stmt.success),
@@ -195,8 +197,9 @@ def _check_party_covers_script(scenario, party: list[PartyMember]) -> None:
     for name, span in sorted(_named_pcs(scenario), key=lambda found: (found[1].line, found[1].col)):
         if name not in ids:
             raise DeckquestError(
-                f"the scenario refers to the PC `{name}` by name, but the party has no PC with that id",
-                span, hint=f"give one party member `id: {name}` (party ids: {', '.join(sorted(ids))})",
+                _("the scenario refers to the PC `{name}` by name, but the party has no PC with that id", name=name),
+                span, hint=_("give one party member `id: {name}` (party ids: {ids})", name=name,
+                             ids=", ".join(sorted(ids))),
             )
 
 
@@ -334,7 +337,7 @@ class Run:
             if state.leaving_to is not None:
                 self._finish_leaving()
             else:
-                self._finish(STUCK, f"the scene `{state.scene}` ran out of statements")
+                self._finish(STUCK, _("the scene `{scene}` ran out of statements", scene=state.scene))
             return
         frame = frames[-1]
         block = self.program.blocks[frame.block]
@@ -342,11 +345,11 @@ class Run:
             frames.pop()
             return
         if state.party_dead and not frame.in_trigger:
-            self._finish("defeat", "Every PC is dead.")
+            self._finish("defeat", _("Every PC is dead."))
             return
         state.steps += 1
         if state.steps > self.max_steps:
-            self._finish(STUCK, f"more than {self.max_steps} steps: a loop with no way out?")
+            self._finish(STUCK, _("more than {steps} steps: a loop with no way out?", steps=self.max_steps))
             return
         stmt = block[frame.index]
         frame.index += 1
@@ -735,7 +738,7 @@ class Run:
         offered = [i for i, option in enumerate(stmt.options)
                    if option.condition is None or self._value(option.condition, frame.pc, frame.degree)]
         if not offered:
-            self._finish(STUCK, f"no option of the choice at line {stmt.span.line} is available")
+            self._finish(STUCK, _("no option of the choice at line {line} is available", line=stmt.span.line))
             return
         if self.agent_acts and self._act("choice", frame):
             return
@@ -883,11 +886,11 @@ class Run:
                        difficulty: int) -> tuple[str | None, bool, int, bool]:
         """No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0."""
         if pc is None:
-            refusal = "no PC can make this check"
+            refusal = _("no PC can make this check")
         elif pc.status not in pcs.ABLE:
-            refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
+            refusal = _("{pc} is {status} and cannot make a check (T-7.2)", pc=pc.name, status=pcs.status_word(pc.status))
         else:
-            refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
+            refusal = _("{pc} already made this very check in this scene (T-4.12)", pc=pc.name)
         success, degree = self._outcome(pc_id, False, -max(1, difficulty))
         self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=site.label, cards=[],
                    color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
@@ -956,7 +959,7 @@ class Run:
         if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
             self._emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
                        holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
-                       creature_died=False, note=f"{decl.name} is already {npc.status}")
+                       creature_died=False, note=_("{name} is already {status}", name=decl.name, status=pcs.status_word(npc.status)))
             return
         npc.status = NPC_PRESENT
         if self.agent_acts and self._act("fight", frame):
@@ -997,7 +1000,7 @@ class Run:
         victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
         self._emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
                    holding_back=stmt.holding_back, dealt=0, taken=power if victim else 0,
-                   npc_defeated=False, creature_died=False, note="no creature to fight for the party")
+                   npc_defeated=False, creature_died=False, note=_("no creature to fight for the party"))
         if victim is not None and power > 0:
             self._change_life([victim], -power)
 
@@ -1017,8 +1020,8 @@ class Run:
         depth = len(self.state.frames)
         outcome = self.battle(stmt, frame)
         if outcome == "stalemate":
-            self._finish(STUCK, f"the battle at line {stmt.span.line} did not end (more than "
-                                f"{MAX_TURNS} turns or {MAX_PERMANENTS} permanents)")
+            self._finish(STUCK, _("the battle at line {line} did not end (more than {turns} turns or {permanents} "
+                                  "permanents)", line=stmt.span.line, turns=MAX_TURNS, permanents=MAX_PERMANENTS))
             return
         block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
         if block is not None:

@@ -17,6 +17,7 @@ from typing import Iterable
 
 from deckquest.cards.database import card_name
 from deckquest.engine.colors import check_kind_word
+from deckquest.engine.pc import status_word
 from deckquest.i18n import _, ngettext
 
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
@@ -275,13 +276,6 @@ class TextRenderer:
         if e["text"]:
             lines.append(e["text"])
         return lines
-
-
-def status_word(status: str) -> str:
-    """A PC's or an NPC's state (T-7) in the current language."""
-    words = {"dying": _("dying"), "unconscious": _("unconscious"), "dead": _("dead"), "ok": _("ok"),
-             "defeated": _("defeated"), "destroyed": _("destroyed"), "recruited": _("recruited")}
-    return words.get(status, status)
 
 
 def end_word(outcome: str) -> str:

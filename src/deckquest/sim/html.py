@@ -136,6 +136,14 @@ def render_page(data: dict) -> str:
             f"<body>{''.join(body)}</body></html>\n")
 
 
+def _heading(anchor: str, text: str) -> str:
+    return f'<h2 id="{anchor}">{escape(text)}</h2>'
+
+
+def _paragraph(text: str) -> str:
+    return f"<p>{escape(text)}</p>"
+
+
 def _meta(data: dict) -> str:
     text = escape(_("{runs:,} runs of {path}, seed {seed}, agent {agent}, rules {rules}", runs=data["runs"],
                     path=data["scenario"]["path"], seed=data["seed"], agent=data["agent"],
@@ -160,7 +168,7 @@ def _endings(data: dict) -> str:
     table_rows = [[outcome_word(d["outcome"]), d["runs"], percent(d["share"]),
                    _span(d["interval"][0], d["interval"][1]), rating_word(d["rating"]),
                    "; ".join(d["reasons"])] for d in details]
-    return (f'<h2 id="endings">{_("Endings")}</h2>' + bar_chart(_("Ending shares"), rows, "#55a868")
+    return (_heading("endings", _("Endings")) + bar_chart(_("Ending shares"), rows, "#55a868")
             + table([_("ending"), _("runs"), _("share"), _("95% interval"), _("rating"), _("why")], table_rows))
 
 
@@ -174,7 +182,7 @@ def _funnel(data: dict) -> str:
             for scene_id, info in scenes.items()]
     table_rows = [[scene_id, info["title"], info["reached"], percent(info["share"]), info["ended_here"]]
                   for scene_id, info in scenes.items()]
-    return (f'<h2 id="scenes">{_("Scene funnel")}</h2>' + bar_chart(_("Scene reach"), rows)
+    return (_heading("scenes", _("Scene funnel")) + bar_chart(_("Scene reach"), rows)
             + table([_("scene"), _("title"), _("runs reaching it"), _("share"), _("runs ending there")], table_rows))
 
 
@@ -182,16 +190,16 @@ def _scene_graph(data: dict) -> str:
     from deckquest.sim.graph import SceneGraph, to_svg
 
     graph, rates = SceneGraph.from_dict(data["graph"])
-    return (f'<h2 id="graph">{_("Scenes and exits")}</h2><p>'
-            + _("Each exit with the branch that takes it and the times runs took it per run (above 100% when "
-                "parties loop).") + "</p>"
-            f'<div class="graph">{to_svg(graph, rates)}</div>')
+    return (_heading("graph", _("Scenes and exits"))
+            + _paragraph(_("Each exit with the branch that takes it and the times runs took it per run (above 100% "
+                           "when parties loop)."))
+            + f'<div class="graph">{to_svg(graph, rates)}</div>')
 
 
 def _checks(data: dict) -> str:
     checks = data["checks"]
     if not checks:
-        return f'<h2 id="checks">{_("Checks")}</h2><p>{_("The script has no checks.")}</p>'
+        return _heading("checks", _("Checks")) + _paragraph(_("The script has no checks."))
     rows = [(f"{site['line']}: {site['label']}", site["rate"], site["exact"]) for site in checks]
     table_rows = []
     for site in checks:
@@ -202,14 +210,14 @@ def _checks(data: dict) -> str:
             site["attempts"], percent(site["rate"]),
             _span(interval[0], interval[1]) if interval else "-",
             percent(site["exact"]), percent(site["exact_boost"]), ", ".join(site["pcs_checking"])])
-    return (f'<h2 id="checks">{_("Checks: simulated success and fresh-deck odds")}</h2>'
+    return (_heading("checks", _("Checks: simulated success and fresh-deck odds"))
             + paired_bar_chart(_("Check success"), rows)
             + table([_("line"), _("scene"), _("check"), _("kind"), _("by"), _("attempts"), pgettext("column", "success"),
                      _("95% interval"), _("exact"), _("exact with boost"), _("PCs")], table_rows))
 
 
 def _pcs(data: dict) -> str:
-    parts = [f'<h2 id="pcs">{_("Player characters")}</h2>']
+    parts = [_heading("pcs", _("Player characters"))]
     rows = []
     for pc_id, pc in data["pcs"].items():
         rows.append([pc_id, pc["name"], percent(pc["dying_share"]), percent(pc["unconscious_share"]),
@@ -219,7 +227,7 @@ def _pcs(data: dict) -> str:
                         _("life lost (p90)"), _("library at end (mean)"), _("exhaustion zone at end (mean)")], rows))
     for pc_id, pc in data["pcs"].items():
         counts = {int(value): count for value, count in pc["life_lost"]["histogram"].items()}
-        parts.append(f"<h3>{escape(_('Life lost by {name} (runs per amount)', name=pc['name']))}</h3>")
+        parts.append("<h3>" + escape(_("Life lost by {name} (runs per amount)", name=pc["name"])) + "</h3>")
         parts.append(histogram_chart(_("Life lost by {name}", name=pc["name"]), counts))
     clock = data["clock"]
     parts.append("<p>" + _("Game clock at the end: mean {mean:.0f} minutes, median {p50:.0f}, 90% of runs under "
@@ -231,12 +239,12 @@ def _pcs(data: dict) -> str:
 def _battles(data: dict) -> str:
     battles = data["battles"]
     if not battles:
-        return f'<h2 id="battles">{_("Battles")}</h2><p>{_("No battle was fought in these runs.")}</p>'
+        return _heading("battles", _("Battles")) + _paragraph(_("No battle was fought in these runs."))
     rows = [[row["line"], row["scene"], row["battles"],
              ", ".join(f"{outcome_word(k)} {v:.1%}" for k, v in row["shares"].items()),
              percent(row["tpk_share"]), row["pcs_out"]["mean"], row["turns"]["p50"], row["turns"]["p90"],
              row["damage_dealt_mean"], row["damage_taken_mean"]] for row in battles]
-    return (f'<h2 id="battles">{_("Battles")}</h2>'
+    return (_heading("battles", _("Battles"))
             + table([_("line"), _("scene"), _("battles"), _("outcomes"), _("every PC out"), _("PCs out (mean)"),
                      _("turns (median)"), _("turns (p90)"), _("damage dealt (mean)"), _("damage taken (mean)")], rows))
 
@@ -246,14 +254,14 @@ def _coverage(data: dict) -> str:
              ", ".join(row["partly"]) or "-"] for row in data["coverage"]]
     if not rows:
         return ""
-    return (f'<h2 id="coverage">{_("Cards in battles")}</h2><p>'
-            + _("How much of each deck the battle engine simulates; the battle figures leave out the text of the "
-                "cards listed.") + "</p>"
+    return (_heading("coverage", _("Cards in battles"))
+            + _paragraph(_("How much of each deck the battle engine simulates; the battle figures leave out the text "
+                           "of the cards listed."))
             + table([_("deck of"), _("cards"), _("simulated"), _("not simulated"), _("partly")], rows))
 
 
 def _problems(data: dict) -> str:
-    parts = [f'<h2 id="problems">{_("Stuck runs, errors and unreached lines")}</h2>']
+    parts = [_heading("problems", _("Stuck runs, errors and unreached lines"))]
     stuck = [[scene, row["runs"], row["reason"], row["command"]] for scene, row in data["stuck_scenes"].items()]
     if stuck:
         parts.append(table([_("scene"), _("stuck runs"), _("why"), _("replay")], stuck))

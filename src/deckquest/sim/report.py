@@ -227,7 +227,7 @@ def _checks(script_map: ScriptMap, tally: Tally) -> list[dict]:
         weights = [(row["attempts"], row["exact"]) for row in pcs.values()]
         boost_weights = [(row["attempts"], row["exact_boost"]) for row in pcs.values()]
         rows.append({
-            "scene": site.scene, "line": site.line, "label": site.label, "kind": site.kind,
+            "scene": site.scene, "line": site.line, "label": localize(site.label), "kind": site.kind,
             "difficulty": site.difficulty, "who": site.who, "pcs_checking": list(pcs),
             "attempts": attempts, "successes": successes, "refused": tally.refused.get(site.number, 0),
             "rate": _share(successes, attempts) if attempts else None,
