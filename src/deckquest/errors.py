@@ -145,7 +145,8 @@ class DeckquestError(Exception):
 
     def render(self) -> str:
         if self.span is None:
-            text = f"{severity_word('error')}: {localize(self.message)}"
+            word = severity_word("error")
+            text = f"{word}[{self.code}]: {localize(self.message)}" if self.code else f"{word}: {localize(self.message)}"
             return text + (f"\n{hint_line(self.hint)}" if self.hint else "")
         return render("error", self.message, self.span, self.code, self.hint, self.source_line)
 

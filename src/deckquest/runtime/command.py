@@ -13,7 +13,7 @@ from typing import Callable
 
 from deckquest.i18n import _, language, language_for
 from deckquest.errors import DeckquestError, UsageError
-from deckquest.runtime.agents import AGENT_NAMES, make_agent
+from deckquest.runtime.agents import AGENT_NAMES, agent_names, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
 from deckquest.runtime.transcript import TextRenderer, json_line
 
@@ -35,6 +35,26 @@ def locate_script(ref: str) -> Path:
     raise DeckquestError(_("no script `{ref}`", ref=ref), hint=_("give a .quest file or PACK/SCENARIO of an installed pack"))
 
 
+def compile_script(ref: str):
+    """Compile the script ``ref`` names (a path or PACK/SCENARIO), its references found in its
+    pack and in the installed packs (the locator the dsl is handed)."""
+    from deckquest.dsl.resolver import compile_file
+    from deckquest.packs.store import resolve_script_reference
+
+    return compile_file(locate_script(ref), locator=resolve_script_reference)
+
+
+def party_members(path):
+    """A party file's members (or None for none), its decks found as a loose script's
+    references are: in its folder or pack, or in an installed pack."""
+    if path is None:
+        return None
+    from deckquest.packs.store import resolve_script_reference
+    from deckquest.runtime.party import load_party
+
+    return load_party(path, locate=resolve_script_reference)
+
+
 def parse_choices(text: str | None) -> list[int] | None:
     """``--choose 1,2,1``: option numbers, 1-based."""
     if text is None:
@@ -48,10 +68,10 @@ def parse_choices(text: str | None) -> list[int] | None:
     return numbers
 
 
-def default_agent(agent: str | None, choices: list[int] | None, interactive: bool) -> str:
+def default_agent(agent: str | None, choices: list[int] | None, interactive: bool, system=None) -> str:
     if agent is not None:
-        if agent not in AGENT_NAMES:
-            raise UsageError(_("unknown agent `{agent}`", agent=agent), hint=_("agents: {names}", names=', '.join(AGENT_NAMES)))
+        if agent not in agent_names(system):
+            raise UsageError(_("unknown agent `{agent}`", agent=agent), hint=_("agents: {names}", names=", ".join(agent_names(system))))
         if choices is not None and agent != "scripted":
             raise UsageError(_("--choose goes with --agent scripted (or no --agent)"))
         return agent
@@ -69,8 +89,6 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
     ``save``: a file to write the run to when it stops before its end (the human's end of
     input, ``save`` or ``quit`` at a prompt, Ctrl-C); ``resume``: a save to continue from
     (docs/saves.md). Without them the run is exactly as it always was."""
-    from deckquest.dsl.resolver import compile_file
-
     choices = parse_choices(choose)
     saved = None
     if resume is not None:
@@ -81,36 +99,33 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
             agent = saved["agent"]
         if party is None:
             party = saved["party"]
-    name = default_agent(agent, choices, interactive)
-    scenario = compile_file(locate_script(script))
+    scenario = compile_script(script)
     with language(language_for(scenario.language)):  # the transcript, prompts and notes (docs/language.md)
-        return _play(scenario, party=party, seed=seed, name=name, choices=choices, saved=saved,
-                     output_format=output_format, echo=echo, ask=ask, max_steps=max_steps, save=save,
+        return _play(scenario, party=party, seed=seed, agent=agent, choices=choices, interactive=interactive,
+                     saved=saved, output_format=output_format, echo=echo, ask=ask, max_steps=max_steps, save=save,
                      resume=resume)
 
 
-def _play(scenario, *, party: str | None, seed: int, name: str, choices: list[int] | None, saved: dict | None,
-          output_format: str, echo: Callable[[str], None], ask: Callable[[str], str], max_steps: int,
-          save: str | None, resume: str | None) -> RunResult:
-    from deckquest.packs.store import resolve_script_reference
-    from deckquest.runtime.party import load_party
-
-    members = load_party(party, locate=resolve_script_reference) if party is not None else None
+def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices: list[int] | None,
+          interactive: bool, saved: dict | None, output_format: str, echo: Callable[[str], None],
+          ask: Callable[[str], str], max_steps: int, save: str | None, resume: str | None) -> RunResult:
+    members = party_members(party)
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
         low, high = scenario.players
         _note(_("{title} is written for {low} to {high} players; this party has {count}", title=scenario.title,
                 low=low, high=high, count=len(members)))
     program = Program(scenario, members)
+    name = default_agent(agent, choices, interactive, program.system)
     if output_format == "jsonl":
         def listener(event):
             echo(json_line(event).rstrip("\n"))
     else:
-        renderer = TextRenderer()
+        renderer = TextRenderer(program.system)
 
         def listener(event):
             for line in renderer.lines(event):
                 echo(line)
-    agent_object = make_agent(name, choices, input=ask, output=echo)
+    agent_object = make_agent(name, choices, input=ask, output=echo, system=program.system)
     if resume is not None:
         from deckquest.runtime.saves import load_run
 

@@ -12,6 +12,7 @@ from html import escape
 from deckquest.engine.colors import check_kind_word, who_word
 from deckquest.i18n import _, current, pgettext
 from deckquest.sim.report import outcome_word, rating_word
+from deckquest.systems import REGISTRY
 
 BAR_HEIGHT = 22
 CHART_WIDTH = 640
@@ -130,7 +131,7 @@ def render_page(data: dict) -> str:
     title = _("{title}: difficulty report", title=data["scenario"]["title"])
     body = [f"<h1>{escape(title)}</h1>", _meta(data), _verdict(data["verdict"]),
             _endings(data), _funnel(data), _scene_graph(data), _checks(data), _pcs(data), _battles(data),
-            _coverage(data), _problems(data)]
+            _coverage(data), _system(data), _problems(data)]
     return (f'<!DOCTYPE html>\n<html lang="{current()}"><head><meta charset="utf-8">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
             f"<body>{''.join(body)}</body></html>\n")
@@ -142,6 +143,13 @@ def _heading(anchor: str, text: str) -> str:
 
 def _paragraph(text: str) -> str:
     return f"<p>{escape(text)}</p>"
+
+
+def _system(data: dict) -> str:
+    """The game system's section (GameSystem.report_html: a fragment it escapes itself)."""
+    section = data.get("system")
+    system = REGISTRY.find(section["name"]) if section is not None else None
+    return system.report_html(section) if system is not None else ""
 
 
 def _meta(data: dict) -> str:

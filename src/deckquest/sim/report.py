@@ -16,6 +16,7 @@ from deckquest.i18n import _, current, language, language_for, ljust, localize, 
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
 from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
 from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
+from deckquest.systems import REGISTRY
 
 RATINGS = ("easy", "fair", "hard", "very hard")
 RATING_FLOORS = (0.80, 0.55, 0.30)  # the party's success share at or above which each applies
@@ -146,6 +147,10 @@ def _build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested:
     data["ending_details"] = _ending_details(data, tally)
     data["verdict"] = _verdict(data)
     data["graph"] = _graph(scenario, data)
+    system = program.system
+    section = system.report(tally.system_rows, runs)
+    if section is not None:  # a game system's own section (GameSystem.report)
+        data["system"] = {"name": system.name, **section}
     return Report(data)
 
 
@@ -175,7 +180,7 @@ def _scenes(program, tally: Tally) -> dict:
 
 def _exact(program, site, pc_id: str, boost: bool) -> float | None:
     """The fresh-deck odds of `deckquest odds` for one PC at one site (None if unknowable)."""
-    from deckquest.sim.odds import check_probability
+    from deckquest.engine.odds import check_probability
 
     member = next((m for m in program.party if m.id == pc_id), None)
     if member is None or (boost and program.rules != "2019"):
@@ -543,6 +548,7 @@ def format_text(data: dict) -> str:
         lines.append(_("Runtime error in {runs:,} runs at line {line} (scene `{scene}`): {message}", runs=row["runs"],
                        line=row["line"], scene=row["scene"], message=row["message"]))
         lines.append("  " + _("replay: {command}", command=row["command"]))
+    lines += _system_text(data)
     unreached = data["lines"]["unreached"]
     lines += ["", _("Lines no run reached: {lines}", lines=", ".join(unreached) if unreached else _("none"))]
     return "\n".join(lines) + "\n"
@@ -569,6 +575,11 @@ def _checks_text(checks: list[dict]) -> list[str]:
                                                    attempts=row["attempts"], rate=_pct(rate),
                                                    exact=_pct(row["exact"]).strip()))
     return lines
+def _system_text(data: dict) -> list[str]:
+    """The game system's section of the text page (GameSystem.report_text)."""
+    section = data.get("system")
+    system = REGISTRY.find(section["name"]) if section is not None else None
+    return ["", *system.report_text(section)] if system is not None else []
 
 
 def _coverage_text(rows: list[dict]) -> list[str]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from deckquest.engine.colors import check_kind_word, who_word
 from deckquest.i18n import _, ljust, width
 from deckquest.runtime.interpreter import Program
-from deckquest.sim.odds import check_probability
+from deckquest.engine.odds import check_probability
 from deckquest.sim.trace import ScriptMap, Site
 
 
@@ -39,9 +39,8 @@ class SiteOdds:
                         for o in self.pcs]}
 
 
-def script_odds(script, party=None) -> tuple[str, list[SiteOdds], str]:
-    """(rules edition, the odds of every check site of the script's main file, the script's
-    `language`)."""
+def script_odds(script, party=None) -> tuple[str, list[SiteOdds]]:
+    """(rules edition, the odds of every check site of the script's main file)."""
     from deckquest.sim.batch import load
 
     scenario, members = load(script, party)
@@ -55,7 +54,7 @@ def script_odds(script, party=None) -> tuple[str, list[SiteOdds], str]:
             continue
         who = [by_id[site.who]] if site.who in by_id else list(program.party)
         sites.append(SiteOdds(site, tuple(_pc_odds(member, site, rules) for member in who)))
-    return rules, sites, scenario.language
+    return rules, sites
 
 
 def _pc_odds(member, site: Site, rules: str) -> PcOdds:
