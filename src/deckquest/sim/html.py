@@ -198,6 +198,8 @@ def _scene_graph(data: dict) -> str:
     from deckquest.sim.graph import SceneGraph, to_svg
 
     graph, rates = SceneGraph.from_dict(data["graph"])
+    if not graph.nodes:  # a whole game without scenes
+        return ""
     return (_heading("graph", _("Scenes and exits"))
             + _paragraph(_("Each exit with the branch that takes it and the times runs took it per run (above 100% "
                            "when parties loop)."))
