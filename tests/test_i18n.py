@@ -168,3 +168,20 @@ def test_lang_en_changes_nothing_in_english_output():
 def test_lang_is_a_usage_error_for_an_unknown_language():
     result = run("check", "--lang", "fr", "x.quest")
     assert result.exit_code == 2
+
+
+def test_the_editor_shows_a_japanese_scripts_diagnostics_in_japanese(tmp_path):
+    """`deckquest lsp`: the published message is in the script's language, and the "did you
+    mean" quick fix still works from the hint as it was made."""
+    pytest.importorskip("pygls")
+    from deckquest.lsp.analysis import analyse, quick_fix
+    from deckquest.lsp.server import lsp_diagnostic
+
+    text = BROKEN.format(language="ja").replace("-> hall", "-> gat")
+    analysis = analyse(tmp_path / "cave.quest", text)
+    lines = text.splitlines()
+    unknown = next(d for d in analysis.diagnostics if d.code == "DQ0031")
+    shown = lsp_diagnostic(unknown, lines, analysis.language)
+    assert shown.message.startswith("不明なシーン `gat`\nヒント: もしかして `gate` ですか?")
+    assert shown.code == "DQ0031" and quick_fix(unknown, lines)[1] == "gate"
+    assert lsp_diagnostic(unknown, lines, "en").message.startswith("unknown scene `gat`\nhint: did you mean")
