@@ -327,7 +327,7 @@ class HumanAgent:
         self.output(before_moment(moment))
         for pc_id in dict.fromkeys(action[0] for action in actions):
             pc = run.state.pcs[pc_id]
-            hand = ", ".join(card_name(name) for name in pc.names(pc.hand)) or _("empty")
+            hand = _(", ").join(card_name(name) for name in pc.names(pc.hand)) or _("empty")
             self.output("  " + _("{pc}: life {life}, hand: {hand}", pc=pc.name, life=pc.life, hand=hand))
         for number, offered in enumerate(actions, start=1):
             self.output(f"  {number}. {offered[3]}")
@@ -353,7 +353,7 @@ class HumanAgent:
         return candidates[self._ask(_("choose {low}-{high}: ", low=1, high=len(candidates)), len(candidates)) - 1]
 
     def boost(self, run, pc, pending):
-        cards = ", ".join(card_name(name) for name in pc.names(pending.revealed))
+        cards = _(", ").join(card_name(name) for name in pc.names(pending.revealed))
         return self._yes(_("{pc} revealed {cards}: target {target}, result {result}. Boost (exile the top 6 "
                            "cards)? [y/n] ", pc=pc.name, cards=cards, target=pending.target, result=pending.result))
 

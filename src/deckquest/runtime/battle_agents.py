@@ -96,7 +96,7 @@ def render_board(battle: Battle) -> str:
                                   player=getattr(side, "name", item.controller)))
     for attack in battle.attacks:
         attacker = card_name(battle.side(attack.owner).cards[attack.card].name)
-        blockers = ", ".join(card_name(battle.side(o).cards[c].name) for o, c in attack.blockers) or _("unblocked")
+        blockers = _(", ").join(card_name(battle.side(o).cards[c].name) for o, c in attack.blockers) or _("unblocked")
         lines.append("  " + _("attacking {defender}: {attacker} (#{number}) <- {blockers}", defender=attack.defender,
                               attacker=attacker, number=attack.card, blockers=blockers))
     if battle.check is not None:
@@ -106,7 +106,7 @@ def render_board(battle: Battle) -> str:
     for pc in battle.survivors:
         lines.append(_("{pc}: life {life}, {status}, library {library}", pc=pc.name, life=pc.life,
                        status=status_word(pc.status), library=len(pc.library)))
-        lines.append("    " + _("hand: {cards}", cards=", ".join(card_name(pc.cards[c].name) for c in pc.hand) or "-"))
+        lines.append("    " + _("hand: {cards}", cards=_(", ").join(card_name(pc.cards[c].name) for c in pc.hand) or "-"))
         lines += [f"    {_permanent(pc, p)}" for p in pc.battlefield]
     return "\n".join(lines)
 
