@@ -22,6 +22,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import make_agent
@@ -87,7 +88,7 @@ def set_difficulty(program: Program, line: int, difficulty: int) -> None:
             if isinstance(stmt, (ast.Check, ast.Recruit)) and stmt.span.line == line and stmt.span.file == main:
                 program.sites[id(stmt)] = replace(program.sites[id(stmt)], difficulty=difficulty)
                 return
-    raise DeckquestError(f"no check at line {line} of {main}")
+    raise DeckquestError(_("no check at line {line} of {main}", line=line, main=main))
 
 
 # ---------------------------------------------------------------- preparing a batch
@@ -115,7 +116,7 @@ def make_batch(script, *, party=None, agent: str = "best", seed: int = 0,
     scenario, members = load(script, party)
     names = SIM_AGENTS + tuple(a for a in getattr(system_of(scenario), "agents", ()) if a not in SIM_AGENTS)
     if agent not in names:
-        raise UsageError(f"unknown simulation agent `{agent}`", hint=f"agents: {', '.join(names)}")
+        raise UsageError(_("unknown simulation agent `{agent}`", agent=agent), hint=_("agents: {names}", names=', '.join(names)))
     party_file = str(party) if isinstance(party, (str, Path)) else None
     return Batch(scenario, members, agent, seed, max_steps, tuple(overrides), party_file)
 
@@ -163,9 +164,9 @@ def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *
     with ``report.interrupted`` set.
     """
     if runs < 1:
-        raise UsageError(f"the number of runs must be at least 1, not {runs}")
+        raise UsageError(_("the number of runs must be at least 1, not {runs}", runs=runs))
     if precision is not None and not 0 < precision < 0.5:
-        raise UsageError(f"the precision must be above 0 and below 0.5, not {precision}")
+        raise UsageError(_("the precision must be above 0 and below 0.5, not {precision}", precision=precision))
     batch = make_batch(script, party=party, agent=agent, seed=seed, max_steps=max_steps,
                        overrides=overrides)
     player = Player(batch)  # in the parent too: user errors surface here, and the map
