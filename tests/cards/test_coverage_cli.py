@@ -44,7 +44,7 @@ def test_coverage_of_the_krenko_deck(tmp_path, monkeypatch):
     result = run("cards", "coverage", str(ROOT / "scenarios/goblin_cave/decks/krenko.txt"))
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith(f"{ROOT / 'scenarios/goblin_cave/decks/krenko.txt'}: 60 cards, ")
-    assert "   4 Krenko, Mob Boss" in result.stdout
+    assert "   1 Krenko, Mob Boss" in result.stdout
 
 
 def test_unknown_card_in_the_deck_is_a_user_error(tmp_path, monkeypatch):

@@ -45,7 +45,7 @@ def entries(stream: JsonStream) -> Iterator[Entry | Skipped]:
             continue
         card_faces, variants = split_variants(faces)
         yield guarded(lambda: entry(key, card_faces))
-        for _ in variants:
+        for _variant in variants:
             yield Skipped(SAME_NAME)
 
 

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from deckquest.i18n import _
 from deckquest.cards.database import CardDatabase, deckquest_home, normalize_name
 from deckquest.cards.importers import (
     DUPLICATE_PRINTING,
@@ -104,9 +105,9 @@ class UserDatabase:
             version = None
         if version != (SCHEMA_VERSION,):
             raise DeckquestError(
-                f"{path} is not a card database this deckquest can read",
+                _("{path} is not a card database this deckquest can read", path=path),
                 Span(str(path)),
-                "import the card data again: deckquest cards import FILE",
+                _("import the card data again: deckquest cards import FILE"),
                 code=DATABASE_UNREADABLE,
             )
         return cls(path, connection)
@@ -180,7 +181,7 @@ def import_file(
         handle, temporary = tempfile.mkstemp(prefix=f"{TEMPORARY_PREFIX}{os.getpid()}-", suffix=TEMPORARY_SUFFIX,
                                              dir=home)
     except OSError as error:
-        raise DeckquestError(f"cannot write the card database in {home}: {error.strerror}", Span(str(home)),
+        raise DeckquestError(_("cannot write the card database in {home}: {strerror}", home=home, strerror=error.strerror), Span(str(home)),
                              code=DATABASE_NOT_WRITTEN) from None
     report = ImportReport(source, file_format, target)
     try:
@@ -188,15 +189,15 @@ def import_file(
         _write(Path(temporary), read_entries(source, file_format, on_progress), report)
         if report.imported == 0:
             raise DeckquestError(
-                f"no cards found in {source}; the card database was not changed",
+                _("no cards found in {source}; the card database was not changed", source=source),
                 Span(str(source)),
-                "import a Scryfall bulk file (e.g. oracle-cards) or MTGJSON AtomicCards.json",
+                _("import a Scryfall bulk file (e.g. oracle-cards) or MTGJSON AtomicCards.json"),
                 code=NO_CARDS,
             )
         os.replace(temporary, target)
     except (OSError, sqlite3.Error) as error:
         Path(temporary).unlink(missing_ok=True)
-        raise DeckquestError(f"the import failed and the card database was not changed: {error}", Span(str(source)),
+        raise DeckquestError(_("the import failed and the card database was not changed: {error}", error=error), Span(str(source)),
                              code=DATABASE_NOT_WRITTEN) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)

@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Callable, NamedTuple
 
+from deckquest.i18n import _
 from deckquest.engine.colors import (
     KINDS_2014, KINDS_2019, bonus_2014, check_kind, color_bonus, is_colorless_for_boost, rule_colors,
 )
@@ -407,9 +408,9 @@ def _reveal_2014(pc: PC, pending: PendingCheck) -> None:
 def check_note(pending: PendingCheck) -> str:
     """Why a check failed without a comparison, or "" when it was compared."""
     if pending.library_short:
-        return "too few cards in the library to reveal: the check fails"
+        return _("too few cards in the library to reveal: the check fails")
     if pending.critical == "failure" and not pending.revealed:
-        return "only critical cards remain in the library: the check fails (T-4.7)"
+        return _("only critical cards remain in the library: the check fails (T-4.7)")
     return ""
 
 

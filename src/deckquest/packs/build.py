@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
 from deckquest.packs.archive import ARCHIVE_SUFFIX, write_archive
 from deckquest.packs.paths import is_inside
@@ -44,8 +45,8 @@ def build_pack(folder: Path, output: Path | None = None) -> BuildResult:
     elif output.is_dir():
         output = output / default_name
     if is_inside(output.parent, folder):
-        raise DeckquestError(f"cannot write the archive inside the pack folder {folder}",
-                             Span(str(output)), code="DQ7050", hint="pass `--output` with a folder outside the pack")
+        raise DeckquestError(_("cannot write the archive inside the pack folder {folder}", folder=folder),
+                             Span(str(output)), code="DQ7050", hint=_("pass `--output` with a folder outside the pack"))
     names = sorted(report.files)
     handle, temporary = tempfile.mkstemp(prefix=".building-", suffix=ARCHIVE_SUFFIX, dir=output.parent)
     try:
@@ -62,11 +63,11 @@ def build_pack(folder: Path, output: Path | None = None) -> BuildResult:
 def init_pack(name: str, parent: Path) -> Path:
     """Create `parent/name`: a pack skeleton with one scenario that validates as it is."""
     if not PACK_NAME.fullmatch(name):
-        raise DeckquestError(f"`{name}` is not a pack name", code="DQ7051",
-                             hint="use lowercase letters, digits and single dashes, e.g. `goblin-cave`")
+        raise DeckquestError(_("`{name}` is not a pack name", name=name), code="DQ7051",
+                             hint=_("use lowercase letters, digits and single dashes, e.g. `goblin-cave`"))
     root = parent / name
     if root.exists():
-        raise DeckquestError(f"{root} already exists", code="DQ7051", hint="choose another name or folder")
+        raise DeckquestError(_("{root} already exists", root=root), code="DQ7051", hint=_("choose another name or folder"))
     script = name.replace("-", "_")
     files = {
         "pack.yaml": _MANIFEST.format(name=name, script=script, title=name.replace("-", " ").title()),

@@ -11,6 +11,7 @@ import random
 from pathlib import Path
 from typing import Callable
 
+from deckquest.i18n import _, language, language_for
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import AGENT_NAMES, agent_names, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
@@ -31,7 +32,7 @@ def locate_script(ref: str) -> Path:
             return locate_scenario(ref)
     if ref.endswith(".quest"):
         return path
-    raise DeckquestError(f"no script `{ref}`", hint="give a .quest file or PACK/SCENARIO of an installed pack")
+    raise DeckquestError(_("no script `{ref}`", ref=ref), hint=_("give a .quest file or PACK/SCENARIO of an installed pack"))
 
 
 def compile_script(ref: str):
@@ -62,7 +63,7 @@ def parse_choices(text: str | None) -> list[int] | None:
     for item in text.split(","):
         item = item.strip()
         if not item.isdigit() or int(item) < 1:
-            raise UsageError(f"--choose takes option numbers like 1,2,1; `{item}` is not one")
+            raise UsageError(_("--choose takes option numbers like 1,2,1; `{item}` is not one", item=item))
         numbers.append(int(item))
     return numbers
 
@@ -70,9 +71,9 @@ def parse_choices(text: str | None) -> list[int] | None:
 def default_agent(agent: str | None, choices: list[int] | None, interactive: bool, system=None) -> str:
     if agent is not None:
         if agent not in agent_names(system):
-            raise UsageError(f"unknown agent `{agent}`", hint=f"agents: {', '.join(agent_names(system))}")
+            raise UsageError(_("unknown agent `{agent}`", agent=agent), hint=_("agents: {names}", names=", ".join(agent_names(system))))
         if choices is not None and agent != "scripted":
-            raise UsageError("--choose goes with --agent scripted (or no --agent)")
+            raise UsageError(_("--choose goes with --agent scripted (or no --agent)"))
         return agent
     if choices is not None:
         return "scripted"
@@ -99,10 +100,20 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
         if party is None:
             party = saved["party"]
     scenario = compile_script(script)
+    with language(language_for(scenario.language)):  # the transcript, prompts and notes (docs/language.md)
+        return _play(scenario, party=party, seed=seed, agent=agent, choices=choices, interactive=interactive,
+                     saved=saved, output_format=output_format, echo=echo, ask=ask, max_steps=max_steps, save=save,
+                     resume=resume)
+
+
+def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices: list[int] | None,
+          interactive: bool, saved: dict | None, output_format: str, echo: Callable[[str], None],
+          ask: Callable[[str], str], max_steps: int, save: str | None, resume: str | None) -> RunResult:
     members = party_members(party)
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
         low, high = scenario.players
-        _note(f"{scenario.title} is written for {low} to {high} players; this party has {len(members)}")
+        _note(_("{title} is written for {low} to {high} players; this party has {count}", title=scenario.title,
+                low=low, high=high, count=len(members)))
     program = Program(scenario, members)
     name = default_agent(agent, choices, interactive, program.system)
     if output_format == "jsonl":
@@ -120,7 +131,8 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
 
         run = load_run(program, resume, agent_object, record=False, listener=listener, max_steps=max_steps)
         seed = saved["seed"]
-        _note(f"resuming {resume}: scene `{run.state.scene}`, {run.state.steps} steps in")
+        _note(_("resuming {save}: scene `{scene}`, {steps} steps in", save=resume, scene=run.state.scene,
+                steps=run.state.steps))
     else:
         run = Run(program, agent_object, random.Random(seed), record=False, listener=listener,
                   max_steps=max_steps, seed=seed)
@@ -147,7 +159,7 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         except KeyboardInterrupt:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(f"interrupted: the run is saved to {path}; continue it with --resume {path}")
+            _note(_("interrupted: the run is saved to {path}; continue it with --resume {path}", path=path))
             raise
         if going:
             continue
@@ -155,11 +167,11 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         if result.outcome == ABANDONED:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(f"the run is saved to {path}; continue it with --resume {path}")
+            _note(_("the run is saved to {path}; continue it with --resume {path}", path=path))
         return result
 
 
 def _note(text: str) -> None:
     import sys
 
-    print(f"note: {text}", file=sys.stderr)
+    print(_("note: {text}", text=text), file=sys.stderr)

@@ -12,6 +12,7 @@ in which things happen.
 
 from __future__ import annotations
 
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.adventure import (
@@ -246,11 +247,11 @@ def _refused_check(run, site, pc_id: str | None, pc, kind: str,
                    difficulty: int) -> tuple[str | None, bool, int, bool]:
     """No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0."""
     if pc is None:
-        refusal = "no PC can make this check"
+        refusal = _("no PC can make this check")
     elif pc.status not in pcs.ABLE:
-        refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
+        refusal = _("{pc} is {status} and cannot make a check (T-7.2)", pc=pc.name, status=pcs.status_word(pc.status))
     else:
-        refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
+        refusal = _("{pc} already made this very check in this scene (T-4.12)", pc=pc.name)
     success, degree = _outcome(run, pc_id, False, -max(1, difficulty))
     run.emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=site.label, cards=[],
                color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
@@ -322,7 +323,7 @@ def _fight(run, stmt: ast.Fight, frame) -> None:
     if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
         run.emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
                    holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
-                   creature_died=False, note=f"{decl.name} is already {npc.status}")
+                   creature_died=False, note=_("{name} is already {status}", name=decl.name, status=pcs.status_word(npc.status)))
         return
     npc.status = NPC_PRESENT
     if run.agent_acts and run.act("fight", frame):
@@ -364,7 +365,7 @@ def _fight_bare(run, stmt: ast.Fight, decl, power: int, frame) -> None:
     victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
     run.emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
                holding_back=stmt.holding_back, dealt=0, taken=power if victim else 0,
-               npc_defeated=False, creature_died=False, note="no creature to fight for the party")
+               npc_defeated=False, creature_died=False, note=_("no creature to fight for the party"))
     if victim is not None and power > 0:
         _change_life(run, [victim], -power)
 
@@ -384,8 +385,8 @@ def _battle(run, stmt: ast.Battle, frame) -> None:
     depth = len(run.state.frames)
     outcome = battle(run, stmt, frame)
     if outcome == "stalemate":
-        run.finish(STUCK, f"the battle at line {stmt.span.line} did not end (more than "
-                            f"{MAX_TURNS} turns or {MAX_PERMANENTS} permanents)")
+        run.finish(STUCK, _("the battle at line {line} did not end (more than {turns} turns or {permanents} "
+                            "permanents)", line=stmt.span.line, turns=MAX_TURNS, permanents=MAX_PERMANENTS))
         return
     block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
     if block is not None:
@@ -471,7 +472,7 @@ def _preparation(run, stmt: ast.Battle, frame, fighters: list[pcs.PC]) -> int:
         candidates = [pc.id for pc in fighters if (pc.id, site.key) not in run.state.checks_made]
         representative = (run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates)
                           if candidates else None)
-    _, success, degree, _ = _one_check(run, site, representative, difficulty)
+    _pc, success, degree, _critical = _one_check(run, site, representative, difficulty)
     return min(MAX_PREPARATION_TURNS, degree) if success else 0
 
 
