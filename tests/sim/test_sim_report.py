@@ -243,3 +243,22 @@ def test_html_numbers_have_no_padding_zeros(tmp_path):
     simulate(SCENARIOS / "skirmish.quest", runs=40, jobs=1).write_html(html)
     cells = re.findall(r'<td class="num">([^<]*)</td>', html.read_text("utf-8"))
     assert cells and not [c for c in cells if re.fullmatch(r"\d+\.\d*0", c)]
+
+
+def test_report_counts_a_shock_land_and_drawback_creatures_as_partly_simulated(tmp_path):
+    """Issue 18 item 11: Blood Crypt taps for mana and Jackal Pup attacks as a 2/1 in a battle
+    (T-6.1), so the report lists them as partly simulated, never "not simulated", and a deck
+    whose only unread text is such riders adds no warning to the verdict."""
+    import shutil
+
+    shutil.copytree(SCENARIOS / "decks", tmp_path / "decks")
+    green = (tmp_path / "decks" / "green.txt").read_text(encoding="utf-8")
+    (tmp_path / "decks" / "green.txt").write_text(
+        green.replace("4 Kalonian Tusker", "4 Blood Crypt\n4 Jackal Pup\n4 Vampire Lacerator"), encoding="utf-8")
+    shutil.copy(SCENARIOS / "skirmish.quest", tmp_path / "skirmish.quest")
+    report = simulate(tmp_path / "skirmish.quest", runs=10, seed=1, jobs=1)
+    alice = next(row for row in report.data["coverage"] if row["owner"] == "alice")
+    assert alice["not_simulated"] == []
+    assert {"Blood Crypt", "Jackal Pup", "Vampire Lacerator"} <= set(alice["partly"])
+    assert not any("battles simulate only" in reason for reason in report.data["verdict"]["reasons"])
+    assert "not simulated: Blood Crypt" not in report.text()
