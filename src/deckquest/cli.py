@@ -100,7 +100,8 @@ def cards():
     show_default=True, help="Scryfall bulk JSON or MTGJSON AtomicCards.json; auto looks at the first bytes.",
 )
 def cards_import(file: Path, file_format: str):
-    """Import FILE into the user card database, replacing the previous import."""
+    """Import FILE into the user card database: it replaces the previous import of the same
+    source (Scryfall or MTGJSON) and keeps the other's."""
     from deckquest.cards.userdb import import_file
 
     if not sys.stderr.isatty():
