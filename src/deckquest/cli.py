@@ -291,13 +291,21 @@ def pack_build(folder: Path, output: Path | None):
 
 @pack.command("install")
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
-def pack_install(source: Path):
+@click.option("--force", is_flag=True,
+              help="Replace an installed pack of the same name and version whose contents differ.")
+@click.option("--allow-downgrade", is_flag=True, help="Replace an installed pack with an older version.")
+def pack_install(source: Path, force: bool, allow_downgrade: bool):
     """Install a .dqpack archive or a pack folder into the user data folder."""
     from deckquest.packs.install import install_pack
 
-    result = install_pack(source)
-    was = f" (replacing {result.replaced})" if result.replaced else ""
-    click.echo(f"installed {result.pack.name} {result.pack.version}{was}")
+    result = install_pack(source, force=force, allow_downgrade=allow_downgrade)
+    name = f"{result.pack.name} {result.pack.version}"
+    if result.unchanged:
+        click.echo(f"{name} is already installed, with the same contents")
+    elif result.forced:
+        click.echo(f"installed {name} (replacing the installed {result.replaced}, whose contents differed)")
+    else:
+        click.echo(f"installed {name}" + (f" (replacing {result.replaced})" if result.replaced else ""))
 
 
 @pack.command("list")

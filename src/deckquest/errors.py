@@ -131,7 +131,7 @@ class DeckquestError(Exception):
 
     def render(self) -> str:
         if self.span is None:
-            text = f"error: {self.message}"
+            text = f"error[{self.code}]: {self.message}" if self.code else f"error: {self.message}"
             return text + (f"\nhint: {self.hint}" if self.hint else "")
         return render("error", self.message, self.span, self.code, self.hint, self.source_line)
 

@@ -31,7 +31,7 @@ from pathlib import Path
 from deckquest.cards.database import CardDatabase, default_database, normalize_name
 from deckquest.cards.model import Card
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean, file_span
-from deckquest.files import NotARegularFile, read_bounded
+from deckquest.files import NotRegularFile, read_bounded
 
 MAX_COUNT = 250
 """No deck holds more copies of one card (a 250-card horde deck is already huge, T-6.13)."""
@@ -474,7 +474,7 @@ def _read_text(path: str | Path) -> str:
     """The file's text; a missing, unreadable, huge or non-UTF-8 file is a user error, not a traceback."""
     try:
         data = read_bounded(path, MAX_DECK_BYTES)
-    except NotARegularFile:
+    except NotRegularFile:
         raise DeckquestError(f"deck list `{path}` is not a regular file", file_span(path), code=UNREADABLE_FILE)
     except FileNotFoundError:
         raise DeckquestError(f"deck list `{path}` does not exist", file_span(path), code=UNREADABLE_FILE)

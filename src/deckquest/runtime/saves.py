@@ -36,7 +36,7 @@ from deckquest.engine.combat.resolve import token_card
 from deckquest.engine.combat.statics import pc_creature_card
 from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
-from deckquest.files import NotARegularFile, read_bounded, write_atomically
+from deckquest.files import NotRegularFile, read_bounded, write_atomically
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program, Run
 from deckquest.runtime.state import Frame, NpcState, RunState
 
@@ -185,7 +185,7 @@ def read_save(path) -> dict:
         raw = read_bounded(path, MAX_SAVE_BYTES)
     except FileNotFoundError:
         raise DeckquestError(f"no save file `{display}`", Span(display), code=UNREADABLE_SAVE) from None
-    except NotARegularFile:
+    except NotRegularFile:
         raise DeckquestError("cannot read the save: not a regular file", Span(display), code=UNREADABLE_SAVE) from None
     except OSError as error:
         raise DeckquestError(f"cannot read the save: {error.strerror}", Span(display), code=UNREADABLE_SAVE) from None
