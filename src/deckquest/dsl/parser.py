@@ -341,11 +341,13 @@ def _recover(text: str, path: str, first: UnexpectedInput) -> tuple[list[Diagnos
     return found or [diagnostic_for(first, path, lines)], False
 
 
-def _blocks(lines: list[str]):
-    """(first line number, text) of each top-level block: a column-0 line and its indented lines."""
+def _blocks(lines: list[str], joined: re.Pattern | None = None):
+    """(first line number, text) of each top-level block: a column-0 line and its indented lines.
+    A column-0 line that `joined` matches continues the block before it (`else:` its `if`)."""
     start, current = None, []
     for number, line in enumerate(lines, start=1):
-        if line and not line[0].isspace() and not line.startswith("#"):
+        if line and not line[0].isspace() and not line.startswith("#") and not (
+                current and joined is not None and joined.match(line)):
             if current:
                 yield start, "\n".join(current) + "\n"
             start, current = number, [line]
@@ -356,6 +358,7 @@ def _blocks(lines: list[str]):
 
 
 _WRAPPER = 'scene recovered "":\n'
+_ELSE = re.compile(r"else\b")
 
 
 def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str], limit: int) -> list[Diagnostic]:
@@ -363,7 +366,8 @@ def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str], 
     (the first `limit` of them)."""
     chunk_lines = chunk.split("\n")  # `lines` stays the file's: diagnostics read their line there
     found: list[Diagnostic] = []
-    for start, statement in _blocks([line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]):
+    statements = [line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]
+    for start, statement in _blocks(statements, _ELSE):  # an `else:` is parsed with its `if`, never alone
         if len(found) >= limit:
             break
         body = "\n".join((" " * INDENT + line) if line else "" for line in statement.split("\n"))
@@ -497,13 +501,14 @@ class AstBuilder(Transformer):
 
     def npc_decl(self, meta, c):
         kind, name, title, from_card, *fields = c
-        return ast.NpcDecl(self._span(meta), kind, str(name), unquote(title), from_card, fields)
+        return ast.NpcDecl(self._span(meta), kind, str(name), unquote(title), from_card and unquote(from_card),
+                           fields, from_card and self._tok_span(from_card))
 
     def npc_kind(self, meta, c):
         return str(c[0])
 
     def from_card(self, meta, c):
-        return unquote(c[0])
+        return c[0]  # the STRING token: npc_decl keeps its text and its place
 
     def cost_field(self, meta, c):
         return ast.NpcField(self._span(meta), "cost", unquote(c[0]))
@@ -610,7 +615,8 @@ class AstBuilder(Transformer):
         kind, difficulty, by, label, *outcomes = c
         return ast.Check(self._span(meta), str(kind), self._int(difficulty), by,
                          unquote(label) if label is not None else None,
-                         _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes)
+                         _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes,
+                         self._tok_span(kind))
 
     def by(self, meta, c):
         return c[0]

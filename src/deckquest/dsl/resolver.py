@@ -14,6 +14,7 @@ so the interpreter looks every name up in the Scenario's tables as written in th
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 
@@ -228,7 +229,7 @@ class _Compiler:
                        "move what both scripts need into a third one that both use")
             return
         qualified = f"{self.prefix}{namespace}."
-        library = _Compiler(target, self.db, self.stack, self.budget, prefix=qualified)
+        library = _Compiler(self._shown(target), self.db, self.stack, self.budget, prefix=qualified)
         library.rules = self.rules
         try:
             text = read_script(target, use.span)
@@ -347,11 +348,28 @@ class _Compiler:
         try:
             return path, load_deck(path, self._database())
         except CompileError as failure:
-            self.diagnostics.extend(failure.diagnostics)
+            self.diagnostics.extend(self._as_written(d, path) for d in failure.diagnostics)
         except DeckquestError as problem:
-            self.diagnostics.append(Diagnostic("error", problem.message, problem.span or span,
-                                               problem.code or "DQ0051", problem.hint))
+            self.diagnostics.append(self._as_written(Diagnostic("error", problem.message, problem.span or span,
+                                                                problem.code or "DQ0051", problem.hint), path))
         return path, None
+
+    def _as_written(self, diagnostic: Diagnostic, path: Path) -> Diagnostic:
+        """A deck file's diagnostic named as the script is (`decks/rook.txt:3:1` beside
+        `quest.quest:9:5`, see `_shown`)."""
+        if diagnostic.span.file != str(path):
+            return diagnostic
+        return dataclasses.replace(diagnostic, span=dataclasses.replace(diagnostic.span, file=str(self._shown(path))))
+
+    def _shown(self, path: Path) -> Path:
+        """A file the script refers to, named the way the script's own path was given: relative
+        to the working folder when that was relative, else absolute."""
+        if self.path.is_absolute():
+            return path
+        try:
+            return Path(os.path.relpath(path))
+        except ValueError:  # another drive (Windows)
+            return path
 
     def _criticals(self, pc: ast.PcDecl, deck) -> None:
         """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck (2019 only: T-5 has none)."""
@@ -528,7 +546,7 @@ class _Compiler:
         card = self._database().get(npc.from_card)
         if card is None:
             suggestion = self._database().suggest(npc.from_card)
-            self.error("DQ0054", f"unknown card \"{npc.from_card}\"", npc.span,
+            self.error("DQ0054", f"unknown card \"{npc.from_card}\"", npc.from_card_span or npc.span,
                        f'did you mean "{suggestion}"? If it is another card, import it with `deckquest cards import`'
                        if suggestion else "import card data with `deckquest cards import`")
             return
@@ -578,7 +596,7 @@ class _Compiler:
             "player": ("deck", npc.get("deck") is None, 'deck "decks/boss.txt"'),
             "horde": ("deck", npc.get("deck") is None, 'deck "decks/horde.txt"'),
         }[npc.kind]
-        if missing[1] and not any(d.span == npc.span for d in self.diagnostics):
+        if missing[1] and not any(d.span in (npc.span, npc.from_card_span) for d in self.diagnostics):
             self.error("DQ0055", f"the {npc.kind} `{npc.id}` has no `{missing[0]}`", npc.span,
                        f"add `{missing[2]}` under it" + (', or take a card\'s values: `from card "Name"`'
                                                           if npc.kind in ("creature", "planeswalker") else ""))
@@ -587,8 +605,9 @@ class _Compiler:
 
     # -------------------------------------------------------------- names in statements
 
-    def _lookup(self, name: str, span: Span, wanted: tuple[str, ...], code: str) -> str:
-        """The canonical name of a use of `name` expected to be one of `wanted` kinds."""
+    def _lookup(self, name: str, span: Span, wanted: tuple[str, ...], code: str, others: tuple[str, ...] = ()) -> str:
+        """The canonical name of a use of `name` expected to be one of `wanted` kinds; `others`
+        are the words also accepted there (`party`, `each`…), named in the hint."""
         canonical = self.prefix + name
         entry = self.symbols.get(canonical)
         if entry is None or entry[0] not in wanted:
@@ -599,7 +618,7 @@ class _Compiler:
                 candidates = [n[len(self.prefix):] for n in candidates if n.startswith(self.prefix)]
             wanted_words = " or ".join(_KIND_WORDS.get(k, k) for k in wanted)
             if entry is None:
-                self.error(code, f"unknown {wanted_words} `{name}`", span, did_you_mean(name, candidates))
+                self.error(code, f"unknown {wanted_words} `{name}`", span, _unknown_hint(name, candidates, others))
             else:
                 self.error("DQ0035", f"`{name}` is a {_KIND_WORDS.get(entry[0], entry[0])}, not a {wanted_words}", span,
                            did_you_mean(name, candidates))
@@ -614,7 +633,7 @@ class _Compiler:
             self.error("DQ0035", f"`{name}` is a {npc.kind} NPC; only a {' or '.join(kinds)} can be recruited (T-8.4)", span)
         return canonical
 
-    def _pc_ref(self, name: str, span: Span, scope: "_Scope") -> str:
+    def _pc_ref(self, name: str, span: Span, scope: "_Scope", others: tuple[str, ...] = ()) -> str:
         if name == "pc":
             if not scope.pc:
                 self.error("DQ0037", "`pc` means the PC in scope, and here there is none", span,
@@ -624,7 +643,7 @@ class _Compiler:
             self.error("DQ0033", "`party` is not a PC", span,
                        "an effect on every PC is written `each pc loses 1 life`, `each pc draws 1`")
             return name
-        return self._lookup(name, span, ("pc",), "DQ0033")
+        return self._lookup(name, span, ("pc",), "DQ0033", others)
 
     # -------------------------------------------------------------- triggers, scenes, statements
 
@@ -712,7 +731,7 @@ class _Compiler:
                 hint = f"in {self.rules} rules this check is `{other}` (T-5.5)"
             else:
                 hint = did_you_mean(s.kind, kinds) or "kinds: " + ", ".join(kinds)
-            self.error("DQ0036", f"`{s.kind}` is not a check kind of the {self.rules} rules", s.span, hint)
+            self.error("DQ0036", f"`{s.kind}` is not a check kind of the {self.rules} rules", s.kind_span or s.span, hint)
         self._who(s.by, scope, allowed=("pc", "party", "each", "all", "any"))
         self._outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
 
@@ -747,7 +766,7 @@ class _Compiler:
             self.error("DQ0057", f"`by {who.kind}` is not possible here", who.span,
                        "here: " + ", ".join("a PC id" if k == "pc" else f"`{k}`" for k in allowed))
         elif who.kind == "pc":
-            who.pc = self._pc_ref(who.pc, who.span, scope)
+            who.pc = self._pc_ref(who.pc, who.span, scope, others=tuple(k for k in allowed if k != "pc"))
 
     def _s_Encounter(self, s: ast.Encounter, scope):
         s.npc = self._npc_ref(s.npc, s.name_span or s.span)
@@ -923,6 +942,16 @@ def _statement_terminates(s) -> bool:
 
 def _number(text: str | None) -> int | None:
     return int(text) if text is not None and text.lstrip("-").isdigit() else None
+
+
+def _unknown_hint(name: str, candidates: list[str], others: tuple[str, ...]) -> str | None:
+    """"did you mean …?", and where other words are accepted too (`by everyone`), all of them."""
+    hint = did_you_mean(name, [*candidates, *others])
+    if not others:
+        return hint
+    known = ", ".join(f"`{c}`" for c in sorted(candidates)[:8]) + (", …" if len(candidates) > 8 else "")
+    listed = f"a PC ({known}) or " if candidates else "a PC id or "
+    return (f"{hint} " if hint else "") + "`by` takes " + listed + ", ".join(f"`{o}`" for o in others)
 
 
 def _with_source(diagnostics: list[Diagnostic], text: str, path: str) -> list[Diagnostic]:
