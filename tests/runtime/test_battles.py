@@ -323,12 +323,12 @@ def test_the_text_transcript_shows_each_turn_in_one_or_two_lines(tmp_path):
     _, events = play(tmp_path, DEFEAT)
     text = render_text(events)
     assert "Battle against Goblin Flood [0:00]: Alice, Bram in the fight." in text
-    assert "  No preparation turns: the enemies move first (T-6.2, T-6.11)." in text
+    assert "  No preparation turns: the enemies move first." in text
     assert "  turn 1 (enemies) [0:00]: the horde reveals Goblin x36." in text
     turn_lines = [line for line in text.splitlines() if line.startswith("  turn ")]
     details = [line for line in text.splitlines() if line.startswith("    ")]
     assert len(turn_lines) == of_kind(events, "battle")[0]["turns"] and len(details) <= len(turn_lines)
-    assert "Defeat (T-6.12) after 1 turn [0:01]: Alice life" in text
+    assert "Defeat after 1 turn [0:01]: Alice life" in text
 
 
 def test_battle_events_can_be_left_out_for_batch_runs(tmp_path):

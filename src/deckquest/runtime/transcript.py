@@ -10,10 +10,24 @@ written when the next turn begins or the battle ends.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Iterable
 
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+_TAG = r"[TGAI]-\d+(?:\.\d+)*"
+_TAGS = rf"{_TAG}(?:(?:, | to | and ){_TAG})*"
+_TAG_ALONE = re.compile(rf" ?\({_TAGS}\)")  # "(T-6.2, T-6.11)", "(T-2.4 to T-2.6)"
+_TAG_AFTER = re.compile(rf",? {_TAGS}(?=[):])")  # "(24 cut, T-6.4)", "(scene end, T-2.9: …)"
+GM_TEXT = frozenset({"narration", "end"})
+"""Events whose text the script's author wrote: shown as written, tags and all."""
+
+
+def untagged(line: str) -> str:
+    """A line without the rule tags (T-6.2, G-15, …) that point into the rules digests, which
+    the package does not ship: the table transcript is for players (the JSONL keeps them)."""
+    return _TAG_AFTER.sub("", _TAG_ALONE.sub("", line))
 
 
 def clock(minutes: int) -> str:
@@ -50,6 +64,11 @@ class TextRenderer:
         return self.names.get(pc, pc or "nobody")
 
     def lines(self, event: dict) -> list[str]:
+        """The event's lines, without rule tags but in the author's own text (`untagged`)."""
+        rendered = self._lines(event)
+        return rendered if event["event"] in GM_TEXT else [untagged(line) for line in rendered]
+
+    def _lines(self, event: dict) -> list[str]:
         kind = event["event"]
         method = getattr(self, "_" + kind, None)
         if method is not None:
@@ -248,21 +267,27 @@ class BattleTurn:
     """One battle turn's engine events, written as a line of what each side did (lands,
     spells, the horde's reveal, escape checks) and a line of its combat and results
     (attacks, blocks, life, cards milled, permanents that died or left). Other engine events
-    (damage to creatures, triggers, pumps) are in the JSONL only."""
+    (damage to creatures, triggers, pumps) are in the JSONL only.
+
+    What a spell or an ability did outside combat (life, deaths, cards leaving, milling) is
+    written on the deed's own line, after it (`casts Healing Salve on Ilse -> Ilse +3 life
+    (15)`), never on the line of an attack it has nothing to do with. What happened from the
+    first attack to the combat damage (a trick cast meanwhile included) is the combat line's;
+    a deed after the combat damage has its results again."""
 
     def __init__(self, event: dict, name):
         side = "party" if event["active"] == "survivors" else "enemies"
         self.head = f"  turn {event['turn']} ({side}) {clock(event['clock'])}"
         self.name = name
-        self.deeds: dict[str, list[str]] = {}  # player -> what they did, in order
+        self.deeds: dict[str, list[tuple[str, TurnEffects]]] = {}  # player -> what they did, in order
         self.revealed: list[str] = []
         self.horde_casts: list[str] = []
         self.attacks: dict[str, list[str]] = {}  # defender -> the attackers' names
         self.blocks: list[str] = []
-        self.life: dict[str, list[int | str]] = {}  # player -> [net change, life after, status]
-        self.milled: Counter = Counter()
-        self.died: list[str] = []
-        self.left: list[str] = []  # exiled or returned to hand
+        self.effects: TurnEffects | None = None  # the results of the latest deed, until combat
+        self.combat = TurnEffects()  # the results of the attacks on, and of no deed
+        self.fighters: set[str] = set()  # the attacking and blocking creatures' names
+        self.fought = False  # combat damage was dealt: later deeds are the second main phase's
 
     def add(self, e: dict) -> None:
         method = getattr(self, "_" + e["event"][len("battle_"):], None)
@@ -270,7 +295,13 @@ class BattleTurn:
             method(e)
 
     def _did(self, player: str, deed: str) -> None:
-        self.deeds.setdefault(player, []).append(deed)
+        in_combat = bool(self.fighters) and not self.fought
+        self.effects = None if in_combat else TurnEffects()
+        self.deeds.setdefault(player, []).append((deed, self.effects or TurnEffects()))
+
+    def _results(self) -> "TurnEffects":
+        """Where a result goes: the latest deed's effects before combat, else the combat line's."""
+        return self.effects if self.effects is not None else self.combat
 
     def _play_land(self, e):
         self._did(e["player"], f"plays {e['card']}")
@@ -278,6 +309,7 @@ class BattleTurn:
     def _cast(self, e):
         if e["player"] == "horde":
             self.horde_casts.append(e["card"])
+            self.effects = None  # the horde's spells are on its reveal: their results go with combat's
             return
         target = f" on {', '.join(self.name(t) for t in e['targets'])}" if e.get("targets") else ""
         x = f" (X={e['x']})" if e.get("x") else ""
@@ -307,34 +339,42 @@ class BattleTurn:
         self._did(e["player"], f"discards {e['card']}")
 
     def _attack(self, e):
+        self.effects = None  # from the first attack on, results are combat's
+        self.fighters.add(e["card"])
         defender = e.get("planeswalker") or self.name(e["defender"])
         self.attacks.setdefault(defender, []).append(e["card"])
 
     def _block(self, e):
+        self.fighters.add(e["card"])
         self.blocks.append(f"{e['card']} on {e['attacker']}")
 
+    def _damage(self, e):
+        if e["source"] in self.fighters:
+            self.effects, self.fought = None, True
+
     def _life(self, e):
-        entry = self.life.setdefault(e["player"], [0, 0, "ok"])
+        entry = self._results().life.setdefault(e["player"], [0, 0, "ok"])
         entry[0] += e["change"]
         entry[1:] = [e["life"], e["status"]]
 
     def _mill(self, e):
-        self.milled[e["player"]] += len(e["cards"])
+        self._results().milled[e["player"]] += len(e["cards"])
 
     def _dies(self, e):
-        self.died.append(e["card"])
+        self._results().died.append(e["card"])
 
     def _exile(self, e):
-        self.left.append(f"{e['card']} (exiled)")
+        self._results().left.append(f"{e['card']} (exiled)")
 
     def _bounce(self, e):
-        self.left.append(f"{e['card']} (to its owner's hand)")
+        self._results().left.append(f"{e['card']} (to its owner's hand)")
 
     def _counter(self, e):
         self._did(e["player"], f"has {e['card']} countered")
 
     def lines(self) -> list[str]:
-        deeds = [f"{self.name(player)} {', '.join(done)}" for player, done in self.deeds.items()]
+        deeds = [f"{self.name(player)} {', '.join(self._deed(deed, effects) for deed, effects in done)}"
+                 for player, done in self.deeds.items()]
         if self.revealed:
             horde = [f"reveals {counted(self.revealed)}"]
             extra = Counter(self.horde_casts) - Counter(self.revealed)
@@ -347,14 +387,34 @@ class BattleTurn:
                     for defender, names in self.attacks.items()]
         if self.blocks:
             results.append("blocks: " + ", ".join(self.blocks))
-        for player, (change, life, status) in self.life.items():
-            state = f", {status}" if status != "ok" else ""
-            results.append(f"{self.name(player)} {signed(change)} life ({life}{state})")
-        results += [f"{self.name(player)} mills {count}" for player, count in self.milled.items()]
-        if self.died:
-            results.append("dies: " + counted(self.died))
-        if self.left:
-            results.append("leaves: " + counted(self.left))
+        results += self.combat.words(self.name)
         if results:
             lines.append("    " + "; ".join(results) + ".")
         return lines
+
+    def _deed(self, deed: str, effects: "TurnEffects") -> str:
+        words = effects.words(self.name)
+        return f"{deed} -> {'; '.join(words)}" if words else deed
+
+
+class TurnEffects:
+    """Results in a battle turn: each player's net life change with the life after, cards
+    milled, permanents that died or left the battlefield."""
+
+    def __init__(self):
+        self.life: dict[str, list] = {}  # player -> [net change, life after, status]
+        self.milled: Counter = Counter()
+        self.died: list[str] = []
+        self.left: list[str] = []  # exiled or returned to hand
+
+    def words(self, name) -> list[str]:
+        found = []
+        for player, (change, life, status) in self.life.items():
+            state = f", {status}" if status != "ok" else ""
+            found.append(f"{name(player)} {signed(change)} life ({life}{state})")
+        found += [f"{name(player)} mills {count}" for player, count in self.milled.items()]
+        if self.died:
+            found.append("dies: " + counted(self.died))
+        if self.left:
+            found.append("leaves: " + counted(self.left))
+        return found
