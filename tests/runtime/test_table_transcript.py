@@ -53,3 +53,47 @@ def test_the_table_transcript_has_no_rule_tags_the_jsonl_keeps_them(tmp_path):
     assert "(scene end: cards to the exhaustion zone:" in text
     labels = [json.loads(line).get("label") for line in jsonl.splitlines()]
     assert "Preparation turns (T-6.2)" in labels
+
+
+def test_escape_lines_show_the_cards_and_the_critical_card_that_decided_t_6_6_t_4_7():
+    """Issue 18 item 4: an escape line said `target 20` with no reason. It shows the cards
+    revealed (T-6.6: the escape is a check) and names the critical card that made the
+    target 20 (first card) or the result 20 (second card, T-4.7)."""
+    text = deckquest("run", str(ABBEY), "--agent", "random", "--seed", "1").stdout
+    assert ("Sister Ilse tries to escape: revealed Island, Squadron Hawk; target 20 (critical Island), "
+            "result 2, failure") in text
+    assert ("Sister Ilse tries to escape: revealed Healing Salve, Serra Angel; target 1, "
+            "result 20 (critical Serra Angel), success") in text
+
+
+def test_the_boost_prompt_says_whether_the_check_already_succeeds_t_4_6():
+    """Issue 18 item 4: `target 3, result 5. Boost…?` did not say the check had succeeded
+    already; a boost (T-4.6) is only worth its six cards when the check is failing."""
+    from deckquest.runtime.command import play
+
+    prompts: list[str] = []
+
+    def ask(prompt: str) -> str:
+        if len(prompts) > 6:
+            raise EOFError
+        if "[y/n]" in prompt:
+            prompts.append(prompt)
+            return "n"
+        return "" if prompt.startswith("action") else "1"
+
+    play(str(ABBEY), party=None, seed=3, agent="human", choose=None, output_format="text",
+         echo=lambda line: None, ask=ask, interactive=False, max_steps=10_000)
+    assert prompts[0] == ("Sister Ilse revealed Suntail Hawk, Plains: target 3, result 5: already a success. "
+                          "Boost (exile the top 6 cards)? [y/n] ")
+    assert prompts[1] == ("Sister Ilse revealed Swords to Plowshares, Plains: target 1, result 0: a failure by 1 "
+                          "so far (a boost adds 1 per colourless card among the top 6). "
+                          "Boost (exile the top 6 cards)? [y/n] ")
+
+
+def test_the_human_agents_prompts_have_no_rule_tags_either():
+    """Issue 18 item 6: the prompts at the table (`… may act (T-2.4 to T-2.6):`, `concentrate
+    (1 minute, T-2.4)`) are part of what the table reads."""
+    shown = deckquest("run", str(ABBEY), "--agent", "human", "--seed", "3", stdin="\n").stdout
+    assert "Before the choice, your PCs may act:" in shown
+    assert "  1. Sister Ilse: concentrate (1 minute)" in shown
+    assert not RULE_TAG.search(shown)

@@ -413,6 +413,20 @@ def check_note(pending: PendingCheck) -> str:
     return ""
 
 
+def standing(pc: PC, pending: PendingCheck) -> str:
+    """Where a check stands before its boost is decided (T-4.6), in words for the player:
+    already a success, a failure by how much, or decided by a critical card (T-4.7), which a
+    boost cannot change."""
+    if pending.critical is not None:
+        deciding = pending.revealed[0] if pending.critical == "failure" else pending.revealed[-1]
+        return (f"critical {pc.cards[deciding].name}: automatic {pending.critical}, "
+                "which a boost cannot change") if pending.revealed else check_note(pending)
+    if pending.success:
+        return "already a success"
+    short = pending.target - pending.result + (1 if pending.rules == "2014" else 0)
+    return f"a failure by {short} so far (a boost adds 1 per colourless card among the top 6)"
+
+
 # --- T-4.12: no repeat of the very same check ------------------------------------------
 
 

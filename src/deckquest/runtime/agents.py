@@ -25,7 +25,7 @@ import builtins
 from typing import Callable
 
 from deckquest.engine import pc as pcs
-from deckquest.engine.checks import boost_when_failing
+from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat.mana import pay
 from deckquest.engine.combat.profile import profile
 from deckquest.errors import DeckquestError, UsageError
@@ -368,7 +368,7 @@ class HumanAgent:
     def boost(self, run, pc, pending):
         cards = ", ".join(pc.names(pending.revealed))
         return self._yes(f"{pc.name} revealed {cards}: target {pending.target}, result "
-                         f"{pending.result}. Boost (exile the top 6 cards)? [y/n] ")
+                         f"{pending.result}: {standing(pc, pending)}. Boost (exile the top 6 cards)? [y/n] ")
 
     def support(self, run, pc, kind, difficulty, ready):
         self.output(f"Support {pc.name}'s {kind} check with a creature (T-3.3)?")

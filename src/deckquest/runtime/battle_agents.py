@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from deckquest.engine.checks import boost_when_failing
+from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
 from deckquest.engine.combat.casting import is_instant_speed, play_value
@@ -93,7 +93,9 @@ def render_board(battle: Battle) -> str:
         lines.append(f"  attacking {attack.defender}: {attacker} (#{attack.card}) <- {blockers}")
     if battle.check is not None:
         pending = battle.check.pending
-        lines.append(f"  {battle.check.purpose} check: target {pending.target}, result {pending.result}")
+        side = battle.side(pending.pc)
+        lines.append(f"  {battle.check.purpose} check: revealed {', '.join(side.names(pending.revealed))}; "
+                     f"target {pending.target}, result {pending.result}: {standing(side, pending)}")
     for pc in battle.survivors:
         lines.append(f"{pc.name}: life {pc.life}, {pc.status}, library {len(pc.library)}")
         lines.append("    hand: " + (", ".join(pc.cards[c].name for c in pc.hand) or "-"))

@@ -14,7 +14,7 @@ from typing import Callable
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import AGENT_NAMES, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
-from deckquest.runtime.transcript import TextRenderer, json_line
+from deckquest.runtime.transcript import TextRenderer, json_line, untagged
 
 
 def locate_script(ref: str) -> Path:
@@ -98,7 +98,8 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
         def listener(event):
             for line in renderer.lines(event):
                 echo(line)
-    agent_object = make_agent(name, choices, input=ask, output=echo)
+    agent_object = make_agent(name, choices, input=lambda prompt: ask(untagged(prompt)),
+                              output=lambda line: echo(untagged(line)))  # no rule tags at the table
     if resume is not None:
         from deckquest.runtime.saves import load_run
 

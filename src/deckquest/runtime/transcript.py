@@ -328,8 +328,21 @@ class BattleTurn:
         self.revealed += e["cards"]
 
     def _check(self, e):
+        """An escape check (T-6.6): the cards revealed, and the critical card where one
+        decided it (a critical first card makes the target 20, a second the result 20, T-4.7)."""
         verdict = "success" if e["success"] else "failure"
-        self._did(e["player"], f"tries to escape: target {e['target']}, result {e['result']}, {verdict}")
+        revealed = e.get("revealed") or []
+        target, result = f"target {e['target']}", f"result {e['result']}"
+        if e.get("critical") == "failure" and len(revealed) >= 2:
+            target += f" (critical {revealed[-2]})"
+        elif e.get("critical") == "success" and len(revealed) >= 2:
+            result += f" (critical {revealed[-1]})"
+        elif e.get("critical"):  # only critical cards were left to reveal
+            verdict += " (only critical cards left)"
+        if e.get("boost_bonus"):
+            result += f" (boost +{e['boost_bonus']})"
+        cards = f"revealed {', '.join(revealed)}; " if revealed else ""
+        self._did(e["player"], f"tries to escape: {cards}{target}, {result}, {verdict}")
 
     def _draw(self, e):
         if e["status"] != "ok":
