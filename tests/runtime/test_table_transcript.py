@@ -97,3 +97,15 @@ def test_the_human_agents_prompts_have_no_rule_tags_either():
     assert "Before the choice, your PCs may act:" in shown
     assert "  1. Sister Ilse: concentrate (1 minute)" in shown
     assert not RULE_TAG.search(shown)
+
+
+def test_a_resumed_transcript_names_the_pcs_as_the_first_one_did(tmp_path):
+    """Issue 18 item 1: after `--resume` the transcript said `ilse concentrates.`: the names
+    came from the `start` event, which a resumed run does not repeat."""
+    save = tmp_path / "abbey.json"
+    first = deckquest("run", str(ABBEY), "--agent", "human", "--seed", "3", "--save", str(save), stdin="")
+    assert first.exit_code == 0 and save.exists(), first.output
+    resumed = deckquest("run", str(ABBEY), "--resume", str(save), "--agent", "first", stdin="")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Sister Ilse checks white, difficulty 2" in resumed.stdout
+    assert "ilse" not in resumed.stdout.replace("Ilse", "")

@@ -104,6 +104,8 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
         from deckquest.runtime.saves import load_run
 
         run = load_run(program, resume, agent_object, record=False, listener=listener, max_steps=max_steps)
+        if output_format != "jsonl":  # no `start` event comes: the renderer learns the names here
+            renderer.names.update({pc_id: pc.name for pc_id, pc in run.state.pcs.items()})
         seed = saved["seed"]
         _note(f"resuming {resume}: scene `{run.state.scene}`, {run.state.steps} steps in")
     else:
