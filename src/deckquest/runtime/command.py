@@ -107,6 +107,9 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
         if output_format != "jsonl":  # no `start` event comes: the renderer learns the names here
             renderer.names.update({pc_id: pc.name for pc_id, pc in run.state.pcs.items()})
         seed = saved["seed"]
+        if run.script_changes:
+            _note(f"the script changed since the save ({run.script_changes}), not where the run "
+                  "stands: resuming with the script as it is now")
         _note(f"resuming {resume}: scene `{run.state.scene}`, {run.state.steps} steps in")
     else:
         run = Run(program, agent_object, random.Random(seed), record=False, listener=listener,
