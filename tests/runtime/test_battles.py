@@ -299,8 +299,9 @@ class Terminal:
 
 
 def test_a_human_fights_through_the_terminal_with_bad_input_and_end_of_input(tmp_path):
-    """The human battle agent refuses bad answers; at end of input it passes until the battle
-    is over, and the run then stops at its next question (abandoned)."""
+    """The human battle agent refuses bad answers; at end of input the run stops in the
+    battle (abandoned), before the battle: it no longer passes every turn to a likely defeat
+    (issue 18 item 2)."""
     terminal = Terminal("", "x", "99", "1")  # act: nothing; battle: two bad answers, then 1
     result, events = play(tmp_path, HORDES + '''start scene hall "Hall":
     battle against plants:
@@ -314,9 +315,10 @@ def test_a_human_fights_through_the_terminal_with_bad_input_and_end_of_input(tmp
     shown = "\n".join(terminal.shown)
     assert "horde: library" in shown  # the board
     assert shown.count("please answer with a number from 1 to") == 2
-    assert "(end of input: passing from now on)" in shown
-    assert of_kind(events, "battle")[0]["outcome"] in ("victory", "defeat", "escape")
+    assert "(end of input: passing from now on)" not in shown
+    assert of_kind(events, "battle") == []  # the battle never ended: no summary, no outcome block
     assert result.outcome == "abandoned" and events[-1]["event"] == "end"
+    assert events[-1]["text"] == "end of input in a battle: the run stops before the battle"
 
 
 def test_the_text_transcript_shows_each_turn_in_one_or_two_lines(tmp_path):

@@ -109,3 +109,38 @@ def test_a_resumed_transcript_names_the_pcs_as_the_first_one_did(tmp_path):
     assert resumed.exit_code == 0, resumed.output
     assert "Sister Ilse checks white, difficulty 2" in resumed.stdout
     assert "ilse" not in resumed.stdout.replace("Ilse", "")
+
+
+def test_input_that_ends_in_a_battle_saves_the_session_before_the_battle(tmp_path, capsys):
+    """Issue 18 item 2: input that ended in a battle made the human pass every turn, usually
+    to a defeat; the run was over and `--save` wrote nothing. Now the run stops there and is
+    saved at the decision before the battle (a battle, T-6, is one statement and is not saved
+    halfway): the note says so, and `--resume` fights the battle from its start."""
+    from deckquest.runtime.command import play
+
+    save = tmp_path / "abbey.json"
+    shown: list[str] = []
+    battle_answers: list[str] = []
+
+    def ask(prompt: str) -> str:
+        if "[y/n]" in prompt:
+            return "n"
+        if prompt.startswith("action"):
+            return ""
+        if any(line.startswith("turn ") for line in shown):  # the battle board is up
+            battle_answers.append(prompt)
+            if len(battle_answers) > 3:
+                raise EOFError
+        return "1"
+
+    result = play(str(ABBEY), party=None, seed=3, agent="human", choose=None, output_format="text",
+                  echo=shown.append, ask=ask, interactive=False, max_steps=10_000, save=str(save))
+    assert result.outcome == "abandoned" and save.exists()
+    assert capsys.readouterr().err == (
+        f"note: the run is saved to {save} as it was before the battle at line 94 (a battle is not saved "
+        f"halfway: resumed, it is fought again from its start, with the same cards); continue it with "
+        f"--resume {save}\n")
+    resumed = deckquest("run", str(ABBEY), "--resume", str(save), "--agent", "first")
+    assert resumed.exit_code == 0, resumed.output
+    assert resumed.stdout.splitlines()[1].startswith("Battle against The Cellar Swarm [0:20]")
+    assert "== The end: " in resumed.stdout and "abandoned" not in resumed.stdout

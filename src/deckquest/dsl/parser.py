@@ -341,13 +341,14 @@ def _recover(text: str, path: str, first: UnexpectedInput) -> tuple[list[Diagnos
     return found or [diagnostic_for(first, path, lines)], False
 
 
-def _blocks(lines: list[str], joined: re.Pattern | None = None):
+def _blocks(lines: list[str], joined: tuple[re.Pattern, re.Pattern] | None = None):
     """(first line number, text) of each top-level block: a column-0 line and its indented lines.
-    A column-0 line that `joined` matches continues the block before it (`else:` its `if`)."""
+    With `joined` = (opening, continuation), a column-0 line matching the continuation goes on
+    a block whose first line matches the opening (`else:` and `else if …:` their `if`)."""
     start, current = None, []
     for number, line in enumerate(lines, start=1):
         if line and not line[0].isspace() and not line.startswith("#") and not (
-                current and joined is not None and joined.match(line)):
+                current and joined is not None and joined[0].match(current[0]) and joined[1].match(line)):
             if current:
                 yield start, "\n".join(current) + "\n"
             start, current = number, [line]
@@ -358,7 +359,7 @@ def _blocks(lines: list[str], joined: re.Pattern | None = None):
 
 
 _WRAPPER = 'scene recovered "":\n'
-_ELSE = re.compile(r"else\b")
+_IF_ELSE = (re.compile(r"if\b"), re.compile(r"else\b"))
 
 
 def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str], limit: int) -> list[Diagnostic]:
@@ -367,7 +368,7 @@ def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str], 
     chunk_lines = chunk.split("\n")  # `lines` stays the file's: diagnostics read their line there
     found: list[Diagnostic] = []
     statements = [line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]
-    for start, statement in _blocks(statements, _ELSE):  # an `else:` is parsed with its `if`, never alone
+    for start, statement in _blocks(statements, _IF_ELSE):  # an `else:` is parsed with its `if`, never alone
         if len(found) >= limit:
             break
         body = "\n".join((" " * INDENT + line) if line else "" for line in statement.split("\n"))

@@ -391,9 +391,13 @@ class HumanAgent:
         return candidates[picked - 1] if picked else None
 
     def battle_agent(self):
-        """The same person, asked through the same input and output (at end of input it
-        passes until the battle is over; the run then stops at its next question)."""
-        return HumanBattleAgent(self.input, self.output)
+        """The same person, asked through the same input and output. End of input, `save` or
+        `quit` in a battle stops the run there (``StopRun``): a battle is one statement, so
+        the run stops, and is saved, at the decision before it (issue 18)."""
+        def stop(why: str) -> None:
+            raise StopRun(f"{why} in a battle: the run stops before the battle")
+
+        return HumanBattleAgent(self.input, self.output, stop=stop, stop_words=STOP_WORDS)
 
 
 def make_agent(name: str, choices: list[int] | None = None, input=None, output=None):

@@ -37,12 +37,17 @@ class HumanBattleAgent:
     """Asks a person: prints the board and the numbered legal actions through
     `output`, reads the choice through `input` (both injected, so it is testable).
     Anything but a listed number is refused and asked again; at end of input it
-    passes (accept, confirm, end turn) so a battle always finishes."""
+    passes (accept, confirm, end turn) so a battle always finishes, unless `stop` is given:
+    then end of input, or one of `stop_words` typed, calls `stop(why)`, which raises (a
+    scenario run stops there, and is saved from before the battle: issue 18)."""
 
-    def __init__(self, input: Callable[[str], str] = input, output: Callable[[str], None] = print):
+    def __init__(self, input: Callable[[str], str] = input, output: Callable[[str], None] = print,
+                 stop: Callable[[str], None] | None = None, stop_words: tuple[str, ...] = ()):
         self.input = input
         self.output = output
         self.ended = False
+        self.stop = stop
+        self.stop_words = stop_words
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
         if self.ended:
@@ -54,9 +59,13 @@ class HumanBattleAgent:
             try:
                 answer = self.input(f"choose 1-{len(actions)}: ").strip()
             except EOFError:
+                if self.stop is not None:
+                    self.stop("end of input")
                 self.ended = True
                 self.output("(end of input: passing from now on)")
                 return _passing(actions)
+            if self.stop is not None and answer.lower() in self.stop_words:
+                self.stop(f"`{answer.lower()}`")
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
             self.output(f"please answer with a number from 1 to {len(actions)}")

@@ -137,7 +137,7 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         except KeyboardInterrupt:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(f"interrupted: the run is saved to {path}; continue it with --resume {path}")
+            _note(f"interrupted: the run is saved to {path}{_before_battle(run)}; continue it with --resume {path}")
             raise
         if going:
             continue
@@ -145,8 +145,22 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         if result.outcome == ABANDONED:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(f"the run is saved to {path}; continue it with --resume {path}")
+            _note(f"the run is saved to {path}{_before_battle(run)}; continue it with --resume {path}")
         return result
+
+
+def _before_battle(run: Run) -> str:
+    """Said of a save made in a battle: it is the run before the battle (a battle is one
+    statement, and is not saved halfway yet); resumed, the battle is fought from its start."""
+    from deckquest.dsl import ast
+
+    frame = run.state.frames[-1] if run.state.frames else None
+    block = run.program.blocks[frame.block] if frame is not None else []
+    stmt = block[frame.index] if frame is not None and frame.index < len(block) else None
+    if not isinstance(stmt, ast.Battle):
+        return ""
+    return (f" as it was before the battle at line {stmt.span.line} (a battle is not saved halfway: "
+            "resumed, it is fought again from its start, with the same cards)")
 
 
 def _note(text: str) -> None:
