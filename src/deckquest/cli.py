@@ -85,7 +85,10 @@ def _write_stderr(message: bytes) -> None:
 @click.group(cls=DeckquestGroup)
 @click.version_option(__version__, prog_name="deckquest")
 def main():
-    """deckquest: run, check and measure MTG-TRPG scenarios."""
+    """deckquest: run, check and measure scenarios of games played with Magic cards."""
+    from deckquest.systems import load_all
+
+    load_all()  # every game system registers itself (deckquest.systems)
 
 
 @main.group()
@@ -168,7 +171,9 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path |
         if critical or rules:
             raise UsageError("--critical and --rules go with a deck list; a script names its PCs' "
                              "critical cards and its rules")
-        edition, sites = script_odds(deck, party)
+        from deckquest.runtime.command import compile_script, party_members
+
+        edition, sites = script_odds(compile_script(str(deck)), party_members(party))
         if as_json:
             click.echo(json.dumps({"rules": edition, "checks": [site.as_dict() for site in sites]}))
         else:
@@ -178,7 +183,7 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path |
         raise UsageError("--party goes with a script")
     from deckquest.cards.decklist import load_deck
     from deckquest.engine.pc import required_critical_count
-    from deckquest.sim.odds import critical_ids_from_options, format_odds, odds_report
+    from deckquest.engine.odds import critical_ids_from_options, format_odds, odds_report
 
     rules = rules or "2019"
     loaded = load_deck(deck)
@@ -229,8 +234,9 @@ def lsp_command():
 @click.argument("script")
 @click.option("--party", "party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run's random generator.")
-@click.option("--agent", type=click.Choice(["human", "random", "first", "best", "scripted"]), default=None,
-              help="Who decides for the players [default: scripted with --choose, human on a terminal, else first].")
+@click.option("--agent", metavar="NAME", default=None,
+              help="Who decides for the players: human, random, first, best, scripted, or a game system's "
+                   "agent [default: scripted with --choose, human on a terminal, else first].")
 @click.option("--choose", default=None, help="Option numbers for the choices in order, e.g. 1,2,1.")
 @click.option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
 @click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,
@@ -345,8 +351,8 @@ def pack_remove(name: str):
 @click.option("--seed", type=int, default=0, show_default=True, help="Run i is seeded from (SEED, i) alone.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
 @click.option("--party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
-@click.option("--agent", type=click.Choice(["random", "first", "best"]), default="best", show_default=True,
-              help="Who decides for the players (docs/agents.md).")
+@click.option("--agent", metavar="NAME", default="best", show_default=True,
+              help="Who decides for the players: random, first, best, or a game system's agent (docs/agents.md).")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Write the report as JSON to this file.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,

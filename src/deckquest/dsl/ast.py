@@ -25,9 +25,12 @@ The node set, top down:
 * Expressions (``Expr``): ``IntLit``, ``Var`` (a flag or counter), ``PcStat``
   (``alice.life``, ``pc.hand``), ``PartySize``, ``Degree``, ``Compare``, ``And``, ``Or``,
   ``Not``.
-* ``Text``: a string that may interpolate ``{...}``. The parser keeps ``raw``; the resolver
-  fills ``parts`` with literal strings and expressions (``Var``, ``PcStat``, ``PcName``,
+* ``Text``: a string that may interpolate ``{...}``. The parser keeps ``raw``; the resolver's
+  copy has ``parts``: literal strings and expressions (``Var``, ``PcStat``, ``PcName``,
   ``PartySize``, ``Degree``), so the interpreter never parses text at run time.
+
+Every node is frozen: the resolver builds resolved copies (``deckquest.dsl.flow``) rather
+than writing into the tree.
 
 Names of things from a ``use``d script are qualified, ``lair.guard``: a ``str`` name field
 may hold such a dotted name (see docs/language.md, "Using other scripts").
@@ -43,13 +46,13 @@ from deckquest.errors import Span
 # ---------------------------------------------------------------- expressions
 
 
-@dataclass
+@dataclass(frozen=True)
 class IntLit:
     span: Span
     value: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Var:
     """A flag (true when set) or a counter (its value); the resolver knows which."""
 
@@ -57,7 +60,7 @@ class Var:
     name: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class PcStat:
     """A number about a PC: ``alice.life``, ``pc.hand``, ``pc.library``.
 
@@ -72,7 +75,7 @@ class PcStat:
 PC_STATS = ("life", "hand", "library", "exhaustion")
 
 
-@dataclass
+@dataclass(frozen=True)
 class PcName:
     """Only inside interpolation: ``{pc}`` or ``{alice}`` renders a PC's name."""
 
@@ -80,19 +83,28 @@ class PcName:
     pc: str
 
 
-@dataclass
+@dataclass(frozen=True)
+class Subject:
+    """What a game system's trigger is about (``deckquest.dsl.language``): ``{racer}`` shows
+    its name (``attribute`` None), ``racer.position`` reads one of its numbers."""
+
+    span: Span
+    attribute: str | None = None
+
+
+@dataclass(frozen=True)
 class PartySize:
     span: Span
 
 
-@dataclass
+@dataclass(frozen=True)
 class Degree:
     """The degree of success of the check whose success/failure block is running."""
 
     span: Span
 
 
-@dataclass
+@dataclass(frozen=True)
 class Compare:
     span: Span
     op: str  # "<", "<=", ">", ">=", "==", "!="
@@ -100,33 +112,33 @@ class Compare:
     right: "Expr"
 
 
-@dataclass
+@dataclass(frozen=True)
 class And:
     span: Span
     operands: list["Expr"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Or:
     span: Span
     operands: list["Expr"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Not:
     span: Span
     operand: "Expr"
 
 
-Expr = Union[IntLit, Var, PcStat, PcName, PartySize, Degree, Compare, And, Or, Not]
+Expr = Union[IntLit, Var, PcStat, PcName, Subject, PartySize, Degree, Compare, And, Or, Not]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Text:
     """A string literal that may interpolate ``{...}``.
 
-    ``raw`` is the text between the quotes with escapes applied. ``parts`` is filled by the
-    resolver: ``str`` pieces and expressions, in order.
+    ``raw`` is the text between the quotes with escapes applied. ``parts`` is empty as parsed;
+    the resolver's copy holds ``str`` pieces and expressions, in order.
     """
 
     span: Span
@@ -137,7 +149,7 @@ class Text:
 # ---------------------------------------------------------------- who acts
 
 
-@dataclass
+@dataclass(frozen=True)
 class Who:
     """Who makes a check: a PC (``kind == "pc"``), ``party``, ``each``, ``all`` or ``any``.
 
@@ -149,7 +161,7 @@ class Who:
     pc: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
     """One ``success:``/``failure:``/``victory:``/``defeat:``/``escape:`` block, as written."""
 
@@ -158,7 +170,7 @@ class Outcome:
     body: list["Stmt"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Target:
     """Whom an effect hits: ``pc`` (the PC in scope), ``each`` (every PC) or a named PC."""
 
@@ -167,7 +179,7 @@ class Target:
     pc: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class NameRef:
     """A use of a declared name (an NPC in ``battle against``), with its own span."""
 
@@ -178,13 +190,13 @@ class NameRef:
 # ---------------------------------------------------------------- statements
 
 
-@dataclass
+@dataclass(frozen=True)
 class Narration:
     span: Span
     text: Text
 
 
-@dataclass
+@dataclass(frozen=True)
 class ChoiceOption:
     span: Span
     label: Text
@@ -192,7 +204,7 @@ class ChoiceOption:
     body: list["Stmt"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Choice:
     span: Span
     options: list[ChoiceOption]
@@ -204,7 +216,7 @@ CHECK_KINDS = {
 }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Check:
     """``check KIND difficulty N [by WHO] [as "label"]:`` with ``success:``/``failure:``.
 
@@ -222,14 +234,14 @@ class Check:
     kind_span: Span | None = None  # where KIND is written (DQ0036 points at it)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Encounter:
     span: Span
     npc: str
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Recruit:
     """T-8.4: a negotiation (2019: white) check; success makes the NPC cooperate."""
 
@@ -243,7 +255,7 @@ class Recruit:
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Fight:
     """T-3.4: a fight outside combat scenes."""
 
@@ -253,7 +265,7 @@ class Fight:
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Battle:
     """A combat part (rules section 6) against the listed enemies."""
 
@@ -267,14 +279,14 @@ class Battle:
     prepares: list[Who] = field(default_factory=list)  # every `prepare by` line as written
 
 
-@dataclass
+@dataclass(frozen=True)
 class Goto:
     span: Span
     scene: str
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class End:
     """The scenario ends: ``outcome`` is ``victory``, ``defeat`` or a custom string."""
 
@@ -283,49 +295,49 @@ class End:
     text: Text | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class LoseLife:
     span: Span
     target: Target
     amount: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class GainLife:
     span: Span
     target: Target
     amount: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Draw:
     span: Span
     target: Target
     amount: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Give:
     span: Span
     item: str
     target: Target
 
 
-@dataclass
+@dataclass(frozen=True)
 class Rest:
     """``the party rests``: every PC rests (T-2.6)."""
 
     span: Span
 
 
-@dataclass
+@dataclass(frozen=True)
 class Sleep:
     """``the party sleeps``: six hours of sleep for every PC (T-2.8)."""
 
     span: Span
 
 
-@dataclass
+@dataclass(frozen=True)
 class Wait:
     """``wait N minutes``: only advances the game clock."""
 
@@ -333,21 +345,21 @@ class Wait:
     minutes: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class SetFlag:
     span: Span
     flag: str
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class ClearFlag:
     span: Span
     flag: str
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class CounterAssign:
     span: Span
     counter: str
@@ -356,7 +368,7 @@ class CounterAssign:
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class If:
     span: Span
     condition: Expr
@@ -386,7 +398,7 @@ EVENT_KINDS = (
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class Event:
     span: Span
     kind: str  # one of EVENT_KINDS
@@ -395,7 +407,7 @@ class Event:
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Trigger:
     """``when EVENT [if cond]:`` -- top level, or scoped to the scene it is written in."""
 
@@ -405,7 +417,7 @@ class Trigger:
     body: list[Stmt]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Scene:
     span: Span
     id: str
@@ -418,7 +430,7 @@ class Scene:
 # ---------------------------------------------------------------- declarations
 
 
-@dataclass
+@dataclass(frozen=True)
 class HeaderEntry:
     """One line of the scenario header; ``value`` is a str, int, (min, max) or tuple of str."""
 
@@ -427,7 +439,7 @@ class HeaderEntry:
     value: object
 
 
-@dataclass
+@dataclass(frozen=True)
 class ScenarioHeader:
     span: Span
     title: str
@@ -438,7 +450,7 @@ class ScenarioHeader:
         return next((e.value for e in self.entries if e.key == key), None)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Critical:
     """``critical "Card" xN``: N copies of that card are critical cards (T-4.7)."""
 
@@ -447,7 +459,7 @@ class Critical:
     copies: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class PcDecl:
     span: Span
     id: str
@@ -461,7 +473,7 @@ class PcDecl:
 NPC_KINDS = ("creature", "planeswalker", "player", "horde")
 
 
-@dataclass
+@dataclass(frozen=True)
 class NpcField:
     """One inline NPC value; ``value`` as in the matching ``NpcDecl`` attribute."""
 
@@ -470,7 +482,7 @@ class NpcField:
     value: object
 
 
-@dataclass
+@dataclass(frozen=True)
 class NpcDecl:
     """An NPC (T-8.1 to T-8.3) or a horde (T-6.1). Inline fields override ``from card``."""
 
@@ -487,7 +499,7 @@ class NpcDecl:
         return next((f.value for f in self.fields if f.key == key), None)
 
 
-@dataclass
+@dataclass(frozen=True)
 class CardDecl:
     """``card id "Name":`` a GM's own card (docs/effects.md): ``cost``, ``type "Creature — Goblin"``,
     ``stats``, ``keywords``, ``loyalty`` and ``text`` lines (``NpcField`` values), usable in NPC decks
@@ -506,20 +518,20 @@ class CardDecl:
         return [f for f in self.fields if f.key == "text"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class FlagDecl:
     span: Span
     name: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class CounterDecl:
     span: Span
     name: str
     initial: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Use:
     """``use "pack/path.quest" [as name]``: import another script's declarations.
 
@@ -532,7 +544,7 @@ class Use:
     alias: str | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Script:
     span: Span
     header: ScenarioHeader | None  # the first `scenario` header
@@ -545,6 +557,15 @@ class Script:
     counters: list[CounterDecl] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
     scenes: list[Scene] = field(default_factory=list)
+    system: list = field(default_factory=list)  # the game system's own top-level declarations
+
+
+def system_header(script: "Script") -> tuple[str | None, tuple[str, ...], dict[str, str]]:
+    """(system, options, readings) as the header writes them."""
+    if script.header is None:
+        return None, (), {}
+    return (script.header.get("system"), tuple(e.value for e in script.header.entries if e.key == "option"),
+            dict(e.value for e in script.header.entries if e.key == "reading"))
 
 
 def operands(expr) -> list:
@@ -559,7 +580,11 @@ def operands(expr) -> list:
 
 
 def nested_blocks(stmt) -> list[list]:
-    """The statement lists nested in a compound statement (none for a simple one)."""
+    """The statement lists nested in a compound statement (none for a simple one); a game
+    system's statement lists its own with a ``blocks()`` method."""
+    blocks = getattr(stmt, "blocks", None)
+    if blocks is not None:
+        return blocks()
     if isinstance(stmt, Choice):
         return [option.body for option in stmt.options]
     if isinstance(stmt, (Check, Recruit)):

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from deckquest.dsl.resolver import compile_file
+from deckquest.packs.store import resolve_script_reference
 from deckquest.errors import CompileError
 
 WATCH_INTERVAL = 0.5  # seconds between two looks at the files
@@ -26,7 +27,7 @@ def check_scripts(scripts: Iterable[Path], echo: Callable[..., None]) -> tuple[b
     for script in scripts:
         read.add(Path(script))
         try:
-            scenario = compile_file(script)
+            scenario = compile_file(script, locator=resolve_script_reference)
         except CompileError as failure:
             failed = True
             echo(failure.render(), err=True)

@@ -22,6 +22,7 @@ from deckquest.dsl import ast
 from deckquest.dsl.parser import RESERVED_WORDS, parse_source
 from deckquest.dsl.resolver import compile_source
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span
+from deckquest.packs.store import resolve_script_reference
 
 REFERENCE_FIELDS = ("scene", "npc", "flag", "counter", "pc", "name")
 IN_SCOPE = {"pc", "party", "each", "all", "any"}  # words in PC fields that name no declaration
@@ -96,7 +97,7 @@ def analyse(path: str | Path, text: str, previous: Analysis | None = None, db=No
     path = str(path)
     scenario = None
     try:
-        scenario = compile_source(text, path, db)
+        scenario = compile_source(text, path, db, locator=resolve_script_reference)
         diagnostics = list(scenario.warnings)
     except CompileError as failure:
         diagnostics = failure.diagnostics

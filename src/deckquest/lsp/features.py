@@ -79,7 +79,7 @@ def check_odds(analysis: Analysis, check) -> str | None:
     if scenario is None:
         return "the script has errors: odds need a script that compiles"
     from deckquest.runtime.party import party_from_scenario
-    from deckquest.sim.odds import check_probability
+    from deckquest.engine.odds import check_probability
 
     rules = str(scenario.rules)
     kind = getattr(check, "kind", None) or ("white" if rules == "2019" else "negotiation")

@@ -18,7 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from deckquest import __version__
+from deckquest.version import __version__
 from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span
 from deckquest.packs.archive import ARCHIVE_SUFFIX, DEFAULT_LIMITS, Limits, unpack_archive
 from deckquest.packs.manifest import FILE_SECTIONS, MANIFEST_NAME, Manifest, load_manifest
@@ -318,8 +318,9 @@ def _load_party(path: Path, root: Path, db):
 
 def _compile(path: Path, db, budget):
     from deckquest.dsl.resolver import compile_file
+    from deckquest.packs.store import resolve_script_reference
 
-    return compile_file(path, db=db, budget=budget)
+    return compile_file(path, db=db, locator=resolve_script_reference, budget=budget)
 
 
 def _collect(check, path: Path) -> list[Diagnostic]:

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from deckquest.errors import DeckquestError, UsageError
-from deckquest.runtime.agents import AGENT_NAMES, make_agent
+from deckquest.runtime.agents import AGENT_NAMES, agent_names, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
 from deckquest.runtime.transcript import TextRenderer, json_line, untagged
 
@@ -34,6 +34,26 @@ def locate_script(ref: str) -> Path:
     raise DeckquestError(f"no script `{ref}`", hint="give a .quest file or PACK/SCENARIO of an installed pack")
 
 
+def compile_script(ref: str):
+    """Compile the script ``ref`` names (a path or PACK/SCENARIO), its references found in its
+    pack and in the installed packs (the locator the dsl is handed)."""
+    from deckquest.dsl.resolver import compile_file
+    from deckquest.packs.store import resolve_script_reference
+
+    return compile_file(locate_script(ref), locator=resolve_script_reference)
+
+
+def party_members(path):
+    """A party file's members (or None for none), its decks found as a loose script's
+    references are: in its folder or pack, or in an installed pack."""
+    if path is None:
+        return None
+    from deckquest.packs.store import resolve_script_reference
+    from deckquest.runtime.party import load_party
+
+    return load_party(path, locate=resolve_script_reference)
+
+
 def parse_choices(text: str | None) -> list[int] | None:
     """``--choose 1,2,1``: option numbers, 1-based."""
     if text is None:
@@ -47,10 +67,10 @@ def parse_choices(text: str | None) -> list[int] | None:
     return numbers
 
 
-def default_agent(agent: str | None, choices: list[int] | None, interactive: bool) -> str:
+def default_agent(agent: str | None, choices: list[int] | None, interactive: bool, system=None) -> str:
     if agent is not None:
-        if agent not in AGENT_NAMES:
-            raise UsageError(f"unknown agent `{agent}`", hint=f"agents: {', '.join(AGENT_NAMES)}")
+        if agent not in agent_names(system):
+            raise UsageError(f"unknown agent `{agent}`", hint=f"agents: {', '.join(agent_names(system))}")
         if choices is not None and agent != "scripted":
             raise UsageError("--choose goes with --agent scripted (or no --agent)")
         return agent
@@ -68,10 +88,6 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
     ``save``: a file to write the run to when it stops before its end (the human's end of
     input, ``save`` or ``quit`` at a prompt, Ctrl-C); ``resume``: a save to continue from
     (docs/saves.md). Without them the run is exactly as it always was."""
-    from deckquest.dsl.resolver import compile_file
-    from deckquest.packs.store import resolve_script_reference
-    from deckquest.runtime.party import load_party
-
     choices = parse_choices(choose)
     saved = None
     if resume is not None:
@@ -82,24 +98,25 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
             agent = saved["agent"]
         if party is None:
             party = saved["party"]
-    name = default_agent(agent, choices, interactive)
-    scenario = compile_file(locate_script(script))
-    members = load_party(party, locate=resolve_script_reference) if party is not None else None
+    scenario = compile_script(script)
+    members = party_members(party)
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
         low, high = scenario.players
         _note(f"{scenario.title} is written for {low} to {high} players; this party has {len(members)}")
     program = Program(scenario, members)
+    name = default_agent(agent, choices, interactive, program.system)
     if output_format == "jsonl":
         def listener(event):
             echo(json_line(event).rstrip("\n"))
     else:
-        renderer = TextRenderer()
+        renderer = TextRenderer(program.system)
 
         def listener(event):
             for line in renderer.lines(event):
                 echo(line)
     agent_object = make_agent(name, choices, input=lambda prompt: ask(untagged(prompt)),
-                              output=lambda line: echo(untagged(line)))  # no rule tags at the table
+                              output=lambda line: echo(untagged(line)),  # no rule tags at the table
+                              system=program.system)
     if resume is not None:
         from deckquest.runtime.saves import load_run
 

@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Callable
 
 from deckquest.cards.model import Card
+from deckquest.dsl.locate import local_reference
 from deckquest.engine.pc import designate_critical, required_critical_count
 from deckquest.errors import DeckquestError, Span, did_you_mean
 from deckquest.yamlfile import dotted, key_span, load_yaml, read_text, source_line, value_span
@@ -110,11 +111,13 @@ def party_schema() -> dict:
     return json.loads(text)
 
 
-def load_party(path: str | Path, db=None, *, locate: Locate) -> list[PartyMember]:
+def load_party(path: str | Path, db=None, *, locate: Locate = local_reference) -> list[PartyMember]:
     """Read and check a party file; every error names file:line:col of the YAML node.
 
     ``locate`` resolves each deck reference under the caller's path rule (see the module
-    docstring); the face and sim pass the loose-script rule of ``deckquest.packs.store``.
+    docstring): by default inside the party file's own pack or folder
+    (``deckquest.dsl.locate.local_reference``); the commands pass ``deckquest.packs.store
+    .resolve_script_reference``, which also knows installed packs.
     """
     from deckquest.cards.decklist import load_deck
 

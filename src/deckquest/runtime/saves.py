@@ -101,6 +101,7 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
         "agent": agent if agent is not None else getattr(run.agent, "name", None),
         "party": party,
         "rng": {"version": version, "internal": list(internal), "gauss": gauss},
+        "agent_memory": {"prepared_visit": run.memory["prepared_visit"]} if "prepared_visit" in run.memory else {},
         "state": {
             "scene": state.scene,
             "scene_visit": state.scene_visit,
@@ -118,16 +119,19 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
             "checks_made": sorted([pc, [file, line, col]] for pc, (file, line, col) in state.checks_made),
             "items": {key: list(value) for key, value in state.items.items()},
             "choices_made": state.choices_made,
-            "prepared_visit": state.prepared_visit,
             "steps": state.steps,
             "party_dead": state.party_dead,
-            "checks": state.checks,
-            "successes": state.successes,
             "outcome": state.outcome,
             "outcome_text": state.outcome_text,
+            "game": _game_data(state.game, program),
             "pcs": {key: _pc_data(pc, program) for key, pc in state.pcs.items()},
         },
     }
+
+
+def _game_data(game, program: Program) -> dict | None:
+    """A whole game system's game as plain data (``GameSystem.game_data``), or None."""
+    return None if game is None else program.system.game_data(game)
 
 
 def _pc_data(pc: pcs.PC, program: Program) -> dict:
@@ -305,6 +309,7 @@ def load_run(program: Program, path, agent, *, listener=None, kinds=None, record
                              Span(display), code=DAMAGED) from None
     run = Run(program, agent, rng, record=record, listener=listener, kinds=kinds, max_steps=max_steps,
               battle_events=battle_events, state=state, **hooks)
+    run.memory = _memory(data)
     run.script_changes = changes.changed_lines if changes is not None else ""
     return run
 
@@ -338,6 +343,15 @@ def _renumbered(data: dict, changes: Changes, program: Program) -> dict:
     state["flags"] = {name: state["flags"].get(name, False) for name in scenario.flags}
     state["counters"] = {name: state["counters"].get(name, decl.initial) for name, decl in scenario.counters.items()}
     return {**data, "state": state}
+
+
+def _memory(data: dict) -> dict:
+    """The agents' memory: ``agent_memory``, or in a save written before it left the run's
+    state, ``state.prepared_visit`` (0 there means "not yet": the memory starts empty)."""
+    if "agent_memory" in data:
+        return dict(data["agent_memory"])
+    visit = data["state"].get("prepared_visit", 0)
+    return {"prepared_visit": visit} if visit else {}
 
 
 class _Invalid(ValueError):
@@ -394,14 +408,24 @@ def _state(data: dict, program: Program) -> RunState:
         checks_made=checks_made,
         items={key: list(value) for key, value in saved["items"].items()},
         choices_made=saved["choices_made"],
-        prepared_visit=saved["prepared_visit"],
         steps=saved["steps"],
         party_dead=saved["party_dead"],
-        checks=saved["checks"],
-        successes=saved["successes"],
         outcome=saved["outcome"],
         outcome_text=saved["outcome_text"],
+        game=_game(saved.get("game"), program),
     )
+
+
+def _game(data: dict | None, program: Program):
+    """A whole game from its saved data (``GameSystem.load_game``): a save of a whole game is
+    for a script of that game."""
+    _require((data is None) != program.whole_game, "its game is not the script's")
+    if data is None:
+        return None
+    try:
+        return program.system.load_game(program.scenario, data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise _Invalid(f"its `{program.system.name}` game: {error}") from None
 
 
 def _pc(key: str, saved: dict, member, program: Program) -> pcs.PC:

@@ -13,7 +13,7 @@ import os
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -23,6 +23,7 @@ from deckquest.runtime.agents import make_agent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program
 from deckquest.sim.report import Report, build_report
 from deckquest.sim.trace import ScriptMap, Tally, play_runs, run_seed
+from deckquest.systems import system_of
 
 SIM_AGENTS = ("random", "first", "best")
 MAX_CHUNK = 500
@@ -53,7 +54,7 @@ class Player:
         for line, difficulty in batch.overrides:
             set_difficulty(self.program, line, difficulty)
         self.map = ScriptMap(self.program)
-        self.agent = make_agent(batch.agent)
+        self.agent = make_agent(batch.agent, system=self.program.system)
 
     def play(self, start: int, stop: int) -> Tally:
         tally = Tally()
@@ -65,12 +66,13 @@ class Player:
 
 
 def set_difficulty(program: Program, line: int, difficulty: int) -> None:
-    """Change the difficulty of the check or recruit written at ``line`` of the main script."""
+    """Change the difficulty of the check or recruit written at ``line`` of the main script,
+    in the program's table of check sites."""
     main = str(program.scenario.path)
     for block in program.blocks:
         for stmt in block:
             if isinstance(stmt, (ast.Check, ast.Recruit)) and stmt.span.line == line and stmt.span.file == main:
-                stmt.difficulty = difficulty
+                program.sites[id(stmt)] = replace(program.sites[id(stmt)], difficulty=difficulty)
                 return
     raise DeckquestError(f"no check at line {line} of {main}")
 
@@ -79,26 +81,28 @@ def set_difficulty(program: Program, line: int, difficulty: int) -> None:
 
 
 def load(script, party=None):
-    """A compiled scenario and party members from paths (or already-built objects)."""
+    """A compiled scenario and party members from paths (or already-built objects).
+
+    A script path is compiled with the references of its own pack only; the commands hand
+    in a scenario compiled with the installed packs too (``runtime.command.compile_script``)."""
     from deckquest.dsl.resolver import compile_file
-    from deckquest.runtime.command import locate_script
-    from deckquest.packs.store import resolve_script_reference
     from deckquest.runtime.party import load_party
 
     if hasattr(script, "scenes"):
         scenario = script
     else:
-        scenario = compile_file(locate_script(str(script)))
+        scenario = compile_file(Path(script))
     if party is not None and isinstance(party, (str, Path)):
-        party = load_party(party, locate=resolve_script_reference)
+        party = load_party(party)
     return scenario, party
 
 
 def make_batch(script, *, party=None, agent: str = "best", seed: int = 0,
                max_steps: int = DEFAULT_MAX_STEPS, overrides=()) -> Batch:
-    if agent not in SIM_AGENTS:
-        raise UsageError(f"unknown simulation agent `{agent}`", hint=f"agents: {', '.join(SIM_AGENTS)}")
     scenario, members = load(script, party)
+    names = SIM_AGENTS + tuple(a for a in getattr(system_of(scenario), "agents", ()) if a not in SIM_AGENTS)
+    if agent not in names:
+        raise UsageError(f"unknown simulation agent `{agent}`", hint=f"agents: {', '.join(names)}")
     party_file = str(party) if isinstance(party, (str, Path)) else None
     return Batch(scenario, members, agent, seed, max_steps, tuple(overrides), party_file)
 

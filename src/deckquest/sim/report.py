@@ -14,6 +14,7 @@ from deckquest import files
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
 from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
 from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
+from deckquest.systems import REGISTRY
 
 RATINGS = ("easy", "fair", "hard", "very hard")
 RATING_FLOORS = (0.80, 0.55, 0.30)  # the party's success share at or above which each applies
@@ -134,6 +135,10 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
     data["ending_details"] = _ending_details(data, tally)
     data["verdict"] = _verdict(data)
     data["graph"] = _graph(scenario, data)
+    system = program.system
+    section = system.report(tally.system_rows, runs)
+    if section is not None:  # a game system's own section (GameSystem.report)
+        data["system"] = {"name": system.name, **section}
     return Report(data)
 
 
@@ -163,7 +168,7 @@ def _scenes(program, tally: Tally) -> dict:
 
 def _exact(program, site, pc_id: str, boost: bool) -> float | None:
     """The fresh-deck odds of `deckquest odds` for one PC at one site (None if unknowable)."""
-    from deckquest.sim.odds import check_probability
+    from deckquest.engine.odds import check_probability
 
     member = next((m for m in program.party if m.id == pc_id), None)
     if member is None or (boost and program.rules != "2019"):
@@ -495,6 +500,7 @@ def format_text(data: dict) -> str:
     for row in data["errors"]:
         lines.append(f"Runtime error in {row['runs']:,} runs at line {row['line']} (scene `{row['scene']}`): "
                      f"{row['message']}\n  replay: {row['command']}")
+    lines += _system_text(data)
     unreached = data["lines"]["unreached"]
     lines += ["", f"Lines no run reached: {', '.join(unreached) if unreached else 'none'}"]
     return "\n".join(lines) + "\n"
@@ -519,6 +525,11 @@ def _checks_text(checks: list[dict]) -> list[str]:
                 lines.append(f"             {pc_id}: {row['attempts']:,} checks, {_pct(rate)} "
                              f"(exact {_pct(row['exact']).strip()})")
     return lines
+def _system_text(data: dict) -> list[str]:
+    """The game system's section of the text page (GameSystem.report_text)."""
+    section = data.get("system")
+    system = REGISTRY.find(section["name"]) if section is not None else None
+    return ["", *system.report_text(section)] if system is not None else []
 
 
 def _coverage_text(rows: list[dict]) -> list[str]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from deckquest.runtime.interpreter import Program
-from deckquest.sim.odds import check_probability
+from deckquest.engine.odds import check_probability
 from deckquest.sim.trace import ScriptMap, Site
 
 

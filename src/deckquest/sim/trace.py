@@ -24,6 +24,7 @@ from deckquest.dsl import ast
 from deckquest.engine.pc import DEAD
 from deckquest.errors import DeckquestError
 from deckquest.runtime.interpreter import STUCK, Program, Run
+from deckquest.systems import GameSystem
 
 ANY_SCENE = "(every scene)"  # where a check written in a scenario-wide trigger belongs
 ERROR = "error"  # the pseudo-outcome of a run that stopped on a runtime error
@@ -94,7 +95,7 @@ class ScriptMap:
         prepared = self.program.sites[id(stmt)]  # kind, label and who, as the interpreter has them
         who = prepared.pc if prepared.who == "pc" else prepared.who
         site = Site(len(self.sites), scene, stmt.span.line, stmt.span.file, prepared.label, prepared.kind,
-                    stmt.difficulty, who)
+                    prepared.difficulty, who)
         self.sites.append(site)
         self.site_of[id(stmt)] = site
         self.site_at[prepared.key] = site
@@ -145,11 +146,12 @@ class Tally:
     battle_out: Counter = field(default_factory=Counter)  # (line, PCs out after it) -> battles
     battle_damage: Counter = field(default_factory=Counter)  # (line, "dealt"/"taken") -> total
     tpk: Counter = field(default_factory=Counter)  # line -> battles that left every PC out
+    system_rows: Counter = field(default_factory=Counter)  # a game system's row of a run -> runs
 
     _COUNTERS = ("endings", "end_scenes", "scenes", "attempts", "successes", "refused",
                  "pc_attempts", "pc_successes", "failed_by_ending", "statuses", "life_lost",
                  "library_end", "exhaustion_end", "clock", "steps", "dead_pcs", "hits", "stuck", "errors",
-                 "battles", "battle_turns", "battle_out", "battle_damage", "tpk")
+                 "battles", "battle_turns", "battle_out", "battle_damage", "tpk", "system_rows")
 
     def merge(self, other: "Tally") -> "Tally":
         self.runs += other.runs
@@ -178,7 +180,7 @@ class Recorder:
 
     __slots__ = ("map", "tally", "statements", "on_statement", "checks", "on_check", "first",
                  "first_check", "scenes", "failed", "statuses", "life_lost",
-                 "ends", "pc_ends", "reached", "fell", "failed_at")
+                 "ends", "pc_ends", "reached", "fell", "failed_at", "system_rows", "record_row")
 
     # A ``by all`` or ``by any`` site's outcome comes through the ``check_group`` event.
 
@@ -201,6 +203,9 @@ class Recorder:
         self.reached: list[str] = []  # each scene each run reached
         self.fell: list[tuple[str, str]] = []  # each (pc, status) each run reached
         self.failed_at: list[tuple[str, int]] = []  # each (outcome, site number) a run failed
+        self.system_rows: list = []  # each run's row of its game system (GameSystem.record)
+        record = script_map.program.system.record  # None when the system records nothing
+        self.record_row = None if getattr(record, "__func__", None) is GameSystem.record.__func__ else record
 
     def begin(self) -> None:
         """A new run starts: forget what the last one reached."""
@@ -237,6 +242,7 @@ class Recorder:
         tally.scenes.update(Counter(self.reached))
         tally.statuses.update(Counter(self.fell))
         tally.failed_by_ending.update(Counter(self.failed_at))
+        tally.system_rows.update(Counter(self.system_rows))
         hits = tally.hits
         line_of = self.map.line_of
         for statement, times in Counter(map(id, self.statements)).items():
@@ -257,7 +263,7 @@ class Recorder:
                 if success:
                     tally.successes[number] += times
         for rows in (self.statements, self.checks, self.ends, self.pc_ends, self.reached, self.fell,
-                     self.failed_at):
+                     self.failed_at, self.system_rows):
             rows.clear()
         self.first = self.first_check = 0
 
@@ -336,6 +342,10 @@ class Recorder:
         if state is None:  # the run failed as it was dealt: it counts as a run, with no end state
             self.ends.append((outcome, scene, False, None, None, None))
             return
+        if self.record_row is not None:
+            row = self.record_row(run)
+            if row is not None:
+                self.system_rows.append(row)
         life_lost = self.life_lost
         dead = 0
         for pc_id, pc in state.pcs.items():
