@@ -377,3 +377,16 @@ def test_shipped_goblin_cave_compiles_with_its_decks(db):
     scenario = compile_file(EXAMPLE, db)
     assert scenario.start == "gate" and set(scenario.decks) == {"alice", "bram", "warlord", "goblins"}
     assert all(w.severity == "warning" for w in scenario.warnings)
+
+
+def test_success_endings_in_the_header_name_endings_the_script_gives(pack, db):
+    """Issue 18 item 8: `success endings victory, "peace"` says which endings count as the
+    party's success; each must be an ending an `end` of the script gives (DQ0130, the caret
+    under the name)."""
+    body = 'choice:\n    "Fight":\n        end victory\n    "Talk":\n        end "peace" "A truce."'
+    text = scene(body).replace("    rules 2019\n", '    rules 2019\n    success endings victory, "peace"\n', 1)
+    assert compile_in(pack, text, db).success_endings == ("victory", "peace")
+    assert compile_in(pack, scene(body), db).success_endings == ()
+    (d,) = diagnostics_of(pack, text.replace('end "peace"', 'end "truce"'), db)
+    assert (d.code, d.span.line, d.span.col, d.span.end_col) == ("DQ0130", 3, 30, 37)
+    assert d.hint == "its endings: `truce`, `victory`"

@@ -539,6 +539,14 @@ class AstBuilder(Transformer):
     def reading(self, meta, c):
         return self._entry(meta, "reading", (str(c[0]), str(c[1])))
 
+    def success_endings(self, meta, c):
+        """The endings, each with its place: ((name, span), …)."""
+        return self._entry(meta, "success_endings", tuple(c))
+
+    def ending(self, meta, c):
+        name = unquote(c[0]) if isinstance(c[0], Token) else c[0]
+        return name, self._span(meta)
+
     def use_decl(self, meta, c):
         return ast.Use(self._span(meta), unquote(c[0]), str(c[1]) if c[1] is not None else None)
 

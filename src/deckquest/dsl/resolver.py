@@ -144,8 +144,10 @@ class _Compiler:
         self.triggers[:0] = [self.flow.trigger(trigger, scene=None) for trigger in script.triggers]
         start = None if library else self._flow(script)
         table = None
+        success_endings: tuple[str, ...] = ()
         if not library:
             self._unused(script)
+            success_endings = self._success_endings(script)
             if self.language is not None:
                 table = self.language.resolve(SystemContext(self, script, header))
         errors = [d for d in self.diagnostics if d.severity == "error"]
@@ -160,6 +162,7 @@ class _Compiler:
             warnings=_with_source([d for d in self.diagnostics if d.severity == "warning"], text, str(self.path)),
             omitted_warnings=self.omitted_warnings,
             system=header["system"], options=header["options"], readings=header["readings"], system_table=table,
+            success_endings=success_endings,
         )
 
     def error(self, code, message, span, hint=None):
@@ -733,6 +736,21 @@ class _Compiler:
                 self.warn("DQ0043", f"no path leads to the scene `{scene.id}`", scene.span,
                           f"add `-> {scene.id}` where the players should reach it, or remove it")
 
+    def _success_endings(self, script: ast.Script) -> tuple[str, ...]:
+        """`success endings victory, "peace"`: the endings the sim's verdict counts as the
+        party's success; each must be one an `end` of the script gives (DQ0130)."""
+        entry = next((e for e in script.header.entries if e.key == "success_endings"), None) if script.header else None
+        if entry is None:
+            return ()
+        given = sorted(_endings_given([scene.body for scene in self.scenes.values()]
+                                      + [trigger.body for trigger in self.triggers]
+                                      + [t.body for scene in self.scenes.values() for t in scene.triggers]))
+        for name, span in entry.value:
+            if name not in given:
+                self.error("DQ0130", f"no `end` of the script gives the ending `{name}`", span,
+                           did_you_mean(name, given) or listed("its endings", given))
+        return tuple(dict.fromkeys(name for name, _ in entry.value))
+
     def _unused(self, script: ast.Script) -> None:
         for kind, declarations in (("NPC", script.npcs), ("flag", script.flags), ("counter", script.counters)):
             for declaration in declarations:
@@ -811,6 +829,17 @@ def _entry_words(entry: ast.HeaderEntry) -> str:
 
 def _number(text: str | None) -> int | None:
     return int(text) if text is not None and text.lstrip("-").isdigit() else None
+
+
+def _endings_given(blocks: list[list]) -> set[str]:
+    """The outcomes of every `end` statement in the blocks, nested ones included."""
+    given, todo = set(), list(blocks)
+    while todo:
+        for stmt in todo.pop():
+            if isinstance(stmt, ast.End):
+                given.add(stmt.outcome)
+            todo.extend(ast.nested_blocks(stmt))
+    return given
 
 
 def _unknown_hint(name: str, candidates: list[str], others: tuple[str, ...]) -> str | None:
