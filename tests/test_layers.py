@@ -24,8 +24,8 @@ def layer(module: str) -> str:
     parts = module.split(".")
     if parts[0] != "deckquest":
         raise ValueError(module)
-    if len(parts) == 1 or parts[-1] in ("cli", "__main__", "command"):
-        return "face"
+    if len(parts) == 1 or parts[-1] in ("cli", "__main__", "command") or parts[1] == "lsp":
+        return "face"  # the language server is a face, as the docstring's map says
     if parts[1] in RANKS:
         return parts[1]
     return "errors"  # errors.py, files.py, yamlfile.py: the ground floor
