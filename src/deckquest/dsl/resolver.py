@@ -745,11 +745,12 @@ class _Compiler:
         given = sorted(_endings_given([scene.body for scene in self.scenes.values()]
                                       + [trigger.body for trigger in self.triggers]
                                       + [t.body for scene in self.scenes.values() for t in scene.triggers]))
-        for name, span in entry.value:
+        endings = cast(tuple[tuple[str, Span], ...], entry.value)
+        for name, span in endings:
             if name not in given:
                 self.error("DQ0130", f"no `end` of the script gives the ending `{name}`", span,
                            did_you_mean(name, given) or listed("its endings", given))
-        return tuple(dict.fromkeys(name for name, _ in entry.value))
+        return tuple(dict.fromkeys(name for name, _ in endings))
 
     def _unused(self, script: ast.Script) -> None:
         for kind, declarations in (("NPC", script.npcs), ("flag", script.flags), ("counter", script.counters)):
