@@ -124,7 +124,8 @@ def _build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested:
     scenario = program.scenario
     runs = tally.runs
     data = {
-        "scenario": {"title": scenario.title, "path": str(scenario.path), "rules": program.rules},
+        "scenario": {"title": scenario.title, "path": str(scenario.path), "rules": program.rules,
+                     "success_endings": list(scenario.success_endings)},
         "runs": runs,
         "runs_requested": runs_requested,
         "interrupted": interrupted,
@@ -412,9 +413,15 @@ def _ending_details(data: dict, tally: Tally) -> list[dict]:
 
 
 def _success_share(data: dict) -> tuple[float, str]:
-    """The party's success: victories if the script has them, else every end but defeat."""
+    """The party's success: the endings the script's header counts as success (`success
+    endings victory, "peace"`); without that line, victories if the script has them, else
+    every end but defeat."""
     runs = data["runs"] or 1
     endings = data["endings"]
+    declared = data["scenario"].get("success_endings")
+    if declared:
+        names = ", ".join(declared[:-1]) + (" or " if len(declared) > 1 else "") + declared[-1]
+        return sum(endings.get(name, 0) for name in declared) / runs, f"the party ends in {names}"
     if "victory" in endings:
         return endings["victory"] / runs, _("the party wins")
     good = sum(n for outcome, n in endings.items() if outcome not in ("defeat", ERROR))
