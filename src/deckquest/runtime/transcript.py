@@ -480,7 +480,7 @@ class BattleTurn:
 
     def _deed(self, deed: str, effects: "TurnEffects") -> str:
         words = effects.words(self.name)
-        return f"{deed} -> {_('; ').join(words)}" if words else deed
+        return deed + " -> " + _("; ").join(words) if words else deed
 
 
 class TurnEffects:
