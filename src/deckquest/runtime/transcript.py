@@ -26,7 +26,7 @@ COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"
 _TAG = r"[TGAI]-\d+(?:\.\d+)*"
 _TAGS = rf"{_TAG}(?:(?:, | to | and ){_TAG})*"
 _TAG_ALONE = re.compile(rf" ?\({_TAGS}\)")  # "(T-6.2, T-6.11)", "(T-2.4 to T-2.6)"
-_TAG_AFTER = re.compile(rf",? {_TAGS}(?=[):])")  # "(24 cut, T-6.4)", "(scene end, T-2.9: …)"
+_TAG_AFTER = re.compile(rf"(?:,? |、){_TAGS}(?=[):):])")  # "(24 cut, T-6.4)", "(scene end, T-2.9: …)", "削減、T-6.4)"
 GM_TEXT = frozenset({"narration", "end"})
 """Events whose text the script's author wrote: shown as written, tags and all."""
 
