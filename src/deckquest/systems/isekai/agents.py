@@ -6,10 +6,10 @@ The greedy agent's policy, in order (docs/isekai.md "Agents"):
 - answering an attack on the duelist: block with a unit that survives it, else one that
   destroys the attacker; a card that destroys the attacker or shields the attacked unit;
   Defend; pass;
-- with the right: an attack that empties the opponent's main deck; an attack on the duelist
-  that no enemy unit is fast enough to block (I-11); an attack that destroys a unit without
-  losing the attacker; the strongest affordable unit; a card that destroys an enemy unit; a
-  mana charge while the mana zone holds fewer than 6 and the main deck more than 15 cards;
+- with the right: an attack that empties the opponent's main deck even after a Defend; the
+  strongest affordable unit; a card that destroys an enemy unit; an attack on the duelist that
+  no enemy unit is fast enough to block (I-11) and that a Defend does not bring to 0; an attack
+  that destroys a unit without losing the attacker; a mana charge while the mana zone holds fewer than 6 and the main deck more than 15 cards;
   taking a unit from the mana zone when the hand holds none; else pass.
 Costs are paid with as many mana cards as possible (they return to the main deck, I-7).
 """
@@ -50,10 +50,13 @@ class GreedyAgent:
         best = self._attack(state, seat, actions)
         if decision.kind == "extra":
             return best or ("end",)
-        return best or self._develop(state, seat, actions)
+        if best is not None and best[2][0] == "player" and best in self._lethal:  # type: ignore[index]
+            return best
+        return self._develop(state, seat, actions, best)
 
     def _attack(self, state: DuelState, seat: int, actions: tuple[Hashable, ...]) -> Hashable | None:
         them = state.players[1 - seat]
+        self._lethal: set[Hashable] = set()
         scored: list[tuple[int, int, Hashable]] = []
         for index, action in enumerate(actions):
             if action[0] != "attack":  # type: ignore[index]
@@ -63,10 +66,12 @@ class GreedyAgent:
             if power <= 0:
                 continue
             if target[0] == "player":
-                if power >= len(them.main):
+                landing = power - 1  # the defender will Defend (I-13)
+                if landing >= len(them.main):
                     scored.append((100, -index, action))
-                elif not any(unit.speed >= speed for unit in them.field):
-                    scored.append((10 + power, -index, action))
+                    self._lethal.add(action)
+                elif landing > 0 and not any(unit.speed >= speed for unit in them.field):
+                    scored.append((10 + landing, -index, action))
             else:
                 unit = state.unit(target[1])
                 assert unit is not None
@@ -76,7 +81,7 @@ class GreedyAgent:
                     scored.append((5 + unit.attack, -index, action))
         return max(scored)[2] if scored else None
 
-    def _develop(self, state: DuelState, seat: int, actions: tuple[Hashable, ...]) -> Hashable:
+    def _develop(self, state: DuelState, seat: int, actions: tuple[Hashable, ...], attack: Hashable | None) -> Hashable:
         me = state.players[seat]
         units: list[tuple[int, int, Hashable]] = []
         removal: list[tuple[int, int, Hashable]] = []
@@ -95,6 +100,8 @@ class GreedyAgent:
             return max(units)[2]
         if removal:
             return max(removal)[2]
+        if attack is not None:
+            return attack
         if ("charge",) in actions and len(me.mana) < 6 and len(me.main) > 15:
             return ("charge",)
         if not any(state.cards[c].kind == UNIT for c in me.hand):
