@@ -71,3 +71,6 @@ def summon(state: DuelState, rng: random.Random, card_a: str, card_b: str) -> tu
     cost_a, cost_b = CARDS[card_a].cost, CARDS[card_b].cost
     act(state, rng, ("play", "hand", card_a, None, cost_a), ("play", "hand", card_b, None, cost_b), ("pass",))
     return uids(state, "a")[-1], uids(state, "b")[-1]
+
+
+KNIGHTS_DECK = deck({"knight": 50})

@@ -10,9 +10,9 @@ from deckquest.engine.game import CHANCE, OVER
 from deckquest.systems.isekai.cards import Deck, Duelist
 from deckquest.systems.isekai.duel import new_duel
 from deckquest.systems.isekai.rules import Rules
-from isekai_helpers import CARDS, act, deck, duel, summon, uids
+from isekai_helpers import CARDS, KNIGHTS_DECK, act, deck, duel, summon, uids
 
-KNIGHTS = deck({"knight": 50})
+KNIGHTS = KNIGHTS_DECK
 
 
 def test_I3_setup_puts_five_mana_and_deals_five_and_six():
@@ -276,6 +276,7 @@ def lethal_blast(seed: int, rules: Rules | None = None):
     return state, rng
 
 
+@pytest.mark.slow
 def test_I18_hand_computation_reversal_among_the_damage_cards_of_a_lethal_hit():
     """The 3 damage cards are a uniform 3 of 50 holding 2 Reversals: 1 - C(48,3)/C(50,3).
     Monte Carlo of the engine: each duel dealt anew, every damage card turned face up."""

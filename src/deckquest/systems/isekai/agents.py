@@ -7,7 +7,8 @@ The greedy agent's policy, in order (docs/isekai.md "Agents"):
   destroys the attacker; a card that destroys the attacker or shields the attacked unit;
   Defend; pass;
 - with the right: an attack that empties the opponent's main deck even after a Defend; the
-  strongest affordable unit; a card that destroys an enemy unit; an attack on the duelist that
+  strongest affordable unit; a card that destroys an enemy unit no card of its own waiting to
+  resolve is aimed at; an attack on the duelist that
   no enemy unit is fast enough to block (I-11) and that a Defend does not bring to 0; an attack
   that destroys a unit without losing the attacker; a mana charge while the mana zone holds fewer than 6 and the main deck more than 15 cards;
   taking a unit from the mana zone when the hand holds none; else pass.
@@ -83,6 +84,7 @@ class GreedyAgent:
 
     def _develop(self, state: DuelState, seat: int, actions: tuple[Hashable, ...], attack: Hashable | None) -> Hashable:
         me = state.players[seat]
+        aimed = {entry[2] for entry in state.chain if entry[0] == seat}  # already on its way
         units: list[tuple[int, int, Hashable]] = []
         removal: list[tuple[int, int, Hashable]] = []
         for action in actions:
@@ -92,7 +94,7 @@ class GreedyAgent:
             card = state.card(card_id)
             if card.kind == UNIT:
                 units.append((card.attack + card.hp + card.speed, mana, action))
-            elif target is not None and target[0] == "unit" and _kills(state, card, target[1], seat):
+            elif target is not None and target not in aimed and target[0] == "unit" and _kills(state, card, target[1], seat):
                 unit = state.unit(target[1])
                 assert unit is not None
                 removal.append((unit.attack + unit.hp, mana, action))
