@@ -124,6 +124,7 @@ class DuelState:
         self.declaration: Declaration | None = None
         self.extra: tuple[int, int, int] | None = None  # (seat, unit, speed) for I-15
         self.reveals: list[list[Any]] = []  # [seat, damage cards, stage, eligible]
+        self.units: dict[int, Unit] = {}  # the units of both fields, by number
         self.next_uid = 1
         self.rights = 0
         self.quiet = 0
@@ -169,6 +170,7 @@ class DuelState:
         other = DuelState.__new__(DuelState)
         other.__dict__.update(self.__dict__)
         other.players = [player.copy() for player in self.players]
+        other.units = {unit.uid: unit for player in other.players for unit in player.field}
         other.chain = list(self.chain)
         other.declaration = self.declaration.copy() if self.declaration else None
         other.reveals = [list(item) for item in self.reveals]
@@ -186,11 +188,7 @@ class DuelState:
         return self.seats.index(seat)
 
     def unit(self, uid: int) -> Unit | None:
-        for player in self.players:
-            for unit in player.field:
-                if unit.uid == uid:
-                    return unit
-        return None
+        return self.units.get(uid)
 
     def card(self, card_id: str) -> CardDef:
         return self.cards[self.ids[card_id]]
@@ -257,7 +255,7 @@ class DuelState:
             actions.append(CHARGE)
         for card, count in _counts(me.mana):
             actions.extend(("take", self.cards[card].id, k) for k in range(1, count + 1))
-        for card, _count in _counts(me.exile_skill):
+        for card in _distinct(me.exile_skill):
             actions.append(("restore", self.cards[card].id))
         actions.extend(self._attacks(seat))
         return actions
@@ -274,7 +272,7 @@ class DuelState:
             if declaration.target < 0 and not declaration.blocked:
                 # I-11: a blocker at least as fast as the attack; summoned at once: 1 more mana
                 actions.extend(("block", unit.uid) for unit in me.field if unit.speed >= declaration.speed)
-                for card, _count in _counts(me.hand):
+                for card in _distinct(me.hand):
                     definition = self.cards[card]
                     if definition.kind == UNIT and definition.speed >= declaration.speed:
                         actions.extend(("summon", definition.id, mana)
@@ -295,9 +293,9 @@ class DuelState:
         ``least_speed`` fast (I-14), aimed only where I-16's locks allow."""
         me = self.players[seat]
         found: list[Hashable] = []
-        sources: list[tuple[str, list[int]]] = [("hand", [card for card, _ in _counts(me.hand)])]
+        sources: list[tuple[str, list[int]]] = [("hand", _distinct(me.hand))]
         if me.skill:
-            sources.append(("skill", [c for c, _ in _counts(me.skill)] if self.rules.skill_chosen else [me.skill[-1]]))
+            sources.append(("skill", _distinct(me.skill) if self.rules.skill_chosen else [me.skill[-1]]))
         for source, cards in sources:
             from_skill = source == "skill"
             for card in cards:
@@ -523,6 +521,7 @@ class DuelState:
         unit = Unit(self.next_uid, self.cards[card], card, seat)
         self.next_uid += 1
         self.players[seat].field.append(unit)
+        self.units[unit.uid] = unit
         if events is not None:
             events.append({"event": "summon", "seat": self.seats[seat], "card": self.cards[card].id, "unit": unit.uid})
         return unit
@@ -619,6 +618,7 @@ class DuelState:
     def _leave(self, unit: Unit) -> None:
         owner = self.players[unit.owner]
         owner.field.remove(unit)
+        del self.units[unit.uid]
         for card, from_skill in unit.gear:
             (owner.exile_skill if from_skill else owner.exile_main).append(card)
 
@@ -890,6 +890,11 @@ class DuelState:
 def _may_target(unit: Unit, seat: int, speed: int) -> bool:
     """I-16: after the opponent's action aimed at a unit, only as fast an action may follow."""
     return unit.lock_seat < 0 or unit.lock_seat == seat or speed >= unit.lock_speed
+
+
+def _distinct(cards: list[int]) -> list[int]:
+    """Each card once, in order of index: one action per name, not per copy."""
+    return sorted(set(cards))
 
 
 def _counts(cards: list[int]) -> list[tuple[int, int]]:
