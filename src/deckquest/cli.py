@@ -47,7 +47,10 @@ class DeckquestGroup(click.Group):
 @click.group(cls=DeckquestGroup)
 @click.version_option(__version__, prog_name="deckquest")
 def main():
-    """deckquest: run, check and measure MTG-TRPG scenarios."""
+    """deckquest: run, check and measure scenarios of games played with Magic cards."""
+    from deckquest.systems import load_all
+
+    load_all()  # every game system registers itself (deckquest.systems)
 
 
 @main.group()
@@ -164,8 +167,9 @@ def check(scripts: tuple[Path, ...]):
 @click.argument("script")
 @click.option("--party", "party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run's random generator.")
-@click.option("--agent", type=click.Choice(["human", "random", "first", "best", "scripted"]), default=None,
-              help="Who decides for the players [default: scripted with --choose, human on a terminal, else first].")
+@click.option("--agent", metavar="NAME", default=None,
+              help="Who decides for the players: human, random, first, best, scripted, or a game system's "
+                   "agent [default: scripted with --choose, human on a terminal, else first].")
 @click.option("--choose", default=None, help="Option numbers for the choices in order, e.g. 1,2,1.")
 @click.option("--format", "output_format", type=click.Choice(["text", "jsonl"]), default="text", show_default=True)
 @click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,
@@ -266,8 +270,8 @@ def pack_remove(name: str):
 @click.option("--seed", type=int, default=0, show_default=True, help="Run i is seeded from (SEED, i) alone.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
 @click.option("--party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
-@click.option("--agent", type=click.Choice(["random", "first", "best"]), default="best", show_default=True,
-              help="Who decides for the players (docs/agents.md).")
+@click.option("--agent", metavar="NAME", default="best", show_default=True,
+              help="Who decides for the players: random, first, best, or a game system's agent (docs/agents.md).")
 @click.option("--json", "json_file", type=click.Path(dir_okay=False), help="Write the report as JSON to this file.")
 @click.option("--html", "html_file", type=click.Path(dir_okay=False), help="Write a self-contained HTML report.")
 @click.option("--max-steps", type=click.IntRange(min=1), default=10_000, show_default=True,

@@ -16,6 +16,8 @@ from deckquest.dsl.resolver import MAX_SCENES, compile_file
 from deckquest.errors import CompileError
 from dsl_helpers import DECKS, fenced_blocks
 
+import dice_race  # noqa: F401  the example game system the game-system codes' examples use
+
 DOCS = Path(__file__).parents[2] / "docs"
 LANGUAGE = (DOCS / "language.md").read_text()
 ERRORS = (DOCS / "errors.md").read_text()

@@ -80,6 +80,15 @@ class PcName:
     pc: str
 
 
+@dataclass(frozen=True)
+class Subject:
+    """What a game system's trigger is about (``deckquest.dsl.language``): ``{racer}`` shows
+    its name (``attribute`` None), ``racer.position`` reads one of its numbers."""
+
+    span: Span
+    attribute: str | None = None
+
+
 @dataclass
 class PartySize:
     span: Span
@@ -118,7 +127,7 @@ class Not:
     operand: "Expr"
 
 
-Expr = Union[IntLit, Var, PcStat, PcName, PartySize, Degree, Compare, And, Or, Not]
+Expr = Union[IntLit, Var, PcStat, PcName, Subject, PartySize, Degree, Compare, And, Or, Not]
 
 
 @dataclass
@@ -543,6 +552,15 @@ class Script:
     counters: list[CounterDecl] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
     scenes: list[Scene] = field(default_factory=list)
+    system: list = field(default_factory=list)  # the game system's own top-level declarations
+
+
+def system_header(script: "Script") -> tuple[str | None, tuple[str, ...], dict[str, str]]:
+    """(system, options, readings) as the header writes them."""
+    if script.header is None:
+        return None, (), {}
+    return (script.header.get("system"), tuple(e.value for e in script.header.entries if e.key == "option"),
+            dict(e.value for e in script.header.entries if e.key == "reading"))
 
 
 def operands(expr) -> list:
@@ -557,7 +575,11 @@ def operands(expr) -> list:
 
 
 def nested_blocks(stmt) -> list[list]:
-    """The statement lists nested in a compound statement (none for a simple one)."""
+    """The statement lists nested in a compound statement (none for a simple one); a game
+    system's statement lists its own with a ``blocks()`` method."""
+    blocks = getattr(stmt, "blocks", None)
+    if blocks is not None:
+        return blocks()
     if isinstance(stmt, Choice):
         return [option.body for option in stmt.options]
     if isinstance(stmt, (Check, Recruit)):

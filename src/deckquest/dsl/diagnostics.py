@@ -66,6 +66,15 @@ CODES: dict[str, str] = {
     "DQ0060": "used script not found",
     "DQ0061": "`use` cycle",
     "DQ0062": "namespace used twice",
+    # game systems (deckquest.dsl.language; DQ0100-DQ0119 belong to other core checks)
+    "DQ0120": "unknown game system",
+    "DQ0121": "`rules` in a script of another game system",
+    "DQ0122": "unknown option",
+    "DQ0123": "unknown reading",
+    "DQ0124": "unknown value of a reading",
+    "DQ0125": "option or reading given twice",
+    "DQ0126": "a system's subject used where none is in scope",
+    "DQ0127": "unknown attribute of a system's subject",
 }
 
 

@@ -25,7 +25,8 @@ from lark.indenter import Indenter
 
 from deckquest.dsl import ast
 from deckquest.dsl.diagnostics import error
-from deckquest.errors import CompileError, Diagnostic, Span
+from deckquest.dsl.language import DEFAULT_SYSTEM, LANGUAGES, LanguageSpec, language_of
+from deckquest.errors import CompileError, Diagnostic, Span, did_you_mean
 
 MAX_FILE_BYTES = 1_000_000
 MAX_BLOCK_DEPTH = 24  # indentation levels
@@ -46,11 +47,13 @@ class QuestIndenter(Indenter):
     tab_len = INDENT
 
 
-@lru_cache(maxsize=1)
-def _lark() -> Lark:
+@lru_cache(maxsize=8)
+def _lark(fragment: str = "") -> Lark:
+    """The parser of the core grammar composed with one game system's fragment (its rules and
+    ``%extend`` lines, see ``deckquest.dsl.language``), built once per fragment."""
     grammar = resources.files("deckquest.grammar").joinpath("quest.lark").read_text("utf-8")
     return Lark(
-        grammar,
+        grammar + ("\n" + fragment if fragment else ""),
         parser="lalr",
         lexer="contextual",
         postlex=QuestIndenter(),
@@ -67,10 +70,52 @@ RESERVED_WORDS = frozenset(
 )
 
 
-def parse_source(text: str, path: str) -> ast.Script:
-    """The syntax tree of a script; raises CompileError with every syntax error found."""
+def parse_source(text: str, path: str, language: LanguageSpec | None = None) -> ast.Script:
+    """The syntax tree of a script; raises CompileError with every syntax error found.
+
+    ``language``: the game system whose part of the language the script may use; by default
+    the one its header names with ``system NAME`` (``deckquest.dsl.language``), else MTG-TRPG.
+    """
+    if language is None:
+        language = system_language(text, path)
     with _no_gc():
-        return _parse(text, path)
+        return _parse(text, path, language)
+
+
+_SYSTEM_LINE = re.compile(r"^ +system +([^\W\d]\w*) *(?:#.*)?$")
+
+
+def header_system(text: str) -> tuple[str, int, int] | None:
+    """The ``system NAME`` line of the script's ``scenario`` header: (name, line, column).
+
+    Read before parsing, since the system decides the grammar the script is parsed with."""
+    in_header = False
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith("scenario"):
+            in_header = True
+        elif in_header and line[:1] not in (" ", "#", "") and line.strip():
+            return None
+        elif in_header:
+            match = _SYSTEM_LINE.match(line.rstrip("\r"))
+            if match:
+                return match.group(1), number, match.start(1) + 1
+    return None
+
+
+def system_language(text: str, path: str) -> LanguageSpec | None:
+    """The language of the system the script names (DQ0120 for a system nobody registered);
+    without a ``system`` line, MTG-TRPG's when it is registered."""
+    named = header_system(text)
+    if named is None:
+        return language_of(DEFAULT_SYSTEM)
+    name, line, col = named
+    language = language_of(name)
+    if language is None:
+        known = sorted(LANGUAGES)
+        hint = did_you_mean(name, known) or ("the game systems: " + ", ".join(known) if known else None)
+        raise CompileError([error("DQ0120", f"unknown game system `{name}`",
+                                  Span(path, line, col, line, col + len(name)), hint)])
+    return language
 
 
 @contextmanager
@@ -86,15 +131,16 @@ def _no_gc():
             gc.enable()
 
 
-def _parse(text: str, path: str) -> ast.Script:
+def _parse(text: str, path: str, language: LanguageSpec | None) -> ast.Script:
     diagnostics, text = scan(text, path)
     if diagnostics and diagnostics[0].code == "DQ0005":
         raise CompileError(diagnostics)
+    fragment = language.grammar if language is not None else ""
     try:
-        tree = _lark().parse(text)
+        tree = _lark(fragment).parse(text)
     except UnexpectedInput as first:
-        raise CompileError(_sorted_unique(diagnostics + _recover(text, path, first))) from None
-    builder = AstBuilder(path, text)
+        raise CompileError(_sorted_unique(diagnostics + _recover(text, path, first, fragment))) from None
+    builder = builder_class(language)(path, text)
     script = builder.transform(tree)
     diagnostics.extend(builder.problems)
     if diagnostics:
@@ -238,16 +284,17 @@ _TOKEN_WORDS = {
 }
 
 
-def _describe_expected(names) -> str:
+def _describe_expected(names, fragment: str = "") -> str:
     """The tokens Lark expected, in words: `difficulty`, a number, the end of the line..."""
-    literals = {t.name: t.pattern.value for t in _lark().terminals if t.pattern.type == "str"}
+    literals = {t.name: t.pattern.value for t in _lark(fragment).terminals if t.pattern.type == "str"}
     words = sorted({_TOKEN_WORDS.get(n) or f"`{literals.get(n, n.lower())}`" for n in names})
     if len(words) > 8:
         words = words[:8] + ["…"]
     return ", ".join(words)
 
 
-def diagnostic_for(exc: UnexpectedInput, path: str, lines: list[str], line_offset: int = 0) -> Diagnostic:
+def diagnostic_for(exc: UnexpectedInput, path: str, lines: list[str], line_offset: int = 0,
+                   fragment: str = "") -> Diagnostic:
     """One readable diagnostic for a Lark error (line numbers shifted by `line_offset`)."""
     if isinstance(exc, UnexpectedCharacters):
         line, col = exc.line + line_offset, exc.column
@@ -274,7 +321,7 @@ def diagnostic_for(exc: UnexpectedInput, path: str, lines: list[str], line_offse
     if expected == {"_INDENT"}:
         return error("DQ0012", "expected an indented block after the `:`", span, "indent the block's lines 4 spaces more")
     message = "this line ends too soon" if token.type == "_NL" else f"unexpected `{token}`"
-    hint = f"expected {_describe_expected(expected)}" if expected else None
+    hint = f"expected {_describe_expected(expected, fragment)}" if expected else None
     if token.type == "COLON" and "_NL" in expected:
         hint = "only a line that opens a block ends with `:`"
     words = lines[line - 1].split(None, 1) if 0 < line <= len(lines) else []
@@ -314,21 +361,21 @@ def _code_end(line: str) -> int:
     return len(line[:position].rstrip()) + 1
 
 
-def _recover(text: str, path: str, first: UnexpectedInput) -> list[Diagnostic]:
+def _recover(text: str, path: str, first: UnexpectedInput, fragment: str = "") -> list[Diagnostic]:
     """Report one error per broken top-level block, or per broken statement of a scene."""
     found: list[Diagnostic] = []
     lines = text.split("\n")
     for start, chunk in _blocks(lines):
-        problem = _parse_error(chunk, start - 1)
+        problem = _parse_error(chunk, start - 1, fragment)
         if problem is None:
             continue
         if chunk.lstrip().startswith(("scene", "start", "when")):
-            inner = _statement_errors(chunk, start, path, lines)
+            inner = _statement_errors(chunk, start, path, lines, fragment)
             if inner:
                 found.extend(inner)
                 continue
-        found.append(diagnostic_for(problem, path, lines, start - 1))
-    return found or [diagnostic_for(first, path, lines)]
+        found.append(diagnostic_for(problem, path, lines, start - 1, fragment))
+    return found or [diagnostic_for(first, path, lines, 0, fragment)]
 
 
 def _blocks(lines: list[str]):
@@ -348,21 +395,22 @@ def _blocks(lines: list[str]):
 _WRAPPER = 'scene recovered "":\n'
 
 
-def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str]) -> list[Diagnostic]:
+def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str],
+                      fragment: str = "") -> list[Diagnostic]:
     """Errors of each 4-space statement of a scene or trigger, parsed inside a stand-in scene."""
     chunk_lines = chunk.split("\n")  # `lines` stays the file's: diagnostics read their line there
     found = []
     for start, statement in _blocks([line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]):
         body = "\n".join((" " * INDENT + line) if line else "" for line in statement.split("\n"))
-        problem = _parse_error(_WRAPPER + body, 0)
+        problem = _parse_error(_WRAPPER + body, 0, fragment)
         if problem is not None:
-            found.append(diagnostic_for(problem, path, lines, first_line + start - 2))
+            found.append(diagnostic_for(problem, path, lines, first_line + start - 2, fragment))
     return found
 
 
-def _parse_error(text: str, line_offset: int) -> UnexpectedInput | None:
+def _parse_error(text: str, line_offset: int, fragment: str = "") -> UnexpectedInput | None:
     try:
-        _lark().parse(text)
+        _lark(fragment).parse(text)
     except UnexpectedInput as problem:
         return problem
     return None
@@ -389,6 +437,8 @@ def unquote(token: str) -> str:
 @v_args(meta=True)
 class AstBuilder(Transformer):
     """Builds `deckquest.dsl.ast` nodes from the parse tree: one method per grammar rule."""
+
+    subject: str | None = None  # the word a game system's triggers bind (`racer.position`)
 
     def __init__(self, path: str, text: str = ""):
         super().__init__()
@@ -427,7 +477,7 @@ class AstBuilder(Transformer):
             ast.Trigger: script.triggers, ast.Scene: script.scenes,
         }
         for item in items:
-            buckets[type(item)].append(item)
+            buckets.get(type(item), script.system).append(item)  # the game system's own declarations
         script.header = script.headers[0] if script.headers else None
         return script
 
@@ -445,7 +495,8 @@ class AstBuilder(Transformer):
         return self._entry(meta, "version", unquote(c[0]))
 
     def players(self, meta, c):
-        return self._entry(meta, "players", (self._int(c[0]), self._int(c[1])))
+        low = self._int(c[0])
+        return self._entry(meta, "players", (low, self._int(c[1]) if c[1] is not None else low))
 
     def rules(self, meta, c):
         return self._entry(meta, "rules", self._int(c[0]))
@@ -455,6 +506,15 @@ class AstBuilder(Transformer):
 
     def tags(self, meta, c):
         return self._entry(meta, "tags", tuple(unquote(t) for t in c))
+
+    def system(self, meta, c):
+        return self._entry(meta, "system", str(c[0]))
+
+    def option(self, meta, c):
+        return self._entry(meta, "option", c[0])
+
+    def reading(self, meta, c):
+        return self._entry(meta, "reading", (str(c[0]), str(c[1])))
 
     def use_decl(self, meta, c):
         return ast.Use(self._span(meta), unquote(c[0]), str(c[1]) if c[1] is not None else None)
@@ -728,6 +788,8 @@ class AstBuilder(Transformer):
     def var(self, meta, c):
         ref = c[0]
         owner, _, stat = ref.name.rpartition(".")
+        if owner and owner == self.subject:
+            return ast.Subject(ref.span, stat)
         if owner and stat in ast.PC_STATS:
             return ast.PcStat(ref.span, owner, stat)
         return ast.Var(ref.span, ref.name)
@@ -749,6 +811,17 @@ class AstBuilder(Transformer):
 
     def negative(self, meta, c):
         return -self._int(c[0])
+
+
+@lru_cache(maxsize=8)
+def builder_class(language: LanguageSpec | None) -> type[AstBuilder]:
+    """The core transformer merged with a game system's builder methods (one per rule of its
+    grammar fragment, ``(self, meta, children)`` like the core's)."""
+    if language is None or (language.builder is None and language.subject is None):
+        return AstBuilder
+    methods = {key: value for key, value in vars(language.builder or object).items() if not key.startswith("__")}
+    methods["subject"] = language.subject
+    return v_args(meta=True)(type(f"{language.name.title()}AstBuilder", (AstBuilder,), methods))
 
 
 def _block_of(outcomes: list[ast.Outcome], kind: str):

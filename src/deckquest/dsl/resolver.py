@@ -19,7 +19,8 @@ from pathlib import Path
 
 from deckquest.dsl import ast
 from deckquest.dsl.diagnostics import error, warning
-from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source
+from deckquest.dsl.language import DEFAULT_SYSTEM, LanguageSpec
+from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source, system_language
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean
 
@@ -99,12 +100,16 @@ class _Compiler:
         self.namespaces: set[str] = set()
         self.rules = 2019
         self.gotos: dict[str | None, set[str]] = {}
+        self.language: LanguageSpec | None = None  # the game system's part of the language
+        self.system_statements: list[tuple[object, "_Scope"]] = []  # its statements, as met
 
     # -------------------------------------------------------------- driver
 
     def compile(self, text: str, library: bool) -> Scenario:
         try:
-            script = parse_source(text, str(self.path))
+            if not library:  # a used script is in the language of the script using it
+                self.language = system_language(text, str(self.path))
+            script = parse_source(text, str(self.path), self.language)
         except CompileError as failure:
             raise CompileError(_with_source(failure.diagnostics, text, str(self.path))) from None
         header = self._header(script, library)
@@ -123,8 +128,11 @@ class _Compiler:
             self._trigger(trigger, scene=None)
         self.triggers[:0] = script.triggers
         start = None if library else self._flow(script)
+        table = None
         if not library:
             self._unused(script)
+            if self.language is not None:
+                table = self.language.resolve(SystemContext(self, script, header))
         errors = [d for d in self.diagnostics if d.severity == "error"]
         if errors:
             raise CompileError(_with_source(self.diagnostics, text, str(self.path)))
@@ -135,9 +143,13 @@ class _Compiler:
             pcs=self.pcs, npcs=self.npcs, cards=self.cards, flags=self.flags, counters=self.counters,
             triggers=self.triggers, decks=self.decks, imports=self.imports,
             warnings=_with_source([d for d in self.diagnostics if d.severity == "warning"], text, str(self.path)),
+            system=header["system"], options=header["options"], readings=header["readings"], system_table=table,
         )
 
     def error(self, code, message, span, hint=None):
+        if code in getattr(self.language, "codes", ()):  # a game system's own code (SystemContext)
+            self.diagnostics.append(Diagnostic("error", message, span, code, hint))
+            return
         self.diagnostics.append(error(code, message, span, hint))
 
     def warn(self, code, message, span, hint=None):
@@ -147,7 +159,9 @@ class _Compiler:
 
     def _header(self, script: ast.Script, library: bool) -> dict:
         values = {"title": "", "author": None, "version": None, "players": (1, 4), "rules": 2019,
-                  "language": "en", "tags": ()}
+                  "language": "en", "tags": (), "system": DEFAULT_SYSTEM, "options": frozenset(),
+                  "readings": {name: values[0] for name, values in self.language.reading_values().items()}
+                  if self.language is not None else {}}
         if script.header is None:
             if not library:
                 self.error("DQ0020", "the script has no `scenario` header", Span(str(self.path), 1, 1),
@@ -157,16 +171,49 @@ class _Compiler:
             self.error("DQ0021", "a script has one `scenario` header", extra.span,
                        f"the first one is at line {script.header.span.line}")
         values["title"] = script.header.title
-        seen: dict[str, ast.HeaderEntry] = {}
+        seen: dict[object, ast.HeaderEntry] = {}
         for entry in script.header.entries:
-            if entry.key in seen:
-                self.error("DQ0021", f"`{entry.key}` is given twice", entry.span,
-                           f"the first is at line {seen[entry.key].span.line}")
+            key = _entry_key(entry)
+            if key in seen:
+                self.error("DQ0021" if key == entry.key else "DQ0125", f"`{_entry_words(entry)}` is given twice",
+                           entry.span, f"the first is at line {seen[key].span.line}")
                 continue
-            seen[entry.key] = entry
-            if self._header_entry_ok(entry):
+            seen[key] = entry
+            if entry.key in ("system", "option", "reading"):
+                self._system_entry(entry, values)
+            elif self._header_entry_ok(entry):
                 values[entry.key] = entry.value
+        if "rules" in seen and values["system"] != DEFAULT_SYSTEM:
+            self.error("DQ0121", f"`rules` names an edition of MTG-TRPG, not of `{values['system']}`",
+                       seen["rules"].span, "remove the line: the `system` line names the game")
         return values
+
+    def _system_entry(self, entry: ast.HeaderEntry, values: dict) -> None:
+        """`system NAME` (checked before parsing), `option NAME` and `reading NAME VALUE`,
+        against what the script's game system declares."""
+        language = self.language
+        if entry.key == "system":
+            values["system"] = entry.value
+            return
+        system = values["system"]
+        if entry.key == "option":
+            known = language.option_names() if language is not None else ()
+            if entry.value not in known:
+                self.error("DQ0122", f"`{system}` has no option `{entry.value}`", entry.span,
+                           did_you_mean(entry.value, known) or _listed("its options", known))
+                return
+            values["options"] = values["options"] | {entry.value}
+            return
+        name, value = entry.value
+        readings = language.reading_values() if language is not None else {}
+        if name not in readings:
+            self.error("DQ0123", f"`{system}` has no reading `{name}`", entry.span,
+                       did_you_mean(name, readings) or _listed("its readings", readings))
+        elif value not in readings[name]:
+            self.error("DQ0124", f"`{value}` is not a reading of `{name}`", entry.span,
+                       did_you_mean(value, readings[name]) or _listed(f"`{name}` is read", readings[name]))
+        else:
+            values["readings"] = {**values["readings"], name: value}
 
     def _header_entry_ok(self, entry: ast.HeaderEntry) -> bool:
         key, value = entry.key, entry.value
@@ -184,6 +231,9 @@ class _Compiler:
         else:
             return True
         return False
+
+    def scenes_required(self) -> bool:
+        return self.language is None or self.language.scenes_required
 
     # -------------------------------------------------------------- use
 
@@ -204,6 +254,7 @@ class _Compiler:
         qualified = f"{self.prefix}{namespace}."
         library = _Compiler(target, self.db, self.stack, prefix=qualified)
         library.rules = self.rules
+        library.language = self.language
         try:
             text = read_script(target, use.span)
             library.compile(text, library=True)
@@ -262,7 +313,7 @@ class _Compiler:
 
     def _declare(self, kind: str, name: str, declaration) -> None:
         canonical = self.prefix + name
-        if name in RESERVED_WORDS:
+        if name in RESERVED_WORDS or self.language is not None and name in self.language.reserved_words:
             self.error("DQ0048", f"`{name}` is a word of the language and cannot name a {_KIND_WORDS.get(kind, kind)}",
                        declaration.span, f"choose another name, e.g. `{name}_{kind}`")
             return
@@ -596,14 +647,15 @@ class _Compiler:
             event.npc = self._npc_ref(event.npc, event.name_span or event.span)
         if event.kind in ("battle_turn", "after_minutes") and event.number < 1:
             self.error("DQ0047", f"`{event.number}` never comes: count from 1", event.span)
-        scope = _Scope(pc=event.kind in PC_EVENTS, degree=event.kind in CHECK_EVENTS, scene=scene)
+        subject = self.language is not None and self.language.events.get(event.kind, False)
+        scope = _Scope(pc=event.kind in PC_EVENTS, degree=event.kind in CHECK_EVENTS, scene=scene, subject=subject)
         if trigger.condition is not None:
             self._condition(trigger.condition, scope)
         self._block(trigger.body, scope)
 
     def _flow(self, script: ast.Script) -> str | None:
         starts = [s for s in script.scenes if s.start]
-        if not starts:
+        if not starts and (script.scenes or self.scenes_required()):
             self.error("DQ0040", "no scene is the start scene", script.scenes[0].span if script.scenes else Span(str(self.path), 1, 1),
                        "mark the first scene: `start scene id \"Title\":`")
         for extra in starts[1:]:
@@ -653,7 +705,12 @@ class _Compiler:
             ended = ended or _terminates([statement])
 
     def _statement(self, s, scope: "_Scope") -> None:
-        handler = getattr(self, "_s_" + type(s).__name__)
+        handler = getattr(self, "_s_" + type(s).__name__, None)
+        if handler is None:  # the game system's: its resolve hook checks it
+            self.system_statements.append((s, scope))
+            for block in ast.nested_blocks(s):
+                self._block(block, scope)
+            return
         handler(s, scope)
 
     def _s_Narration(self, s: ast.Narration, scope):
@@ -787,8 +844,21 @@ class _Compiler:
             self._pc_stat(expr, scope)
         elif isinstance(expr, ast.Degree) and not scope.degree:
             self.error("DQ0038", "`degree` is only known inside a check's `success:` or `failure:` block", expr.span)
+        elif isinstance(expr, ast.Subject):
+            self._subject(expr, scope)
         elif isinstance(expr, (ast.Compare, ast.And, ast.Or, ast.Not)):
             self.error("DQ0035", "a condition is not a number", expr.span, "compare numbers: `torches < 2`")
+
+    def _subject(self, expr: ast.Subject, scope) -> None:
+        """``racer``, ``racer.position``: what a game system's trigger is about."""
+        word = self.language.subject if self.language is not None else "subject"
+        if not scope.subject:
+            self.error("DQ0126", f"`{word}` means what a trigger is about, and here there is none", expr.span,
+                       f"`{word}` is bound in the body and condition of a `when` about a {word}")
+        elif expr.attribute is not None and expr.attribute not in self.language.subject_attributes:
+            known = self.language.subject_attributes
+            self.error("DQ0127", f"a {word} has no `{expr.attribute}`", expr.span,
+                       did_you_mean(expr.attribute, known) or _listed(f"a {word} has", known))
 
     def _pc_stat(self, expr: ast.PcStat, scope) -> None:
         if expr.stat not in ast.PC_STATS:
@@ -823,6 +893,11 @@ class _Compiler:
                        "interpolate a name: `{pc}`, `{alice}`, `{alice.life}`, `{torches}`, `{party size}`")
             return ""
         owner, _, stat = inner.rpartition(".")
+        word = self.language.subject if self.language is not None else None
+        if word is not None and (inner == word or owner == word):
+            subject = ast.Subject(span, stat if owner else None)
+            self._subject(subject, scope)
+            return subject
         if owner and stat in ast.PC_STATS:
             expr = ast.PcStat(span, owner, stat)
             self._pc_stat(expr, scope)
@@ -852,13 +927,86 @@ def _merge_literals(parts: list) -> list:
 
 
 class _Scope:
-    """What a statement can refer to: a PC in scope (`pc`), a check's `degree`, its scene."""
+    """What a statement can refer to: a PC in scope (`pc`), a check's `degree`, its scene,
+    the subject of a game system's trigger (`racer`)."""
 
-    def __init__(self, pc: bool = False, degree: bool = False, scene: str | None = None):
-        self.pc, self.degree, self.scene = pc, degree, scene
+    def __init__(self, pc: bool = False, degree: bool = False, scene: str | None = None, subject: bool = False):
+        self.pc, self.degree, self.scene, self.subject = pc, degree, scene, subject
 
     def inside_check(self) -> "_Scope":
-        return _Scope(pc=True, degree=True, scene=self.scene)
+        return _Scope(pc=True, degree=True, scene=self.scene, subject=self.subject)
+
+
+class SystemContext:
+    """What a game system's resolve hook gets (``deckquest.dsl.language``): its declarations
+    and statements, the header's options and readings, and the compiler's services to report
+    diagnostics (with spans), declare and look up names, and find files and cards."""
+
+    def __init__(self, compiler: "_Compiler", script: ast.Script, header: dict):
+        self._compiler = compiler
+        self.script = script
+        self.path = compiler.path
+        self.declarations: list = list(script.system)
+        self.statements: list[tuple[object, bool]] = [(s, scope.subject) for s, scope in compiler.system_statements]
+        self.options: frozenset[str] = header["options"]
+        self.readings: dict[str, str] = header["readings"]
+        self.players: tuple[int, int] = header["players"]
+        self.npcs = compiler.npcs
+        self.cards = compiler.cards
+
+    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        self._report("error", code, message, span, hint)
+
+    def warn(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        self._report("warning", code, message, span, hint)
+
+    def _report(self, severity: str, code: str, message: str, span: Span, hint: str | None) -> None:
+        """A diagnostic with one of the system's own codes (its ``codes`` range)."""
+        assert code in getattr(self._compiler.language, "codes", ()), f"{code} is not a code of this game system"
+        self._compiler.diagnostics.append(Diagnostic(severity, message, span, code, hint))
+
+    def declare(self, kind: str, name: str, declaration) -> bool:
+        """Declare a name of the system's (DQ0030 twice, DQ0048 a keyword); False if refused."""
+        before = len(self._compiler.diagnostics)
+        self._compiler._declare(kind, name, declaration)
+        return len(self._compiler.diagnostics) == before
+
+    def lookup(self, name: str, span: Span, kinds: tuple[str, ...], code: str) -> str:
+        """The canonical name of a declared name of one of ``kinds`` (``code`` when unknown)."""
+        return self._compiler._lookup(name, span, kinds, code)
+
+    def locate(self, reference: str, span: Span) -> Path | None:
+        """A file the script names, inside its pack or an installed one (DQ0050 otherwise)."""
+        return self._compiler._reference(reference, span)
+
+    def deck(self, reference: str, span: Span):
+        """(path, Deck) of a deck list the script names, or (path, None) after reporting why not."""
+        return self._compiler._deck(reference, span)
+
+    def database(self):
+        return self._compiler._database()
+
+
+def _entry_key(entry: ast.HeaderEntry):
+    """What may not repeat in a header: a key; an option by name; a reading by name."""
+    if entry.key == "option":
+        return ("option", entry.value)
+    if entry.key == "reading":
+        return ("reading", entry.value[0])
+    return entry.key
+
+
+def _entry_words(entry: ast.HeaderEntry) -> str:
+    if entry.key == "option":
+        return f"option {entry.value}"
+    if entry.key == "reading":
+        return f"reading {entry.value[0]}"
+    return entry.key
+
+
+def _listed(what: str, names) -> str:
+    names = list(names)
+    return f"{what}: " + ", ".join(f"`{n}`" for n in names) if names else f"{what}: none"
 
 
 def _terminates(statements: list) -> bool:

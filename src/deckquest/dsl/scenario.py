@@ -93,6 +93,10 @@ class Scenario:
     decks: dict[str, Any] = field(default_factory=dict)  # pc/npc id -> Deck
     imports: dict[str, Path] = field(default_factory=dict)  # namespace -> script path
     warnings: list[Diagnostic] = field(default_factory=list)
+    system: str = "trpg"  # the game system (`system NAME`; `rules 2019|2014` alone: MTG-TRPG)
+    options: frozenset[str] = frozenset()  # the system's ☆ options switched on
+    readings: dict[str, str] = field(default_factory=dict)  # every reading of the system: chosen or default
+    system_table: Any = None  # what the system's resolve hook worked out (deckquest.dsl.language)
 
     def scene(self, scene_id: str) -> ast.Scene:
         return self.scenes[scene_id]

@@ -396,8 +396,25 @@ class HumanAgent:
         return HumanBattleAgent(self.input, self.output)
 
 
-def make_agent(name: str, choices: list[int] | None = None, input=None, output=None):
-    """An agent by its command-line name."""
+class SeatsAgent(FirstAgent):
+    """A run's agent named after a game system's seat agent (``--agent greedy``): the seats
+    play that agent (``Run.seats``); the script's own choices take their first option."""
+
+    def __init__(self, name: str):
+        self.name = name
+
+
+def agent_names(system=None) -> tuple[str, ...]:
+    """The agent names a run takes: the scenario agents, and a whole game system's seat agents."""
+    extra = tuple(name for name in getattr(system, "agents", ()) if name not in AGENT_NAMES)
+    return AGENT_NAMES + extra
+
+
+def make_agent(name: str, choices: list[int] | None = None, input=None, output=None, system=None):
+    """An agent by its command-line name (``system``: the game system, whose seat agents'
+    names are names too)."""
+    if name not in AGENT_NAMES and name in getattr(system, "agents", ()):
+        return SeatsAgent(name)
     if name == "first":
         return FirstAgent()
     if name == "scripted":
@@ -408,4 +425,4 @@ def make_agent(name: str, choices: list[int] | None = None, input=None, output=N
         return BestAgent()
     if name == "human":
         return HumanAgent(input or builtins.input, output or print)
-    raise UsageError(f"unknown agent `{name}`", hint=f"agents: {', '.join(AGENT_NAMES)}")
+    raise UsageError(f"unknown agent `{name}`", hint=f"agents: {', '.join(agent_names(system))}")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from deckquest.errors import DeckquestError, UsageError
-from deckquest.runtime.agents import AGENT_NAMES, make_agent
+from deckquest.runtime.agents import AGENT_NAMES, agent_names, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
 from deckquest.runtime.transcript import TextRenderer, json_line
 
@@ -47,10 +47,10 @@ def parse_choices(text: str | None) -> list[int] | None:
     return numbers
 
 
-def default_agent(agent: str | None, choices: list[int] | None, interactive: bool) -> str:
+def default_agent(agent: str | None, choices: list[int] | None, interactive: bool, system=None) -> str:
     if agent is not None:
-        if agent not in AGENT_NAMES:
-            raise UsageError(f"unknown agent `{agent}`", hint=f"agents: {', '.join(AGENT_NAMES)}")
+        if agent not in agent_names(system):
+            raise UsageError(f"unknown agent `{agent}`", hint=f"agents: {', '.join(agent_names(system))}")
         if choices is not None and agent != "scripted":
             raise UsageError("--choose goes with --agent scripted (or no --agent)")
         return agent
@@ -81,23 +81,23 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
             agent = saved["agent"]
         if party is None:
             party = saved["party"]
-    name = default_agent(agent, choices, interactive)
     scenario = compile_file(locate_script(script))
     members = load_party(party) if party is not None else None
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
         low, high = scenario.players
         _note(f"{scenario.title} is written for {low} to {high} players; this party has {len(members)}")
     program = Program(scenario, members)
+    name = default_agent(agent, choices, interactive, program.system)
     if output_format == "jsonl":
         def listener(event):
             echo(json_line(event).rstrip("\n"))
     else:
-        renderer = TextRenderer()
+        renderer = TextRenderer(program.system)
 
         def listener(event):
             for line in renderer.lines(event):
                 echo(line)
-    agent_object = make_agent(name, choices, input=ask, output=echo)
+    agent_object = make_agent(name, choices, input=ask, output=echo, system=program.system)
     if resume is not None:
         from deckquest.runtime.saves import load_run
 

@@ -44,6 +44,7 @@ from deckquest.engine.combat.profile import (
     DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE, KEYWORD_FLAGS, VIGILANCE, profile,
 )
 from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS, REFLEX_KIND
+from deckquest.engine.game import CHANCE, OVER, draw_chance
 from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
 from deckquest.runtime.battles import (
@@ -53,6 +54,7 @@ from deckquest.runtime.party import PartyMember, party_from_scenario
 from deckquest.runtime.state import (
     NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS, Frame, NpcState, RunState,
 )
+from deckquest.systems import system_of
 
 DEFAULT_MAX_STEPS = 10_000
 SORCERY_MINUTES = 1  # T-2.3
@@ -103,6 +105,11 @@ class Program:
 
     def __init__(self, scenario, party: list[PartyMember] | None = None):
         self.scenario = scenario
+        self.system = system_of(scenario)  # None: MTG-TRPG as the core still holds it
+        self.whole_game = self.system is not None and self.system.whole_game()
+        self.handlers = dict(_HANDLERS)
+        if self.system is not None:
+            self.handlers.update(self.system.statement_handlers())
         self.rules = str(scenario.rules)
         self.blocks: list[list] = []
         self.block_ids: dict[int, int] = {}  # id(statement list) -> its number
@@ -118,21 +125,22 @@ class Program:
         for index, (trigger, _, _) in enumerate(self.triggers):
             self.by_event.setdefault(trigger.event.kind, []).append(index)
         self.party = party if party is not None else party_from_scenario(scenario)
-        if not self.party:
+        if not self.party and not self.whole_game:
             raise DeckquestError("the scenario declares no PCs and no party was given",
                                  Span(str(scenario.path)), hint="run it with `--party FILE`")
         if party is not None:
             _check_party_covers_script(scenario, party)
         self.scene_triggers = {scene: self._triggers_by_kind(scene) for scene in scenario.scenes}
+        self.scene_triggers[None] = self._triggers_by_kind(None)  # a whole game's, outside scenes
         # `after N minutes` triggers by trigger number: those of each scene (reset as it
         # starts), and those that can fire in it (the scenario's and its own)
         self.scene_timers: dict[str, tuple[int, ...]] = {}
-        self.timers_in: dict[str, tuple[int, ...]] = {scene: () for scene in scenario.scenes}
+        self.timers_in: dict[str | None, tuple[int, ...]] = {scene: () for scene in [*scenario.scenes, None]}
         for index in self.by_event.get("after_minutes", ()):
             where = self.triggers[index][1]
             if where is not None:
                 self.scene_timers[where] = self.scene_timers.get(where, ()) + (index,)
-            for scene in self.timers_in if where is None else (where,):
+            for scene in list(self.timers_in) if where is None else (where,):
                 self.timers_in[scene] += (index,)
         self.sites = {id(stmt): self._site(stmt) for block in self.blocks for stmt in block
                       if isinstance(stmt, (ast.Check, ast.Recruit))
@@ -300,8 +308,35 @@ class Run:
         if "start" in self.wanted:
             self._emit("start", title=self.scenario.title, rules=program.rules, seed=seed,
                        agent=getattr(agent, "name", type(agent).__name__),
-                       party=[{"id": m.id, "name": m.name} for m in program.party])
-        self._enter(self.scenario.start)
+                       party=[{"id": m.id, "name": m.name} for m in program.party], **self._system_fields())
+        if program.whole_game:
+            self.state.game = program.system.new_game(self)
+        if self.scenario.start:
+            self._enter(self.scenario.start)
+
+    def _system_fields(self) -> dict:
+        """A game system's name and seats on the ``start`` event (MTG-TRPG's has neither)."""
+        system = self.program.system
+        if system is None or not self.program.whole_game:
+            return {}
+        names = system.seats(self.scenario)
+        return {"system": system.name, "seats": [{"id": seat, "name": names[seat][0], "agent": agent.name}
+                                                 for seat, agent in self.seats.items()]}
+
+    @property
+    def seats(self) -> dict:
+        """A whole game's seats, each with its agent (engine.game.Agent): the agent the script
+        names for the seat, else the one named like the run's agent, else the system's first."""
+        seats = self.__dict__.get("_seats")
+        if seats is None:
+            system = self.program.system
+            default = getattr(self.agent, "name", "first")
+            if default not in system.agents:
+                default = next(iter(system.agents))
+            seats = {seat: system.seat_agent(name or default, self.rng)
+                     for seat, (_, name) in system.seats(self.scenario).items()}
+            self._seats = seats
+        return seats
 
     def _initial_state(self) -> RunState:
         """T-1.2: every PC shuffles, draws 7 and starts at life 20."""
@@ -333,6 +368,8 @@ class Run:
         if not frames:
             if state.leaving_to is not None:
                 self._finish_leaving()
+            elif state.game is not None:
+                self._game_step(state)
             else:
                 self._finish(STUCK, f"the scene `{state.scene}` ran out of statements")
             return
@@ -352,7 +389,38 @@ class Run:
         frame.index += 1
         if self.on_statement is not None:
             self.on_statement(stmt)
-        _HANDLERS[type(stmt)](self, stmt, frame)
+        self.program.handlers[type(stmt)](self, stmt, frame)
+
+    def _game_step(self, state: RunState) -> None:
+        """A whole game's next decision, answered by its seat's agent or drawn by chance; the
+        events the engine appends are published and fire the script's triggers."""
+        game = state.game
+        decision = game.decision()
+        if decision.actor == OVER:
+            self._finish(*self.program.system.outcome(self))
+            return
+        state.steps += 1
+        if state.steps > self.max_steps:
+            self._finish(STUCK, f"more than {self.max_steps} steps: a game with no end?")
+            return
+        if decision.actor == CHANCE:
+            action = draw_chance(decision, self.rng)
+        else:
+            action = self.seats[decision.actor].choose(game, decision, self.rng)
+        events: list[dict] = []
+        game.apply(action, self.rng, events)
+        self.game_events(events)
+
+    def game_events(self, events: list[dict]) -> None:
+        """Publish a game's events (with the clock) and queue the triggers they fire, in order.
+        A game system's statement handlers call it with the events their change made."""
+        fired = []
+        for event in events:
+            if event["event"] in self.wanted:
+                self._publish({"event": event["event"], "clock": self.state.clock, **event})
+            fired.extend(self.program.system.triggers_for(event))
+        for kind, subject, number in reversed(fired):
+            self._fire(kind, pc=subject, number=number)
 
     def next_statement(self):
         """The statement the next ``step()`` runs, or None when it only does bookkeeping."""
@@ -376,7 +444,7 @@ class Run:
         state = self.state
         step = self._step
         blocks = self.program.blocks
-        handlers = _HANDLERS
+        handlers = self.program.handlers
         on_statement = self.on_statement
         max_steps = self.max_steps
         try:
@@ -570,6 +638,8 @@ class Run:
             return _pc_stat(self._pc_named(expr.pc, pc, expr.span), expr.stat)
         if kind is ast.PcName:
             return self._pc_named(expr.pc, pc, expr.span).name
+        if kind is ast.Subject:
+            return self.program.system.subject_value(self, self._subject(pc, expr.span), expr.attribute)
         if kind is ast.PartySize:
             return len(self.state.pcs)
         if kind is ast.Degree:
@@ -577,6 +647,20 @@ class Run:
                 raise DeckquestError("`degree` has no value here: no check is in scope", expr.span)
             return degree
         raise TypeError(f"not an expression: {expr!r}")
+
+    @staticmethod
+    def _subject(in_scope: str | None, span: Span) -> str:
+        if in_scope is None:
+            raise DeckquestError("nothing is in scope here for a game system's trigger", span)
+        return in_scope
+
+    def push(self, statements: list, frame: Frame) -> None:
+        """Run a nested block of a game system's statement next (see ``_push``)."""
+        self._push(statements, frame)
+
+    def emit(self, kind: str, /, **fields) -> None:
+        """An event of a game system's statement (built only when someone wants that kind)."""
+        self._emit(kind, **fields)
 
     def _pc_named(self, name: str, in_scope: str | None, span: Span) -> pcs.PC:
         if name == "pc":

@@ -101,9 +101,18 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
             "successes": state.successes,
             "outcome": state.outcome,
             "outcome_text": state.outcome_text,
+            "game": _game_data(state.game, program),
             "pcs": {key: _pc_data(pc, program) for key, pc in state.pcs.items()},
         },
     }
+
+
+def _game_data(game, program: Program) -> None:
+    """A whole game system's game: not saved yet, so such a run is refused, never half-saved."""
+    if game is not None:
+        raise DeckquestError(f"a run of a `{program.scenario.system}` game cannot be saved yet",
+                             hint="play it to its end without --save")
+    return None
 
 
 def _pc_data(pc: pcs.PC, program: Program) -> dict:

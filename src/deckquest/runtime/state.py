@@ -10,6 +10,7 @@ save game and a clone at any decision or chance point: no deepcopy, no Python ca
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from deckquest.engine.pc import PC
 
@@ -74,6 +75,7 @@ class RunState:
     successes: int = 0
     outcome: str | None = None  # victory, defeat, a custom outcome, or "stuck"
     outcome_text: str = ""
+    game: Any = None  # a whole game system's game (deckquest.engine.game.GameState), or None
 
     def copy(self) -> "RunState":
         return replace(
@@ -86,6 +88,7 @@ class RunState:
             fired=set(self.fired),
             checks_made=set(self.checks_made),
             items={key: list(value) for key, value in self.items.items()},
+            game=None if self.game is None else self.game.clone(),
         )
 
     @property

@@ -39,10 +39,11 @@ class TextRenderer:
     next turn begins or the battle ends (``BattleTurn``).
     """
 
-    def __init__(self):
+    def __init__(self, system=None):
         self.names: dict[str, str] = {}
         self.turn: BattleTurn | None = None
         self.horde = "the horde"  # the engine's horde side: a battle without a horde deck holds NPCs
+        self.system = system  # a game system renders its own events first (GameSystem.render)
 
     def name(self, pc: str | None) -> str:
         if pc == "horde":
@@ -51,6 +52,10 @@ class TextRenderer:
 
     def lines(self, event: dict) -> list[str]:
         kind = event["event"]
+        if self.system is not None:
+            own = self.system.render(event, self.names)
+            if own is not None:
+                return own
         method = getattr(self, "_" + kind, None)
         if method is not None:
             return method(event)
@@ -60,6 +65,11 @@ class TextRenderer:
 
     def _start(self, e):
         self.names = {member["id"]: member["name"] for member in e["party"]}
+        if "system" in e:  # a whole game: its seats instead of a party
+            self.names.update({seat["id"]: seat["name"] for seat in e["seats"]})
+            seed = "" if e.get("seed") is None else f", seed {e['seed']}"
+            seats = ", ".join(f"{seat['name']} ({seat['agent']})" for seat in e["seats"])
+            return [f"# {e['title']}", f"system {e['system']}{seed}, agent {e['agent']}", f"seats: {seats}"]
         seed = "" if e.get("seed") is None else f", seed {e['seed']}"
         party = ", ".join(member["name"] for member in e["party"])
         return [f"# {e['title']}", f"rules {e['rules']}{seed}, agent {e['agent']}", f"party: {party}"]
@@ -227,9 +237,9 @@ class TextRenderer:
         return lines
 
 
-def render_text(events: Iterable[dict]) -> str:
+def render_text(events: Iterable[dict], system=None) -> str:
     """A whole transcript as text, one line per line, ending with a newline."""
-    renderer = TextRenderer()
+    renderer = TextRenderer(system)
     return "".join(line + "\n" for event in events for line in renderer.lines(event))
 
 

@@ -23,6 +23,7 @@ from deckquest.runtime.agents import make_agent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program
 from deckquest.sim.report import Report, build_report
 from deckquest.sim.trace import ScriptMap, Tally, play_runs, run_seed
+from deckquest.systems import system_of
 
 SIM_AGENTS = ("random", "first", "best")
 MAX_CHUNK = 500
@@ -53,7 +54,7 @@ class Player:
         for line, difficulty in batch.overrides:
             set_difficulty(self.program, line, difficulty)
         self.map = ScriptMap(self.program)
-        self.agent = make_agent(batch.agent)
+        self.agent = make_agent(batch.agent, system=self.program.system)
 
     def play(self, start: int, stop: int) -> Tally:
         tally = Tally()
@@ -95,9 +96,10 @@ def load(script, party=None):
 
 def make_batch(script, *, party=None, agent: str = "best", seed: int = 0,
                max_steps: int = DEFAULT_MAX_STEPS, overrides=()) -> Batch:
-    if agent not in SIM_AGENTS:
-        raise UsageError(f"unknown simulation agent `{agent}`", hint=f"agents: {', '.join(SIM_AGENTS)}")
     scenario, members = load(script, party)
+    names = SIM_AGENTS + tuple(a for a in getattr(system_of(scenario), "agents", ()) if a not in SIM_AGENTS)
+    if agent not in names:
+        raise UsageError(f"unknown simulation agent `{agent}`", hint=f"agents: {', '.join(names)}")
     party_file = str(party) if isinstance(party, (str, Path)) else None
     return Batch(scenario, members, agent, seed, max_steps, tuple(overrides), party_file)
 

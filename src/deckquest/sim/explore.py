@@ -249,8 +249,8 @@ class Explorer:
                     run.forced = self._check_decision(run, statement) if isinstance(
                         statement, (ast.Check, ast.Recruit)) else NATURAL
                     run.step()
-                if run.state.steps != before and run.state.steps <= self.max_steps:
-                    self.hits.add(self.map.line_of[id(statement)])
+                if statement is not None and run.state.steps != before and run.state.steps <= self.max_steps:
+                    self.hits.add(self.map.line_of[id(statement)])  # (None: a whole game's own step)
         except Exception as error:
             message = error.message if isinstance(error, DeckquestError) else f"{type(error).__name__}: {error}"
             span = getattr(error, "span", None) or getattr(statement, "span", None)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from html import escape
 
+from deckquest.systems import REGISTRY
+
 BAR_HEIGHT = 22
 CHART_WIDTH = 640
 LABEL_WIDTH = 240
@@ -120,10 +122,17 @@ def render_page(data: dict) -> str:
     title = f"{data['scenario']['title']}: difficulty report"
     body = [f"<h1>{escape(title)}</h1>", _meta(data), _verdict(data["verdict"]),
             _endings(data), _funnel(data), _checks(data), _pcs(data), _battles(data),
-            _coverage(data), _problems(data)]
+            _coverage(data), _system(data), _problems(data)]
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
             f"<body>{''.join(body)}</body></html>\n")
+
+
+def _system(data: dict) -> str:
+    """The game system's section (GameSystem.report_html: a fragment it escapes itself)."""
+    section = data.get("system")
+    system = REGISTRY.find(section["name"]) if section is not None else None
+    return system.report_html(section) if system is not None else ""
 
 
 def _meta(data: dict) -> str:

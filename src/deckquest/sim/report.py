@@ -14,6 +14,7 @@ from deckquest import files
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
 from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
 from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
+from deckquest.systems import REGISTRY
 
 RATINGS = ("easy", "fair", "hard", "very hard")
 RATING_FLOORS = (0.80, 0.55, 0.30)  # the party's success share at or above which each applies
@@ -133,6 +134,10 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
     }
     data["ending_details"] = _ending_details(data, tally)
     data["verdict"] = _verdict(data)
+    system = program.system
+    section = system.report(tally.system_rows, runs) if system is not None else None
+    if section is not None:  # a game system's own section (GameSystem.report)
+        data["system"] = {"name": system.name, **section}
     return Report(data)
 
 
@@ -493,9 +498,17 @@ def format_text(data: dict) -> str:
     for row in data["errors"]:
         lines.append(f"Runtime error in {row['runs']:,} runs at line {row['line']} (scene `{row['scene']}`): "
                      f"{row['message']}\n  replay: {row['command']}")
+    lines += _system_text(data)
     unreached = data["lines"]["unreached"]
     lines += ["", f"Lines no run reached: {', '.join(unreached) if unreached else 'none'}"]
     return "\n".join(lines) + "\n"
+
+
+def _system_text(data: dict) -> list[str]:
+    """The game system's section of the text page (GameSystem.report_text)."""
+    section = data.get("system")
+    system = REGISTRY.find(section["name"]) if section is not None else None
+    return ["", *system.report_text(section)] if system is not None else []
 
 
 def _coverage_text(rows: list[dict]) -> list[str]:

@@ -145,11 +145,12 @@ class Tally:
     battle_out: Counter = field(default_factory=Counter)  # (line, PCs out after it) -> battles
     battle_damage: Counter = field(default_factory=Counter)  # (line, "dealt"/"taken") -> total
     tpk: Counter = field(default_factory=Counter)  # line -> battles that left every PC out
+    system_rows: Counter = field(default_factory=Counter)  # a game system's row of a run -> runs
 
     _COUNTERS = ("endings", "end_scenes", "scenes", "attempts", "successes", "refused",
                  "pc_attempts", "pc_successes", "failed_by_ending", "statuses", "life_lost",
                  "library_end", "exhaustion_end", "clock", "steps", "dead_pcs", "hits", "stuck", "errors",
-                 "battles", "battle_turns", "battle_out", "battle_damage", "tpk")
+                 "battles", "battle_turns", "battle_out", "battle_damage", "tpk", "system_rows")
 
     def merge(self, other: "Tally") -> "Tally":
         self.runs += other.runs
@@ -178,7 +179,7 @@ class Recorder:
 
     __slots__ = ("map", "tally", "statements", "on_statement", "checks", "on_check", "first",
                  "first_check", "scenes", "failed", "statuses", "life_lost",
-                 "ends", "pc_ends", "reached", "fell", "failed_at")
+                 "ends", "pc_ends", "reached", "fell", "failed_at", "system_rows")
 
     # A ``by all`` or ``by any`` site's outcome comes through the ``check_group`` event.
 
@@ -201,6 +202,7 @@ class Recorder:
         self.reached: list[str] = []  # each scene each run reached
         self.fell: list[tuple[str, str]] = []  # each (pc, status) each run reached
         self.failed_at: list[tuple[str, int]] = []  # each (outcome, site number) a run failed
+        self.system_rows: list = []  # each run's row of its game system (GameSystem.record)
 
     def begin(self) -> None:
         """A new run starts: forget what the last one reached."""
@@ -237,6 +239,7 @@ class Recorder:
         tally.scenes.update(Counter(self.reached))
         tally.statuses.update(Counter(self.fell))
         tally.failed_by_ending.update(Counter(self.failed_at))
+        tally.system_rows.update(Counter(self.system_rows))
         hits = tally.hits
         line_of = self.map.line_of
         for statement, times in Counter(map(id, self.statements)).items():
@@ -257,7 +260,7 @@ class Recorder:
                 if success:
                     tally.successes[number] += times
         for rows in (self.statements, self.checks, self.ends, self.pc_ends, self.reached, self.fell,
-                     self.failed_at):
+                     self.failed_at, self.system_rows):
             rows.clear()
         self.first = self.first_check = 0
 
@@ -336,6 +339,11 @@ class Recorder:
         if state is None:  # the run failed as it was dealt: it counts as a run, with no end state
             self.ends.append((outcome, scene, False, None, None, None))
             return
+        system = program.system
+        if system is not None:
+            row = system.record(run)
+            if row is not None:
+                self.system_rows.append(row)
         life_lost = self.life_lost
         dead = 0
         for pc_id, pc in state.pcs.items():

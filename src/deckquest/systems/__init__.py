@@ -5,16 +5,44 @@ board: it names itself, its editions, its ☆ options and the readings of its ru
 named scenario option, the first reading the default), its range of diagnostic codes, and the
 hooks the core calls: its part of the scenario language, its resolver checks, its statement
 and trigger handlers, its engine (``deckquest.engine.game``'s one shape), its agents and its
-report sections. Issue 13 fills the language, runtime and report hooks.
+report sections. docs/development.md, "Adding a game system", walks through one.
 
-Layers: ``runtime -> systems -> engine, dsl``. The dsl never imports a system: what a
-system adds to the language is handed to the compiler by the layer above.
+Layers: ``runtime -> systems -> engine, dsl``. The dsl never imports a system: ``register``
+hands a system's part of the language down to it (``deckquest.dsl.language.LANGUAGES``).
+The runtime calls the runtime hooks with its ``Run`` (``deckquest.runtime.interpreter``):
+a system reads and changes the run through that object's public methods, never by
+importing the runtime.
+
+The hooks, grouped by who calls them (each has a default that adds nothing):
+
+* the parser and resolver (``deckquest.dsl.language``): ``grammar``, ``builder``,
+  ``scenes_required``, ``subject``, ``subject_attributes``, ``events``,
+  ``reserved_words``, ``resolve(context)``;
+* the run: ``statement_handlers()`` (statement class -> ``handler(run, stmt, frame)``),
+  ``new_game(run)`` for a whole-game system (a ``deckquest.engine.game.GameState`` the run
+  plays with its seats' agents), ``triggers_for(event)`` (the script's trigger events an
+  engine event fires), ``outcome(run)``, ``subject_value(run, subject, attribute)``,
+  ``seats(scenario)`` (the seats, with the agent names the script gives them), ``agents``;
+* ``sim``: ``record(run)`` (one hashable row per run), ``report(rows, runs)`` (the JSON
+  section), ``report_text(section)`` and ``report_html(section)``;
+* transcripts: ``render(event, names)``: lines for the system's own events.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+import random
+from collections import Counter
 from dataclasses import dataclass, field
-from typing import ClassVar
+from importlib.metadata import entry_points
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
+
+from deckquest.dsl import language as dsl_language
+from deckquest.engine.game import Agent, GameState
+
+if TYPE_CHECKING:
+    from deckquest.dsl.resolver import SystemContext
 
 
 @dataclass(frozen=True)
@@ -66,6 +94,16 @@ class GameSystem:
     readings: ClassVar[tuple[Reading, ...]] = ()
     codes: ClassVar[CodeRange] = CodeRange(0, -1)
 
+    # -- the language (read by deckquest.dsl, see deckquest.dsl.language)
+    grammar: ClassVar[str] = ""  # a Lark fragment: rules and `%extend item|stmt|event|header_entry: ...`
+    builder: ClassVar[type | None] = None  # builder methods, one per rule of the fragment
+    scenes_required: ClassVar[bool] = True  # False: a whole-game system needs no start scene
+    subject: ClassVar[str | None] = None  # the word its triggers bind: `racer`, `seat`
+    subject_attributes: ClassVar[tuple[str, ...]] = ()  # `racer.position` ...
+    events: ClassVar[Mapping[str, bool]] = {}  # its trigger event kinds -> binds the subject
+    reserved_words: ClassVar[frozenset[str]] = frozenset()  # its keywords: no name may be one
+    agents: ClassVar[Mapping[str, Callable[[], Agent]]] = {}  # its seat agents by name
+
     @classmethod
     def reading(cls, name: str) -> Reading:
         return next(r for r in cls.readings if r.name == name)
@@ -73,6 +111,86 @@ class GameSystem:
     @classmethod
     def default_readings(cls) -> dict[str, str]:
         return {r.name: r.default for r in cls.readings}
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        return tuple(o.name for o in cls.options)
+
+    @classmethod
+    def reading_values(cls) -> dict[str, tuple[str, ...]]:
+        return {r.name: r.values for r in cls.readings}
+
+    @classmethod
+    def resolve(cls, context: "SystemContext") -> Any:
+        """Check the system's declarations and statements; the table returned is stored on
+        the compiled scenario as ``system_table`` (the AST is never changed)."""
+        return None
+
+    # -- the run (called by deckquest.runtime.interpreter with its Run)
+    @classmethod
+    def statement_handlers(cls) -> Mapping[type, Callable[[Any, Any, Any], None]]:
+        """Statement class -> ``handler(run, stmt, frame)`` for the system's statements."""
+        return {}
+
+    @classmethod
+    def new_game(cls, run: Any) -> GameState | None:
+        """A whole-game system's game, dealt from ``run.rng``; None for a scene-based one."""
+        return None
+
+    @classmethod
+    def whole_game(cls) -> bool:
+        return cls.new_game is not GameSystem.new_game
+
+    @classmethod
+    def triggers_for(cls, event: dict) -> list[tuple[str, str | None, int | None]]:
+        """The script's trigger events an engine event fires: (kind, subject, number)."""
+        return []
+
+    @classmethod
+    def outcome(cls, run: Any) -> tuple[str, str]:
+        """The finished game's (outcome, text) for the run's ``end`` event."""
+        result = run.state.game.outcome() or {}
+        return str(result.get("outcome", "over")), str(result.get("text", ""))
+
+    @classmethod
+    def subject_value(cls, run: Any, subject: str, attribute: str | None) -> Any:
+        """``{racer}`` (attribute None: a name) and ``racer.position`` of the subject in scope."""
+        raise NotImplementedError(f"{cls.name} binds no subject")
+
+    @classmethod
+    def seats(cls, scenario: Any) -> dict[str, tuple[str, str | None]]:
+        """The seats of a whole game: id -> (name, the agent name the script gives it or None)."""
+        return {}
+
+    @classmethod
+    def seat_agent(cls, name: str, rng: random.Random) -> Agent:
+        return cls.agents[name]()
+
+    # -- sim reports (deckquest.sim)
+    @classmethod
+    def record(cls, run: Any) -> Hashable | None:
+        """One row per finished run, counted over the batch (None: the system records nothing)."""
+        return None
+
+    @classmethod
+    def report(cls, rows: Counter, runs: int) -> dict | None:
+        """The system's section of the JSON report, from the rows' counts."""
+        return None
+
+    @classmethod
+    def report_text(cls, section: dict) -> list[str]:
+        return []
+
+    @classmethod
+    def report_html(cls, section: dict) -> str:
+        """An HTML fragment (escaped) for the section."""
+        return ""
+
+    # -- transcripts (deckquest.runtime.transcript)
+    @classmethod
+    def render(cls, event: dict, names: Mapping[str, str]) -> list[str] | None:
+        """Text lines for one of the system's events, or None for an event it does not own."""
+        return None
 
 
 @dataclass
@@ -85,10 +203,14 @@ class Registry:
         if system.name in self.systems and self.systems[system.name] is not system:
             raise ValueError(f"a game system named {system.name!r} is registered already")
         self.systems[system.name] = system
+        dsl_language.LANGUAGES[system.name] = system
         return system
 
     def get(self, name: str) -> type[GameSystem]:
         return self.systems[name]
+
+    def find(self, name: str) -> type[GameSystem] | None:
+        return self.systems.get(name)
 
     def names(self) -> tuple[str, ...]:
         return tuple(self.systems)
@@ -96,3 +218,21 @@ class Registry:
 
 REGISTRY = Registry()
 register = REGISTRY.register
+ENTRY_POINTS = "deckquest.systems"  # the entry-point group of game systems in other packages
+
+
+def load_all() -> Registry:
+    """Import every game system: the packages under ``deckquest.systems`` and those other
+    distributions declare in the ``deckquest.systems`` entry-point group. Each registers
+    itself as it is imported; a system is added without editing this file."""
+    for module in pkgutil.iter_modules(__path__, __name__ + "."):
+        if module.ispkg:
+            importlib.import_module(module.name)
+    for point in entry_points(group=ENTRY_POINTS):
+        point.load()
+    return REGISTRY
+
+
+def system_of(scenario: Any) -> type[GameSystem] | None:
+    """The registered game system of a compiled scenario (None: MTG-TRPG before it registers)."""
+    return REGISTRY.find(getattr(scenario, "system", dsl_language.DEFAULT_SYSTEM))
