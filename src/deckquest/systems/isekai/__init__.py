@@ -1,16 +1,30 @@
 """The Isekai TCG "Mana Card" (../shared/rules/isekai-tcg.md, I-1 to I-19, readings I-R1 to
 I-R8, seed seeds/002_bcf54f510b6a7297.txt): a duel of action rights between two duelists
-with decks of the author's own cards.
+with decks of the author's own cards. docs/isekai.md is the author's guide.
 
 - ``cards``: the card model and its effect vocabulary; ``decks``: I-1 and I-2 as diagnostics;
 - ``rules``: the readings as options; ``duel``: the engine (``deckquest.engine.game``'s shape);
-- ``agents``: random, greedy and human duelists.
+- ``agents``: random, greedy and human duelists; ``language``: the script's part;
+- ``report``: `deckquest sim`'s duel section; ``transcript``: events in words.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Any
+
 from deckquest.systems import CodeRange, GameSystem, register
-from deckquest.systems.isekai.rules import READINGS
+from deckquest.systems.isekai import report
+from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
+from deckquest.systems.isekai.duel import DuelState, new_duel
+from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder, resolve
+from deckquest.systems.isekai.rules import READINGS, Rules
+from deckquest.systems.isekai.transcript import render_event
+
+# engine events -> the script's trigger events, with the seat field they are about
+TRIGGERS = {"damage": ("duelist_takes_damage", "seat"), "reversal": ("reversal_activated", "seat"),
+            "destroy": ("unit_destroyed", "seat"), "duel end": ("duelist_wins", "winner")}
+ATTRIBUTES = ("main", "mana", "hand", "skills", "field", "exiled")
 
 
 @register
@@ -23,3 +37,82 @@ class IsekaiSystem(GameSystem):
     editions = ("2019",)
     readings = READINGS
     codes = CodeRange(4000, 4999)
+    grammar = GRAMMAR
+    builder = Builder
+    scenes_required = False
+    subject = "duelist"
+    subject_attributes = ATTRIBUTES
+    events = EVENTS
+    reserved_words = RESERVED
+    agents = {"greedy": GreedyAgent, "random": RandomAgent, "human": HumanAgent}
+
+    @classmethod
+    def resolve(cls, context):
+        return resolve(context, cls.agents)
+
+    @classmethod
+    def new_game(cls, run):
+        table = run.scenario.system_table
+        return new_duel(table.duelists, table.cards, Rules.from_readings(run.scenario.readings))
+
+    @classmethod
+    def seats(cls, scenario):
+        table = scenario.system_table
+        return {duelist.id: (duelist.name, table.plays.get(duelist.id)) for duelist in table.duelists}
+
+    @classmethod
+    def triggers_for(cls, event):
+        trigger = TRIGGERS.get(event["event"])
+        if trigger is None or event.get(trigger[1]) is None:
+            return []
+        return [(trigger[0], event[trigger[1]], None)]
+
+    @classmethod
+    def outcome(cls, run):
+        result = run.state.game.outcome()
+        names = {seat: name for seat, (name, _) in cls.seats(run.scenario).items()}
+        if result["winner"] is None:
+            return "draw", f"The duel is a draw: no damage for too long ({result['rights']} action rights)."
+        return (f"{result['winner']} wins",
+                f"{names[result['winner']]} wins the duel after {result['rights']} action rights.")
+
+    @classmethod
+    def subject_value(cls, run, subject, attribute):
+        if attribute is None:
+            return cls.seats(run.scenario)[subject][0]
+        game: DuelState = run.state.game
+        player = game.players[game.seat_index(subject)]
+        if attribute == "exiled":
+            return len(player.exile_main) + len(player.exile_skill) + len(player.exile_up)
+        zone = {"main": player.main, "mana": player.mana, "hand": player.hand, "skills": player.skill,
+                "field": player.field}[attribute]
+        return len(zone)
+
+    @classmethod
+    def record(cls, run):
+        game: DuelState = run.state.game
+        result = game.outcome() or {}
+        tally = game.tally
+        decks = tuple((duelist.id, duelist.deck.id) for duelist in run.scenario.system_table.duelists)
+        return (result.get("winner"), game.seats[game.first] if game.first >= 0 else None, game.rights,
+                tally["interrupts"], tally["reversals"], tally["speed_locked"], tally["extra_attacks"],
+                result.get("reason"), decks)
+
+    @classmethod
+    def report(cls, rows: Counter, runs: int) -> dict[str, Any] | None:
+        return report.section(rows, runs)
+
+    @classmethod
+    def report_text(cls, section):
+        return report.text(section)
+
+    @classmethod
+    def report_html(cls, section):
+        return report.html(section)
+
+    @classmethod
+    def render(cls, event, names):
+        if event["event"] not in report.OWN_EVENTS:
+            return None
+        line = render_event(event, names)
+        return [] if line is None else [line]

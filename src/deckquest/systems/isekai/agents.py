@@ -28,12 +28,16 @@ from deckquest.systems.isekai.duel import DuelState, Unit
 class RandomAgent:
     """Any legal action, uniformly (one ``randrange`` call)."""
 
+    name = "random"
+
     def choose(self, state: DuelState, decision: Decision, rng: random.Random) -> Hashable:
         return decision.actions[rng.randrange(len(decision.actions))]
 
 
 class GreedyAgent:
     """The documented one-step policy of the module docstring; deterministic."""
+
+    name = "greedy"
 
     def choose(self, state: DuelState, decision: Decision, rng: random.Random) -> Hashable:
         actions = decision.actions
@@ -173,6 +177,8 @@ class HumanAgent:
     the numbered legal actions with each one's cost and speed go out through ``output``; the
     choice comes in through ``input`` (both injected, so it is testable). At end of input it
     passes from then on, so a duel always ends."""
+
+    name = "human"
 
     def __init__(self, input: Callable[[str], str] = input, output: Callable[[str], None] = print):
         self.input = input

@@ -27,7 +27,7 @@ RANGES = ("near", "middle", "far")
 #   give TARGET +N speed|attack|hp   speed and stat changes (equipment keeps them on its unit)
 #   protect TARGET                   I-16: later effects on it need this card's speed
 #   move N cards from ZONE to ZONE   moving cards between a player's zones
-#   return TARGET to its owner's hand   a unit back to the hand
+#   return TARGET to hand            a unit back to its owner's hand
 DAMAGE, PREVENT, HEAL, RECOVERY, BOOST, PROTECT, MOVE, BOUNCE = (
     "damage", "prevent", "heal", "recovery", "boost", "protect", "move", "bounce")
 VERBS = (DAMAGE, PREVENT, HEAL, RECOVERY, BOOST, PROTECT, MOVE, BOUNCE)
@@ -71,12 +71,12 @@ class Effect:
             return f"protect {self.target}"
         if self.verb == MOVE:
             return f"move {self.amount} cards from your {self.source} to your {self.destination}"
-        return f"return {self.target} to its owner's hand"
+        return f"return {self.target} to hand"
 
 
 # Reversal conditions (I-18): "your main deck has 5 or fewer cards".
-CONDITION_SUBJECTS = ("your main deck", "the opponent's main deck", "your mana zone", "your hand",
-                      "your field", "the opponent's field")
+CONDITION_SUBJECTS = ("your main deck", "their main deck", "your mana zone", "your hand",
+                      "your field", "their field")  # "their": the opponent's
 MAX_COUNT = 100  # no zone holds more than the 100 cards of both decks
 
 

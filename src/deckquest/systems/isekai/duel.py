@@ -129,6 +129,10 @@ class DuelState:
         self.rights = 0
         self.quiet = 0
         self.result: tuple[int, str] | None = None
+        self.first = -1
+        # what happened, for batch reports: interrupts (I-9), Reversals (I-18), attacks the
+        # target was too slow to answer (I-15), further attacks (I-15)
+        self.tally = {"interrupts": 0, "reversals": 0, "speed_locked": 0, "extra_attacks": 0}
         self._legal: tuple[Hashable, ...] | None = None
 
     # ------------------------------------------------------------------ the step API
@@ -174,6 +178,7 @@ class DuelState:
         other.chain = list(self.chain)
         other.declaration = self.declaration.copy() if self.declaration else None
         other.reveals = [list(item) for item in self.reveals]
+        other.tally = dict(self.tally)
         return other
 
     def outcome(self) -> dict[str, Any] | None:
@@ -218,6 +223,7 @@ class DuelState:
 
     def _deal(self, action: Hashable, rng: random.Random, events: EVENTS) -> None:
         first = self.seat_index(action[1])  # type: ignore[index]
+        self.first = first
         for order, seat in enumerate((first, 1 - first)):
             player = self.players[seat]
             rng.shuffle(player.main)
@@ -468,6 +474,7 @@ class DuelState:
             assert unit is not None
             self._aim(unit, seat, definition.speed)
         interrupt = bool(self.chain) and definition.speed >= self.chain[-1][3] + 2
+        self.tally["interrupts"] += interrupt
         self.chain.append((seat, card, target, definition.speed, from_skill))
         if events is not None:
             events.append({"event": "cast", "seat": self.seats[seat], "card": card_id, "from": source,
@@ -734,6 +741,7 @@ class DuelState:
         seat = declaration.seat
         attack_range = attacker.range if attacker else self.players[seat].range
         locked = declaration.speed - target.speed >= 2
+        self.tally["speed_locked"] += locked
         back = not locked and target.attack > 0 and attack_range in REACH[target.range]
         if events is not None:
             events.append({"event": "hit", "seat": self.seats[seat], "target": self._name(("unit", target.uid)),
@@ -746,6 +754,7 @@ class DuelState:
         lead = declaration.speed - target.speed
         if attacker is not None and lead >= self.rules.extra_attack_gap and self.unit(attacker.uid) is not None:
             self.extra = (seat, attacker.uid, lead)
+            self.tally["extra_attacks"] += 1
             if events is not None:
                 events.append({"event": "extra attack", "seat": self.seats[seat], "unit": attacker.uid, "speed": lead})
 
@@ -838,9 +847,9 @@ class DuelState:
 
     def _holds(self, seat: int, condition: Condition) -> bool:
         me, them = self.players[seat], self.players[1 - seat]
-        count = {"your main deck": len(me.main), "the opponent's main deck": len(them.main),
+        count = {"your main deck": len(me.main), "their main deck": len(them.main),
                  "your mana zone": len(me.mana), "your hand": len(me.hand),
-                 "your field": len(me.field), "the opponent's field": len(them.field)}[condition.subject]
+                 "your field": len(me.field), "their field": len(them.field)}[condition.subject]
         return count <= condition.amount if condition.at_most else count >= condition.amount
 
     def _reversal(self, seat: int, card_id: str, target: tuple[str, Any] | None, events: EVENTS) -> None:
@@ -852,6 +861,7 @@ class DuelState:
         me.main.append(card)
         me.spent = card
         me.skip = True
+        self.tally["reversals"] += 1
         if events is not None:
             events.append({"event": "reversal", "seat": self.seats[seat], "card": card_id, "main": len(me.main)})
         unit = self.unit(target[1]) if target is not None and target[0] == "unit" else None

@@ -5,11 +5,19 @@ traces, the human agent's log)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
+
+NAMED = ("seat", "first", "target", "winner", "attacker")  # fields that may hold a duelist's id
 
 
-def render_event(event: dict[str, Any]) -> str | None:
-    """One event in words, or None for an event a reader does not need."""
+def render_event(event: dict[str, Any], names: Mapping[str, str] | None = None) -> str | None:
+    """One event in words (duelists by ``names`` when given), or None for an event a reader
+    does not need."""
+    if names:
+        event = {key: names.get(value, value) if key in NAMED and isinstance(value, str) else value
+                 for key, value in event.items()}
+        if "hands" in event:
+            event["hands"] = {names.get(who, who): count for who, count in event["hands"].items()}
     kind = event["event"]
     seat = event.get("seat")
     if kind == "deal":
