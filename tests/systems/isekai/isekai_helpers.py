@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any, Hashable
+
+from deckquest.dsl.resolver import compile_file
+from deckquest.systems import load_all
 
 from deckquest.engine.game import CHANCE
 from deckquest.systems.isekai.cards import (
@@ -74,3 +78,15 @@ def summon(state: DuelState, rng: random.Random, card_a: str, card_b: str) -> tu
 
 
 KNIGHTS_DECK = deck({"knight": 50})
+
+
+SCENARIOS = Path(__file__).resolve().parents[3] / "scenarios"
+FRONTIER = SCENARIOS / "frontier_duel" / "frontier_duel.quest"
+ROAD = SCENARIOS / "road_duel" / "road_duel.quest"
+
+
+def bundled(path: Path = FRONTIER):
+    """The card set and duelists of a bundled duel scenario, compiled as a user's would be."""
+    load_all()
+    table = compile_file(path).system_table
+    return table.cards, table.duelists

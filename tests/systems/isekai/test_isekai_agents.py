@@ -10,9 +10,8 @@ from syrupy.extensions.single_file import SingleFileSnapshotExtension, WriteMode
 from deckquest.engine.game import OVER, play
 from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
 from deckquest.systems.isekai.duel import new_duel
-from deckquest.systems.isekai.examples import EXAMPLE_CARDS, EXAMPLE_DUELISTS
 from deckquest.systems.isekai.transcript import render_duel
-from isekai_helpers import KNIGHTS_DECK, act, duel, summon
+from isekai_helpers import KNIGHTS_DECK, act, bundled, duel, summon
 
 
 class TraceSnapshot(SingleFileSnapshotExtension):
@@ -26,9 +25,10 @@ def trace_snapshot(snapshot):
 
 
 def traced(ember, bastion, seed: int) -> str:
-    state = new_duel(EXAMPLE_DUELISTS, EXAMPLE_CARDS)
+    cards, duelists = bundled()
+    state = new_duel(duelists, cards)
     events: list = []
-    play(state, {"ember": ember, "bastion": bastion}, random.Random(seed), events)
+    play(state, {"kai": ember, "mira": bastion}, random.Random(seed), events)
     return render_duel(events)
 
 

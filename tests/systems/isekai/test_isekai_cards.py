@@ -12,9 +12,8 @@ from deckquest.systems import REGISTRY
 from deckquest.systems.isekai import IsekaiSystem
 from deckquest.systems.isekai.cards import CardDef, CardSet, Condition, Deck, UNIT
 from deckquest.systems.isekai.decks import check_card, check_deck
-from deckquest.systems.isekai.examples import EXAMPLE_CARDS, EXAMPLE_DUELISTS
 from deckquest.systems.isekai.rules import Rules
-from isekai_helpers import CARDS
+from isekai_helpers import CARDS, ROAD, bundled
 
 SEED = Path("/work/shared/seeds/002_bcf54f510b6a7297.txt")
 
@@ -23,9 +22,12 @@ def codes(deck: Deck, cards: CardSet = CARDS) -> list[str]:
     return [d.code for d in check_deck(deck, cards)]
 
 
-def test_I1_bundled_decks_are_legal():
-    for duelist in EXAMPLE_DUELISTS:
-        assert check_deck(duelist.deck, EXAMPLE_CARDS) == []
+@pytest.mark.parametrize("path", [None, ROAD])
+def test_I1_bundled_decks_are_legal(path):
+    cards, duelists = bundled() if path is None else bundled(path)
+    assert len(duelists) == 2
+    for duelist in duelists:
+        assert check_deck(duelist.deck, cards) == []
 
 
 def test_I1_main_and_skill_decks_hold_fifty_cards():

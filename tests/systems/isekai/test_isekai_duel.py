@@ -368,21 +368,23 @@ def test_IR6_a_duel_without_damage_is_a_draw(stall):
 def test_clone_is_independent_and_same_seed_same_duel():
     from deckquest.engine.game import play
     from deckquest.systems.isekai.agents import GreedyAgent, RandomAgent
-    from deckquest.systems.isekai.examples import EXAMPLE_CARDS, EXAMPLE_DUELISTS
+    from isekai_helpers import bundled
+
+    cards, duelists = bundled()
 
     def run(seed: int):
-        state = new_duel(EXAMPLE_DUELISTS, EXAMPLE_CARDS)
+        state = new_duel(duelists, cards)
         events: list = []
-        play(state, {"ember": GreedyAgent(), "bastion": RandomAgent()}, random.Random(seed), events)
+        play(state, {"kai": GreedyAgent(), "mira": RandomAgent()}, random.Random(seed), events)
         return state, events
 
     first, events = run(5)
     again, events_again = run(5)
     assert events == events_again and first.outcome() is not None
-    state = new_duel(EXAMPLE_DUELISTS, EXAMPLE_CARDS)
+    state = new_duel(duelists, cards)
     rng = random.Random(1)
-    play(state, {"ember": RandomAgent(), "bastion": RandomAgent()}, rng, max_decisions=40)
+    play(state, {"kai": RandomAgent(), "mira": RandomAgent()}, rng, max_decisions=40)
     copy = state.clone()
     before = (len(copy.players[0].main), len(copy.players[1].mana), copy.rights)
-    play(state, {"ember": RandomAgent(), "bastion": RandomAgent()}, rng)
+    play(state, {"kai": RandomAgent(), "mira": RandomAgent()}, rng)
     assert (len(copy.players[0].main), len(copy.players[1].mana), copy.rights) == before

@@ -20,6 +20,10 @@ from deckquest.systems.isekai.decks import check_card, check_deck
 
 GRAMMAR = r"""
 // Isekai TCG (docs/isekai.md): cards, decks, duelists
+// readings with a number for their value (`reading stall 200`, `reading extra_attack_gap 3`):
+// the core's `reading NAME NAME` takes words only
+%extend header_entry: number_reading
+number_reading: "reading" NAME INT _NL
 %extend item: isekai_card | isekai_deck | duelist_decl
 isekai_card: card_kind NAME STRING ":" _NL _INDENT card_line+ _DEDENT
 !card_kind: "unit" | "item" | "equipment" | "magic" | "skill" | "status"
@@ -117,6 +121,9 @@ class IsekaiTable:
 
 class Builder:
     """Builder methods merged into the core's transformer (``(self, meta, children)``)."""
+
+    def number_reading(self, meta, c):
+        return self._entry(meta, "reading", (str(c[0]), str(c[1])))
 
     def isekai_card(self, meta, c):
         kind, name, title, *lines = c
