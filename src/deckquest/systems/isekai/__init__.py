@@ -15,9 +15,10 @@ from typing import Any
 
 from deckquest.systems import CodeRange, GameSystem, register
 from deckquest.systems.isekai import report
+from deckquest.systems.isekai.adventure import duel
 from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
 from deckquest.systems.isekai.duel import DuelState, new_duel
-from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder, resolve
+from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder, DuelStmt, resolve
 from deckquest.systems.isekai.rules import READINGS, Rules
 from deckquest.systems.isekai.transcript import render_event
 
@@ -51,12 +52,22 @@ class IsekaiSystem(GameSystem):
         return resolve(context, cls.agents)
 
     @classmethod
+    def statement_handlers(cls):
+        return {DuelStmt: duel}
+
+    @classmethod
     def new_game(cls, run):
+        """The duel of a duel script; an adventure (a script with scenes) has none: its
+        duels are statements."""
+        if run.scenario.scenes:
+            return None
         table = run.scenario.system_table
         return new_duel(table.duelists, table.cards, Rules.from_readings(run.scenario.readings))
 
     @classmethod
     def seats(cls, scenario):
+        if scenario.scenes:
+            return {}
         table = scenario.system_table
         return {duelist.id: (duelist.name, table.plays.get(duelist.id)) for duelist in table.duelists}
 
@@ -69,18 +80,18 @@ class IsekaiSystem(GameSystem):
 
     @classmethod
     def outcome(cls, run):
-        result = run.state.game.outcome()
-        names = {seat: name for seat, (name, _) in cls.seats(run.scenario).items()}
+        game: DuelState = run.state.game
+        result = game.outcome() or {}
         if result["winner"] is None:
             return "draw", f"The duel is a draw: no damage for too long ({result['rights']} action rights)."
         return (f"{result['winner']} wins",
-                f"{names[result['winner']]} wins the duel after {result['rights']} action rights.")
+                f"{game.names[game.seat_index(result['winner'])]} wins the duel after {result['rights']} action rights.")
 
     @classmethod
     def subject_value(cls, run, subject, attribute):
-        if attribute is None:
-            return cls.seats(run.scenario)[subject][0]
         game: DuelState = run.state.game
+        if attribute is None:
+            return game.names[game.seat_index(subject)]
         player = game.players[game.seat_index(subject)]
         if attribute == "exiled":
             return len(player.exile_main) + len(player.exile_skill) + len(player.exile_up)
@@ -90,10 +101,12 @@ class IsekaiSystem(GameSystem):
 
     @classmethod
     def record(cls, run):
-        game: DuelState = run.state.game
+        game: DuelState | None = run.state.game
+        if game is None:  # an adventure that ended before any duel
+            return None
         result = game.outcome() or {}
         tally = game.tally
-        decks = tuple((duelist.id, duelist.deck.id) for duelist in run.scenario.system_table.duelists)
+        decks = tuple(zip(game.seats, game.decks))
         return (result.get("winner"), game.seats[game.first] if game.first >= 0 else None, game.rights,
                 tally["interrupts"], tally["reversals"], tally["speed_locked"], tally["extra_attacks"],
                 result.get("reason"), decks)

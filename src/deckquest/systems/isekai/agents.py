@@ -8,7 +8,7 @@ The greedy agent's policy, in order (docs/isekai.md "Agents"):
   Defend; pass;
 - with the right: an attack that empties the opponent's main deck even after a Defend; the
   strongest affordable unit; a card that destroys an enemy unit no card of its own waiting to
-  resolve is aimed at; an attack on the duelist that
+  resolve is aimed at; a card that damages the opponent; an attack on the duelist that
   no enemy unit is fast enough to block (I-11) and that a Defend does not bring to 0; an attack
   that destroys a unit without losing the attacker; a mana charge while the mana zone holds fewer than 6 and the main deck more than 15 cards;
   taking a unit from the mana zone when the hand holds none; else pass.
@@ -91,6 +91,7 @@ class GreedyAgent:
         aimed = {entry[2] for entry in state.chain if entry[0] == seat}  # already on its way
         units: list[tuple[int, int, Hashable]] = []
         removal: list[tuple[int, int, Hashable]] = []
+        burn: list[tuple[int, int, Hashable]] = []
         for action in actions:
             if action[0] != "play":  # type: ignore[index]
                 continue
@@ -102,10 +103,16 @@ class GreedyAgent:
                 unit = state.unit(target[1])
                 assert unit is not None
                 removal.append((unit.attack + unit.hp, mana, action))
+            elif target is not None and target[0] == "player" and target[1] != state.seats[seat]:
+                damage = sum(e.amount for e in card.effects if e.verb == DAMAGE)
+                if damage:
+                    burn.append((damage, mana, action))
         if units:
             return max(units)[2]
         if removal:
             return max(removal)[2]
+        if burn:
+            return max(burn)[2]
         if attack is not None:
             return attack
         if ("charge",) in actions and len(me.mana) < 6 and len(me.main) > 15:

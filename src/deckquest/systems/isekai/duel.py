@@ -100,10 +100,13 @@ class DuelState:
     """A duel between two duelists; see the module docstring for the flow."""
 
     def __init__(self, cards: Sequence[CardDef], seats: tuple[str, str], decks: Sequence[tuple[list[int], list[int]]],
-                 status: Sequence[tuple[int, int, str]], rules: Rules):
+                 status: Sequence[tuple[int, int, str]], rules: Rules, names: tuple[str, str] | None = None,
+                 deck_ids: tuple[str, str] = ("", "")):
         self.cards = tuple(cards)
         self.ids = {card.id: index for index, card in enumerate(self.cards)}
         self.seats = seats
+        self.names = names or seats  # the duelists' display names
+        self.decks = deck_ids  # the decks' ids, for reports
         self.rules = rules
         self.players: list[Player] = []
         for (main, skill), (attack, speed, reach) in zip(decks, status):
@@ -927,4 +930,5 @@ def new_duel(duelists: Sequence[Duelist], cards: CardSet, rules: Rules | None = 
         statuses = [cards[c] for c in deck.cards(deck.status)]
         reach = max((s.range for s in statuses if s.range), key=("near", "middle", "far").index, default="near")
         status.append((sum(s.attack for s in statuses), sum(s.speed for s in statuses), reach))
-    return DuelState(table, (duelists[0].id, duelists[1].id), decks, status, rules or Rules())
+    return DuelState(table, (duelists[0].id, duelists[1].id), decks, status, rules or Rules(),
+                     (duelists[0].name, duelists[1].name), (duelists[0].deck.id, duelists[1].deck.id))

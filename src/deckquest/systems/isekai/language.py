@@ -39,6 +39,12 @@ duelist_decl: "duelist" NAME STRING "with" NAME _NL
             | "duelist" NAME STRING "with" NAME ":" _NL _INDENT duelist_plays _DEDENT
 duelist_plays: "plays" NAME _NL
 
+// an adventure's duel: `duel against NPC with DECK [by PC]:` with victory/defeat/draw blocks
+%extend stmt: duel_stmt
+duel_stmt: "duel" "against" NAME "with" NAME ["by" NAME] ":" _NL _INDENT duel_outcome+ _DEDENT
+duel_outcome: duel_result ":" _NL block
+!duel_result: "victory" | "defeat" | "draw"
+
 %extend event: "a" "duelist" "takes" "damage"    -> ev_duelist_takes_damage
              | "a" "reversal" "is" "activated"   -> ev_reversal_activated
              | "a" "unit" "is" "destroyed"       -> ev_unit_destroyed
@@ -46,7 +52,8 @@ duelist_plays: "plays" NAME _NL
 """
 
 EVENTS = {"duelist_takes_damage": True, "reversal_activated": True, "unit_destroyed": True, "duelist_wins": True}
-RESERVED = frozenset({"unit", "item", "equipment", "magic", "skill", "status", "deck", "duelist", "with", "plays"})
+RESERVED = frozenset({"unit", "item", "equipment", "magic", "skill", "status", "deck", "duelist", "with", "plays",
+                      "duel"})
 PARTS = {"main": "main", "skills": "skills", "skill": "skills", "status": "status"}
 NUMBER_FIELDS = ("cost", "speed", "attack", "hp", "blessing")
 UNIT_FIELDS = ("range", "attack", "hp")  # a unit's own stats (I-10); speed and cost every card has
@@ -110,6 +117,30 @@ class DuelistDecl:
 
 
 @dataclass(frozen=True)
+class DuelOutcome:
+    span: Span
+    kind: str  # victory, defeat or draw
+    body: list
+
+
+@dataclass(frozen=True)
+class DuelStmt:
+    """``duel against NPC with DECK [by PC]:``: a PC duels an NPC duelist in an adventure."""
+
+    span: Span
+    npc: str
+    npc_span: Span
+    deck: str
+    deck_span: Span
+    by: str | None
+    by_span: Span | None
+    outcomes: tuple[DuelOutcome, ...]
+
+    def blocks(self) -> list[list]:
+        return [outcome.body for outcome in self.outcomes]
+
+
+@dataclass(frozen=True)
 class IsekaiTable:
     """What the resolver worked out (the compiled scenario's ``system_table``)."""
 
@@ -117,6 +148,7 @@ class IsekaiTable:
     decks: dict[str, Deck]
     duelists: tuple[Duelist, ...]
     plays: dict[str, str | None]  # duelist id -> the agent the script names
+    duels: dict[tuple[str, int, int], tuple[str, str, str | None]]  # a duel's place -> (NPC, deck, PC)
 
 
 class Builder:
@@ -158,6 +190,18 @@ class Builder:
 
     def duelist_plays(self, meta, c):
         return str(c[0]), self._tok_span(c[0])
+
+    def duel_stmt(self, meta, c):
+        npc, deck, by, *outcomes = c
+        return DuelStmt(self._span(meta), str(npc), self._tok_span(npc), str(deck), self._tok_span(deck),
+                        str(by) if by is not None else None, self._tok_span(by) if by is not None else None,
+                        tuple(outcomes))
+
+    def duel_outcome(self, meta, c):
+        return DuelOutcome(self._span(meta), c[0], c[1])
+
+    def duel_result(self, meta, c):
+        return str(c[0])
 
     def ev_duelist_takes_damage(self, meta, c):
         return self._event(meta, "duelist_takes_damage")
@@ -344,7 +388,31 @@ def resolve(context, agents) -> IsekaiTable:
         context.error("DQ4015", f"a duel needs 2 duelists; this script has {len(duelists)}",
                       header.span if header else Span(str(context.path), 1, 1),
                       'declare them: `duelist ana "Ana" with road`')
-    return IsekaiTable(card_set, decks, tuple(duelists), plays)
+    duels = {}
+    for stmt, _bound in context.statements:
+        if isinstance(stmt, DuelStmt):
+            duels[place(stmt.span)] = _duel(context, stmt, {d.id for d in duelists}, decks)
+    return IsekaiTable(card_set, decks, tuple(duelists), plays, duels)
+
+
+def place(span: Span) -> tuple[str, int, int]:
+    return span.file, span.line, span.col
+
+
+def _duel(context, stmt: DuelStmt, duelists: set[str], decks: dict[str, Deck]) -> tuple[str, str, str | None]:
+    """DQ4018-DQ4019: a duel names a declared NPC duelist and deck; outcome blocks once each."""
+    if stmt.npc not in duelists:
+        context.error("DQ4018", f"`{stmt.npc}` is not a duelist", stmt.npc_span,
+                      did_you_mean(stmt.npc, list(duelists)) or 'declare it: `duelist bandit "Bandit" with road`')
+    if stmt.deck not in decks:
+        context.error("DQ4014", f"unknown deck `{stmt.deck}`", stmt.deck_span, did_you_mean(stmt.deck, list(decks)))
+    seen: set[str] = set()
+    for outcome in stmt.outcomes:
+        if outcome.kind in seen:
+            context.error("DQ4019", f"`{outcome.kind}:` is given twice", outcome.span)
+        seen.add(outcome.kind)
+    by = context.lookup(stmt.by, stmt.by_span, ("pc",), "DQ0033") if stmt.by is not None else None
+    return stmt.npc, stmt.deck, by
 
 
 def _card(context, decl: IsekaiCard) -> CardDef | None:

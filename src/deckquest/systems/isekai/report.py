@@ -37,7 +37,9 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
 
 
 def section(rows: Counter, runs: int) -> dict[str, Any] | None:
-    if not rows or runs == 0:
+    """The section over the runs that played a duel (an adventure's run may end before one)."""
+    runs = sum(count for row, count in rows.items() if row is not None)
+    if runs == 0:
         return None
     seat_wins: Counter = Counter()
     deck_wins: Counter = Counter()
@@ -47,7 +49,10 @@ def section(rows: Counter, runs: int) -> dict[str, Any] | None:
     totals: Counter = Counter()
     with_reversal = 0
     seats: list[str] = []
-    for (winner, first, rights, interrupts, reversals, locked, extra, reason, decks), count in rows.items():
+    for row, count in rows.items():
+        if row is None:
+            continue
+        winner, first, rights, interrupts, reversals, locked, extra, reason, decks = row
         deck_of = dict(decks)
         seats = [seat for seat, _ in decks]
         for seat, deck in decks:
