@@ -224,3 +224,94 @@ def _sections(data):
         yield data
         for value in data.values():
             yield from _sections(value)
+
+
+MISTFORD = FRONTIER.parents[1] / "mistford_toll" / "mistford_toll.quest"
+ADVENTURE = HEADER.replace("players 2", "players 1") + '''pc rin "Rin":
+    deck "decks/green.txt"
+    critical "Forest" x3
+''' + CARDS + DECK + '''magic bolt "Bolt":
+    cost 1
+    speed 1
+    deal 2 damage to the opponent
+deck strong "Strong":
+    main knight x50
+    skills bolt x50
+duelist keeper "Keeper" with strong
+
+when a duelist takes damage if duelist.main < 3:
+    "{duelist} is nearly out of cards ({duelist.main})."
+
+start scene bridge "Bridge":
+    duel against keeper with road by rin:
+        victory:
+            "Rin wins the duel."
+            end victory "won"
+        defeat:
+            "Rin loses the duel."
+            end defeat "lost"
+    "Nobody wins."
+    end "draw" "a draw"
+'''
+
+
+def test_an_adventure_runs_a_duel_and_its_outcome_block(tmp_path):
+    """`duel against NPC with DECK by PC:` plays an I-1..I-19 duel and runs the block of its
+    outcome; the duel triggers bind the duelist (here the NPC or the PC)."""
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "green.txt").write_text("20 Forest\n20 Grizzly Bears\n20 Llanowar Elves\n")
+    path = tmp_path / "bridge.quest"
+    path.write_text(ADVENTURE, encoding="utf-8")
+    endings = set()
+    for seed in range(4):
+        result = deckquest("run", path, "--seed", seed, "--agent", "first")
+        assert result.exit_code == 0, result.stderr
+        out = result.stdout
+        assert "Rin goes first" in out or "Keeper goes first" in out
+        ending = re.search(r"== The end: (\w+) ==", out).group(1)
+        said = {"victory": "Rin wins the duel.", "defeat": "Rin loses the duel.", "draw": "Nobody wins."}[ending]
+        assert said in out
+        if ending != "draw":
+            assert re.search(r"(Rin|Keeper) is nearly out of cards \([0-2]\)\.", out)
+        endings.add(ending)
+    assert endings & {"victory", "defeat"}
+
+
+@pytest.mark.parametrize("statement, code", [
+    ("duel against keepr with road by rin:", "DQ4018"),
+    ("duel against keeper with raod by rin:", "DQ4014"),
+    ("duel against keeper with road by rn:", "DQ0033"),
+])
+def test_an_adventure_duel_names_a_duelist_a_deck_and_a_pc(statement, code):
+    text = ADVENTURE.replace("duel against keeper with road by rin:", statement)
+    assert code in {c for c, _, _ in diagnostics_in_folder(text)}
+
+
+def diagnostics_in_folder(text: str):
+    load_all()
+    from deckquest.dsl.resolver import compile_file
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "decks").mkdir()
+        (Path(folder) / "decks" / "green.txt").write_text("20 Forest\n20 Grizzly Bears\n20 Llanowar Elves\n")
+        path = Path(folder) / "bridge.quest"
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(CompileError) as failure:
+            compile_file(path)
+        return [(d.code, d.span.line, d.span.col) for d in failure.value.diagnostics]
+
+
+def test_the_bundled_adventure_with_a_duel(transcript_snapshot):
+    result = deckquest("run", MISTFORD, "--seed", "1", "--agent", "first")
+    assert result.exit_code == 0, result.stderr
+    assert "== The Duel on the Bridge ==" in result.stdout
+    assert result.stdout == transcript_snapshot
+
+
+def test_sim_of_an_adventure_counts_only_the_runs_that_dueled():
+    result = deckquest("sim", MISTFORD, "--runs", "40", "--jobs", "1", "--no-progress")
+    assert result.exit_code == 0, result.stderr
+    duels = int(re.search(r"Duels \((\d+)\)", result.stdout).group(1))
+    reached = int(re.search(r"standoff\s+(\d+)", result.stdout).group(1))
+    assert duels == reached < 40

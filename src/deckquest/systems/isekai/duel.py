@@ -238,7 +238,8 @@ class DuelState:
         self.phase = "play"
         if events is not None:
             events.append({"event": "deal", "first": self.seats[first],
-                           "hands": {self.seats[s]: len(self.players[s].hand) for s in (0, 1)}})
+                           "hands": {self.seats[s]: len(self.players[s].hand) for s in (0, 1)},
+                           "names": dict(zip(self.seats, self.names))})
         self._give_right(first, events)
 
     # ------------------------------------------------------------------ legal actions
@@ -881,7 +882,7 @@ class DuelState:
         self.reveals.clear()
         if events is not None:
             events.append({"event": "duel end", "winner": self.seats[winner] if winner >= 0 else None,
-                           "reason": reason, "rights": self.rights})
+                           "reason": reason, "rights": self.rights, "names": dict(zip(self.seats, self.names))})
 
     # ------------------------------------------------------------------ names for events
 

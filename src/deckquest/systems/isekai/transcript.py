@@ -13,6 +13,7 @@ NAMED = ("seat", "first", "target", "winner", "attacker")  # fields that may hol
 def render_event(event: dict[str, Any], names: Mapping[str, str] | None = None) -> str | None:
     """One event in words (duelists by ``names`` when given), or None for an event a reader
     does not need."""
+    names = {**event.get("names", {}), **(names or {})}  # the duel's own names, then the run's
     if names:
         event = {key: names.get(value, value) if key in NAMED and isinstance(value, str) else value
                  for key, value in event.items()}
