@@ -21,7 +21,7 @@ from deckquest.systems.isekai.duel import new_duel
 from deckquest.systems.isekai.language import DuelStmt, place
 from deckquest.systems.isekai.rules import Rules
 
-SEAT_AGENTS = {"greedy": GreedyAgent, "random": RandomAgent}
+SEAT_AGENTS: dict[str, type[GreedyAgent] | type[RandomAgent]] = {"greedy": GreedyAgent, "random": RandomAgent}
 
 
 def party_agent(run: Any) -> Agent:
@@ -41,7 +41,7 @@ def duel(run: Any, stmt: DuelStmt, frame: Any) -> None:
     pc = run.state.pcs[by or frame.pc or next(iter(run.state.pcs))]
     hero = Duelist(pc.id, pc.name, table.decks[deck_id])
     state = new_duel((hero, npc), table.cards, Rules.from_readings(run.scenario.readings))
-    agents = {hero.id: party_agent(run), npc.id: SEAT_AGENTS[table.plays.get(npc.id) or "greedy"]()}
+    agents: dict[str, Agent] = {hero.id: party_agent(run), npc.id: SEAT_AGENTS[table.plays.get(npc.id) or "greedy"]()}
     events: list[dict] = []
     while True:
         decision = state.decision()

@@ -18,11 +18,18 @@ Costs are paid with as many mana cards as possible (they return to the main deck
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, Hashable
+from typing import Any, Callable, Hashable, cast
 
 from deckquest.engine.game import Decision
 from deckquest.systems.isekai.cards import DAMAGE, PREVENT, UNIT
 from deckquest.systems.isekai.duel import DuelState, Unit
+
+
+Actions = tuple[tuple[Any, ...], ...]  # a duel's actions are tuples (DuelState.decision)
+
+
+def _tuples(actions: tuple[Hashable, ...]) -> Actions:
+    return cast(Actions, actions)
 
 
 class RandomAgent:
@@ -52,21 +59,21 @@ class GreedyAgent:
             if declaration is not None and declaration.seat != seat:
                 return self._defend(state, seat, actions)
             return ("pass",)
-        best = self._attack(state, seat, actions)
+        best, lethal = self._attack(state, seat, actions)
         if decision.kind == "extra":
             return best or ("end",)
-        if best is not None and best[2][0] == "player" and best in self._lethal:  # type: ignore[index]
+        if lethal:
             return best
         return self._develop(state, seat, actions, best)
 
-    def _attack(self, state: DuelState, seat: int, actions: tuple[Hashable, ...]) -> Hashable | None:
+    def _attack(self, state: DuelState, seat: int, actions: tuple[Hashable, ...]) -> tuple[Hashable | None, bool]:
+        """The best attack, and whether it empties the opponent's main deck."""
         them = state.players[1 - seat]
-        self._lethal: set[Hashable] = set()
         scored: list[tuple[int, int, Hashable]] = []
-        for index, action in enumerate(actions):
-            if action[0] != "attack":  # type: ignore[index]
+        for index, action in enumerate(_tuples(actions)):
+            if action[0] != "attack":
                 continue
-            _, attacker, target = action  # type: ignore[misc]
+            _, attacker, target = action
             power, speed = _power(state, seat, attacker)
             if power <= 0:
                 continue
@@ -74,7 +81,6 @@ class GreedyAgent:
                 landing = power - 1  # the defender will Defend (I-13)
                 if landing >= len(them.main):
                     scored.append((100, -index, action))
-                    self._lethal.add(action)
                 elif landing > 0 and not any(unit.speed >= speed for unit in them.field):
                     scored.append((10 + landing, -index, action))
             else:
@@ -84,7 +90,10 @@ class GreedyAgent:
                 safe = speed - unit.speed >= 2 or isinstance(attacker, str) or unit.attack < _hp_left(state, attacker)
                 if kills and safe:
                     scored.append((5 + unit.attack, -index, action))
-        return max(scored)[2] if scored else None
+        if not scored:
+            return None, False
+        best = max(scored)
+        return best[2], best[0] == 100
 
     def _develop(self, state: DuelState, seat: int, actions: tuple[Hashable, ...], attack: Hashable | None) -> Hashable:
         me = state.players[seat]
@@ -92,10 +101,10 @@ class GreedyAgent:
         units: list[tuple[int, int, Hashable]] = []
         removal: list[tuple[int, int, Hashable]] = []
         burn: list[tuple[int, int, Hashable]] = []
-        for action in actions:
-            if action[0] != "play":  # type: ignore[index]
+        for action in _tuples(actions):
+            if action[0] != "play":
                 continue
-            _, _source, card_id, target, mana = action  # type: ignore[misc]
+            _, _source, card_id, target, mana = action
             card = state.card(card_id)
             if card.kind == UNIT:
                 units.append((card.attack + card.hp + card.speed, mana, action))
@@ -118,7 +127,7 @@ class GreedyAgent:
         if ("charge",) in actions and len(me.mana) < 6 and len(me.main) > 15:
             return ("charge",)
         if not any(state.cards[c].kind == UNIT for c in me.hand):
-            takes = [a for a in actions if a[0] == "take" and a[2] == 1 and state.card(a[1]).kind == UNIT]  # type: ignore[index]
+            takes = [a for a in _tuples(actions) if a[0] == "take" and a[2] == 1 and state.card(a[1]).kind == UNIT]
             if takes:
                 return takes[0]
         return ("pass",)
@@ -131,18 +140,18 @@ class GreedyAgent:
         survive: list[Hashable] = []
         trade: list[Hashable] = []
         cards: list[Hashable] = []
-        for action in actions:
-            kind = action[0]  # type: ignore[index]
+        for action in _tuples(actions):
+            kind = action[0]
             if kind == "block":
-                blocker = state.unit(action[1])  # type: ignore[index]
+                blocker = state.unit(action[1])
                 assert blocker is not None
                 if blocker.hp - blocker.damage + blocker.shield > power:
                     survive.append(action)
                 elif attacker is not None and blocker.attack >= attacker.hp - attacker.damage + attacker.shield:
                     trade.append(action)
             elif kind == "play":
-                card = state.card(action[2])  # type: ignore[index]
-                target = action[3]  # type: ignore[index]
+                card = state.card(action[2])
+                target = action[3]
                 if target is None or target[0] != "unit":
                     continue
                 if attacker is not None and target[1] == attacker.uid and _kills(state, card, attacker.uid, seat):
@@ -248,34 +257,35 @@ def _unit_text(state: DuelState, unit: Unit) -> str:
     return f"#{unit.uid} {card.name} {unit.range} {unit.attack}/{unit.hp - unit.damage} speed {unit.speed}"
 
 
-def describe(state: DuelState, action: Hashable) -> str:
+def describe(state: DuelState, move: Hashable) -> str:
     """An action in words, with what it costs and how fast it is."""
-    kind = action[0]  # type: ignore[index]
+    action = cast(tuple[Any, ...], move)
+    kind = action[0]
     if kind == "play":
-        _, source, card_id, target, mana = action  # type: ignore[misc]
+        _, source, card_id, target, mana = action
         card = state.card(card_id)
         aim = f" on {_target(state, target)}" if target is not None else ""
         return (f"play {card.name} from {'the skill deck' if source == 'skill' else 'hand'}{aim}: "
                 f"cost {card.cost} ({mana} mana, {card.cost - mana} from the skill deck), speed {card.speed}")
     if kind == "attack":
-        _, attacker, target = action  # type: ignore[misc]
+        _, attacker, target = action
         _power_, speed = _power(state, state.right if state.extra is None else state.extra[0], attacker)
         who = attacker if isinstance(attacker, str) else _target(state, ("unit", attacker))
         return f"attack with {who} on {_target(state, target)} (speed {speed})"
     if kind == "summon":
-        card = state.card(action[1])  # type: ignore[index]
-        return (f"summon {card.name} to block: cost {card.cost}+1 ({action[2]} mana, "  # type: ignore[index]
-                f"{card.cost + 1 - action[2]} from the skill deck), speed {card.speed}")  # type: ignore[index]
+        card = state.card(action[1])
+        return (f"summon {card.name} to block: cost {card.cost}+1 ({action[2]} mana, "
+                f"{card.cost + 1 - action[2]} from the skill deck), speed {card.speed}")
     if kind == "block":
-        return f"block with {_target(state, ('unit', action[1]))}"  # type: ignore[index]
+        return f"block with {_target(state, ('unit', action[1]))}"
     if kind == "take":
-        return f"pass and take {action[2]} {state.card(action[1]).name} from mana to hand"  # type: ignore[index]
+        return f"pass and take {action[2]} {state.card(action[1]).name} from mana to hand"
     if kind == "restore":
-        return f"pass and return an exiled {state.card(action[1]).name} to the skill deck"  # type: ignore[index]
+        return f"pass and return an exiled {state.card(action[1]).name} to the skill deck"
     if kind == "reveal":
-        return f"turn {action[1]} damage cards face up (reversal chance)"  # type: ignore[index]
+        return f"turn {action[1]} damage cards face up (reversal chance)"
     if kind == "reversal":
-        return f"activate the [Reversal] of {state.card(action[1]).name}"  # type: ignore[index]
+        return f"activate the [Reversal] of {state.card(action[1]).name}"
     return {"pass": "pass", "charge": "pass and charge mana", "defend": "Defend (reduce the attack by 1, speed 0)",
             "decline": "no reversal", "end": "end the attacks"}[kind]
 

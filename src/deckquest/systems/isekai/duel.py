@@ -69,6 +69,21 @@ class Player:
     __slots__ = ("main", "skill", "hand", "mana", "exile_main", "exile_skill", "exile_up", "field",
                  "streak", "spent", "skip", "shield", "attack", "speed", "range", "reversals")
 
+    def __init__(self, main: list[int], skill: list[int], status: tuple[int, int, str], reversals: bool):
+        self.main, self.skill = main, skill
+        self.hand: list[int] = []
+        self.mana: list[int] = []
+        self.exile_main: list[int] = []  # face down (I-17), main-deck cards
+        self.exile_skill: list[int] = []  # face down, skill cards (I-7)
+        self.exile_up: list[int] = []  # face up: out of the game (I-18)
+        self.field: list[Unit] = []
+        self.streak = 0  # consecutive mana charges (I-6, I-R8)
+        self.spent = -1  # the Reversal activated last, which cannot activate on the next hit (I-4)
+        self.skip = False  # the next action right goes to the Reversal (I-18)
+        self.shield = 0
+        self.attack, self.speed, self.range = status  # I-R3
+        self.reversals = reversals  # whether any of its cards has [Reversal]
+
     def copy(self) -> "Player":
         other = Player.__new__(Player)
         for name in Player.__slots__:
@@ -109,17 +124,9 @@ class DuelState:
         self.decks = deck_ids  # the decks' ids, for reports
         self.rules = rules
         self.players: list[Player] = []
-        for (main, skill), (attack, speed, reach) in zip(decks, status):
-            player = Player()
-            player.main, player.skill = list(main), list(skill)
-            player.hand, player.mana, player.exile_main, player.exile_skill, player.exile_up = [], [], [], [], []
-            player.field = []
-            player.streak = player.shield = 0
-            player.spent = -1
-            player.skip = False
-            player.attack, player.speed, player.range = attack, speed, reach
-            player.reversals = any(self.cards[c].reversal is not None for c in main + skill)
-            self.players.append(player)
+        for (main, skill), stats in zip(decks, status):
+            reversals = any(self.cards[c].reversal is not None for c in main + skill)
+            self.players.append(Player(list(main), list(skill), stats, reversals))
         self.phase = "deal"
         self.right = 0  # the seat holding the action right
         self.after = 0  # who gets the right once reveals and extra attacks are done

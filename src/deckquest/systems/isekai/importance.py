@@ -48,7 +48,7 @@ def without(deck: Deck, card: str) -> Deck | None:
         stand_in = others[0][1]
         copies = sum(count for name, count in entries if name == card)
         changed = tuple((name, count + (copies if name == stand_in else 0)) for name, count in entries if name != card)
-        return replace(deck, **{part: changed})
+        return replace(deck, main=changed) if part == "main" else replace(deck, skills=changed)
     return None
 
 
