@@ -70,11 +70,14 @@ class GreedyAgent:
         """The best attack, and whether it empties the opponent's main deck."""
         them = state.players[1 - seat]
         scored: list[tuple[int, int, Hashable]] = []
+        powers: dict[Any, tuple[int, int]] = {}
         for index, action in enumerate(_tuples(actions)):
             if action[0] != "attack":
                 continue
             _, attacker, target = action
-            power, speed = _power(state, seat, attacker)
+            if attacker not in powers:
+                powers[attacker] = _power(state, seat, attacker)
+            power, speed = powers[attacker]
             if power <= 0:
                 continue
             if target[0] == "player":
@@ -101,9 +104,8 @@ class GreedyAgent:
         units: list[tuple[int, int, Hashable]] = []
         removal: list[tuple[int, int, Hashable]] = []
         burn: list[tuple[int, int, Hashable]] = []
-        for action in _tuples(actions):
-            if action[0] != "play":
-                continue
+        most_mana = {action[1:4]: action for action in _tuples(actions) if action[0] == "play"}  # per card and target
+        for action in most_mana.values():
             _, _source, card_id, target, mana = action
             card = state.card(card_id)
             if card.kind == UNIT:

@@ -119,6 +119,7 @@ class DuelState:
                  deck_ids: tuple[str, str] = ("", "")):
         self.cards = tuple(cards)
         self.ids = {card.id: index for index, card in enumerate(self.cards)}
+        self.aims = tuple(card.target for card in self.cards)  # each card's target kind, worked out once
         self.seats = seats
         self.names = names or seats  # the duelists' display names
         self.decks = deck_ids  # the decks' ids, for reports
@@ -313,21 +314,26 @@ class DuelState:
         sources: list[tuple[str, list[int]]] = [("hand", _distinct(me.hand))]
         if me.skill:
             sources.append(("skill", _distinct(me.skill) if self.rules.skill_chosen else [me.skill[-1]]))
+        mana_cards = len(me.mana)
         for source, cards in sources:
-            from_skill = source == "skill"
+            skill_cards = len(me.skill) - (source == "skill")
             for card in cards:
                 definition = self.cards[card]
-                if definition.speed < least_speed:
+                speed, cost = definition.speed, definition.cost
+                if speed < least_speed:
                     continue
-                splits = self._splits(me, definition.cost, from_skill)
-                if not splits:
+                least = cost - skill_cards if cost > skill_cards else 0  # I-7: the mana cards it may take
+                most = cost if cost < mana_cards else mana_cards
+                if least > most:
                     continue
-                for target in self._targets(seat, definition, definition.speed):
-                    found.extend(("play", source, definition.id, target, mana) for mana in splits)
+                card_id = definition.id
+                for target in self._targets(seat, card, speed):
+                    for mana in range(least, most + 1):
+                        found.append(("play", source, card_id, target, mana))
         return found
 
-    def _targets(self, seat: int, card: CardDef, speed: int) -> list[tuple[str, Any] | None]:
-        kind = card.target
+    def _targets(self, seat: int, card: int, speed: int) -> list[tuple[str, Any] | None]:
+        kind = self.aims[card]
         if not kind:
             return [None]
         if kind == OPPONENT:
@@ -364,7 +370,7 @@ class DuelState:
         actions: list[Hashable] = []
         for card in eligible:
             definition = self.cards[card]
-            actions.extend(("reversal", definition.id, target) for target in self._targets(seat, definition, definition.speed))
+            actions.extend(("reversal", definition.id, target) for target in self._targets(seat, card, definition.speed))
         actions.append(DECLINE)
         return actions
 
