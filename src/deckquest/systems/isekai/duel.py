@@ -810,7 +810,7 @@ class DuelState:
             events.append({"event": "damage", "seat": self.seats[seat], "amount": amount, "cards": len(damage),
                            "main": len(me.main), "prevented": prevented})
         if not me.reversals or (self.rules.reversal_from_damage and not damage):
-            self._after_damage(seat, False, events)
+            self._after_damage(seat, events)
             return
         if self.rules.reversal_from_damage:
             self.reveals.append([seat, damage, "reveal", []])
@@ -835,7 +835,7 @@ class DuelState:
         else:
             self.reveals.pop(0)
             if action == DECLINE:
-                self._after_damage(seat, False, events)
+                self._after_damage(seat, events)
             else:
                 self._reversal(seat, action[1], action[2], events)  # type: ignore[index]
         if not self.reveals:
@@ -860,7 +860,7 @@ class DuelState:
         if eligible:
             self.reveals.insert(0 if front else len(self.reveals), [seat, item[1], "reversal", eligible])
         else:
-            self._after_damage(seat, False, events)
+            self._after_damage(seat, events)
 
     def _holds(self, seat: int, condition: Condition) -> bool:
         me, them = self.players[seat], self.players[1 - seat]
@@ -883,11 +883,10 @@ class DuelState:
             events.append({"event": "reversal", "seat": self.seats[seat], "card": card_id, "main": len(me.main)})
         unit = self.unit(target[1]) if target is not None and target[0] == "unit" else None
         self._effects(seat, self.cards[card], target, unit, events)
-        self._after_damage(seat, True, events)
 
-    def _after_damage(self, seat: int, reversed_: bool, events: EVENTS) -> None:
-        """I-4: an empty main deck after damage loses, unless a Reversal was activated."""
-        if not reversed_ and not self.players[seat].main and self.result is None:
+    def _after_damage(self, seat: int, events: EVENTS) -> None:
+        """I-4: an empty main deck after damage (and no Reversal, which leaves a card) loses."""
+        if not self.players[seat].main and self.result is None:
             self._finish(1 - seat, "damage", events)
 
     def _finish(self, winner: int, reason: str, events: EVENTS) -> None:
