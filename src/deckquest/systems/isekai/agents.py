@@ -9,9 +9,11 @@ The greedy agent's policy, in order (docs/isekai.md "Agents"):
 - with the right: an attack that empties the opponent's main deck even after a Defend; the
   strongest affordable unit; a card that destroys an enemy unit no card of its own waiting to
   resolve is aimed at; a card that damages the opponent; an attack on the duelist that
-  no enemy unit is fast enough to block (I-11) and that a Defend does not bring to 0; an attack
+  a Defend does not bring to 0 and that every enemy unit fast enough to block it (I-11) would
+  lose to (destroyed, the attacker standing); an attack
   that destroys a unit without losing the attacker; a mana charge while the mana zone holds fewer than 6 and the main deck more than 15 cards;
-  taking a unit from the mana zone when the hand holds none; else pass.
+  taking the strongest unit (attack + HP + speed) from the mana zone when the hand holds
+  none; else pass.
 Costs are paid with as many mana cards as possible (they return to the main deck, I-7).
 """
 
@@ -84,7 +86,8 @@ class GreedyAgent:
                 landing = power - 1  # the defender will Defend (I-13)
                 if landing >= len(them.main):
                     scored.append((100, -index, action))
-                elif landing > 0 and not any(unit.speed >= speed for unit in them.field):
+                elif landing > 0 and all(_beats(state, attacker, power, unit) for unit in them.field
+                                         if unit.speed >= speed):
                     scored.append((10 + landing, -index, action))
             else:
                 unit = state.unit(target[1])
@@ -109,7 +112,7 @@ class GreedyAgent:
             _, _source, card_id, target, mana = action
             card = state.card(card_id)
             if card.kind == UNIT:
-                units.append((card.attack + card.hp + card.speed, mana, action))
+                units.append((_value(card), mana, action))
             elif target is not None and target not in aimed and target[0] == "unit" and _kills(state, card, target[1], seat):
                 unit = state.unit(target[1])
                 assert unit is not None
@@ -131,7 +134,7 @@ class GreedyAgent:
         if not any(state.cards[c].kind == UNIT for c in me.hand):
             takes = [a for a in _tuples(actions) if a[0] == "take" and a[2] == 1 and state.card(a[1]).kind == UNIT]
             if takes:
-                return takes[0]
+                return max(takes, key=lambda a: (_value(state.card(a[1])), a))
         return ("pass",)
 
     def _defend(self, state: DuelState, seat: int, actions: tuple[Hashable, ...]) -> Hashable:
@@ -175,6 +178,17 @@ def _power(state: DuelState, seat: int, attacker: Any) -> tuple[int, int]:
     unit = state.unit(attacker)
     assert unit is not None
     return unit.attack, unit.speed
+
+
+def _value(card: Any) -> int:
+    """A unit's worth to the greedy agent: attack, HP and speed."""
+    return int(card.attack + card.hp + card.speed)
+
+
+def _beats(state: DuelState, attacker: Any, power: int, blocker: Unit) -> bool:
+    """Whether a block by ``blocker`` (I-11) destroys it and leaves the attacker standing."""
+    destroyed = power >= blocker.hp - blocker.damage + blocker.shield
+    return destroyed and (isinstance(attacker, str) or blocker.attack < _hp_left(state, attacker))
 
 
 def _hp_left(state: DuelState, uid: Any) -> int:
