@@ -15,7 +15,7 @@ from pathlib import Path
 
 from deckquest.cards.model import Card
 from deckquest.engine.pc import designate_critical
-from deckquest.sim import odds
+from deckquest.engine import odds
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK_FILE = ROOT / "scenarios" / "goblin_cave" / "decks" / "mono_green.txt"

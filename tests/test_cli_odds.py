@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from deckquest.cards.decklist import load_deck
 from deckquest.cli import main
 from deckquest.engine.pc import designate_critical
-from deckquest.sim.odds import check_probability
+from deckquest.engine.odds import check_probability
 
 BUNDLED = Path(__file__).resolve().parents[1] / "scenarios" / "goblin_cave" / "decks" / "mono_green.txt"
 KINDS = ["white", "blue", "black", "red", "green", "colorless"]

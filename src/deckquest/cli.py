@@ -121,7 +121,7 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str, as_json: bool):
 
     from deckquest.cards.decklist import load_deck
     from deckquest.engine.pc import required_critical_count
-    from deckquest.sim.odds import critical_ids_from_options, format_odds, odds_report
+    from deckquest.engine.odds import critical_ids_from_options, format_odds, odds_report
 
     loaded = load_deck(deck)
     cards = loaded.main_cards()
@@ -145,11 +145,12 @@ def check(scripts: tuple[Path, ...]):
     """Compile each SCRIPT and print its errors and warnings; exit 1 if any has errors."""
     from deckquest.dsl.resolver import compile_file
     from deckquest.errors import CompileError
+    from deckquest.packs.store import resolve_script_reference
 
     failed = False
     for script in scripts:
         try:
-            scenario = compile_file(script)
+            scenario = compile_file(script, locator=resolve_script_reference)
         except CompileError as failure:
             failed = True
             click.echo(failure.render(), err=True)

@@ -5,6 +5,7 @@ import pytest
 from deckquest.dsl.resolver import compile_file
 from deckquest.errors import CompileError
 from deckquest.packs.install import install_pack
+from deckquest.packs.store import resolve_script_reference
 
 from conftest import SCENARIO
 
@@ -26,7 +27,7 @@ def test_two_packs_declaring_the_same_name_do_not_collide(make_pack):
     library_pack(make_pack, "orcs", "Orc Guard", "3/3")
     quest = make_pack(name="quest", depends=[("goblins", "^1"), ("orcs", "^1")],
                       files={"tiny.quest": TWO_PACKS})
-    scenario = compile_file(quest / "tiny.quest")
+    scenario = compile_file(quest / "tiny.quest", locator=resolve_script_reference)
     assert {"goblins.guard", "orcs.guard"} <= set(scenario.npcs)
     assert install_pack(quest).pack.name == "quest"
 
@@ -36,5 +37,5 @@ def test_using_an_undeclared_pack_is_a_compile_error(make_pack):
     library_pack(make_pack, "orcs", "Orc Guard", "3/3")
     quest = make_pack(name="quest", depends=[("goblins", "^1")], files={"tiny.quest": TWO_PACKS})
     with pytest.raises(CompileError) as caught:
-        compile_file(quest / "tiny.quest")
+        compile_file(quest / "tiny.quest", locator=resolve_script_reference)
     assert "uses pack `orcs` without listing it under `depends`" in caught.value.render()

@@ -134,10 +134,11 @@ def test_make_agent_knows_every_name():
 def test_pc_actions_offer_each_card_name_once(tmp_path):
     """Copies of a card are interchangeable: a hand of Forests offers one "play Forest"."""
     from deckquest.runtime.agents import legal_actions
+    from deckquest.systems.trpg.statements import concentrate
     from runtime_helpers import start
 
     run = start(tmp_path, CHOICE)
-    run.concentrate("alice")
+    concentrate(run, "alice")
     offered = [text for _, _, text in legal_actions(run, "alice")]
     assert len(offered) == len(set(offered))
     hand = {run.state.pcs["alice"].cards[c].name for c in run.state.pcs["alice"].hand}

@@ -7,7 +7,7 @@ from __future__ import annotations
 from deckquest.engine.combat.actions import END_TURN, ESCAPE
 from deckquest.runtime.agents import BestAgent, FirstAgent, HumanAgent, RandomAgent, make_agent
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
-from deckquest.runtime.battles import BATTLE_TURN_MINUTES
+from deckquest.systems.trpg.battles import BATTLE_TURN_MINUTES
 from deckquest.runtime.transcript import render_jsonl, render_text
 from runtime_helpers import narration, of_kind, play, start
 

@@ -402,7 +402,7 @@ start scene one "A":
 def test_fight_damage_follows_first_strike_double_strike_deathtouch_and_indestructible():
     """T-3.4 fights use the combat keywords: a first striker that kills takes nothing back."""
     from deckquest.engine.combat.profile import DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE
-    from deckquest.runtime.interpreter import destroyed, exchange_damage
+    from deckquest.engine.adventure import destroyed, exchange_damage
 
     assert exchange_damage(2, FIRST_STRIKE, 2, 3, 0, 2) == (2, 0)  # kills first
     assert exchange_damage(1, FIRST_STRIKE, 2, 3, 0, 2) == (1, 3)  # survives, strikes back

@@ -389,3 +389,35 @@ def test_cli_the_party_file_is_remembered_by_the_save(tmp_path):
     assert second.exit_code == 0 and first.exit_code == 0, second.output
     resumed, expected = events_in(second.stdout), full.stdout.splitlines()
     assert resumed and resumed == expected[len(expected) - len(resumed):]
+
+
+# ---------------------------------------------------------------- agent memory left the run state (issue 13)
+
+
+def test_a_save_written_before_agent_memory_left_the_state_still_resumes_identically(tmp_path):
+    """A version-1 save from before issue 13 holds `prepared_visit`, `checks` and `successes`
+    in its state and no `agent_memory`: it loads, and `best` does not prepare the same scene
+    visit twice, so the run goes on exactly as the uninterrupted one."""
+    whole = full_events(SHRINE, "best", 3)
+    run = new_run(SHRINE, "best", 3)
+    assert step_until(run, lambda r: r.memory.get("prepared_visit") and r.state.steps > 6)
+    done = len(run.events)
+    data = save_data(run, seed=3, agent="best")
+    visit = data.pop("agent_memory")["prepared_visit"]
+    data["state"].update(prepared_visit=visit, checks=5, successes=2)  # as the old writer wrote it
+    old = tmp_path / "old.json"
+    old.write_text(json.dumps(data), encoding="utf-8")
+    resumed = load_run(run.program, old, make_agent("best"))
+    assert resumed.memory == {"prepared_visit": visit}
+    assert resumed.run().events == whole[done:]
+
+
+def test_agents_only_answer_the_run_applies_their_actions():
+    """`best` names its next PC action (T-2.4 concentrate first); the game is unchanged until
+    the run applies it."""
+    run = new_run(SHRINE, "best", 0)
+    before = save_data(run)["state"]
+    pc_id, action, card = run.agent.act(run, "choice")
+    assert (pc_id, action, card) == (next(iter(run.state.pcs)), "concentrate", None)
+    assert save_data(run)["state"] == before
+    assert run.memory["preparing"] == (0, "land", False)

@@ -19,7 +19,7 @@ from deckquest.cards.model import Card
 from deckquest.engine.checks import boost_when_failing, make_check
 from deckquest.engine.colors import KINDS_2014, KINDS_2019
 from deckquest.engine.pc import PC, create_pc, designate_critical
-from deckquest.sim.odds import (
+from deckquest.engine.odds import (
     check_probability,
     composition,
     deck_memo,

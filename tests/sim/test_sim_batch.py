@@ -1,5 +1,5 @@
 """`deckquest.sim.simulate`: seeded batches, identical for any number of jobs, agreeing
-with the exact odds of sim/odds.py (T-4.2 to T-4.7) within 4 standard errors."""
+with the exact odds of engine/odds.py (T-4.2 to T-4.7) within 4 standard errors."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from sim_helpers import SCENARIOS, SHRINE, line_of
 from deckquest.dsl.resolver import compile_file
 from deckquest.runtime.interpreter import Program, run_scenario
 from deckquest.sim import simulate
-from deckquest.sim.odds import check_probability
+from deckquest.engine.odds import check_probability
 from deckquest.sim.trace import run_seed
 
 

@@ -57,7 +57,7 @@ def test_required_fields(shrine):
 
 def test_exact_odds_beside_the_simulated_rate(shrine):
     """A check by one named PC shows that PC's fresh-deck odds, as `deckquest odds` prints them."""
-    from deckquest.sim.odds import check_probability
+    from deckquest.engine.odds import check_probability
 
     site = shrine.check("Kindle the lantern")
     member = next(m for m in Program(compile_file(SHRINE)).party if m.id == "mira")

@@ -8,7 +8,7 @@ from sim_helpers import SCENARIOS, line_of
 from deckquest.dsl.resolver import compile_file
 from deckquest.errors import DeckquestError
 from deckquest.runtime.interpreter import Program
-from deckquest.sim.odds import check_probability
+from deckquest.engine.odds import check_probability
 from deckquest.sim.tune import parse_target, tune
 
 SINGLE = SCENARIOS / "single_check.quest"

@@ -25,9 +25,12 @@ The node set, top down:
 * Expressions (``Expr``): ``IntLit``, ``Var`` (a flag or counter), ``PcStat``
   (``alice.life``, ``pc.hand``), ``PartySize``, ``Degree``, ``Compare``, ``And``, ``Or``,
   ``Not``.
-* ``Text``: a string that may interpolate ``{...}``. The parser keeps ``raw``; the resolver
-  fills ``parts`` with literal strings and expressions (``Var``, ``PcStat``, ``PcName``,
+* ``Text``: a string that may interpolate ``{...}``. The parser keeps ``raw``; the resolver's
+  copy has ``parts``: literal strings and expressions (``Var``, ``PcStat``, ``PcName``,
   ``PartySize``, ``Degree``), so the interpreter never parses text at run time.
+
+Every node is frozen: the resolver builds resolved copies (``deckquest.dsl.flow``) rather
+than writing into the tree.
 
 Names of things from a ``use``d script are qualified, ``lair.guard``: a ``str`` name field
 may hold such a dotted name (see docs/language.md, "Using other scripts").
@@ -43,13 +46,13 @@ from deckquest.errors import Span
 # ---------------------------------------------------------------- expressions
 
 
-@dataclass
+@dataclass(frozen=True)
 class IntLit:
     span: Span
     value: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Var:
     """A flag (true when set) or a counter (its value); the resolver knows which."""
 
@@ -57,7 +60,7 @@ class Var:
     name: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class PcStat:
     """A number about a PC: ``alice.life``, ``pc.hand``, ``pc.library``.
 
@@ -72,7 +75,7 @@ class PcStat:
 PC_STATS = ("life", "hand", "library", "exhaustion")
 
 
-@dataclass
+@dataclass(frozen=True)
 class PcName:
     """Only inside interpolation: ``{pc}`` or ``{alice}`` renders a PC's name."""
 
@@ -89,19 +92,19 @@ class Subject:
     attribute: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class PartySize:
     span: Span
 
 
-@dataclass
+@dataclass(frozen=True)
 class Degree:
     """The degree of success of the check whose success/failure block is running."""
 
     span: Span
 
 
-@dataclass
+@dataclass(frozen=True)
 class Compare:
     span: Span
     op: str  # "<", "<=", ">", ">=", "==", "!="
@@ -109,19 +112,19 @@ class Compare:
     right: "Expr"
 
 
-@dataclass
+@dataclass(frozen=True)
 class And:
     span: Span
     operands: list["Expr"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Or:
     span: Span
     operands: list["Expr"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Not:
     span: Span
     operand: "Expr"
@@ -130,12 +133,12 @@ class Not:
 Expr = Union[IntLit, Var, PcStat, PcName, Subject, PartySize, Degree, Compare, And, Or, Not]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Text:
     """A string literal that may interpolate ``{...}``.
 
-    ``raw`` is the text between the quotes with escapes applied. ``parts`` is filled by the
-    resolver: ``str`` pieces and expressions, in order.
+    ``raw`` is the text between the quotes with escapes applied. ``parts`` is empty as parsed;
+    the resolver's copy holds ``str`` pieces and expressions, in order.
     """
 
     span: Span
@@ -146,7 +149,7 @@ class Text:
 # ---------------------------------------------------------------- who acts
 
 
-@dataclass
+@dataclass(frozen=True)
 class Who:
     """Who makes a check: a PC (``kind == "pc"``), ``party``, ``each``, ``all`` or ``any``.
 
@@ -158,7 +161,7 @@ class Who:
     pc: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Outcome:
     """One ``success:``/``failure:``/``victory:``/``defeat:``/``escape:`` block, as written."""
 
@@ -167,7 +170,7 @@ class Outcome:
     body: list["Stmt"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Target:
     """Whom an effect hits: ``pc`` (the PC in scope), ``each`` (every PC) or a named PC."""
 
@@ -176,7 +179,7 @@ class Target:
     pc: str | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class NameRef:
     """A use of a declared name (an NPC in ``battle against``), with its own span."""
 
@@ -187,13 +190,13 @@ class NameRef:
 # ---------------------------------------------------------------- statements
 
 
-@dataclass
+@dataclass(frozen=True)
 class Narration:
     span: Span
     text: Text
 
 
-@dataclass
+@dataclass(frozen=True)
 class ChoiceOption:
     span: Span
     label: Text
@@ -201,7 +204,7 @@ class ChoiceOption:
     body: list["Stmt"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Choice:
     span: Span
     options: list[ChoiceOption]
@@ -213,7 +216,7 @@ CHECK_KINDS = {
 }
 
 
-@dataclass
+@dataclass(frozen=True)
 class Check:
     """``check KIND difficulty N [by WHO] [as "label"]:`` with ``success:``/``failure:``.
 
@@ -230,14 +233,14 @@ class Check:
     outcomes: list[Outcome] = field(default_factory=list)  # every block as written
 
 
-@dataclass
+@dataclass(frozen=True)
 class Encounter:
     span: Span
     npc: str
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Recruit:
     """T-8.4: a negotiation (2019: white) check; success makes the NPC cooperate."""
 
@@ -251,7 +254,7 @@ class Recruit:
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Fight:
     """T-3.4: a fight outside combat scenes."""
 
@@ -261,7 +264,7 @@ class Fight:
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Battle:
     """A combat part (rules section 6) against the listed enemies."""
 
@@ -275,14 +278,14 @@ class Battle:
     prepares: list[Who] = field(default_factory=list)  # every `prepare by` line as written
 
 
-@dataclass
+@dataclass(frozen=True)
 class Goto:
     span: Span
     scene: str
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class End:
     """The scenario ends: ``outcome`` is ``victory``, ``defeat`` or a custom string."""
 
@@ -291,49 +294,49 @@ class End:
     text: Text | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class LoseLife:
     span: Span
     target: Target
     amount: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class GainLife:
     span: Span
     target: Target
     amount: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Draw:
     span: Span
     target: Target
     amount: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Give:
     span: Span
     item: str
     target: Target
 
 
-@dataclass
+@dataclass(frozen=True)
 class Rest:
     """``the party rests``: every PC rests (T-2.6)."""
 
     span: Span
 
 
-@dataclass
+@dataclass(frozen=True)
 class Sleep:
     """``the party sleeps``: six hours of sleep for every PC (T-2.8)."""
 
     span: Span
 
 
-@dataclass
+@dataclass(frozen=True)
 class Wait:
     """``wait N minutes``: only advances the game clock."""
 
@@ -341,21 +344,21 @@ class Wait:
     minutes: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class SetFlag:
     span: Span
     flag: str
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class ClearFlag:
     span: Span
     flag: str
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class CounterAssign:
     span: Span
     counter: str
@@ -364,7 +367,7 @@ class CounterAssign:
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class If:
     span: Span
     condition: Expr
@@ -394,7 +397,7 @@ EVENT_KINDS = (
 )
 
 
-@dataclass
+@dataclass(frozen=True)
 class Event:
     span: Span
     kind: str  # one of EVENT_KINDS
@@ -403,7 +406,7 @@ class Event:
     name_span: Span | None = None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Trigger:
     """``when EVENT [if cond]:`` -- top level, or scoped to the scene it is written in."""
 
@@ -413,7 +416,7 @@ class Trigger:
     body: list[Stmt]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Scene:
     span: Span
     id: str
@@ -426,7 +429,7 @@ class Scene:
 # ---------------------------------------------------------------- declarations
 
 
-@dataclass
+@dataclass(frozen=True)
 class HeaderEntry:
     """One line of the scenario header; ``value`` is a str, int, (min, max) or tuple of str."""
 
@@ -435,7 +438,7 @@ class HeaderEntry:
     value: object
 
 
-@dataclass
+@dataclass(frozen=True)
 class ScenarioHeader:
     span: Span
     title: str
@@ -446,7 +449,7 @@ class ScenarioHeader:
         return next((e.value for e in self.entries if e.key == key), None)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Critical:
     """``critical "Card" xN``: N copies of that card are critical cards (T-4.7)."""
 
@@ -455,7 +458,7 @@ class Critical:
     copies: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class PcDecl:
     span: Span
     id: str
@@ -469,7 +472,7 @@ class PcDecl:
 NPC_KINDS = ("creature", "planeswalker", "player", "horde")
 
 
-@dataclass
+@dataclass(frozen=True)
 class NpcField:
     """One inline NPC value; ``value`` as in the matching ``NpcDecl`` attribute."""
 
@@ -478,7 +481,7 @@ class NpcField:
     value: object
 
 
-@dataclass
+@dataclass(frozen=True)
 class NpcDecl:
     """An NPC (T-8.1 to T-8.3) or a horde (T-6.1). Inline fields override ``from card``."""
 
@@ -494,7 +497,7 @@ class NpcDecl:
         return next((f.value for f in self.fields if f.key == key), None)
 
 
-@dataclass
+@dataclass(frozen=True)
 class CardDecl:
     """``card id "Name":`` a GM's own card (docs/effects.md): ``cost``, ``type "Creature — Goblin"``,
     ``stats``, ``keywords``, ``loyalty`` and ``text`` lines (``NpcField`` values), usable in NPC decks
@@ -513,20 +516,20 @@ class CardDecl:
         return [f for f in self.fields if f.key == "text"]
 
 
-@dataclass
+@dataclass(frozen=True)
 class FlagDecl:
     span: Span
     name: str
 
 
-@dataclass
+@dataclass(frozen=True)
 class CounterDecl:
     span: Span
     name: str
     initial: int
 
 
-@dataclass
+@dataclass(frozen=True)
 class Use:
     """``use "pack/path.quest" [as name]``: import another script's declarations.
 
@@ -539,7 +542,7 @@ class Use:
     alias: str | None
 
 
-@dataclass
+@dataclass(frozen=True)
 class Script:
     span: Span
     header: ScenarioHeader | None  # the first `scenario` header

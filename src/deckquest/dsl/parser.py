@@ -470,16 +470,15 @@ class AstBuilder(Transformer):
 
     # file and header
     def start(self, meta, items):
-        script = ast.Script(Span(self.path, 1, 1), None)
-        buckets = {
-            ast.ScenarioHeader: script.headers, ast.Use: script.uses, ast.PcDecl: script.pcs,
-            ast.NpcDecl: script.npcs, ast.CardDecl: script.cards, ast.FlagDecl: script.flags, ast.CounterDecl: script.counters,
-            ast.Trigger: script.triggers, ast.Scene: script.scenes,
-        }
+        fields = ("headers", "uses", "pcs", "npcs", "cards", "flags", "counters", "triggers", "scenes")
+        kinds = (ast.ScenarioHeader, ast.Use, ast.PcDecl, ast.NpcDecl, ast.CardDecl, ast.FlagDecl,
+                 ast.CounterDecl, ast.Trigger, ast.Scene)
+        buckets: dict[str, list] = {name: [] for name in (*fields, "system")}
+        bucket_of = dict(zip(kinds, fields))
         for item in items:
-            buckets.get(type(item), script.system).append(item)  # the game system's own declarations
-        script.header = script.headers[0] if script.headers else None
-        return script
+            buckets[bucket_of.get(type(item), "system")].append(item)  # else: the game system's own
+        headers = buckets["headers"]
+        return ast.Script(Span(self.path, 1, 1), headers[0] if headers else None, **buckets)
 
     def scenario_header(self, meta, children):
         title, *entries = children
@@ -821,7 +820,8 @@ def builder_class(language: LanguageSpec | None) -> type[AstBuilder]:
         return AstBuilder
     methods = {key: value for key, value in vars(language.builder or object).items() if not key.startswith("__")}
     methods["subject"] = language.subject
-    return v_args(meta=True)(type(f"{language.name.title()}AstBuilder", (AstBuilder,), methods))
+    composed: type[AstBuilder] = v_args(meta=True)(type(f"{language.name.title()}AstBuilder", (AstBuilder,), methods))
+    return composed
 
 
 def _block_of(outcomes: list[ast.Outcome], kind: str):

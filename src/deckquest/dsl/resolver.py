@@ -7,8 +7,10 @@ T-8.3), and that the flow is sound -- one start scene, and no scene that can run
 without `->` or `end`. It gathers every problem before raising one CompileError, and keeps
 warnings (unreachable scenes, unused declarations) on the Scenario.
 
-Names from a ``use``d script are rewritten in place to their qualified form (``lair.alarm``),
-so the interpreter looks every name up in the Scenario's tables as written in the node.
+The syntax tree is never changed: the walk over triggers and scenes (``deckquest.dsl.flow``)
+builds resolved copies, with the names of a ``use``d script in their qualified form
+(``lair.alarm``), and the Scenario holds those; the game system's resolve hook returns its
+own side table (``Scenario.system_table``).
 """
 
 from __future__ import annotations
@@ -16,10 +18,13 @@ from __future__ import annotations
 import dataclasses
 import re
 from pathlib import Path
+from typing import Any, cast
 
 from deckquest.dsl import ast
 from deckquest.dsl.diagnostics import error, warning
+from deckquest.dsl.flow import Flow, Scope, listed, terminates
 from deckquest.dsl.language import DEFAULT_SYSTEM, LanguageSpec
+from deckquest.dsl.locate import Locator, local_reference
 from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source, system_language
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean
@@ -28,13 +33,6 @@ MAX_SCENES = 2_000
 RULES_EDITIONS = (2019, 2014)
 LANGUAGES = ("en", "ja")
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
-# T-5.5: the kind of one edition that corresponds to a kind of the other.
-KIND_CORRESPONDENCE = {
-    "negotiation": "white", "intellect": "blue", "dexterity": "black", "reflex": "red", "body": "green",
-}
-KIND_CORRESPONDENCE.update({v: k for k, v in list(KIND_CORRESPONDENCE.items())})
-PC_EVENTS = {"pc_dying", "pc_unconscious", "pc_dies", "check_succeeds", "check_fails", "critical_revealed"}
-CHECK_EVENTS = {"check_succeeds", "check_fails"}
 NPC_FIELDS = {
     "creature": ("cost", "types", "stats", "keywords", "text"),
     "planeswalker": ("cost", "types", "keywords", "loyalty", "text"),
@@ -48,15 +46,18 @@ CARD_DECL_TYPES = ("Creature", "Planeswalker", "Instant", "Sorcery", "Artifact",
 _KIND_WORDS = {"npc": "NPC", "pc": "PC"}
 
 
-def compile_file(path: str | Path, db=None) -> Scenario:
-    """Compile a script file; raises CompileError listing every error."""
+def compile_file(path: str | Path, db=None, locator: Locator | None = None) -> Scenario:
+    """Compile a script file; raises CompileError listing every error.
+
+    ``locator`` finds the files a script names (``deckquest.dsl.locate``); by default only
+    inside the script's own pack."""
     path = Path(path)
-    return compile_source(read_script(path), path, db)
+    return compile_source(read_script(path), path, db, locator)
 
 
-def compile_source(text: str, path: str | Path, db=None) -> Scenario:
+def compile_source(text: str, path: str | Path, db=None, locator: Locator | None = None) -> Scenario:
     """Compile script text; `path` names it in messages and anchors relative file names."""
-    compiler = _Compiler(Path(path), db, stack=())
+    compiler = _Compiler(Path(path), db, stack=(), locator=locator or local_reference)
     return compiler.compile(text, library=False)
 
 
@@ -79,9 +80,11 @@ def read_script(path: Path, span: Span | None = None) -> str:
 class _Compiler:
     """Compiles one script (and, recursively, the scripts it uses)."""
 
-    def __init__(self, path: Path, db, stack: tuple[Path, ...], prefix: str = ""):
+    def __init__(self, path: Path, db, stack: tuple[Path, ...], prefix: str = "",
+                 locator: Locator = local_reference):
         self.path = path
         self.db = db
+        self.locator = locator
         self.stack = stack + (path.resolve(),)
         self.prefix = prefix
         self.diagnostics: list[Diagnostic] = []
@@ -101,7 +104,8 @@ class _Compiler:
         self.rules = 2019
         self.gotos: dict[str | None, set[str]] = {}
         self.language: LanguageSpec | None = None  # the game system's part of the language
-        self.system_statements: list[tuple[object, "_Scope"]] = []  # its statements, as met
+        self.system_statements: list[tuple[object, Scope]] = []  # its statements, as met
+        self.flow = Flow(self)
 
     # -------------------------------------------------------------- driver
 
@@ -124,9 +128,7 @@ class _Compiler:
             self._pc(pc)
         for npc in script.npcs:
             self._npc(npc)
-        for trigger in script.triggers:
-            self._trigger(trigger, scene=None)
-        self.triggers[:0] = script.triggers
+        self.triggers[:0] = [self.flow.trigger(trigger, scene=None) for trigger in script.triggers]
         start = None if library else self._flow(script)
         table = None
         if not library:
@@ -158,7 +160,7 @@ class _Compiler:
     # -------------------------------------------------------------- header
 
     def _header(self, script: ast.Script, library: bool) -> dict:
-        values = {"title": "", "author": None, "version": None, "players": (1, 4), "rules": 2019,
+        values: dict[str, Any] = {"title": "", "author": None, "version": None, "players": (1, 4), "rules": 2019,
                   "language": "en", "tags": (), "system": DEFAULT_SYSTEM, "options": frozenset(),
                   "readings": {name: values[0] for name, values in self.language.reading_values().items()}
                   if self.language is not None else {}}
@@ -198,20 +200,21 @@ class _Compiler:
         system = values["system"]
         if entry.key == "option":
             known = language.option_names() if language is not None else ()
-            if entry.value not in known:
-                self.error("DQ0122", f"`{system}` has no option `{entry.value}`", entry.span,
-                           did_you_mean(entry.value, known) or _listed("its options", known))
+            option = str(entry.value)
+            if option not in known:
+                self.error("DQ0122", f"`{system}` has no option `{option}`", entry.span,
+                           did_you_mean(option, known) or listed("its options", known))
                 return
-            values["options"] = values["options"] | {entry.value}
+            values["options"] = values["options"] | {option}
             return
-        name, value = entry.value
+        name, value = cast(tuple[str, str], entry.value)
         readings = language.reading_values() if language is not None else {}
         if name not in readings:
             self.error("DQ0123", f"`{system}` has no reading `{name}`", entry.span,
-                       did_you_mean(name, readings) or _listed("its readings", readings))
+                       did_you_mean(name, readings) or listed("its readings", readings))
         elif value not in readings[name]:
             self.error("DQ0124", f"`{value}` is not a reading of `{name}`", entry.span,
-                       did_you_mean(value, readings[name]) or _listed(f"`{name}` is read", readings[name]))
+                       did_you_mean(value, readings[name]) or listed(f"`{name}` is read", readings[name]))
         else:
             values["readings"] = {**values["readings"], name: value}
 
@@ -252,7 +255,7 @@ class _Compiler:
                        "move what both scripts need into a third one that both use")
             return
         qualified = f"{self.prefix}{namespace}."
-        library = _Compiler(target, self.db, self.stack, prefix=qualified)
+        library = _Compiler(target, self.db, self.stack, prefix=qualified, locator=self.locator)
         library.rules = self.rules
         library.language = self.language
         try:
@@ -288,10 +291,8 @@ class _Compiler:
 
         A shared script is untrusted, so a path that leaves its pack is an error (DQ0050).
         """
-        from deckquest.packs.store import resolve_script_reference
-
         try:
-            return Path(resolve_script_reference(reference, self.path.parent))
+            return Path(self.locator(reference, self.path.parent))
         except DeckquestError as problem:
             self.error("DQ0050", problem.message, span, problem.hint)
             return None
@@ -325,11 +326,9 @@ class _Compiler:
             return
         self.symbols[canonical] = (kind, declaration)
         if kind == "flag":
-            declaration.name = canonical
-            self.flags[canonical] = declaration
+            self.flags[canonical] = dataclasses.replace(declaration, name=canonical)
         elif kind == "counter":
-            declaration.name = canonical
-            self.counters[canonical] = declaration
+            self.counters[canonical] = dataclasses.replace(declaration, name=canonical)
         elif kind == "scene":
             self.scenes[name] = declaration
 
@@ -627,7 +626,7 @@ class _Compiler:
             self.error("DQ0035", f"`{name}` is a {npc.kind} NPC; only a {' or '.join(kinds)} can be recruited (T-8.4)", span)
         return canonical
 
-    def _pc_ref(self, name: str, span: Span, scope: "_Scope") -> str:
+    def _pc_ref(self, name: str, span: Span, scope: Scope) -> str:
         if name == "pc":
             if not scope.pc:
                 self.error("DQ0037", "`pc` means the PC in scope, and here there is none", span,
@@ -641,18 +640,6 @@ class _Compiler:
 
     # -------------------------------------------------------------- triggers, scenes, statements
 
-    def _trigger(self, trigger: ast.Trigger, scene: str | None) -> None:
-        event = trigger.event
-        if event.kind == "npc_defeated":
-            event.npc = self._npc_ref(event.npc, event.name_span or event.span)
-        if event.kind in ("battle_turn", "after_minutes") and event.number < 1:
-            self.error("DQ0047", f"`{event.number}` never comes: count from 1", event.span)
-        subject = self.language is not None and self.language.events.get(event.kind, False)
-        scope = _Scope(pc=event.kind in PC_EVENTS, degree=event.kind in CHECK_EVENTS, scene=scene, subject=subject)
-        if trigger.condition is not None:
-            self._condition(trigger.condition, scope)
-        self._block(trigger.body, scope)
-
     def _flow(self, script: ast.Script) -> str | None:
         starts = [s for s in script.scenes if s.start]
         if not starts and (script.scenes or self.scenes_required()):
@@ -662,10 +649,10 @@ class _Compiler:
             self.error("DQ0041", "only one scene can be the start scene", extra.span,
                        f"`{starts[0].id}` at line {starts[0].span.line} is already the start")
         for scene in script.scenes:
-            for trigger in scene.triggers:
-                self._trigger(trigger, scene.id)
-            self._block(scene.body, _Scope(scene=scene.id))
-            if not _terminates(scene.body):
+            resolved = self.flow.scene(scene)
+            if self.scenes.get(scene.id) is scene:
+                self.scenes[scene.id] = resolved
+            if not terminates(scene.body):
                 self.error("DQ0042", f"the scene `{scene.id}` can end without `->` or `end`", scene.span,
                            "finish every path through the scene with `-> scene` or `end victory|defeat \"text\"`")
         start = starts[0].id if starts else None
@@ -694,247 +681,6 @@ class _Compiler:
                 if name not in self.used:
                     self.warn("DQ0044", f"the {kind} `{name}` is never used", declaration.span,
                               "remove it, or use it in a scene")
-
-    def _block(self, statements: list, scope: "_Scope") -> None:
-        ended = False
-        for statement in statements:
-            if ended:
-                self.warn("DQ0046", "this statement never runs: the one before it leaves the scene", statement.span)
-                ended = False  # one warning per block
-            self._statement(statement, scope)
-            ended = ended or _terminates([statement])
-
-    def _statement(self, s, scope: "_Scope") -> None:
-        handler = getattr(self, "_s_" + type(s).__name__, None)
-        if handler is None:  # the game system's: its resolve hook checks it
-            self.system_statements.append((s, scope))
-            for block in ast.nested_blocks(s):
-                self._block(block, scope)
-            return
-        handler(s, scope)
-
-    def _s_Narration(self, s: ast.Narration, scope):
-        self._text(s.text, scope)
-
-    def _s_Choice(self, s: ast.Choice, scope):
-        for option in s.options:
-            self._text(option.label, scope)
-            if option.condition is not None:
-                self._condition(option.condition, scope)
-            self._block(option.body, scope)
-
-    def _s_Check(self, s: ast.Check, scope):
-        kinds = ast.CHECK_KINDS[self.rules]
-        if s.kind not in kinds:
-            other = KIND_CORRESPONDENCE.get(s.kind)
-            if other in kinds:
-                hint = f"in {self.rules} rules this check is `{other}` (T-5.5)"
-            else:
-                hint = did_you_mean(s.kind, kinds) or "kinds: " + ", ".join(kinds)
-            self.error("DQ0036", f"`{s.kind}` is not a check kind of the {self.rules} rules", s.span, hint)
-        self._who(s.by, scope, allowed=("pc", "party", "each", "all", "any"))
-        self._outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
-
-    def _s_Recruit(self, s: ast.Recruit, scope):
-        s.npc = self._npc_ref(s.npc, s.name_span or s.span, kinds=("creature", "planeswalker"))
-        self._who(s.by, scope, allowed=("pc", "party"))
-        self._outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
-
-    def _s_Battle(self, s: ast.Battle, scope):
-        for enemy in s.enemies:
-            enemy.name = self._npc_ref(enemy.name, enemy.span)
-        for extra in s.prepares[1:]:
-            self.error("DQ0021", "a battle has one `prepare by` line", extra.span)
-        self._who(s.prepare, scope, allowed=("pc", "party"))
-        self._outcomes(s.outcomes, ("victory", "defeat", "escape"), scope)
-
-    def _outcomes(self, outcomes: list[ast.Outcome], allowed: tuple[str, ...], scope) -> None:
-        seen = set()
-        for outcome in outcomes:
-            if outcome.kind not in allowed:
-                self.error("DQ0045", f"`{outcome.kind}:` does not belong here", outcome.span,
-                           "blocks here: " + ", ".join(f"`{k}:`" for k in allowed))
-            elif outcome.kind in seen:
-                self.error("DQ0045", f"`{outcome.kind}:` is given twice", outcome.span)
-            seen.add(outcome.kind)
-            self._block(outcome.body, scope)
-
-    def _who(self, who: ast.Who | None, scope, allowed: tuple[str, ...]) -> None:
-        if who is None:
-            return
-        if who.kind not in allowed:
-            self.error("DQ0057", f"`by {who.kind}` is not possible here", who.span,
-                       "here: " + ", ".join("a PC id" if k == "pc" else f"`{k}`" for k in allowed))
-        elif who.kind == "pc":
-            who.pc = self._pc_ref(who.pc, who.span, scope)
-
-    def _s_Encounter(self, s: ast.Encounter, scope):
-        s.npc = self._npc_ref(s.npc, s.name_span or s.span)
-
-    def _s_Fight(self, s: ast.Fight, scope):
-        s.npc = self._npc_ref(s.npc, s.name_span or s.span)
-
-    def _s_Goto(self, s: ast.Goto, scope):
-        if s.scene not in self.scenes:
-            self.error("DQ0031", f"unknown scene `{s.scene}`", s.name_span or s.span, did_you_mean(s.scene, self.scenes))
-            return
-        self.used.add(s.scene)
-        self.gotos.setdefault(scope.scene, set()).add(s.scene)
-
-    def _s_End(self, s: ast.End, scope):
-        if s.text is not None:
-            self._text(s.text, scope)
-
-    def _target(self, target: ast.Target, scope):
-        if target.kind == "pc":
-            self._pc_ref("pc", target.span, scope)
-        elif target.kind == "named":
-            target.pc = self._pc_ref(target.pc, target.span, scope)
-
-    def _s_LoseLife(self, s, scope):
-        self._target(s.target, scope)
-
-    _s_GainLife = _s_Draw = _s_LoseLife
-
-    def _s_Give(self, s: ast.Give, scope):
-        self._target(s.target, scope)
-
-    def _s_Rest(self, s, scope):
-        """Nothing to check: the party rests."""
-
-    _s_Sleep = _s_Wait = _s_Rest
-
-    def _s_SetFlag(self, s: ast.SetFlag, scope):
-        s.flag = self._lookup(s.flag, s.name_span or s.span, ("flag",), "DQ0034")
-
-    _s_ClearFlag = _s_SetFlag
-
-    def _s_CounterAssign(self, s: ast.CounterAssign, scope):
-        s.counter = self._lookup(s.counter, s.name_span or s.span, ("counter",), "DQ0034")
-
-    def _s_If(self, s: ast.If, scope):
-        self._condition(s.condition, scope)
-        self._block(s.then, scope)
-        if s.orelse is not None:
-            self._block(s.orelse, scope)
-
-    # -------------------------------------------------------------- conditions and text
-
-    def _condition(self, expr, scope) -> None:
-        """A condition: flags, comparisons and their and/or/not."""
-        if isinstance(expr, (ast.And, ast.Or)):
-            for operand in expr.operands:
-                self._condition(operand, scope)
-        elif isinstance(expr, ast.Not):
-            self._condition(expr.operand, scope)
-        elif isinstance(expr, ast.Compare):
-            self._number(expr.left, scope)
-            self._number(expr.right, scope)
-        elif isinstance(expr, ast.Var):
-            expr.name = self._lookup(expr.name, expr.span, ("flag",), "DQ0034")
-        else:
-            self._number(expr, scope)
-            self.error("DQ0035", "a number is not a condition", expr.span, "compare it: `... > 0`")
-
-    def _number(self, expr, scope) -> None:
-        """A number: an integer, a counter, a PC's life/hand/library, `party size` or `degree`."""
-        if isinstance(expr, ast.Var):
-            expr.name = self._lookup(expr.name, expr.span, ("counter",), "DQ0034")
-        elif isinstance(expr, ast.PcStat):
-            self._pc_stat(expr, scope)
-        elif isinstance(expr, ast.Degree) and not scope.degree:
-            self.error("DQ0038", "`degree` is only known inside a check's `success:` or `failure:` block", expr.span)
-        elif isinstance(expr, ast.Subject):
-            self._subject(expr, scope)
-        elif isinstance(expr, (ast.Compare, ast.And, ast.Or, ast.Not)):
-            self.error("DQ0035", "a condition is not a number", expr.span, "compare numbers: `torches < 2`")
-
-    def _subject(self, expr: ast.Subject, scope) -> None:
-        """``racer``, ``racer.position``: what a game system's trigger is about."""
-        word = self.language.subject if self.language is not None else "subject"
-        if not scope.subject:
-            self.error("DQ0126", f"`{word}` means what a trigger is about, and here there is none", expr.span,
-                       f"`{word}` is bound in the body and condition of a `when` about a {word}")
-        elif expr.attribute is not None and expr.attribute not in self.language.subject_attributes:
-            known = self.language.subject_attributes
-            self.error("DQ0127", f"a {word} has no `{expr.attribute}`", expr.span,
-                       did_you_mean(expr.attribute, known) or _listed(f"a {word} has", known))
-
-    def _pc_stat(self, expr: ast.PcStat, scope) -> None:
-        if expr.stat not in ast.PC_STATS:
-            self.error("DQ0035", f"a PC has no `{expr.stat}`", expr.span,
-                       did_you_mean(expr.stat, ast.PC_STATS) or "a PC has " + ", ".join(ast.PC_STATS))
-        expr.pc = self._pc_ref(expr.pc, expr.span, scope)
-
-    def _text(self, text: ast.Text, scope) -> None:
-        """Split `{...}` interpolations into parts, checking each name now, not at run time."""
-        text.parts = []
-        for match in _INTERPOLATION.finditer(text.raw):
-            literal, inner = match.group("literal"), match.group("inner")
-            if literal is not None:
-                text.parts.append(literal.replace("{{", "{").replace("}}", "}"))
-                continue
-            col = text.span.col + 1 + match.start()
-            span = Span(text.span.file, text.span.line, col, text.span.line, col + len(match.group(0)))
-            if inner is None:
-                self.error("DQ0039", "a `{` without its `}`", span, "write `{{` for a brace in the text")
-                continue
-            text.parts.append(self._interpolated(inner.strip(), span, scope))
-        text.parts = _merge_literals(text.parts)
-
-    def _interpolated(self, inner: str, span: Span, scope):
-        if inner == "party size":
-            return ast.PartySize(span)
-        if inner == "degree":
-            self._number(ast.Degree(span), scope)
-            return ast.Degree(span)
-        if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*){0,2}", inner):
-            self.error("DQ0039", f"`{{{inner}}}` is not something to show", span,
-                       "interpolate a name: `{pc}`, `{alice}`, `{alice.life}`, `{torches}`, `{party size}`")
-            return ""
-        owner, _, stat = inner.rpartition(".")
-        word = self.language.subject if self.language is not None else None
-        if word is not None and (inner == word or owner == word):
-            subject = ast.Subject(span, stat if owner else None)
-            self._subject(subject, scope)
-            return subject
-        if owner and stat in ast.PC_STATS:
-            expr = ast.PcStat(span, owner, stat)
-            self._pc_stat(expr, scope)
-            return expr
-        if inner == "pc" or self.symbols.get(self.prefix + inner, ("",))[0] == "pc":
-            return ast.PcName(span, self._pc_ref(inner, span, scope))
-        if owner and (owner == "pc" or self.symbols.get(self.prefix + owner, ("",))[0] == "pc"):
-            self.error("DQ0039", f"a PC has no `{stat}` to show", span,
-                       f"`{{{owner}}}` shows its name; a PC also shows "
-                       + ", ".join(f"`{{{owner}.{name}}}`" for name in ast.PC_STATS))
-            return ""
-        var = ast.Var(span, self._lookup(inner, span, ("counter", "flag"), "DQ0034"))
-        return var
-
-
-_INTERPOLATION = re.compile(r"(?P<literal>(?:[^{}]|\{\{|\}\})+)|\{(?P<inner>[^{}]*)\}|[{}]")
-
-
-def _merge_literals(parts: list) -> list:
-    merged: list = []
-    for part in parts:
-        if isinstance(part, str) and merged and isinstance(merged[-1], str):
-            merged[-1] += part
-        elif part != "":
-            merged.append(part)
-    return merged
-
-
-class _Scope:
-    """What a statement can refer to: a PC in scope (`pc`), a check's `degree`, its scene,
-    the subject of a game system's trigger (`racer`)."""
-
-    def __init__(self, pc: bool = False, degree: bool = False, scene: str | None = None, subject: bool = False):
-        self.pc, self.degree, self.scene, self.subject = pc, degree, scene, subject
-
-    def inside_check(self) -> "_Scope":
-        return _Scope(pc=True, degree=True, scene=self.scene, subject=self.subject)
 
 
 class SystemContext:
@@ -1002,31 +748,6 @@ def _entry_words(entry: ast.HeaderEntry) -> str:
     if entry.key == "reading":
         return f"reading {entry.value[0]}"
     return entry.key
-
-
-def _listed(what: str, names) -> str:
-    names = list(names)
-    return f"{what}: " + ", ".join(f"`{n}`" for n in names) if names else f"{what}: none"
-
-
-def _terminates(statements: list) -> bool:
-    """Whether every path through these statements leaves the scene (`->` or `end`)."""
-    return any(_statement_terminates(s) for s in statements)
-
-
-def _statement_terminates(s) -> bool:
-    if isinstance(s, (ast.Goto, ast.End)):
-        return True
-    if isinstance(s, ast.If):
-        return s.orelse is not None and _terminates(s.then) and _terminates(s.orelse)
-    if isinstance(s, ast.Choice):
-        return bool(s.options) and all(_terminates(o.body) for o in s.options)
-    if isinstance(s, (ast.Check, ast.Recruit)):
-        return s.success is not None and s.failure is not None and _terminates(s.success) and _terminates(s.failure)
-    if isinstance(s, ast.Battle):
-        ends = [s.victory, s.defeat] + ([s.escape] if s.escape is not None else [])
-        return all(block is not None and _terminates(block) for block in ends)
-    return False
 
 
 def _number(text: str | None) -> int | None:

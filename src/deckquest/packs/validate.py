@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from deckquest import __version__
+from deckquest.version import __version__
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span
 from deckquest.packs.archive import ARCHIVE_SUFFIX, DEFAULT_LIMITS, Limits, unpack_archive
 from deckquest.packs.manifest import FILE_SECTIONS, MANIFEST_NAME, Manifest, load_manifest
@@ -246,8 +246,9 @@ def _load_party(path: Path, root: Path, db):
 
 def _compile(path: Path, db):
     from deckquest.dsl.resolver import compile_file
+    from deckquest.packs.store import resolve_script_reference
 
-    return compile_file(path, db=db)
+    return compile_file(path, db=db, locator=resolve_script_reference)
 
 
 def _collect(check, path: Path) -> list[Diagnostic]:

@@ -1,10 +1,12 @@
 """Scenario agents: whoever makes the players' decisions in a run (docs/agents.md).
 
-Every agent answers the same questions, asked by the interpreter:
+Every agent answers the same questions, asked by the interpreter; agents only answer, the
+run applies the answer:
 
-* ``act(run, moment)``: at a decision point (``choice``, ``check``, ``fight``, ``battle``)
-  the PCs may act first: concentrate, play a land, cast a permanent, rest (T-2.3 to T-2.6),
-  through ``run.concentrate`` / ``run.play_land`` / ``run.cast`` / ``run.rest``.
+* ``act(run, moment) -> (pc id, action, card id) | None``: at a decision point (``choice``,
+  ``check``, ``fight``, ``battle``) the PCs may act first, one action at a time, until the
+  agent answers None: concentrate, play a land, cast a permanent, rest (T-2.3 to T-2.6; the
+  legal ones: ``deckquest.engine.adventure.legal_actions``).
 * ``choose(run, stmt, labels) -> int``: which offered option (0-based) of a ``choice``.
 * ``pick_pc(run, stmt, kind, difficulty, candidates) -> str``: who checks for ``party``.
 * ``boost(run, pc, pending) -> bool``: boost this check (T-4.6)? Asked only when allowed.
@@ -15,8 +17,8 @@ Every agent answers the same questions, asked by the interpreter:
 * ``battle_agent()``: the battle agent (``deckquest.runtime.battle_agents``) that makes the
   survivors' decisions in one battle (T-6); a new one per battle.
 
-An agent keeps no state of its own: what it must remember lives in the run's state, so
-snapshots and clones of a run continue identically.
+An agent keeps no state of its own: what it must remember lives in ``run.memory`` (not in
+the game state), which snapshots, clones and saves carry, so they continue identically.
 """
 
 from __future__ import annotations
@@ -26,13 +28,13 @@ from typing import Callable
 
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import boost_when_failing
+from deckquest.engine import adventure
+from deckquest.engine.adventure import creature_power, destroyed, exchange_damage, mana_sources, npc_stats
 from deckquest.engine.combat.mana import pay
 from deckquest.engine.combat.profile import profile
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
-from deckquest.runtime.interpreter import (
-    StopRun, creature_power, mana_sources, npc_stats, no_actions, payment, destroyed, exchange_damage,
-)
+from deckquest.runtime.interpreter import StopRun, no_actions
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
 
@@ -127,7 +129,7 @@ class BestAgent:
     * Choices: any available option with equal chance, from the run's generator. A story
       choice has no best answer, and a party of good players may take any branch; so a
       simulation with ``best`` covers every branch (``first`` and ``scripted`` fix choices).
-    * ``party`` checks: the PC with the best exact odds (``deckquest.sim.odds``, on its whole
+    * ``party`` checks: the PC with the best exact odds (``deckquest.engine.odds``, on its whole
       deck, counting the boost it still has); ties go to the first declared PC.
     * Boost whenever target and result say failure (T-4.6); support with the strongest ready
       creature (T-3.3); fight with the creature that best defeats the NPC and survives.
@@ -141,13 +143,33 @@ class BestAgent:
 
     name = "best"
 
-    def act(self, run, moment: str) -> None:
-        state = run.state
-        if state.prepared_visit == state.scene_visit:
-            return
-        state.prepared_visit = state.scene_visit
-        for pc_id in list(state.pcs):
-            prepare_pc(run, pc_id)
+    def act(self, run, moment: str) -> tuple[str, str, int | None] | None:
+        """The next PC action of the scene's preparation (see the class docstring), or None.
+
+        The plan's place is agent memory (``run.memory``): the scene visit it prepared in, and
+        while it prepares, (PC number, step, whether that PC cast a creature)."""
+        memory = run.memory
+        preparing = memory.get("preparing")
+        if preparing is None:
+            visit = run.state.scene_visit
+            if memory.get("prepared_visit", 0) == visit:
+                return None
+            memory["prepared_visit"] = visit
+            preparing = (0, "start", False)
+        pcs = run.state.pcs
+        pc_ids = tuple(pcs)
+        index, step, cast_any = preparing
+        while index < len(pc_ids):
+            pc_id = pc_ids[index]
+            found = _preparation_step(pcs[pc_id], step, cast_any)
+            if found is None:  # this PC is done: the next one
+                index, step, cast_any = index + 1, "start", False
+                continue
+            action, card_id, step, cast_any = found
+            memory["preparing"] = (index, step, cast_any)
+            return pc_id, action, card_id
+        memory.pop("preparing", None)
+        return None
 
     def choose(self, run, stmt, labels):
         return run.rng.randrange(len(labels))
@@ -187,7 +209,7 @@ class BestAgent:
 
 def odds(run, pc_id: str, kind: str, difficulty: int):
     """The exact chance the PC's check succeeds on a shuffled deck, cached per program."""
-    from deckquest.sim.odds import check_probability
+    from deckquest.engine.odds import check_probability
 
     pc = run.state.pcs[pc_id]
     can_boost = run.program.rules == "2019" and not pc.boost_used
@@ -200,27 +222,34 @@ def odds(run, pc_id: str, kind: str, difficulty: int):
     return cache[key]
 
 
-def prepare_pc(run, pc_id: str) -> None:
-    """The ``best`` policy of PC actions for one PC (see ``BestAgent``)."""
-    pc = run.state.pcs[pc_id]
-    if pc.status != pcs.OK:
-        return
-    if not pc.concentration_counter:
-        run.concentrate(pc_id)
-    if not pc.can_act:
-        return
-    land = _land_to_play(pc)
-    if land is not None:
-        run.play_land(pc_id, land)
-    cast_any = False
-    while (creature := _best_castable_creature(pc)) is not None:
-        run.cast(pc_id, creature)
-        cast_any = True
-    run.rest(pc_id)
-    if cast_any and pc.can_act:
-        run.concentrate(pc_id)
-        if pc.can_act:
-            run.rest(pc_id)
+def _preparation_step(pc: pcs.PC, step: str, cast_any: bool):
+    """The ``best`` policy for one PC, one action at a time: (action, card, next step, cast
+    any creature) or None when the PC is done. Concentrate (if it has no counter), play a
+    land, cast the best creatures it can pay for, rest; after casting, concentrate and rest
+    again (T-2.4, T-2.3, T-2.6, T-2.10, T-2.5)."""
+    if step == "start":
+        if pc.status != pcs.OK:
+            return None
+        if not pc.concentration_counter:
+            return "concentrate", None, "land", cast_any
+        step = "land"
+    if step == "land":
+        if not pc.can_act:
+            return None
+        land = _land_to_play(pc)
+        if land is not None:
+            return "play_land", land, "cast", cast_any
+        step = "cast"
+    if step == "cast":
+        creature = _best_castable_creature(pc)
+        if creature is not None:
+            return "cast", creature, "cast", True
+        return "rest", None, "rested", cast_any
+    if step == "rested" and cast_any and pc.can_act:
+        return "concentrate", None, "again", cast_any
+    if step == "again" and pc.can_act:
+        return "rest", None, "done", cast_any
+    return None
 
 
 def _land_to_play(pc: pcs.PC) -> int | None:
@@ -246,48 +275,8 @@ def _best_castable_creature(pc: pcs.PC) -> int | None:
 
 
 def legal_actions(run, pc_id: str) -> list[tuple[str, int | None, str]]:
-    """What one PC may do now outside combat: (action, card id, description)."""
-    pc = run.state.pcs[pc_id]
-    if not pc.can_act:
-        return []
-    if not pc.concentration_counter:
-        return [("concentrate", None, f"{pc.name}: concentrate (1 minute, T-2.4)")]
-    found: list[tuple[str, int | None, str]] = []
-    hand = _one_of_each(pc)
-    if not pc.land_played:
-        found += [("play_land", card_id, f"{pc.name}: play {pc.cards[card_id].name}")
-                  for card_id in hand if pc.cards[card_id].is_land]
-    found += [("cast", card_id, f"{pc.name}: cast {pc.cards[card_id].name}")
-              for card_id in hand if _castable_outside_combat(pc, card_id)]
-    found.append(("rest", None, f"{pc.name}: rest (1 minute, T-2.6)"))
-    return found
-
-
-def _one_of_each(pc: pcs.PC) -> list[int]:
-    """One card id per card name in hand: copies of a card are interchangeable, so a person
-    is offered "play Forest" once, not once per Forest."""
-    first: dict[str, int] = {}
-    for card_id in pc.hand:
-        first.setdefault(pc.cards[card_id].name, card_id)
-    return list(first.values())
-
-
-def _castable_outside_combat(pc: pcs.PC, card_id: int) -> bool:
-    """A permanent spell that needs no target (no Auras: their targets are not modelled)."""
-    card = pc.cards[card_id]
-    return (profile(card).is_permanent and not card.is_land and "Aura" not in card.subtypes
-            and payment(pc, card) is not None)
-
-
-def perform(run, pc_id: str, action: str, card_id: int | None) -> None:
-    if action == "concentrate":
-        run.concentrate(pc_id)
-    elif action == "play_land":
-        run.play_land(pc_id, card_id)
-    elif action == "cast":
-        run.cast(pc_id, card_id)
-    else:
-        run.rest(pc_id)
+    """What one PC may do now outside combat (``deckquest.engine.adventure.legal_actions``)."""
+    return adventure.legal_actions(run.state.pcs[pc_id])
 
 
 STOP_WORDS = ("save", "quit")  # typed at any prompt: the run stops (and is saved with --save)
@@ -335,23 +324,22 @@ class HumanAgent:
                 return answer.startswith("y")
             self.output("please answer y or n")
 
-    def act(self, run, moment: str) -> None:
-        while True:
-            actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
-            if not actions:
-                return
-            self.output(f"Before the {moment}, your PCs may act (T-2.4 to T-2.6):")
-            for pc_id in dict.fromkeys(action[0] for action in actions):
-                pc = run.state.pcs[pc_id]
-                self.output(f"  {pc.name}: life {pc.life}, hand: {', '.join(pc.names(pc.hand)) or 'empty'}")
-            for number, (_, _, _, text) in enumerate(actions, start=1):
-                self.output(f"  {number}. {text}")
-            self.output("  0. nothing more")
-            picked = self._ask(f"action 0-{len(actions)} (enter = nothing): ", len(actions), True)
-            if picked == 0:
-                return
-            pc_id, action, card_id, _ = actions[picked - 1]
-            perform(run, pc_id, action, card_id)
+    def act(self, run, moment: str) -> tuple[str, str, int | None] | None:
+        actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
+        if not actions:
+            return None
+        self.output(f"Before the {moment}, your PCs may act (T-2.4 to T-2.6):")
+        for pc_id in dict.fromkeys(action[0] for action in actions):
+            pc = run.state.pcs[pc_id]
+            self.output(f"  {pc.name}: life {pc.life}, hand: {', '.join(pc.names(pc.hand)) or 'empty'}")
+        for number, (_, _, _, text) in enumerate(actions, start=1):
+            self.output(f"  {number}. {text}")
+        self.output("  0. nothing more")
+        picked = self._ask(f"action 0-{len(actions)} (enter = nothing): ", len(actions), True)
+        if picked == 0:
+            return None
+        pc_id, action, card_id, _ = actions[picked - 1]
+        return pc_id, action, card_id
 
     def choose(self, run, stmt, labels):
         for number, label in enumerate(labels, start=1):

@@ -34,6 +34,15 @@ def locate_script(ref: str) -> Path:
     raise DeckquestError(f"no script `{ref}`", hint="give a .quest file or PACK/SCENARIO of an installed pack")
 
 
+def compile_script(ref: str):
+    """Compile the script ``ref`` names (a path or PACK/SCENARIO), its references found in its
+    pack and in the installed packs (the locator the dsl is handed)."""
+    from deckquest.dsl.resolver import compile_file
+    from deckquest.packs.store import resolve_script_reference
+
+    return compile_file(locate_script(ref), locator=resolve_script_reference)
+
+
 def parse_choices(text: str | None) -> list[int] | None:
     """``--choose 1,2,1``: option numbers, 1-based."""
     if text is None:
@@ -68,7 +77,6 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
     ``save``: a file to write the run to when it stops before its end (the human's end of
     input, ``save`` or ``quit`` at a prompt, Ctrl-C); ``resume``: a save to continue from
     (docs/saves.md). Without them the run is exactly as it always was."""
-    from deckquest.dsl.resolver import compile_file
     from deckquest.runtime.party import load_party
 
     choices = parse_choices(choose)
@@ -81,7 +89,7 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
             agent = saved["agent"]
         if party is None:
             party = saved["party"]
-    scenario = compile_file(locate_script(script))
+    scenario = compile_script(script)
     members = load_party(party) if party is not None else None
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
         low, high = scenario.players

@@ -33,34 +33,19 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Callable
 
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
-from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
-from deckquest.engine.combat import run_battle
-from deckquest.engine.combat.battle import MAX_PERMANENTS, MAX_TURNS
-from deckquest.engine.combat.mana import pay
-from deckquest.engine.combat.profile import (
-    DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE, KEYWORD_FLAGS, VIGILANCE, profile,
-)
-from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS, REFLEX_KIND
+from deckquest.engine.combat.turns import REFLEX_KIND
 from deckquest.engine.game import CHANCE, OVER, draw_chance
-from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
-from deckquest.runtime.battles import (
-    BATTLE_TURN_MINUTES, BattleLog, NoEscape, defeated_enemies, enemy, one_horde, summary,
-)
 from deckquest.runtime.party import PartyMember, party_from_scenario
-from deckquest.runtime.state import (
-    NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS, Frame, NpcState, RunState,
-)
+from deckquest.runtime.state import Frame, NpcState, RunState
+from deckquest.systems.trpg.battles import enemy
 from deckquest.systems import system_of
 
 DEFAULT_MAX_STEPS = 10_000
-SORCERY_MINUTES = 1  # T-2.3
-CONCENTRATE_MINUTES = 1  # T-2.4
-REST_MINUTES = 1  # T-2.6
-SLEEP_MINUTES = 6 * 60  # T-2.8
 RECRUIT_KIND = {"2019": "white", "2014": "negotiation"}  # T-8.4 [reading], T-5.5
 STUCK = "stuck"
 ABANDONED = "abandoned"
@@ -71,7 +56,8 @@ class StopRun(Exception):
 
 
 def no_actions(agent, run, moment: str) -> None:
-    """The ``act`` of an agent that never lets PCs act between statements.
+    """The ``act`` of an agent that never lets PCs act between statements (it answers None:
+    nothing to do).
 
     A run whose agent has this very ``act`` does not call it at its decision points
     (the simulator's agents ``first`` and ``random``: six calls a run saved).
@@ -83,8 +69,9 @@ def no_actions(agent, run, moment: str) -> None:
 
 @dataclass(frozen=True, slots=True)
 class CheckSite:
-    """What a ``check`` or ``recruit`` statement always is, worked out once per program
-    (its difficulty is read from the statement: ``tune`` changes it between batches)."""
+    """What a ``check`` or ``recruit`` statement is, worked out once per program. The
+    program's table of sites is where ``tune`` sets another difficulty between batches
+    (``deckquest.sim.batch.set_difficulty``): the syntax tree is never changed."""
 
     key: tuple[str, int, int]  # T-4.12: ``check_key`` of the statement
     who: str  # party, each, all, any, or pc (``by NAME`` or ``by pc``)
@@ -94,6 +81,7 @@ class CheckSite:
     success: int | None  # block numbers
     failure: int | None
     recruit: str | None  # the NPC a recruit check is about
+    difficulty: int = 0  # as written, or as tuned (a battle's preparation counts permanents)
 
 
 class Program:
@@ -105,11 +93,10 @@ class Program:
 
     def __init__(self, scenario, party: list[PartyMember] | None = None):
         self.scenario = scenario
-        self.system = system_of(scenario)  # None: MTG-TRPG as the core still holds it
-        self.whole_game = self.system is not None and self.system.whole_game()
-        self.handlers = dict(_HANDLERS)
-        if self.system is not None:
-            self.handlers.update(self.system.statement_handlers())
+        self.system = system_of(scenario)
+        self.whole_game = self.system.whole_game()
+        self.handlers: dict[type, Callable[..., None]] = {**_HANDLERS, **self.system.statement_handlers()}
+        self.pc_action = self.system.pc_action  # applies an agent's action between statements
         self.rules = str(scenario.rules)
         self.blocks: list[list] = []
         self.block_ids: dict[int, int] = {}  # id(statement list) -> its number
@@ -145,7 +132,7 @@ class Program:
         self.sites = {id(stmt): self._site(stmt) for block in self.blocks for stmt in block
                       if isinstance(stmt, (ast.Check, ast.Recruit))
                       or isinstance(stmt, ast.Battle) and stmt.prepare is not None}
-        self.odds_cache: dict = {}  # for agents that weigh exact odds (sim/odds.py)
+        self.odds_cache: dict = {}  # for agents that weigh exact odds (engine/odds.py)
         self._enemies: dict[str, object] = {}
 
     def enemy(self, npc_id: str):
@@ -177,7 +164,7 @@ class Program:
             check_key(stmt), "party" if by is None else by.kind, by.pc if by is not None else None,
             kind, label, None if stmt.success is None else self.block_id(stmt.success),
             None if stmt.failure is None else self.block_id(stmt.failure),
-            stmt.npc if isinstance(stmt, ast.Recruit) else None)
+            stmt.npc if isinstance(stmt, ast.Recruit) else None, stmt.difficulty)
 
     def block_id(self, statements: list) -> int:
         return self.block_ids[id(statements)]
@@ -240,11 +227,13 @@ class RunResult:
 
 @dataclass
 class Snapshot:
-    """A saved run position: the state, the generator's state, and how many events there were."""
+    """A saved run position: the state, the generator's state, how many events there were,
+    and the agents' memory."""
 
     state: RunState
     rng_state: object
     event_count: int
+    memory: dict
 
 
 class _EveryKind:
@@ -301,6 +290,9 @@ class Run:
         self.forced: bool | tuple[bool, int] | None = None
         self.battle_events = battle_events  # False: a battle emits its summary, not every turn
         self.max_steps = max_steps
+        # What agents remember between decisions (``best``: the scene visit it prepared in):
+        # not game state, but copied with snapshots and clones so they continue identically.
+        self.memory: dict = {}
         if state is not None:  # a resumed run (runtime/saves.py): ``rng`` is in the saved state
             self.state = state
             return
@@ -317,7 +309,7 @@ class Run:
     def _system_fields(self) -> dict:
         """A game system's name and seats on the ``start`` event (MTG-TRPG's has neither)."""
         system = self.program.system
-        if system is None or not self.program.whole_game:
+        if not self.program.whole_game:
             return {}
         names = system.seats(self.scenario)
         return {"system": system.name, "seats": [{"id": seat, "name": names[seat][0], "agent": agent.name}
@@ -414,7 +406,7 @@ class Run:
     def game_events(self, events: list[dict]) -> None:
         """Publish a game's events (with the clock) and queue the triggers they fire, in order.
         A game system's statement handlers call it with the events their change made."""
-        fired = []
+        fired: list[tuple[str, str | None, int | None]] = []
         for event in events:
             if event["event"] in self.wanted:
                 self._publish({"event": event["event"], "clock": self.state.clock, **event})
@@ -479,10 +471,11 @@ class Run:
 
     def snapshot(self) -> Snapshot:
         return Snapshot(self.state.copy(), self.rng.getstate(),
-                        len(self.events) if self.events is not None else 0)
+                        len(self.events) if self.events is not None else 0, dict(self.memory))
 
     def restore(self, snapshot: Snapshot) -> None:
         self.state = snapshot.state.copy()
+        self.memory = dict(snapshot.memory)
         self.rng.setstate(snapshot.rng_state)
         if self.events is not None:
             del self.events[snapshot.event_count:]
@@ -494,6 +487,7 @@ class Run:
         twin.rng = random.Random()
         twin.rng.setstate(self.rng.getstate())
         twin.state = self.state.copy()
+        twin.memory = dict(self.memory)
         twin.events = list(self.events) if self.events is not None else None
         return twin
 
@@ -586,9 +580,6 @@ class Run:
         for block in reversed(chosen):
             self.state.frames.append(Frame(block, pc=pc, degree=degree, in_trigger=True))
 
-    def fire_battle_turn(self, turn: int) -> None:
-        """Queue the ``when battle turn N`` triggers of turn ``turn`` (a turn the battle played)."""
-        self._fire("battle_turn", number=turn)
 
     def _advance(self, minutes: int) -> None:
         """Move the game clock, then fire the ``after N minutes`` triggers now due."""
@@ -654,14 +645,6 @@ class Run:
             raise DeckquestError("nothing is in scope here for a game system's trigger", span)
         return in_scope
 
-    def push(self, statements: list, frame: Frame) -> None:
-        """Run a nested block of a game system's statement next (see ``_push``)."""
-        self._push(statements, frame)
-
-    def emit(self, kind: str, /, **fields) -> None:
-        """An event of a game system's statement (built only when someone wants that kind)."""
-        self._emit(kind, **fields)
-
     def _pc_named(self, name: str, in_scope: str | None, span: Span) -> pcs.PC:
         if name == "pc":
             if in_scope is None:
@@ -703,6 +686,10 @@ class Run:
         self.state.frames.append(Frame(self.program.block_ids[id(statements)], 0, frame.pc,
                                        frame.degree, None, frame.in_trigger))
 
+    def push_block(self, block: int, pc: str | None, degree: int | None, in_trigger: bool) -> None:
+        """Run block number ``block`` next, with ``pc`` and ``degree`` bound (a check's outcome)."""
+        self.state.frames.append(Frame(block, 0, pc, degree, None, in_trigger))
+
     def _set_flag(self, stmt: ast.SetFlag, frame: Frame) -> None:
         self.state.flags[stmt.flag] = True
         if "flag" in self.wanted:
@@ -729,89 +716,17 @@ class Run:
             self._emit("wait", minutes=stmt.minutes)
         self._advance(stmt.minutes)
 
-    def _party_rests(self, stmt: ast.Rest, frame: Frame) -> None:
-        """T-2.6: every PC that can act rests at once: one minute."""
-        for pc in self.state.pcs.values():
-            if pc.can_act:
-                pcs.rest(pc)
-        if "rest" in self.wanted:
-            self._emit("rest", minutes=REST_MINUTES)
-        self._advance(REST_MINUTES)
 
-    def _party_sleeps(self, stmt: ast.Sleep, frame: Frame) -> None:
-        """T-2.8: six hours; every living PC reshuffles, draws 7, life 20 (the unconscious too)."""
-        self._emit("sleep", minutes=SLEEP_MINUTES)
-        sleepers = [key for key, pc in self.state.pcs.items() if pc.status != pcs.DEAD]
-        before = self._statuses(sleepers)
-        for key in sleepers:
-            pcs.sleep(self.state.pcs[key], self.rng)
-        self._status_changes(before)
-        self._advance(SLEEP_MINUTES)
 
     # -- effects on PCs
 
-    def _targets(self, target: ast.Target, frame: Frame) -> list[str]:
-        if target.kind == "each":
-            return [key for key, pc in self.state.pcs.items() if pc.status != pcs.DEAD]
-        if target.kind == "pc":
-            return [self._pc_named("pc", frame.pc, target.span).id]
-        return [target.pc]
 
-    def _lose_life(self, stmt: ast.LoseLife, frame: Frame) -> None:
-        self._change_life(self._targets(stmt.target, frame), -stmt.amount)
 
-    def _gain_life(self, stmt: ast.GainLife, frame: Frame) -> None:
-        self._change_life(self._targets(stmt.target, frame), stmt.amount)
 
-    def _change_life(self, targets: list[str], change: int) -> None:
-        """T-7.1, T-7.4: life loss may make a PC dying, or kill a dying or unconscious one."""
-        before = self._statuses(targets)
-        for key in targets:
-            pc = self.state.pcs[key]
-            if pc.status == pcs.DEAD:
-                continue
-            if change < 0:
-                pcs.lose_life(pc, -change)
-            else:
-                pcs.gain_life(pc, change)
-            if "life" in self.wanted:
-                self._emit("life", pc=key, change=change, life=pc.life)
-        self._status_changes(before)
 
-    def _draw(self, stmt: ast.Draw, frame: Frame) -> None:
-        """Drawing from an empty library makes the PC unconscious (T-7.2)."""
-        targets = self._targets(stmt.target, frame)
-        before = self._statuses(targets)
-        for key in targets:
-            pc = self.state.pcs[key]
-            if pc.status != pcs.DEAD:
-                drawn = pcs.draw(pc, stmt.amount)
-                if "draw" in self.wanted:
-                    self._emit("draw", pc=key, count=len(drawn))
-        self._status_changes(before)
 
-    def _give(self, stmt: ast.Give, frame: Frame) -> None:
-        for key in self._targets(stmt.target, frame):
-            self.state.items.setdefault(key, []).append(stmt.item)
-            self._emit("give", pc=key, item=stmt.item)
 
-    def _statuses(self, keys: list[str]) -> list[tuple[str, str]]:
-        return [(key, self.state.pcs[key].status) for key in keys]
 
-    def _status_changes(self, before: list[tuple[str, str]]) -> None:
-        """Emit T-7 status changes and fire their triggers, PC by PC in party order."""
-        fired = []
-        for key, old in before:
-            new = self.state.pcs[key].status
-            if new != old:
-                self._emit("status", pc=key, status=new)
-                if new == pcs.DEAD:
-                    self.state.party_dead = all(pc.status == pcs.DEAD for pc in self.state.pcs.values())
-                event = _STATUS_EVENTS.get(new)
-                if event:
-                    fired.append((event, key))
-        for event, key in reversed(fired):
-            self._fire(event, pc=key)
 
     # -- decisions
 
@@ -833,13 +748,18 @@ class Run:
         self._push(stmt.options[offered[picked]].body, frame)
 
     def _act(self, moment: str, frame: Frame) -> bool:
-        """A decision point: the agent may let PCs act first (concentrate, play lands, …).
+        """A decision point: the agent may let PCs act first (concentrate, play lands, …): it
+        answers one action at a time, (pc, action, card) or None when done, and the run
+        applies each (``GameSystem.pc_action``).
 
         True when their actions fired triggers (time passed, a PC fell unconscious): those
         run first, and the statement runs again after them.
         """
-        depth = len(self.state.frames)
-        self.agent.act(self, moment)
+        frames = self.state.frames
+        depth = len(frames)
+        act, apply = self.agent.act, self.program.pc_action
+        while (chosen := act(self, moment)) is not None:  # the agent answers, the run applies
+            apply(self, *chosen)
         if len(self.state.frames) > depth:
             frame.index -= 1
             return True
@@ -847,396 +767,45 @@ class Run:
 
     # -- checks
 
-    def _check(self, stmt, frame: Frame) -> None:
-        """``check`` and ``recruit`` (T-8.4: a negotiation check; success makes the NPC cooperate)."""
-        site = self.program.sites[id(stmt)]
-        who = site.who
-        if who == "each":
-            self._check_each(stmt, site, frame)
-            return
-        if self.agent_acts and self._act("check", frame):
-            return
-        difficulty = stmt.difficulty
-        if who == "all" or who == "any":
-            records = [self._one_check(site, p, difficulty) for p in self._check_candidates(site.key)]
-            if not records:
-                outcome, deciding = False, None
-            elif who == "all":
-                deciding = min(records, key=lambda r: r[2])
-                outcome = all(r[1] for r in records)
-            else:
-                deciding = max(records, key=lambda r: r[2])
-                outcome = any(r[1] for r in records)
-            pc = deciding[0] if deciding else None
-            degree = deciding[2] if deciding else 0
-            if "check_group" in self.wanted:
-                self._publish({"event": "check_group", "clock": self.state.clock, "who": who,
-                               "label": site.label, "success": outcome, "degree": degree, "pc": pc})
-            self._after_check(site, outcome, pc, degree, [r for r in records if r[3]], frame)
-            return
-        if who == "pc":
-            pc = frame.pc if site.pc == "pc" else site.pc  # `by pc`: the PC in scope
-        else:
-            candidates = self._check_candidates(site.key)
-            pc = self.agent.pick_pc(self, stmt, site.kind, difficulty, candidates) if candidates else None
-        record = self._one_check(site, pc, difficulty)
-        self._after_check(site, record[1], pc, record[2], (record,) if record[3] else (), frame)
 
-    def _check_each(self, stmt, site: CheckSite, frame: Frame) -> None:
-        """``by each``: one PC per visit of this statement, its block right after its check."""
-        if frame.pending is None:
-            if self.agent_acts and self._act("check", frame):
-                return
-            frame.pending = [p for p, pc in self.state.pcs.items() if pc.status != pcs.DEAD]
-        if not frame.pending:
-            frame.pending = None
-            return
-        pc = frame.pending.pop(0)
-        if frame.pending:
-            frame.index -= 1  # come back to this statement for the next PC
-        else:
-            frame.pending = None
-        record = self._one_check(site, pc, stmt.difficulty)
-        self._after_check(site, record[1], pc, record[2], (record,) if record[3] else (), frame)
 
-    def _check_candidates(self, key: tuple) -> list[str]:
-        """The PCs that may make this check: conscious, and not made it in this scene (T-4.12)."""
-        made = self.state.checks_made
-        return [p for p, pc in self.state.pcs.items() if pc.status in pcs.ABLE and (p, key) not in made]
 
-    def _after_check(self, site: CheckSite, outcome: bool, pc: str | None, degree: int,
-                     critical_records, frame: Frame) -> None:
-        """Queue the block, then the check's triggers above it, then critical-card triggers."""
-        recruit = site.recruit
-        if recruit is not None:
-            npc = self.state.npcs[recruit]
-            if outcome:
-                npc.cooperating = True
-                if npc.status == NPC_ABSENT:
-                    npc.status = NPC_PRESENT
-            if "recruit" in self.wanted:
-                self._emit("recruit", npc=recruit, name=self.scenario.npcs[recruit].name, success=outcome)
-        block = site.success if outcome else site.failure
-        if block is not None:
-            self.state.frames.append(Frame(block, 0, pc, degree, None, frame.in_trigger))
-        triggers = self.program.scene_triggers[self.state.scene]
-        event = "check_succeeds" if outcome else "check_fails"
-        if event in triggers:
-            self._fire(event, pc=pc, degree=degree)
-        if "critical_revealed" in triggers:
-            for record in reversed(critical_records):
-                self._fire("critical_revealed", pc=record[0], degree=record[2])
 
-    def _one_check(self, site: CheckSite, pc_id: str | None,
-                   difficulty: int) -> tuple[str | None, bool, int, bool]:
-        """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5).
 
-        Returns (pc, success, degree, a critical card was revealed); the event carries the rest.
-        """
-        state = self.state
-        kind = site.kind
-        pc = state.pcs.get(pc_id) if pc_id is not None else None
-        key = site.key
-        state.checks += 1
-        if pc is None or pc.status not in pcs.ABLE or (pc_id, key) in state.checks_made:
-            return self._refused_check(site, pc_id, pc, kind, difficulty)
-        state.checks_made.add((pc_id, key))
-        if pc.concentration_counter:
-            self.rest(pc_id)  # T-2.5: no checks with a concentration counter
-        support, supporter = self._support(pc, kind, difficulty) if pc.battlefield else (0, None)
-        rng = self.rng
-        rules = self.program.rules
-        pending = begin_check(pc, kind, difficulty, rng, rules, support)
-        boosted = can_boost(pc, pending) and self.agent.boost(self, pc, pending)
-        if boosted:
-            boost(pc, pending, rng)
-        end_check(pc, pending, rng)
-        success, degree = pending.success, pending.result - pending.target
-        # T-4.7 is a 2019 rule: the 2014 rules have no critical cards (docs/checks.md)
-        critical = rules != "2014" and not pc.critical_cards.isdisjoint(pending.reveal_order)
-        if self.forced is not None:
-            success, degree = self._outcome(pc_id, success, degree)
-        state.successes += success
-        if "check" in self.wanted:
-            self._publish(self._check_event(pc, pending, site.label, success, degree, boosted, supporter))
-        if self.on_check is not None:
-            self.on_check((key, pc_id, success, bool(pending.reveal_order)))
-        return pc_id, success, degree, critical
 
-    def _refused_check(self, site: CheckSite, pc_id: str | None, pc, kind: str,
-                       difficulty: int) -> tuple[str | None, bool, int, bool]:
-        """No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0."""
-        if pc is None:
-            refusal = "no PC can make this check"
-        elif pc.status not in pcs.ABLE:
-            refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
-        else:
-            refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
-        success, degree = self._outcome(pc_id, False, -max(1, difficulty))
-        self._emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=site.label, cards=[],
-                   color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
-                   critical=None, criticals=[], boost=False, boost_cards=[], boost_bonus=0,
-                   support=0, supporter=None, note=refusal)
-        if self.on_check is not None:
-            self.on_check((site.key, pc_id, success, False))
-        return pc_id, success, degree, False
 
-    def _check_event(self, pc: pcs.PC, pending, label: str, success: bool, degree: int,
-                     boosted: bool, supporter: str | None) -> dict:
-        """The ``check`` event of a check that revealed (or tried to reveal) its cards."""
-        criticals = ([i for i in pending.reveal_order if i in pc.critical_cards]
-                     if self.program.rules != "2014" else [])
-        return {
-            "event": "check", "clock": self.state.clock, "pc": pc.id, "kind": pending.kind,
-            "difficulty": pending.difficulty, "label": label, "cards": pc.names(pending.reveal_order),
-            "color": pending.color, "target": pending.target, "result": pending.result,
-            "degree": degree, "success": success, "critical": pending.critical,
-            "criticals": pc.names(criticals), "boost": boosted,
-            "boost_cards": pc.names(pending.boost_cards), "boost_bonus": pending.boost_bonus,
-            "support": pending.support, "supporter": supporter, "note": check_note(pending),
-        }
 
-    def _outcome(self, pc_id: str | None, success: bool, degree: int) -> tuple[bool, int]:
-        """A check's success and degree, unless ``forced`` decides them (explore mode): a
-        forced success has a degree of at least 0, a forced failure below 0, or the degree
-        forced with it. A check that no PC was there to make stays failed."""
-        forced = self.forced
-        if forced is None or pc_id is None:
-            return success, degree
-        if type(forced) is tuple:
-            return forced
-        return forced, (max(degree, 0) if forced else min(degree, -1))
-
-    def _support(self, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | None]:
-        """T-3.3, T-4.13: the agent may tap one of the PC's ready creatures to add its power."""
-        ready = ready_creatures(pc)
-        if not ready:
-            return 0, None
-        choice = self.agent.support(self, pc, kind, difficulty, ready)
-        if choice is None:
-            return 0, None
-        permanent = pc.battlefield[choice]
-        permanent.tapped = True
-        return creature_power(pc, permanent), pc.cards[permanent.card].name
 
     # -- NPCs
 
-    def _encounter(self, stmt: ast.Encounter, frame: Frame) -> None:
-        npc = self.state.npcs[stmt.npc]
-        if npc.status == NPC_ABSENT:
-            npc.status = NPC_PRESENT
-        if "encounter" in self.wanted:
-            self._emit("encounter", npc=stmt.npc, name=self.scenario.npcs[stmt.npc].name)
 
-    def _fight(self, stmt: ast.Fight, frame: Frame) -> None:
-        """T-3.4: a creature of the party fights the NPC, or with none the NPC hurts a PC.
 
-        The agent picks the fighter among the PCs' untapped, non-sick creatures (T-2.10).
-        With no fighter, the NPC deals its power to the PC in scope (else the first PC
-        that can act) as life loss: nothing stood between it and the PC.
-        """
-        decl = self.scenario.npcs[stmt.npc]
-        npc = self.state.npcs[stmt.npc]
-        if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
-            self._emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
-                       holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
-                       creature_died=False, note=f"{decl.name} is already {npc.status}")
-            return
-        npc.status = NPC_PRESENT
-        if self.agent_acts and self._act("fight", frame):
-            return
-        power, toughness, keywords = npc_stats(decl)
-        candidates = [(key, index) for key, pc in self.state.pcs.items() if pc.can_act
-                      for index in ready_creatures(pc)]
-        pick = self.agent.fighter(self, stmt, candidates) if candidates else None
-        if pick is None:
-            self._fight_bare(stmt, decl, power, frame)
-            return
-        owner, index = pick
-        pc = self.state.pcs[owner]
-        permanent = pc.battlefield[index]
-        card = pc.cards[permanent.card]
-        mine = profile(card)
-        my_power = creature_power(pc, permanent)
-        my_toughness = mine.toughness + permanent.plus_counters - permanent.damage
-        remaining = toughness - npc.damage
-        dealt, taken = exchange_damage(my_power, mine.keywords, my_toughness,
-                                        power, keywords, remaining)
-        npc.damage += dealt
-        if not mine.keywords & VIGILANCE:
-            permanent.tapped = True
-        npc_down = destroyed(dealt, remaining, mine.keywords, keywords)
-        creature_died = destroyed(taken, my_toughness, keywords, mine.keywords)
-        if creature_died:
-            pc.battlefield.pop(index)
-            pc.graveyard.append(permanent.card)
-        self._emit("fight", npc=stmt.npc, name=decl.name, pc=owner, creature=card.name,
-                   holding_back=stmt.holding_back, dealt=dealt, taken=taken,
-                   npc_defeated=npc_down, creature_died=creature_died, note="")
-        if npc_down:
-            self._defeat_npc(stmt.npc, stmt.holding_back)
 
-    def _fight_bare(self, stmt: ast.Fight, decl, power: int, frame: Frame) -> None:
-        able = [key for key, pc in self.state.pcs.items() if pc.can_act]
-        victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
-        self._emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
-                   holding_back=stmt.holding_back, dealt=0, taken=power if victim else 0,
-                   npc_defeated=False, creature_died=False, note="no creature to fight for the party")
-        if victim is not None and power > 0:
-            self._change_life([victim], -power)
-
-    def _defeat_npc(self, npc_id: str, holding_back: bool) -> None:
-        """T-3.4: held back, a defeated creature is unconscious (a 0/1 defender), not dead."""
-        status = NPC_UNCONSCIOUS if holding_back else NPC_DEAD
-        self.state.npcs[npc_id].status = status
-        self._emit("npc_defeated", npc=npc_id, name=self.scenario.npcs[npc_id].name, status=status)
-        self._fire("npc_defeated", npc=npc_id)
 
     # -- battles
 
-    def _battle(self, stmt: ast.Battle, frame: Frame) -> None:
-        """Fight, then run the outcome's block after the triggers the battle fired."""
-        if self.agent_acts and self._act("battle", frame):
-            return
-        depth = len(self.state.frames)
-        outcome = self.battle(stmt, frame)
-        if outcome == "stalemate":
-            self._finish(STUCK, f"the battle at line {stmt.span.line} did not end (more than "
-                                f"{MAX_TURNS} turns or {MAX_PERMANENTS} permanents)")
-            return
-        block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
-        if block is not None:
-            self._push(block, frame)
-            self.state.frames.insert(depth, self.state.frames.pop())
 
-    def battle(self, stmt: ast.Battle, frame: Frame) -> str:
-        """Fight a combat part (rules section 6); returns "victory", "defeat" or "escape"
-        (or "stalemate" for a battle that would not end: the run then ends as stuck).
 
-        The PCs still in the fight (T-7.1, T-7.2: not dying, unconscious or dead) fight the
-        enemies with one ``run_battle`` call, after the T-6.2 preparation check; the agent's
-        battle agent makes their decisions. The battle takes ``BATTLE_TURN_MINUTES`` a turn.
-        Afterwards its triggers are queued to run before the outcome's block, in this order:
-        ``battle turn N`` for each turn played (in turn order), the T-7 status changes of the
-        PCs (``a pc is dying``, ``falls unconscious``), ``NPC is defeated`` for every enemy
-        the battle beat, then ``after N minutes`` now due. An enemy already dead, or
-        unconscious after a fight held back (T-3.4), does not fight again.
-        """
-        state = self.state
-        enemies = [ref.name for ref in stmt.enemies
-                   if state.npcs[ref.name].status not in (NPC_DEAD, NPC_UNCONSCIOUS)]
-        for npc_id in enemies:
-            state.npcs[npc_id].status = NPC_PRESENT
-        fighters = [pc for pc in state.pcs.values() if pc.status == pcs.OK]
-        if "combat" in self.wanted:
-            self._emit("combat", line=stmt.span.line, enemies=list(enemies),
-                       names=[self.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters])
-        before = self._statuses(list(state.pcs))
-        reached: list[int] = []
-        beaten: list[str] = []
-        if fighters:
-            result = self._fight_battle(stmt, frame, fighters, enemies, reached)
-            outcome, turns = result.outcome, result.turns
-            beaten = defeated_enemies(result, enemies, self.scenario)
-        else:  # T-6.12: with every PC out of the fight, the survivors have lost at once
-            result, outcome, turns = None, "defeat", 0
-        self._advance(turns * BATTLE_TURN_MINUTES)
-        if "battle" in self.wanted:
-            self._emit("battle", **summary(result, stmt.span.line, enemies, beaten))
-        for npc_id in reversed(beaten):
-            self._defeat_npc(npc_id, holding_back=False)
-        self._status_changes(before)
-        for turn in reversed(reached):
-            self.fire_battle_turn(turn)
-        return outcome
 
-    def _fight_battle(self, stmt: ast.Battle, frame: Frame, fighters: list[pcs.PC], enemies: list[str],
-                      reached: list[int]):
-        """The preparation check, then the battle itself; its events pass on as they happen."""
-        turns = self._preparation(stmt, frame, fighters)
-        log = None
-        if self.battle_events and (self.events is not None or self.listener is not None):
-            log = BattleLog(self._publish, self.state.clock)
-            log.append({"event": "battle_preparation", "turns": turns})
-        agent = self.agent.battle_agent()
-        if stmt.escape is None:
-            agent = NoEscape(agent)
-        on_turn = reached.append if "battle_turn" in self.program.by_event else None
-        foes = one_horde([self.program.enemy(npc_id) for npc_id in enemies])
-        return run_battle(fighters, foes, agent, self.rng, rules=self.program.rules, prepare=turns,
-                          events=log, on_turn=on_turn)
-
-    def _preparation(self, stmt: ast.Battle, frame: Frame, fighters: list[pcs.PC]) -> int:
-        """T-6.2: the representative's red (2014: reflex) check, difficulty = the permanents
-        the party controls; a success gives its degree in preparation turns, at most 5.
-
-        ``prepare by party`` lets the agent pick the representative among the PCs in the
-        fight, ``prepare by alice`` names one. Without ``prepare by`` there is no check and no
-        preparation turn: the horde moves first (T-6.11's first turns are T-6.2's in this game).
-        The check is part of the battle: it fires no check triggers.
-        """
-        if stmt.prepare is None:
-            return 0
-        site = self.program.sites[id(stmt)]
-        difficulty = sum(len(pc.battlefield) for pc in fighters)
-        if site.who == "pc":
-            representative = frame.pc if site.pc == "pc" else site.pc
-        else:
-            candidates = [pc.id for pc in fighters if (pc.id, site.key) not in self.state.checks_made]
-            representative = (self.agent.pick_pc(self, stmt, site.kind, difficulty, candidates)
-                              if candidates else None)
-        _, success, degree, _ = self._one_check(site, representative, difficulty)
-        return min(MAX_PREPARATION_TURNS, degree) if success else 0
 
     # -- what PCs do between statements (called by agents)
 
-    def concentrate(self, pc_id: str) -> None:
-        """T-2.4: one minute; untap, end summoning sickness, draw to 7, concentration counter."""
-        pc = self.state.pcs[pc_id]
-        before = self._statuses([pc_id])
-        pcs.concentrate(pc)
-        self._action(pc_id, "concentrate", None, CONCENTRATE_MINUTES)
-        self._status_changes(before)
-
-    def rest(self, pc_id: str) -> None:
-        """T-2.6: one minute; remove damage from creatures and the concentration counter."""
-        pcs.rest(self.state.pcs[pc_id])
-        self._action(pc_id, "rest", None, REST_MINUTES)
-
-    def play_land(self, pc_id: str, card_id: int) -> None:
-        """T-2.3, T-2.5: a sorcery-speed action of one minute, once per concentration."""
-        pc = self.state.pcs[pc_id]
-        pcs.play_land(pc, card_id)
-        self._action(pc_id, "play_land", pc.cards[card_id].name, SORCERY_MINUTES)
-
-    def cast(self, pc_id: str, card_id: int) -> None:
-        """T-2.3, T-2.5: cast a permanent spell from hand, paying with untapped mana sources."""
-        pc = self.state.pcs[pc_id]
-        card = pc.cards[card_id]
-        if not pc.concentration_counter:
-            raise pcs.RuleError(f"{pc.name} must concentrate before casting {card.name}", "T-2.5")
-        taps = payment(pc, card)
-        if card_id not in pc.hand or taps is None:
-            raise pcs.RuleError(f"{pc.name} cannot cast {card.name} now", "T-2.5")
-        for index in taps:
-            pc.battlefield[index].tapped = True
-        pc.hand.remove(card_id)
-        pc.battlefield.append(Permanent(card=card_id, owner=pc_id, summoning_sick=card.is_creature))
-        self._action(pc_id, "cast", card.name, SORCERY_MINUTES)
-
-    def _action(self, pc_id: str, action: str, card: str | None, minutes: int) -> None:
-        self._emit("action", pc=pc_id, action=action, card=card, minutes=minutes)
-        self._advance(minutes)
+    # What a game system's handlers call (GameSystem.statement_handlers): the same methods.
+    emit = _emit
+    publish = _publish
+    fire = _fire
+    push = _push
+    advance = _advance
+    act = _act
+    finish = _finish
+    value = _value
+    pc_named = _pc_named
 
 
 # ---------------------------------------------------------------- helpers
 
-_HANDLERS = {
-    ast.Narration: Run._narration, ast.Choice: Run._choice, ast.Check: Run._check,
-    ast.Encounter: Run._encounter, ast.Recruit: Run._check, ast.Fight: Run._fight,
-    ast.Battle: Run._battle, ast.Goto: Run._goto, ast.End: Run._end,
-    ast.LoseLife: Run._lose_life, ast.GainLife: Run._gain_life, ast.Draw: Run._draw,
-    ast.Give: Run._give, ast.Rest: Run._party_rests, ast.Sleep: Run._party_sleeps,
+_HANDLERS = {  # the core's statements; a game system adds its own (GameSystem.statement_handlers)
+    ast.Narration: Run._narration, ast.Choice: Run._choice, ast.Goto: Run._goto, ast.End: Run._end,
     ast.Wait: Run._wait, ast.SetFlag: Run._set_flag, ast.ClearFlag: Run._clear_flag,
     ast.CounterAssign: Run._counter_assign, ast.If: Run._if,
 }
@@ -1256,7 +825,6 @@ _COMPARE = {
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
 }
-_STATUS_EVENTS = {pcs.DYING: "pc_dying", pcs.UNCONSCIOUS: "pc_unconscious", pcs.DEAD: "pc_dies"}
 
 
 def _pc_stat(pc: pcs.PC, stat: str) -> int:
@@ -1267,73 +835,6 @@ def _pc_stat(pc: pcs.PC, stat: str) -> int:
     if stat == "library":
         return len(pc.library)
     return len(pc.exhaustion_zone)
-
-
-def ready_creatures(pc: pcs.PC) -> list[int]:
-    """Battlefield indexes of the PC's untapped creatures that can tap (T-2.10, T-3.3)."""
-    return [i for i, p in enumerate(pc.battlefield)
-            if not p.tapped and not p.summoning_sick and pc.cards[p.card].is_creature]
-
-
-def creature_power(pc: pcs.PC, permanent: Permanent) -> int:
-    return max(0, profile(pc.cards[permanent.card]).power + permanent.plus_counters)
-
-
-def mana_sources(pc: pcs.PC) -> list[tuple[int, tuple]]:
-    """The PC's untapped permanents that make mana and may tap (summoning sickness, T-2.10,
-    holds creatures only: a land taps the turn it is played)."""
-    sources = []
-    for index, permanent in enumerate(pc.battlefield):
-        made = profile(pc.cards[permanent.card]).mana
-        if made and not permanent.tapped and not permanent.summoning_sick:
-            sources.append((index, made))
-    return sources
-
-
-def payment(pc: pcs.PC, card) -> list[int] | None:
-    """The battlefield indexes to tap to pay the card's cost, or None (X is 0)."""
-    return pay(mana_sources(pc), profile(card).cost)
-
-
-def npc_stats(decl) -> tuple[int, int, int]:
-    """Power, toughness and keyword flags of an NPC in a fight (T-8.1).
-
-    A planeswalker fights as 0 power with its loyalty as toughness, a player NPC with its life.
-    """
-    keywords = 0
-    for word in decl.keywords:
-        keywords |= KEYWORD_FLAGS.get(word.lower(), 0)
-    if decl.kind == "creature":
-        return decl.power or 0, decl.toughness or 0, keywords
-    if decl.kind == "planeswalker":
-        return 0, decl.loyalty or 0, keywords
-    return 0, decl.life or 20, keywords
-
-
-def exchange_damage(my_power, my_keys, my_toughness, their_power, their_keys, their_toughness):
-    """Damage each side deals in a one-on-one fight, with first and double strike (CR 510).
-
-    Returns (dealt to the NPC, taken by the creature). First-strike damage comes first; a
-    side destroyed by it deals no regular damage.
-    """
-    my_first = bool(my_keys & (FIRST_STRIKE | DOUBLE_STRIKE))
-    their_first = bool(their_keys & (FIRST_STRIKE | DOUBLE_STRIKE))
-    dealt = my_power if my_first else 0
-    taken = their_power if their_first else 0
-    me_alive = not destroyed(taken, my_toughness, their_keys, my_keys)
-    them_alive = not destroyed(dealt, their_toughness, my_keys, their_keys)
-    if me_alive and (not my_first or my_keys & DOUBLE_STRIKE):
-        dealt += my_power
-    if them_alive and (not their_first or their_keys & DOUBLE_STRIKE):
-        taken += their_power
-    return dealt, taken
-
-
-def destroyed(damage: int, toughness: int, source_keys: int, own_keys: int) -> bool:
-    """Lethal damage, or any damage from deathtouch, destroys what is not indestructible."""
-    if own_keys & INDESTRUCTIBLE or damage <= 0:
-        return False
-    return damage >= toughness or bool(source_keys & DEATHTOUCH)
 
 
 # ---------------------------------------------------------------- the library entry point

@@ -77,6 +77,7 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
         "agent": agent if agent is not None else getattr(run.agent, "name", None),
         "party": party,
         "rng": {"version": version, "internal": list(internal), "gauss": gauss},
+        "agent_memory": {"prepared_visit": run.memory["prepared_visit"]} if "prepared_visit" in run.memory else {},
         "state": {
             "scene": state.scene,
             "scene_visit": state.scene_visit,
@@ -94,11 +95,8 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
             "checks_made": sorted([pc, [file, line, col]] for pc, (file, line, col) in state.checks_made),
             "items": {key: list(value) for key, value in state.items.items()},
             "choices_made": state.choices_made,
-            "prepared_visit": state.prepared_visit,
             "steps": state.steps,
             "party_dead": state.party_dead,
-            "checks": state.checks,
-            "successes": state.successes,
             "outcome": state.outcome,
             "outcome_text": state.outcome_text,
             "game": _game_data(state.game, program),
@@ -107,7 +105,7 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
     }
 
 
-def _game_data(game, program: Program) -> None:
+def _game_data(game, program: Program) -> dict | None:
     """A whole game system's game: not saved yet, so such a run is refused, never half-saved."""
     if game is not None:
         raise DeckquestError(f"a run of a `{program.scenario.system}` game cannot be saved yet",
@@ -255,8 +253,19 @@ def load_run(program: Program, path, agent, *, listener=None, kinds=None, record
     except (ValueError, TypeError, OverflowError) as error:
         raise DeckquestError(f"the save's random generator state is damaged: {error}",
                              Span(display, 1, 1)) from None
-    return Run(program, agent, rng, record=record, listener=listener, kinds=kinds, max_steps=max_steps,
-               battle_events=battle_events, state=state, **hooks)
+    run = Run(program, agent, rng, record=record, listener=listener, kinds=kinds, max_steps=max_steps,
+              battle_events=battle_events, state=state, **hooks)
+    run.memory = _memory(data)
+    return run
+
+
+def _memory(data: dict) -> dict:
+    """The agents' memory: ``agent_memory``, or in a save written before it left the run's
+    state, ``state.prepared_visit`` (0 there means "not yet": the memory starts empty)."""
+    if "agent_memory" in data:
+        return dict(data["agent_memory"])
+    visit = data["state"].get("prepared_visit", 0)
+    return {"prepared_visit": visit} if visit else {}
 
 
 class _Invalid(ValueError):
@@ -313,11 +322,8 @@ def _state(data: dict, program: Program) -> RunState:
         checks_made=checks_made,
         items={key: list(value) for key, value in saved["items"].items()},
         choices_made=saved["choices_made"],
-        prepared_visit=saved["prepared_visit"],
         steps=saved["steps"],
         party_dead=saved["party_dead"],
-        checks=saved["checks"],
-        successes=saved["successes"],
         outcome=saved["outcome"],
         outcome_text=saved["outcome_text"],
     )

@@ -12,13 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from deckquest.engine.adventure import NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS  # noqa: F401
 from deckquest.engine.pc import PC
-
-# What became of an NPC; T-3.4 holding back leaves it unconscious instead of dead.
-NPC_ABSENT = "absent"
-NPC_PRESENT = "present"
-NPC_UNCONSCIOUS = "unconscious"
-NPC_DEAD = "dead"
 
 
 @dataclass(slots=True)
@@ -60,7 +55,7 @@ class RunState:
     npcs: dict[str, NpcState]
     frames: list[Frame] = field(default_factory=list)
     scene: str | None = None
-    scene_visit: int = 0  # how many scenes have started; agents key per-scene plans on it
+    scene_visit: int = 0  # how many scenes have started; agents key per-scene plans on it (Run.memory)
     clock: int = 0  # game minutes since the start (T-2.3, T-2.4, T-2.6, T-2.8)
     scene_started_at: int = 0
     leaving_to: str | None = None  # a scene change waiting for `when the scene ends` triggers
@@ -68,11 +63,8 @@ class RunState:
     checks_made: set[tuple[str, tuple]] = field(default_factory=set)  # T-4.12: (pc, check_key), per scene
     items: dict[str, list[str]] = field(default_factory=dict)  # `give "Item" to pc`
     choices_made: int = 0
-    prepared_visit: int = 0  # the scene visit in which an agent's PCs last prepared
     steps: int = 0
     party_dead: bool = False  # every PC is dead: the run ends in defeat
-    checks: int = 0
-    successes: int = 0
     outcome: str | None = None  # victory, defeat, a custom outcome, or "stuck"
     outcome_text: str = ""
     game: Any = None  # a whole game system's game (deckquest.engine.game.GameState), or None

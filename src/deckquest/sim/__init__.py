@@ -1,7 +1,7 @@
 """Batch simulation, statistics, exact odds and reports.
 
-``simulate`` is imported lazily, so ``import deckquest.sim.odds`` (the `odds` command)
-does not pull in the interpreter and the report code.
+``simulate`` is imported lazily, so importing the package does not pull in the
+interpreter and the report code. (The exact odds are the engine's: ``deckquest.engine.odds``.)
 """
 
 from __future__ import annotations

@@ -13,7 +13,7 @@ import os
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable
 
@@ -66,12 +66,13 @@ class Player:
 
 
 def set_difficulty(program: Program, line: int, difficulty: int) -> None:
-    """Change the difficulty of the check or recruit written at ``line`` of the main script."""
+    """Change the difficulty of the check or recruit written at ``line`` of the main script,
+    in the program's table of check sites."""
     main = str(program.scenario.path)
     for block in program.blocks:
         for stmt in block:
             if isinstance(stmt, (ast.Check, ast.Recruit)) and stmt.span.line == line and stmt.span.file == main:
-                stmt.difficulty = difficulty
+                program.sites[id(stmt)] = replace(program.sites[id(stmt)], difficulty=difficulty)
                 return
     raise DeckquestError(f"no check at line {line} of {main}")
 
@@ -80,15 +81,17 @@ def set_difficulty(program: Program, line: int, difficulty: int) -> None:
 
 
 def load(script, party=None):
-    """A compiled scenario and party members from paths (or already-built objects)."""
+    """A compiled scenario and party members from paths (or already-built objects).
+
+    A script path is compiled with the references of its own pack only; the commands hand
+    in a scenario compiled with the installed packs too (``runtime.command.compile_script``)."""
     from deckquest.dsl.resolver import compile_file
-    from deckquest.runtime.command import locate_script
     from deckquest.runtime.party import load_party
 
     if hasattr(script, "scenes"):
         scenario = script
     else:
-        scenario = compile_file(locate_script(str(script)))
+        scenario = compile_file(Path(script))
     if party is not None and isinstance(party, (str, Path)):
         party = load_party(party)
     return scenario, party

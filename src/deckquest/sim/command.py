@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from deckquest.errors import UsageError
+from deckquest.runtime.command import compile_script
 
 INTERRUPTED = 130  # the shell's code for "stopped by Ctrl-C"
 
@@ -23,7 +24,8 @@ def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: st
         check_output_folder(output)
     bar = ProgressBar() if progress else None
     try:
-        report = simulate(script, runs, seed, jobs, party=party, agent=agent, max_steps=max_steps, progress=bar)
+        report = simulate(compile_script(script), runs, seed, jobs, party=party, agent=agent, max_steps=max_steps,
+                          progress=bar)
     finally:
         if bar is not None:
             bar.close()
@@ -64,7 +66,7 @@ def explore_command(script: str, *, party, seed: int, max_steps: int, json_file,
     if html_file:
         raise UsageError("--html goes with random runs; --explore prints its findings and writes --json")
     check_output_folder(json_file)
-    report = explore(script, party=party, seed=seed, max_steps=max_steps)
+    report = explore(compile_script(script), party=party, seed=seed, max_steps=max_steps)
     if json_file:
         write_atomically(json_file, json.dumps(report.as_dict(), indent=2) + "\n")
     echo(report.text(), nl=False)
@@ -75,7 +77,7 @@ def tune(script: str, *, check: str, target: str, runs: int, seed: int, jobs: in
          agent: str, max_steps: int, echo: Callable[..., None]) -> None:
     from deckquest.sim.tune import parse_target, tune as find_difficulty
 
-    result = find_difficulty(script, check, parse_target(target), runs=runs, seed=seed, jobs=jobs,
+    result = find_difficulty(compile_script(script), check, parse_target(target), runs=runs, seed=seed, jobs=jobs,
                              party=party, agent=agent, max_steps=max_steps)
     echo(result.text(), nl=False)
 

@@ -135,7 +135,7 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
     data["ending_details"] = _ending_details(data, tally)
     data["verdict"] = _verdict(data)
     system = program.system
-    section = system.report(tally.system_rows, runs) if system is not None else None
+    section = system.report(tally.system_rows, runs)
     if section is not None:  # a game system's own section (GameSystem.report)
         data["system"] = {"name": system.name, **section}
     return Report(data)
@@ -159,7 +159,7 @@ def _scenes(program, tally: Tally) -> dict:
 
 def _exact(program, site, pc_id: str, boost: bool) -> float | None:
     """The fresh-deck odds of `deckquest odds` for one PC at one site (None if unknowable)."""
-    from deckquest.sim.odds import check_probability
+    from deckquest.engine.odds import check_probability
 
     member = next((m for m in program.party if m.id == pc_id), None)
     if member is None or (boost and program.rules != "2019"):

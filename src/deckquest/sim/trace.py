@@ -94,7 +94,7 @@ class ScriptMap:
         prepared = self.program.sites[id(stmt)]  # kind, label and who, as the interpreter has them
         who = prepared.pc if prepared.who == "pc" else prepared.who
         site = Site(len(self.sites), scene, stmt.span.line, stmt.span.file, prepared.label, prepared.kind,
-                    stmt.difficulty, who)
+                    prepared.difficulty, who)
         self.sites.append(site)
         self.site_of[id(stmt)] = site
         self.site_at[prepared.key] = site
@@ -339,11 +339,9 @@ class Recorder:
         if state is None:  # the run failed as it was dealt: it counts as a run, with no end state
             self.ends.append((outcome, scene, False, None, None, None))
             return
-        system = program.system
-        if system is not None:
-            row = system.record(run)
-            if row is not None:
-                self.system_rows.append(row)
+        row = program.system.record(run)
+        if row is not None:
+            self.system_rows.append(row)
         life_lost = self.life_lost
         dead = 0
         for pc_id, pc in state.pcs.items():

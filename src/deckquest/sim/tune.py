@@ -107,19 +107,14 @@ def tune(script, check: str, target: float, *, runs: int = 2_000, seed: int = 0,
             trials[difficulty] = Trial(difficulty, row["attempts"], row["successes"])
         return trials[difficulty]
 
-    try:
-        low, high = 0, MAX_DIFFICULTY
-        while low < high:  # the first difficulty whose rate is at or below the target
-            middle = (low + high) // 2
-            if trial(middle).rate <= target:
-                high = middle
-            else:
-                low = middle + 1
-        candidates = [trial(d) for d in (low - 1, low) if 0 <= d]
-        best = min(candidates, key=lambda t: (abs(t.rate - target), t.difficulty))
-        original = trial(site.difficulty) if site.difficulty <= MAX_DIFFICULTY else None
-    finally:
-        from deckquest.sim.batch import set_difficulty
-
-        set_difficulty(Program(scenario, members), site.line, site.difficulty)
+    low, high = 0, MAX_DIFFICULTY
+    while low < high:  # the first difficulty whose rate is at or below the target
+        middle = (low + high) // 2
+        if trial(middle).rate <= target:
+            high = middle
+        else:
+            low = middle + 1
+    candidates = [trial(d) for d in (low - 1, low) if 0 <= d]
+    best = min(candidates, key=lambda t: (abs(t.rate - target), t.difficulty))
+    original = trial(site.difficulty) if site.difficulty <= MAX_DIFFICULTY else None
     return TuneResult(site, target, best, original, tuple(trials[d] for d in sorted(trials)))

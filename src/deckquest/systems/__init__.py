@@ -133,13 +133,19 @@ class GameSystem:
         return {}
 
     @classmethod
+    def pc_action(cls, run: Any, actor: str, action: str, card: Any) -> None:
+        """Apply an action an agent chose at a decision point between statements (MTG-TRPG's
+        concentrate, play a land, cast, rest); a system with none never offers one."""
+        raise NotImplementedError(f"{cls.name} has no actions between statements")
+
+    @classmethod
     def new_game(cls, run: Any) -> GameState | None:
         """A whole-game system's game, dealt from ``run.rng``; None for a scene-based one."""
         return None
 
     @classmethod
     def whole_game(cls) -> bool:
-        return cls.new_game is not GameSystem.new_game
+        return cls.new_game.__func__ is not GameSystem.new_game.__func__  # type: ignore[attr-defined]
 
     @classmethod
     def triggers_for(cls, event: dict) -> list[tuple[str, str | None, int | None]]:
@@ -233,6 +239,20 @@ def load_all() -> Registry:
     return REGISTRY
 
 
-def system_of(scenario: Any) -> type[GameSystem] | None:
-    """The registered game system of a compiled scenario (None: MTG-TRPG before it registers)."""
-    return REGISTRY.find(getattr(scenario, "system", dsl_language.DEFAULT_SYSTEM))
+def names() -> tuple[str, ...]:
+    """The names of every game system (all loaded first)."""
+    return load_all().names()
+
+
+def get(name: str) -> type[GameSystem]:
+    """The game system called ``name`` (all loaded first); KeyError if there is none."""
+    return load_all().get(name)
+
+
+def system_of(scenario: Any) -> type[GameSystem]:
+    """The registered game system of a compiled scenario (MTG-TRPG's is always registered)."""
+    return REGISTRY.get(getattr(scenario, "system", dsl_language.DEFAULT_SYSTEM))
+
+
+# MTG-TRPG is the default game (a script without `system NAME`): always registered.
+from deckquest.systems import trpg  # noqa: E402,F401

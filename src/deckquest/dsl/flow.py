@@ -1,0 +1,338 @@
+"""The resolver's walk over triggers, scenes and statements: names checked, a resolved copy built.
+
+The syntax tree is immutable (frozen dataclasses). Where the parser wrote a name as the
+script spells it (``alarm`` in a script used as ``lair``), the walk builds a copy of the node
+with the canonical name (``lair.alarm``), with the ``{…}`` parts of each text split out, and
+the compiled ``Scenario`` holds those copies: the interpreter looks every name up as written
+in the copy, never parses a text at run time, and the parsed tree stays as it was parsed.
+
+It also checks the flow: check kinds of the rules edition (T-4, T-5.5), ``by``/``prepare by``
+(T-6.2), outcome blocks, ``pc`` and ``degree`` in scope, dead statements (DQ0046), and records
+the ``->`` edges for the reachability of scenes. A game system's statements are handed to its
+resolve hook as they are met (``deckquest.dsl.language``).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from deckquest.dsl import ast
+from deckquest.errors import Span, did_you_mean
+
+if TYPE_CHECKING:
+    from deckquest.dsl.resolver import _Compiler
+
+PC_EVENTS = {"pc_dying", "pc_unconscious", "pc_dies", "check_succeeds", "check_fails", "critical_revealed"}
+CHECK_EVENTS = {"check_succeeds", "check_fails"}
+# T-5.5: the kind of one edition that corresponds to a kind of the other.
+KIND_CORRESPONDENCE = {
+    "negotiation": "white", "intellect": "blue", "dexterity": "black", "reflex": "red", "body": "green",
+}
+KIND_CORRESPONDENCE.update({v: k for k, v in list(KIND_CORRESPONDENCE.items())})
+_INTERPOLATION = re.compile(r"(?P<literal>(?:[^{}]|\{\{|\}\})+)|\{(?P<inner>[^{}]*)\}|[{}]")
+
+
+class Scope:
+    """What a statement can refer to: a PC in scope (`pc`), a check's `degree`, its scene,
+    the subject of a game system's trigger (`racer`)."""
+
+    def __init__(self, pc: bool = False, degree: bool = False, scene: str | None = None, subject: bool = False):
+        self.pc, self.degree, self.scene, self.subject = pc, degree, scene, subject
+
+    def inside_check(self) -> "Scope":
+        return Scope(pc=True, degree=True, scene=self.scene, subject=self.subject)
+
+
+class Flow:
+    """Resolves the triggers and scenes of one script for its compiler (names, diagnostics)."""
+
+    def __init__(self, compiler: "_Compiler"):
+        self.c = compiler
+
+    # -------------------------------------------------------------- triggers and scenes
+
+    def trigger(self, trigger: ast.Trigger, scene: str | None) -> ast.Trigger:
+        c = self.c
+        event = trigger.event
+        if event.kind == "npc_defeated":
+            event = replace(event, npc=c._npc_ref(event.npc, event.name_span or event.span))
+        if event.kind in ("battle_turn", "after_minutes") and event.number < 1:
+            c.error("DQ0047", f"`{event.number}` never comes: count from 1", event.span)
+        subject = c.language is not None and c.language.events.get(event.kind, False)
+        scope = Scope(pc=event.kind in PC_EVENTS, degree=event.kind in CHECK_EVENTS, scene=scene, subject=subject)
+        condition = self.condition(trigger.condition, scope) if trigger.condition is not None else None
+        return replace(trigger, event=event, condition=condition, body=self.block(trigger.body, scope))
+
+    def scene(self, scene: ast.Scene) -> ast.Scene:
+        triggers = [self.trigger(trigger, scene.id) for trigger in scene.triggers]
+        return replace(scene, triggers=triggers, body=self.block(scene.body, Scope(scene=scene.id)))
+
+    def block(self, statements: list, scope: Scope) -> list:
+        resolved = []
+        ended = False
+        for statement in statements:
+            if ended:
+                self.c.warn("DQ0046", "this statement never runs: the one before it leaves the scene", statement.span)
+                ended = False  # one warning per block
+            resolved.append(self.statement(statement, scope))
+            ended = ended or terminates([statement])
+        return resolved
+
+    def statement(self, s, scope: Scope):
+        handler = getattr(self, "_s_" + type(s).__name__, None)
+        if handler is not None:
+            return handler(s, scope)
+        # a game system's statement: its resolve hook checks it; its blocks are the core's
+        self.c.system_statements.append((s, scope))
+        blocks = [self.block(block, scope) for block in ast.nested_blocks(s)]
+        with_blocks = getattr(s, "with_blocks", None)
+        return with_blocks(blocks) if with_blocks is not None else s
+
+    # -------------------------------------------------------------- statements
+
+    def _s_Narration(self, s: ast.Narration, scope):
+        return replace(s, text=self.text(s.text, scope))
+
+    def _s_Choice(self, s: ast.Choice, scope):
+        return replace(s, options=[
+            replace(option, label=self.text(option.label, scope),
+                    condition=self.condition(option.condition, scope) if option.condition is not None else None,
+                    body=self.block(option.body, scope))
+            for option in s.options])
+
+    def _s_Check(self, s: ast.Check, scope):
+        c = self.c
+        kinds = ast.CHECK_KINDS[c.rules]
+        if s.kind not in kinds:
+            other = KIND_CORRESPONDENCE.get(s.kind)
+            if other in kinds:
+                hint = f"in {c.rules} rules this check is `{other}` (T-5.5)"
+            else:
+                hint = did_you_mean(s.kind, kinds) or "kinds: " + ", ".join(kinds)
+            c.error("DQ0036", f"`{s.kind}` is not a check kind of the {c.rules} rules", s.span, hint)
+        by = self.who(s.by, scope, allowed=("pc", "party", "each", "all", "any"))
+        outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
+        return replace(s, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
+                       failure=_block_of(outcomes, "failure"))
+
+    def _s_Recruit(self, s: ast.Recruit, scope):
+        npc = self.c._npc_ref(s.npc, s.name_span or s.span, kinds=("creature", "planeswalker"))
+        by = self.who(s.by, scope, allowed=("pc", "party"))
+        outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
+        return replace(s, npc=npc, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
+                       failure=_block_of(outcomes, "failure"))
+
+    def _s_Battle(self, s: ast.Battle, scope):
+        enemies = [replace(enemy, name=self.c._npc_ref(enemy.name, enemy.span)) for enemy in s.enemies]
+        for extra in s.prepares[1:]:
+            self.c.error("DQ0021", "a battle has one `prepare by` line", extra.span)
+        prepare = self.who(s.prepare, scope, allowed=("pc", "party"))
+        outcomes = self.outcomes(s.outcomes, ("victory", "defeat", "escape"), scope)
+        return replace(s, enemies=enemies, prepare=prepare, prepares=[prepare, *s.prepares[1:]] if s.prepares else [],
+                       outcomes=outcomes, victory=_block_of(outcomes, "victory"),
+                       defeat=_block_of(outcomes, "defeat"), escape=_block_of(outcomes, "escape"))
+
+    def outcomes(self, outcomes: list[ast.Outcome], allowed: tuple[str, ...], scope) -> list[ast.Outcome]:
+        seen = set()
+        resolved = []
+        for outcome in outcomes:
+            if outcome.kind not in allowed:
+                self.c.error("DQ0045", f"`{outcome.kind}:` does not belong here", outcome.span,
+                             "blocks here: " + ", ".join(f"`{k}:`" for k in allowed))
+            elif outcome.kind in seen:
+                self.c.error("DQ0045", f"`{outcome.kind}:` is given twice", outcome.span)
+            seen.add(outcome.kind)
+            resolved.append(replace(outcome, body=self.block(outcome.body, scope)))
+        return resolved
+
+    def who(self, who: ast.Who | None, scope, allowed: tuple[str, ...]) -> ast.Who | None:
+        if who is None:
+            return None
+        if who.kind not in allowed:
+            self.c.error("DQ0057", f"`by {who.kind}` is not possible here", who.span,
+                         "here: " + ", ".join("a PC id" if k == "pc" else f"`{k}`" for k in allowed))
+        elif who.kind == "pc":
+            return replace(who, pc=self.c._pc_ref(who.pc, who.span, scope))
+        return who
+
+    def _s_Encounter(self, s: ast.Encounter, scope):
+        return replace(s, npc=self.c._npc_ref(s.npc, s.name_span or s.span))
+
+    _s_Fight = _s_Encounter
+
+    def _s_Goto(self, s: ast.Goto, scope):
+        c = self.c
+        if s.scene not in c.scenes:
+            c.error("DQ0031", f"unknown scene `{s.scene}`", s.name_span or s.span, did_you_mean(s.scene, c.scenes))
+            return s
+        c.used.add(s.scene)
+        c.gotos.setdefault(scope.scene, set()).add(s.scene)
+        return s
+
+    def _s_End(self, s: ast.End, scope):
+        return replace(s, text=self.text(s.text, scope)) if s.text is not None else s
+
+    def target(self, target: ast.Target, scope) -> ast.Target:
+        if target.kind == "pc":
+            self.c._pc_ref("pc", target.span, scope)
+        elif target.kind == "named":
+            return replace(target, pc=self.c._pc_ref(target.pc, target.span, scope))
+        return target
+
+    def _s_LoseLife(self, s, scope):
+        return replace(s, target=self.target(s.target, scope))
+
+    _s_GainLife = _s_Draw = _s_Give = _s_LoseLife
+
+    def _s_Rest(self, s, scope):
+        """Nothing to check: the party rests."""
+        return s
+
+    _s_Sleep = _s_Wait = _s_Rest
+
+    def _s_SetFlag(self, s: ast.SetFlag, scope):
+        return replace(s, flag=self.c._lookup(s.flag, s.name_span or s.span, ("flag",), "DQ0034"))
+
+    _s_ClearFlag = _s_SetFlag
+
+    def _s_CounterAssign(self, s: ast.CounterAssign, scope):
+        return replace(s, counter=self.c._lookup(s.counter, s.name_span or s.span, ("counter",), "DQ0034"))
+
+    def _s_If(self, s: ast.If, scope):
+        return replace(s, condition=self.condition(s.condition, scope), then=self.block(s.then, scope),
+                       orelse=self.block(s.orelse, scope) if s.orelse is not None else None)
+
+    # -------------------------------------------------------------- conditions and text
+
+    def condition(self, expr, scope):
+        """A condition: flags, comparisons and their and/or/not."""
+        if isinstance(expr, (ast.And, ast.Or)):
+            return replace(expr, operands=[self.condition(operand, scope) for operand in expr.operands])
+        if isinstance(expr, ast.Not):
+            return replace(expr, operand=self.condition(expr.operand, scope))
+        if isinstance(expr, ast.Compare):
+            return replace(expr, left=self.number(expr.left, scope), right=self.number(expr.right, scope))
+        if isinstance(expr, ast.Var):
+            return replace(expr, name=self.c._lookup(expr.name, expr.span, ("flag",), "DQ0034"))
+        expr = self.number(expr, scope)
+        self.c.error("DQ0035", "a number is not a condition", expr.span, "compare it: `... > 0`")
+        return expr
+
+    def number(self, expr, scope):
+        """A number: an integer, a counter, a PC's life/hand/library, `party size` or `degree`."""
+        c = self.c
+        if isinstance(expr, ast.Var):
+            return replace(expr, name=c._lookup(expr.name, expr.span, ("counter",), "DQ0034"))
+        if isinstance(expr, ast.PcStat):
+            return self.pc_stat(expr, scope)
+        if isinstance(expr, ast.Degree) and not scope.degree:
+            c.error("DQ0038", "`degree` is only known inside a check's `success:` or `failure:` block", expr.span)
+        elif isinstance(expr, ast.Subject):
+            self.subject(expr, scope)
+        elif isinstance(expr, (ast.Compare, ast.And, ast.Or, ast.Not)):
+            c.error("DQ0035", "a condition is not a number", expr.span, "compare numbers: `torches < 2`")
+        return expr
+
+    def subject(self, expr: ast.Subject, scope) -> None:
+        """``racer``, ``racer.position``: what a game system's trigger is about."""
+        language = self.c.language
+        word = language.subject if language is not None else "subject"
+        if not scope.subject:
+            self.c.error("DQ0126", f"`{word}` means what a trigger is about, and here there is none", expr.span,
+                         f"`{word}` is bound in the body and condition of a `when` about a {word}")
+        elif expr.attribute is not None and expr.attribute not in language.subject_attributes:
+            known = language.subject_attributes
+            self.c.error("DQ0127", f"a {word} has no `{expr.attribute}`", expr.span,
+                         did_you_mean(expr.attribute, known) or listed(f"a {word} has", known))
+
+    def pc_stat(self, expr: ast.PcStat, scope) -> ast.PcStat:
+        if expr.stat not in ast.PC_STATS:
+            self.c.error("DQ0035", f"a PC has no `{expr.stat}`", expr.span,
+                         did_you_mean(expr.stat, ast.PC_STATS) or "a PC has " + ", ".join(ast.PC_STATS))
+        return replace(expr, pc=self.c._pc_ref(expr.pc, expr.span, scope))
+
+    def text(self, text: ast.Text, scope) -> ast.Text:
+        """Split `{...}` interpolations into parts, checking each name now, not at run time."""
+        parts: list[Any] = []
+        for match in _INTERPOLATION.finditer(text.raw):
+            literal, inner = match.group("literal"), match.group("inner")
+            if literal is not None:
+                parts.append(literal.replace("{{", "{").replace("}}", "}"))
+                continue
+            col = text.span.col + 1 + match.start()
+            span = Span(text.span.file, text.span.line, col, text.span.line, col + len(match.group(0)))
+            if inner is None:
+                self.c.error("DQ0039", "a `{` without its `}`", span, "write `{{` for a brace in the text")
+                continue
+            parts.append(self.interpolated(inner.strip(), span, scope))
+        return replace(text, parts=_merge_literals(parts))
+
+    def interpolated(self, inner: str, span: Span, scope):
+        c = self.c
+        if inner == "party size":
+            return ast.PartySize(span)
+        if inner == "degree":
+            self.number(ast.Degree(span), scope)
+            return ast.Degree(span)
+        if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*){0,2}", inner):
+            c.error("DQ0039", f"`{{{inner}}}` is not something to show", span,
+                    "interpolate a name: `{pc}`, `{alice}`, `{alice.life}`, `{torches}`, `{party size}`")
+            return ""
+        owner, _, stat = inner.rpartition(".")
+        word = c.language.subject if c.language is not None else None
+        if word is not None and (inner == word or owner == word):
+            subject = ast.Subject(span, stat if owner else None)
+            self.subject(subject, scope)
+            return subject
+        if owner and stat in ast.PC_STATS:
+            return self.pc_stat(ast.PcStat(span, owner, stat), scope)
+        if inner == "pc" or c.symbols.get(c.prefix + inner, ("",))[0] == "pc":
+            return ast.PcName(span, c._pc_ref(inner, span, scope))
+        if owner and (owner == "pc" or c.symbols.get(c.prefix + owner, ("",))[0] == "pc"):
+            c.error("DQ0039", f"a PC has no `{stat}` to show", span,
+                    f"`{{{owner}}}` shows its name; a PC also shows "
+                    + ", ".join(f"`{{{owner}.{name}}}`" for name in ast.PC_STATS))
+            return ""
+        return ast.Var(span, c._lookup(inner, span, ("counter", "flag"), "DQ0034"))
+
+
+def listed(what: str, names) -> str:
+    names = list(names)
+    return f"{what}: " + ", ".join(f"`{n}`" for n in names) if names else f"{what}: none"
+
+
+def _merge_literals(parts: list) -> list:
+    merged: list = []
+    for part in parts:
+        if isinstance(part, str) and merged and isinstance(merged[-1], str):
+            merged[-1] += part
+        elif part != "":
+            merged.append(part)
+    return merged
+
+
+def _block_of(outcomes: list[ast.Outcome], kind: str):
+    """The body of the first outcome block of that kind, or None (as the parser picks it)."""
+    return next((o.body for o in outcomes if o.kind == kind), None)
+
+
+def terminates(statements: list) -> bool:
+    """Whether every path through these statements leaves the scene (`->` or `end`)."""
+    return any(_statement_terminates(s) for s in statements)
+
+
+def _statement_terminates(s) -> bool:
+    if isinstance(s, (ast.Goto, ast.End)):
+        return True
+    if isinstance(s, ast.If):
+        return s.orelse is not None and terminates(s.then) and terminates(s.orelse)
+    if isinstance(s, ast.Choice):
+        return bool(s.options) and all(terminates(o.body) for o in s.options)
+    if isinstance(s, (ast.Check, ast.Recruit)):
+        return s.success is not None and s.failure is not None and terminates(s.success) and terminates(s.failure)
+    if isinstance(s, ast.Battle):
+        ends = [s.victory, s.defeat] + ([s.escape] if s.escape is not None else [])
+        return all(block is not None and terminates(block) for block in ends)
+    return False

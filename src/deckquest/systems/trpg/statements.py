@@ -1,0 +1,529 @@
+"""MTG-TRPG's statements and PC actions, run by the interpreter through the game-system seam.
+
+The handlers of ``check``, ``recruit``, ``encounter``, ``fight``, ``battle``, the effects on
+PCs (``loses``/``gains`` life, ``draws``, ``give``) and ``the party rests|sleeps``, each
+``handler(run, stmt, frame)``; and the PC actions agents take between statements
+(``concentrate``, ``rest``, ``play_land``, ``cast``). They change the run through its
+public methods (``deckquest.runtime.interpreter.Run``: ``emit``, ``publish``, ``fire``,
+``push``, ``push_block``, ``advance``, ``act``, ``finish``, ``value``, ``pc_named``) and the
+rules through the engine (``deckquest.engine``); see ``Run``'s module docstring for the order
+in which things happen.
+"""
+
+from __future__ import annotations
+
+from deckquest.dsl import ast
+from deckquest.engine import pc as pcs
+from deckquest.engine.adventure import (
+    CONCENTRATE_MINUTES, NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS, REST_MINUTES, SLEEP_MINUTES,
+    SORCERY_MINUTES, cast_permanent, creature_power, exchange_damage, destroyed, npc_stats, ready_creatures,
+)
+from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
+from deckquest.engine.combat import run_battle
+from deckquest.engine.combat.battle import MAX_PERMANENTS, MAX_TURNS
+from deckquest.engine.combat.profile import VIGILANCE, profile
+from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS
+from deckquest.systems.trpg.battles import (
+    BATTLE_TURN_MINUTES, BattleLog, NoEscape, defeated_enemies, one_horde, summary,
+)
+
+STUCK = "stuck"  # the outcome of a run that cannot go on (deckquest.runtime.interpreter.STUCK)
+_STATUS_EVENTS = {pcs.DYING: "pc_dying", pcs.UNCONSCIOUS: "pc_unconscious", pcs.DEAD: "pc_dies"}
+
+
+def _party_rests(run, stmt: ast.Rest, frame) -> None:
+    """T-2.6: every PC that can act rests at once: one minute."""
+    for pc in run.state.pcs.values():
+        if pc.can_act:
+            pcs.rest(pc)
+    if "rest" in run.wanted:
+        run.emit("rest", minutes=REST_MINUTES)
+    run.advance(REST_MINUTES)
+
+
+def _party_sleeps(run, stmt: ast.Sleep, frame) -> None:
+    """T-2.8: six hours; every living PC reshuffles, draws 7, life 20 (the unconscious too)."""
+    run.emit("sleep", minutes=SLEEP_MINUTES)
+    sleepers = [key for key, pc in run.state.pcs.items() if pc.status != pcs.DEAD]
+    before = _statuses(run, sleepers)
+    for key in sleepers:
+        pcs.sleep(run.state.pcs[key], run.rng)
+    _status_changes(run, before)
+    run.advance(SLEEP_MINUTES)
+
+
+def _targets(run, target: ast.Target, frame) -> list[str]:
+    if target.kind == "each":
+        return [key for key, pc in run.state.pcs.items() if pc.status != pcs.DEAD]
+    if target.kind == "pc":
+        return [run.pc_named("pc", frame.pc, target.span).id]
+    return [target.pc]
+
+
+def _lose_life(run, stmt: ast.LoseLife, frame) -> None:
+    _change_life(run, _targets(run, stmt.target, frame), -stmt.amount)
+
+
+def _gain_life(run, stmt: ast.GainLife, frame) -> None:
+    _change_life(run, _targets(run, stmt.target, frame), stmt.amount)
+
+
+def _change_life(run, targets: list[str], change: int) -> None:
+    """T-7.1, T-7.4: life loss may make a PC dying, or kill a dying or unconscious one."""
+    before = _statuses(run, targets)
+    for key in targets:
+        pc = run.state.pcs[key]
+        if pc.status == pcs.DEAD:
+            continue
+        if change < 0:
+            pcs.lose_life(pc, -change)
+        else:
+            pcs.gain_life(pc, change)
+        if "life" in run.wanted:
+            run.emit("life", pc=key, change=change, life=pc.life)
+    _status_changes(run, before)
+
+
+def _draw(run, stmt: ast.Draw, frame) -> None:
+    """Drawing from an empty library makes the PC unconscious (T-7.2)."""
+    targets = _targets(run, stmt.target, frame)
+    before = _statuses(run, targets)
+    for key in targets:
+        pc = run.state.pcs[key]
+        if pc.status != pcs.DEAD:
+            drawn = pcs.draw(pc, stmt.amount)
+            if "draw" in run.wanted:
+                run.emit("draw", pc=key, count=len(drawn))
+    _status_changes(run, before)
+
+
+def _give(run, stmt: ast.Give, frame) -> None:
+    for key in _targets(run, stmt.target, frame):
+        run.state.items.setdefault(key, []).append(stmt.item)
+        run.emit("give", pc=key, item=stmt.item)
+
+
+def _statuses(run, keys: list[str]) -> list[tuple[str, str]]:
+    return [(key, run.state.pcs[key].status) for key in keys]
+
+
+def _status_changes(run, before: list[tuple[str, str]]) -> None:
+    """Emit T-7 status changes and fire their triggers, PC by PC in party order."""
+    fired = []
+    for key, old in before:
+        new = run.state.pcs[key].status
+        if new != old:
+            run.emit("status", pc=key, status=new)
+            if new == pcs.DEAD:
+                run.state.party_dead = all(pc.status == pcs.DEAD for pc in run.state.pcs.values())
+            event = _STATUS_EVENTS.get(new)
+            if event:
+                fired.append((event, key))
+    for event, key in reversed(fired):
+        run.fire(event, pc=key)
+
+
+def _check(run, stmt, frame) -> None:
+    """``check`` and ``recruit`` (T-8.4: a negotiation check; success makes the NPC cooperate)."""
+    site = run.program.sites[id(stmt)]
+    who = site.who
+    if who == "each":
+        _check_each(run, stmt, site, frame)
+        return
+    if run.agent_acts and run.act("check", frame):
+        return
+    difficulty = site.difficulty
+    if who == "all" or who == "any":
+        records = [_one_check(run, site, p, difficulty) for p in _check_candidates(run, site.key)]
+        if not records:
+            outcome, deciding = False, None
+        elif who == "all":
+            deciding = min(records, key=lambda r: r[2])
+            outcome = all(r[1] for r in records)
+        else:
+            deciding = max(records, key=lambda r: r[2])
+            outcome = any(r[1] for r in records)
+        pc = deciding[0] if deciding else None
+        degree = deciding[2] if deciding else 0
+        if "check_group" in run.wanted:
+            run.publish({"event": "check_group", "clock": run.state.clock, "who": who,
+                           "label": site.label, "success": outcome, "degree": degree, "pc": pc})
+        _after_check(run, site, outcome, pc, degree, [r for r in records if r[3]], frame)
+        return
+    if who == "pc":
+        pc = frame.pc if site.pc == "pc" else site.pc  # `by pc`: the PC in scope
+    else:
+        candidates = _check_candidates(run, site.key)
+        pc = run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates) if candidates else None
+    record = _one_check(run, site, pc, difficulty)
+    _after_check(run, site, record[1], pc, record[2], (record,) if record[3] else (), frame)
+
+
+def _check_each(run, stmt, site, frame) -> None:
+    """``by each``: one PC per visit of this statement, its block right after its check."""
+    if frame.pending is None:
+        if run.agent_acts and run.act("check", frame):
+            return
+        frame.pending = [p for p, pc in run.state.pcs.items() if pc.status != pcs.DEAD]
+    if not frame.pending:
+        frame.pending = None
+        return
+    pc = frame.pending.pop(0)
+    if frame.pending:
+        frame.index -= 1  # come back to this statement for the next PC
+    else:
+        frame.pending = None
+    record = _one_check(run, site, pc, site.difficulty)
+    _after_check(run, site, record[1], pc, record[2], (record,) if record[3] else (), frame)
+
+
+def _check_candidates(run, key: tuple) -> list[str]:
+    """The PCs that may make this check: conscious, and not made it in this scene (T-4.12)."""
+    made = run.state.checks_made
+    return [p for p, pc in run.state.pcs.items() if pc.status in pcs.ABLE and (p, key) not in made]
+
+
+def _after_check(run, site, outcome: bool, pc: str | None, degree: int,
+                 critical_records, frame) -> None:
+    """Queue the block, then the check's triggers above it, then critical-card triggers."""
+    recruit = site.recruit
+    if recruit is not None:
+        npc = run.state.npcs[recruit]
+        if outcome:
+            npc.cooperating = True
+            if npc.status == NPC_ABSENT:
+                npc.status = NPC_PRESENT
+        if "recruit" in run.wanted:
+            run.emit("recruit", npc=recruit, name=run.scenario.npcs[recruit].name, success=outcome)
+    block = site.success if outcome else site.failure
+    if block is not None:
+        run.push_block(block, pc, degree, frame.in_trigger)
+    triggers = run.program.scene_triggers[run.state.scene]
+    event = "check_succeeds" if outcome else "check_fails"
+    if event in triggers:
+        run.fire(event, pc=pc, degree=degree)
+    if "critical_revealed" in triggers:
+        for record in reversed(critical_records):
+            run.fire("critical_revealed", pc=record[0], degree=record[2])
+
+
+def _one_check(run, site, pc_id: str | None,
+               difficulty: int) -> tuple[str | None, bool, int, bool]:
+    """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5).
+
+    Returns (pc, success, degree, a critical card was revealed); the event carries the rest.
+    """
+    state = run.state
+    kind = site.kind
+    pc = state.pcs.get(pc_id) if pc_id is not None else None
+    key = site.key
+    if pc is None or pc.status not in pcs.ABLE or (pc_id, key) in state.checks_made:
+        return _refused_check(run, site, pc_id, pc, kind, difficulty)
+    state.checks_made.add((pc_id, key))
+    if pc.concentration_counter:
+        rest(run, pc_id)  # T-2.5: no checks with a concentration counter
+    support, supporter = _support(run, pc, kind, difficulty) if pc.battlefield else (0, None)
+    rng = run.rng
+    rules = run.program.rules
+    pending = begin_check(pc, kind, difficulty, rng, rules, support)
+    boosted = can_boost(pc, pending) and run.agent.boost(run, pc, pending)
+    if boosted:
+        boost(pc, pending, rng)
+    end_check(pc, pending, rng)
+    success, degree = pending.success, pending.result - pending.target
+    # T-4.7 is a 2019 rule: the 2014 rules have no critical cards (docs/checks.md)
+    critical = rules != "2014" and not pc.critical_cards.isdisjoint(pending.reveal_order)
+    if run.forced is not None:
+        success, degree = _outcome(run, pc_id, success, degree)
+    if "check" in run.wanted:
+        run.publish(_check_event(run, pc, pending, site.label, success, degree, boosted, supporter))
+    if run.on_check is not None:
+        run.on_check((key, pc_id, success, bool(pending.reveal_order)))
+    return pc_id, success, degree, critical
+
+
+def _refused_check(run, site, pc_id: str | None, pc, kind: str,
+                   difficulty: int) -> tuple[str | None, bool, int, bool]:
+    """No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0."""
+    if pc is None:
+        refusal = "no PC can make this check"
+    elif pc.status not in pcs.ABLE:
+        refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
+    else:
+        refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
+    success, degree = _outcome(run, pc_id, False, -max(1, difficulty))
+    run.emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=site.label, cards=[],
+               color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
+               critical=None, criticals=[], boost=False, boost_cards=[], boost_bonus=0,
+               support=0, supporter=None, note=refusal)
+    if run.on_check is not None:
+        run.on_check((site.key, pc_id, success, False))
+    return pc_id, success, degree, False
+
+
+def _check_event(run, pc: pcs.PC, pending, label: str, success: bool, degree: int,
+                 boosted: bool, supporter: str | None) -> dict:
+    """The ``check`` event of a check that revealed (or tried to reveal) its cards."""
+    criticals = ([i for i in pending.reveal_order if i in pc.critical_cards]
+                 if run.program.rules != "2014" else [])
+    return {
+        "event": "check", "clock": run.state.clock, "pc": pc.id, "kind": pending.kind,
+        "difficulty": pending.difficulty, "label": label, "cards": pc.names(pending.reveal_order),
+        "color": pending.color, "target": pending.target, "result": pending.result,
+        "degree": degree, "success": success, "critical": pending.critical,
+        "criticals": pc.names(criticals), "boost": boosted,
+        "boost_cards": pc.names(pending.boost_cards), "boost_bonus": pending.boost_bonus,
+        "support": pending.support, "supporter": supporter, "note": check_note(pending),
+    }
+
+
+def _outcome(run, pc_id: str | None, success: bool, degree: int) -> tuple[bool, int]:
+    """A check's success and degree, unless ``forced`` decides them (explore mode): a
+    forced success has a degree of at least 0, a forced failure below 0, or the degree
+    forced with it. A check that no PC was there to make stays failed."""
+    forced = run.forced
+    if forced is None or pc_id is None:
+        return success, degree
+    if type(forced) is tuple:
+        return forced
+    return forced, (max(degree, 0) if forced else min(degree, -1))
+
+
+def _support(run, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | None]:
+    """T-3.3, T-4.13: the agent may tap one of the PC's ready creatures to add its power."""
+    ready = ready_creatures(pc)
+    if not ready:
+        return 0, None
+    choice = run.agent.support(run, pc, kind, difficulty, ready)
+    if choice is None:
+        return 0, None
+    permanent = pc.battlefield[choice]
+    permanent.tapped = True
+    return creature_power(pc, permanent), pc.cards[permanent.card].name
+
+
+def _encounter(run, stmt: ast.Encounter, frame) -> None:
+    npc = run.state.npcs[stmt.npc]
+    if npc.status == NPC_ABSENT:
+        npc.status = NPC_PRESENT
+    if "encounter" in run.wanted:
+        run.emit("encounter", npc=stmt.npc, name=run.scenario.npcs[stmt.npc].name)
+
+
+def _fight(run, stmt: ast.Fight, frame) -> None:
+    """T-3.4: a creature of the party fights the NPC, or with none the NPC hurts a PC.
+
+    The agent picks the fighter among the PCs' untapped, non-sick creatures (T-2.10).
+    With no fighter, the NPC deals its power to the PC in scope (else the first PC
+    that can act) as life loss: nothing stood between it and the PC.
+    """
+    decl = run.scenario.npcs[stmt.npc]
+    npc = run.state.npcs[stmt.npc]
+    if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
+        run.emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
+                   holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
+                   creature_died=False, note=f"{decl.name} is already {npc.status}")
+        return
+    npc.status = NPC_PRESENT
+    if run.agent_acts and run.act("fight", frame):
+        return
+    power, toughness, keywords = npc_stats(decl)
+    candidates = [(key, index) for key, pc in run.state.pcs.items() if pc.can_act
+                  for index in ready_creatures(pc)]
+    pick = run.agent.fighter(run, stmt, candidates) if candidates else None
+    if pick is None:
+        _fight_bare(run, stmt, decl, power, frame)
+        return
+    owner, index = pick
+    pc = run.state.pcs[owner]
+    permanent = pc.battlefield[index]
+    card = pc.cards[permanent.card]
+    mine = profile(card)
+    my_power = creature_power(pc, permanent)
+    my_toughness = mine.toughness + permanent.plus_counters - permanent.damage
+    remaining = toughness - npc.damage
+    dealt, taken = exchange_damage(my_power, mine.keywords, my_toughness,
+                                    power, keywords, remaining)
+    npc.damage += dealt
+    if not mine.keywords & VIGILANCE:
+        permanent.tapped = True
+    npc_down = destroyed(dealt, remaining, mine.keywords, keywords)
+    creature_died = destroyed(taken, my_toughness, keywords, mine.keywords)
+    if creature_died:
+        pc.battlefield.pop(index)
+        pc.graveyard.append(permanent.card)
+    run.emit("fight", npc=stmt.npc, name=decl.name, pc=owner, creature=card.name,
+               holding_back=stmt.holding_back, dealt=dealt, taken=taken,
+               npc_defeated=npc_down, creature_died=creature_died, note="")
+    if npc_down:
+        _defeat_npc(run, stmt.npc, stmt.holding_back)
+
+
+def _fight_bare(run, stmt: ast.Fight, decl, power: int, frame) -> None:
+    able = [key for key, pc in run.state.pcs.items() if pc.can_act]
+    victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
+    run.emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
+               holding_back=stmt.holding_back, dealt=0, taken=power if victim else 0,
+               npc_defeated=False, creature_died=False, note="no creature to fight for the party")
+    if victim is not None and power > 0:
+        _change_life(run, [victim], -power)
+
+
+def _defeat_npc(run, npc_id: str, holding_back: bool) -> None:
+    """T-3.4: held back, a defeated creature is unconscious (a 0/1 defender), not dead."""
+    status = NPC_UNCONSCIOUS if holding_back else NPC_DEAD
+    run.state.npcs[npc_id].status = status
+    run.emit("npc_defeated", npc=npc_id, name=run.scenario.npcs[npc_id].name, status=status)
+    run.fire("npc_defeated", npc=npc_id)
+
+
+def _battle(run, stmt: ast.Battle, frame) -> None:
+    """Fight, then run the outcome's block after the triggers the battle fired."""
+    if run.agent_acts and run.act("battle", frame):
+        return
+    depth = len(run.state.frames)
+    outcome = battle(run, stmt, frame)
+    if outcome == "stalemate":
+        run.finish(STUCK, f"the battle at line {stmt.span.line} did not end (more than "
+                            f"{MAX_TURNS} turns or {MAX_PERMANENTS} permanents)")
+        return
+    block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
+    if block is not None:
+        run.push(block, frame)
+        run.state.frames.insert(depth, run.state.frames.pop())
+
+
+def battle(run, stmt: ast.Battle, frame) -> str:
+    """Fight a combat part (rules section 6); returns "victory", "defeat" or "escape"
+    (or "stalemate" for a battle that would not end: the run then ends as stuck).
+
+    The PCs still in the fight (T-7.1, T-7.2: not dying, unconscious or dead) fight the
+    enemies with one ``run_battle`` call, after the T-6.2 preparation check; the agent's
+    battle agent makes their decisions. The battle takes ``BATTLE_TURN_MINUTES`` a turn.
+    Afterwards its triggers are queued to run before the outcome's block, in this order:
+    ``battle turn N`` for each turn played (in turn order), the T-7 status changes of the
+    PCs (``a pc is dying``, ``falls unconscious``), ``NPC is defeated`` for every enemy
+    the battle beat, then ``after N minutes`` now due. An enemy already dead, or
+    unconscious after a fight held back (T-3.4), does not fight again.
+    """
+    state = run.state
+    enemies = [ref.name for ref in stmt.enemies
+               if state.npcs[ref.name].status not in (NPC_DEAD, NPC_UNCONSCIOUS)]
+    for npc_id in enemies:
+        state.npcs[npc_id].status = NPC_PRESENT
+    fighters = [pc for pc in state.pcs.values() if pc.status == pcs.OK]
+    if "combat" in run.wanted:
+        run.emit("combat", line=stmt.span.line, enemies=list(enemies),
+                   names=[run.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters])
+    before = _statuses(run, list(state.pcs))
+    reached: list[int] = []
+    beaten: list[str] = []
+    if fighters:
+        result = _fight_battle(run, stmt, frame, fighters, enemies, reached)
+        outcome, turns = result.outcome, result.turns
+        beaten = defeated_enemies(result, enemies, run.scenario)
+    else:  # T-6.12: with every PC out of the fight, the survivors have lost at once
+        result, outcome, turns = None, "defeat", 0
+    run.advance(turns * BATTLE_TURN_MINUTES)
+    if "battle" in run.wanted:
+        run.emit("battle", **summary(result, stmt.span.line, enemies, beaten))
+    for npc_id in reversed(beaten):
+        _defeat_npc(run, npc_id, holding_back=False)
+    _status_changes(run, before)
+    for turn in reversed(reached):
+        fire_battle_turn(run, turn)
+    return outcome
+
+
+def _fight_battle(run, stmt: ast.Battle, frame, fighters: list[pcs.PC], enemies: list[str],
+                  reached: list[int]):
+    """The preparation check, then the battle itself; its events pass on as they happen."""
+    turns = _preparation(run, stmt, frame, fighters)
+    log = None
+    if run.battle_events and (run.events is not None or run.listener is not None):
+        log = BattleLog(run.publish, run.state.clock)
+        log.append({"event": "battle_preparation", "turns": turns})
+    agent = run.agent.battle_agent()
+    if stmt.escape is None:
+        agent = NoEscape(agent)
+    on_turn = reached.append if "battle_turn" in run.program.by_event else None
+    foes = one_horde([run.program.enemy(npc_id) for npc_id in enemies])
+    return run_battle(fighters, foes, agent, run.rng, rules=run.program.rules, prepare=turns,
+                      events=log, on_turn=on_turn)
+
+
+def _preparation(run, stmt: ast.Battle, frame, fighters: list[pcs.PC]) -> int:
+    """T-6.2: the representative's red (2014: reflex) check, difficulty = the permanents
+    the party controls; a success gives its degree in preparation turns, at most 5.
+
+    ``prepare by party`` lets the agent pick the representative among the PCs in the
+    fight, ``prepare by alice`` names one. Without ``prepare by`` there is no check and no
+    preparation turn: the horde moves first (T-6.11's first turns are T-6.2's in this game).
+    The check is part of the battle: it fires no check triggers.
+    """
+    if stmt.prepare is None:
+        return 0
+    site = run.program.sites[id(stmt)]
+    difficulty = sum(len(pc.battlefield) for pc in fighters)
+    if site.who == "pc":
+        representative = frame.pc if site.pc == "pc" else site.pc
+    else:
+        candidates = [pc.id for pc in fighters if (pc.id, site.key) not in run.state.checks_made]
+        representative = (run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates)
+                          if candidates else None)
+    _, success, degree, _ = _one_check(run, site, representative, difficulty)
+    return min(MAX_PREPARATION_TURNS, degree) if success else 0
+
+
+def fire_battle_turn(run, turn: int) -> None:
+    """Queue the ``when battle turn N`` triggers of turn ``turn`` (a turn the battle played)."""
+    run.fire("battle_turn", number=turn)
+
+
+# ---------------------------------------------------------------- what PCs do between statements
+# (called by agents; docs/agents.md)
+
+
+def concentrate(run, pc_id: str) -> None:
+    """T-2.4: one minute; untap, end summoning sickness, draw to 7, concentration counter."""
+    pc = run.state.pcs[pc_id]
+    before = _statuses(run, [pc_id])
+    pcs.concentrate(pc)
+    _action(run, pc_id, "concentrate", None, CONCENTRATE_MINUTES)
+    _status_changes(run, before)
+
+
+def rest(run, pc_id: str) -> None:
+    """T-2.6: one minute; remove damage from creatures and the concentration counter."""
+    pcs.rest(run.state.pcs[pc_id])
+    _action(run, pc_id, "rest", None, REST_MINUTES)
+
+
+def play_land(run, pc_id: str, card_id: int) -> None:
+    """T-2.3, T-2.5: a sorcery-speed action of one minute, once per concentration."""
+    pc = run.state.pcs[pc_id]
+    pcs.play_land(pc, card_id)
+    _action(run, pc_id, "play_land", pc.cards[card_id].name, SORCERY_MINUTES)
+
+
+def cast(run, pc_id: str, card_id: int) -> None:
+    """T-2.3, T-2.5: cast a permanent spell from hand, paying with untapped mana sources."""
+    pc = run.state.pcs[pc_id]
+    cast_permanent(pc, card_id)
+    _action(run, pc_id, "cast", pc.cards[card_id].name, SORCERY_MINUTES)
+
+
+def perform(run, pc_id: str, action: str, card_id: int | None) -> None:
+    """Apply a PC action an agent chose (``deckquest.engine.adventure.legal_actions``)."""
+    if card_id is None:
+        _ACTIONS[action](run, pc_id)
+    else:
+        _ACTIONS[action](run, pc_id, card_id)
+
+
+def _action(run, pc_id: str, action: str, card: str | None, minutes: int) -> None:
+    run.emit("action", pc=pc_id, action=action, card=card, minutes=minutes)
+    run.advance(minutes)
+
+
+_ACTIONS = {"concentrate": concentrate, "rest": rest, "play_land": play_land, "cast": cast}
