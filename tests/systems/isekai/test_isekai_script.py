@@ -315,3 +315,19 @@ def test_sim_of_an_adventure_counts_only_the_runs_that_dueled():
     duels = int(re.search(r"Duels \((\d+)\)", result.stdout).group(1))
     reached = int(re.search(r"standoff\s+(\d+)", result.stdout).group(1))
     assert duels == reached < 40
+
+
+def test_an_isekai_adventure_s_checks_are_mtg_trpg_checks():
+    """The adventure part of an isekai-world adventure is MTG-TRPG's (T-4: a 2019 check)."""
+    result = deckquest("run", MISTFORD, "--choose", "2", "--seed", "1")
+    assert result.exit_code == 0, result.stderr
+    assert 'Rin the Summoned checks green, difficulty 4 ("Sneak past the keeper")' in result.stdout
+    assert re.search(r"revealed .+; colour green; target \d+, result \d+ -> (success|failure)", result.stdout)
+
+
+def test_the_best_agent_acts_between_statements_of_an_isekai_adventure():
+    """`deckquest sim` uses `best`, which prepares PCs between statements (MTG-TRPG's PC
+    actions): an isekai adventure offers them too."""
+    result = deckquest("sim", MISTFORD, "--runs", "20", "--jobs", "1", "--no-progress")
+    assert result.exit_code == 0, result.stderr
+    assert "runtime error" not in result.stdout

@@ -21,6 +21,8 @@ from deckquest.systems.isekai.duel import DuelState, new_duel
 from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder, DuelStmt, resolve
 from deckquest.systems.isekai.rules import READINGS, Rules
 from deckquest.systems.isekai.transcript import render_event
+from deckquest.systems.trpg import Trpg
+from deckquest.systems.trpg import statements as trpg_statements
 
 # engine events -> the script's trigger events, with the seat field they are about
 TRIGGERS = {"damage": ("duelist_takes_damage", "seat"), "reversal": ("reversal_activated", "seat"),
@@ -51,9 +53,15 @@ class IsekaiSystem(GameSystem):
     def resolve(cls, context):
         return resolve(context, cls.agents)
 
+    # An isekai-world adventure is an MTG-TRPG adventure whose scenes may also hold duels:
+    # its checks, battles and PC actions are MTG-TRPG's (docs/isekai.md, "Duels in an adventure").
+    @classmethod
+    def pc_action(cls, run: Any, actor: str, action: str, card: Any) -> None:
+        trpg_statements.perform(run, actor, action, card)
+
     @classmethod
     def statement_handlers(cls):
-        return {DuelStmt: duel}
+        return {**Trpg.statement_handlers(), DuelStmt: duel}
 
     @classmethod
     def new_game(cls, run):
