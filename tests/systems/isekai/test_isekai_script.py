@@ -331,3 +331,13 @@ def test_the_best_agent_acts_between_statements_of_an_isekai_adventure():
     result = deckquest("sim", MISTFORD, "--runs", "20", "--jobs", "1", "--no-progress")
     assert result.exit_code == 0, result.stderr
     assert "runtime error" not in result.stdout
+
+
+def test_a_person_duels_in_an_adventure_through_the_run_s_own_prompt():
+    """`--agent human`: the choice, then the duel's rights are asked at the same terminal."""
+    result = deckquest("run", MISTFORD, "--agent", "human", "--seed", "1", stdin="1\n" * 600)
+    assert result.exit_code == 0, result.stderr
+    out = result.stdout
+    assert "rin: right" in out and "your hand:" in out
+    assert re.search(r"play Mist Wolf from hand: cost 2 \(\d mana, \d from the skill deck\), speed 3", out)
+    assert "== The end:" in out
