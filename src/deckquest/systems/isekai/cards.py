@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 # Card kinds (I-1): which deck each may go into.
 UNIT, ITEM, EQUIPMENT, MAGIC, SKILL, STATUS = "unit", "item", "equipment", "magic", "skill", "status"
-KINDS = (UNIT, ITEM, EQUIPMENT, MAGIC, SKILL, STATUS)
 MAIN_KINDS = frozenset({UNIT, ITEM, EQUIPMENT})  # I-1: the main deck (HP)
 SKILL_KINDS = frozenset({MAGIC, SKILL, ITEM, EQUIPMENT})  # I-1: the skill deck (MP)
 
@@ -30,12 +29,10 @@ RANGES = ("near", "middle", "far")
 #   return TARGET to hand            a unit back to its owner's hand
 DAMAGE, PREVENT, HEAL, RECOVERY, BOOST, PROTECT, MOVE, BOUNCE = (
     "damage", "prevent", "heal", "recovery", "boost", "protect", "move", "bounce")
-VERBS = (DAMAGE, PREVENT, HEAL, RECOVERY, BOOST, PROTECT, MOVE, BOUNCE)
 STATS = ("speed", "attack", "hp")
 
 # Targets: whom an effect is for. A card has at most one target, chosen when it is played.
 ANY_UNIT, YOUR_UNIT, ENEMY_UNIT, OPPONENT, YOU = "a unit", "your unit", "an enemy unit", "the opponent", "you"
-UNIT_TARGETS = frozenset({ANY_UNIT, YOUR_UNIT, ENEMY_UNIT})
 TARGETS = (ANY_UNIT, YOUR_UNIT, ENEMY_UNIT, OPPONENT, YOU)
 
 # Zones a `move` effect names (always the caster's own). "exile" is the face-down exile.

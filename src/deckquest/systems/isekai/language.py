@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from deckquest.dsl.parser import unquote
 from deckquest.errors import Span, did_you_mean
 from deckquest.systems.isekai.cards import (
-    BOOST, BOUNCE, CONDITION_SUBJECTS, DAMAGE, HEAL, KINDS, MOVE, PREVENT, PROTECT, RANGES,
+    BOOST, BOUNCE, CONDITION_SUBJECTS, DAMAGE, HEAL, MOVE, PREVENT, PROTECT, RANGES,
     RECOVERY, STATS, STATUS, TARGETS, UNIT, ZONES, CardDef, CardSet, Condition, Deck, Duelist, Effect,
 )
 from deckquest.systems.isekai.decks import check_card, check_deck
@@ -449,5 +449,3 @@ def _deck(context, decl: DeckDecl, cards: CardSet, known: set[str]) -> Deck:
         context.error(problem.code, problem.message, problem.span, problem.hint)
     return deck
 
-
-__all__ = ["GRAMMAR", "EVENTS", "RESERVED", "Builder", "IsekaiTable", "resolve", "KINDS"]
