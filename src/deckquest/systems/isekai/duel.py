@@ -347,8 +347,12 @@ class DuelState:
     def _attacks(self, seat: int) -> list[Hashable]:
         """I-6 option 4: each unit (and the duelist, I-R3) against each target in reach."""
         found: list[Hashable] = []
+        reachable: dict[tuple[str, int], list[tuple[str, Any]]] = {}  # units of one range and speed share targets
         for unit in self.players[seat].field:
-            found.extend(("attack", unit.uid, target) for target in self._attack_targets(seat, unit.range, unit.speed))
+            key = (unit.range, unit.speed)
+            if key not in reachable:
+                reachable[key] = self._attack_targets(seat, unit.range, unit.speed)
+            found.extend(("attack", unit.uid, target) for target in reachable[key])
         me = self.players[seat]
         if self.rules.player_attacks and me.attack > 0:
             found.extend(("attack", self.seats[seat], target) for target in self._attack_targets(seat, me.range, me.speed))
@@ -507,11 +511,13 @@ class DuelState:
         for _ in range(mana):
             me.main.insert(0, me.mana.pop(0))
         rest = cost - mana
-        for _ in range(rest):
-            counts = _counts(me.skill)
-            card = max(counts, key=lambda pair: (pair[1], -pair[0]))[0]
-            me.skill.remove(card)
-            me.exile_skill.append(card)
+        if rest:
+            counts = dict(_counts(me.skill))
+            for _ in range(rest):
+                card = max(counts, key=lambda c: (counts[c], -c))
+                counts[card] -= 1
+                me.skill.remove(card)
+                me.exile_skill.append(card)
         return rest
 
     def _close_chain(self, events: EVENTS) -> None:
