@@ -341,3 +341,11 @@ def test_a_person_duels_in_an_adventure_through_the_run_s_own_prompt():
     assert "rin: right" in out and "your hand:" in out
     assert re.search(r"play Mist Wolf from hand: cost 2 \(\d mana, \d from the skill deck\), speed 3", out)
     assert "== The end:" in out
+
+
+def test_sim_html_report_has_the_duel_section(tmp_path):
+    page = tmp_path / "report.html"
+    result = deckquest("sim", ROAD, "--runs", "10", "--jobs", "1", "--no-progress", "--html", page)
+    assert result.exit_code == 0, result.stderr
+    html = page.read_text(encoding="utf-8")
+    assert '<h2 id="duels">Duels</h2>' in html and "<td>seat ana</td>" in html and "<td>deck road</td>" in html
