@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from deckquest.systems import CodeRange, GameSystem, register
+from deckquest.systems import CodeRange, register
 from deckquest.systems.isekai import report
 from deckquest.systems.isekai.adventure import duel
 from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
@@ -22,7 +22,6 @@ from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder
 from deckquest.systems.isekai.rules import READINGS, Rules
 from deckquest.systems.isekai.transcript import render_event
 from deckquest.systems.trpg import Trpg
-from deckquest.systems.trpg import statements as trpg_statements
 
 # engine events -> the script's trigger events, with the seat field they are about
 TRIGGERS = {"damage": ("duelist_takes_damage", "seat"), "reversal": ("reversal_activated", "seat"),
@@ -31,13 +30,17 @@ ATTRIBUTES = ("main", "mana", "hand", "skills", "field", "exiled")
 
 
 @register
-class IsekaiSystem(GameSystem):
-    """The registered system: its readings (first value the default) and codes DQ4000-4999."""
+class IsekaiSystem(Trpg):
+    """The registered system: its readings (first value the default) and codes DQ4000-4999.
+
+    An isekai-world adventure is an MTG-TRPG adventure whose scenes may also hold duels, so
+    the system is MTG-TRPG's with more: its checks, battles and the PC actions between
+    statements are inherited (docs/isekai.md, "Duels in an adventure")."""
 
     name = "isekai"
     title = 'Isekai TCG "Mana Card"'
     rules_document = "isekai-tcg.md"
-    editions = ("2019",)
+    editions = ("2019",)  # type: ignore[assignment]  # its adventures check by the 2019 rules only (Trpg has both)
     readings = READINGS
     codes = CodeRange(4000, 4999)
     grammar = GRAMMAR
@@ -53,15 +56,9 @@ class IsekaiSystem(GameSystem):
     def resolve(cls, context):
         return resolve(context, cls.agents)
 
-    # An isekai-world adventure is an MTG-TRPG adventure whose scenes may also hold duels:
-    # its checks, battles and PC actions are MTG-TRPG's (docs/isekai.md, "Duels in an adventure").
-    @classmethod
-    def pc_action(cls, run: Any, actor: str, action: str, card: Any) -> None:
-        trpg_statements.perform(run, actor, action, card)
-
     @classmethod
     def statement_handlers(cls):
-        return {**Trpg.statement_handlers(), DuelStmt: duel}
+        return {**super().statement_handlers(), DuelStmt: duel}
 
     @classmethod
     def new_game(cls, run):
