@@ -10,7 +10,8 @@ The greedy agent's policy, in order (docs/isekai.md "Agents"):
   strongest affordable unit; a card that destroys an enemy unit no card of its own waiting to
   resolve is aimed at; a card that damages the opponent; an attack on the duelist that
   a Defend does not bring to 0 and that every enemy unit fast enough to block it (I-11) would
-  lose to (destroyed, the attacker standing); an attack
+  lose to (destroyed, the attacker standing), or any such attack once half the I-R6 stall
+  limit has passed without damage; an attack
   that destroys a unit without losing the attacker; a mana charge while the mana zone holds fewer than 6 and the main deck more than 15 cards;
   taking the strongest unit (attack + HP + speed) from the mana zone when the hand holds
   none; else pass.
@@ -73,6 +74,7 @@ class GreedyAgent:
         them = state.players[1 - seat]
         scored: list[tuple[int, int, Hashable]] = []
         powers: dict[Any, tuple[int, int]] = {}
+        stalling = 2 * state.quiet > state.rules.stall  # half the I-R6 limit gone without damage
         for index, action in enumerate(_tuples(actions)):
             if action[0] != "attack":
                 continue
@@ -86,8 +88,8 @@ class GreedyAgent:
                 landing = power - 1  # the defender will Defend (I-13)
                 if landing >= len(them.main):
                     scored.append((100, -index, action))
-                elif landing > 0 and all(_beats(state, attacker, power, unit) for unit in them.field
-                                         if unit.speed >= speed):
+                elif landing > 0 and (stalling or all(_beats(state, attacker, power, unit) for unit in them.field
+                                                      if unit.speed >= speed)):
                     scored.append((10 + landing, -index, action))
             else:
                 unit = state.unit(target[1])
