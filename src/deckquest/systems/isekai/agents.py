@@ -11,9 +11,9 @@ The greedy agent's policy, in order (docs/isekai.md "Agents"):
   resolve is aimed at; a card that damages the opponent; an attack on the duelist that
   a Defend does not bring to 0 and that every enemy unit fast enough to block it (I-11) would
   lose to (destroyed, the attacker standing), or any such attack once half the I-R6 stall
-  limit has passed without damage; an attack
-  that destroys a unit without losing the attacker; a mana charge while the mana zone holds fewer than 6 and the main deck more than 15 cards;
-  taking the strongest unit (attack + HP + speed) from the mana zone when the hand holds
+  limit has passed without damage; an attack that destroys a unit without losing the
+  attacker; a mana charge while the mana zone holds fewer than 6 and the main deck more than
+  15 cards; taking the strongest unit (attack + HP + speed) from the mana zone when the hand holds
   none; else pass.
 Costs are paid with as many mana cards as possible (they return to the main deck, I-7).
 """
