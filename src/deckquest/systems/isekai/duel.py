@@ -561,6 +561,9 @@ class DuelState:
         for effect in card.effects:
             if effect.target in (ANY_UNIT, YOUR_UNIT, ENEMY_UNIT) and unit is None:
                 continue
+            if events is not None and effect.verb not in (DAMAGE, RECOVERY):  # those have their own events
+                events.append({"event": "effect", "seat": self.seats[seat], "card": card.id, "text": effect.text(),
+                               "target": self._name(target)})
             if effect.verb == DAMAGE:
                 if unit is not None:
                     self._hurt(unit, effect.amount, events)

@@ -16,7 +16,7 @@ from typing import Any
 OWN_EVENTS = frozenset({
     "deal", "right", "pass", "charge", "take", "restore", "cast", "interrupt", "resolve", "summon", "attack",
     "defend", "block", "hit", "damage", "unit damage", "destroy", "heal", "extra attack", "reveal", "reversal",
-    "recovery", "duel end",
+    "recovery", "effect", "duel end",
 })
 Z = 1.959964  # the 95% normal quantile
 

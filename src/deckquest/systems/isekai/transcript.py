@@ -73,6 +73,9 @@ def render_event(event: dict[str, Any], names: Mapping[str, str] | None = None) 
         return f"  {seat} turns face up: {', '.join(event['cards'])}"
     if kind == "reversal":
         return f"  {seat} activates the [Reversal] of {event['card']}! main deck {event['main']}"
+    if kind == "effect":
+        aim = f" ({event['target']})" if event["target"] else ""
+        return f"  {seat}'s {event['card']}: {event['text']}{aim}"
     if kind == "recovery":
         return f"  {seat} recovers {event['cards']} cards: main deck {event['main']}"
     if kind == "duel end":
