@@ -417,7 +417,8 @@ def test_agents_only_answer_the_run_applies_their_actions():
     the run applies it."""
     run = new_run(SHRINE, "best", 0)
     before = save_data(run)["state"]
-    pc_id, action, card = run.agent.act(run, "choice")
-    assert (pc_id, action, card) == (next(iter(run.state.pcs)), "concentrate", None)
+    actions = iter(run.agent.act(run, "choice"))
+    assert next(actions) == (next(iter(run.state.pcs)), "concentrate", None)
     assert save_data(run)["state"] == before
-    assert run.memory["preparing"] == (0, "land", False)
+    assert run.memory == {"prepared_visit": run.state.scene_visit}
+    assert list(run.agent.act(run, "check")) == []  # once per scene visit

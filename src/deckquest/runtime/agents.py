@@ -3,10 +3,11 @@
 Every agent answers the same questions, asked by the interpreter; agents only answer, the
 run applies the answer:
 
-* ``act(run, moment) -> (pc id, action, card id) | None``: at a decision point (``choice``,
-  ``check``, ``fight``, ``battle``) the PCs may act first, one action at a time, until the
-  agent answers None: concentrate, play a land, cast a permanent, rest (T-2.3 to T-2.6; the
-  legal ones: ``deckquest.engine.adventure.legal_actions``).
+* ``act(run, moment) -> iterable of (pc id, action, card id)``: at a decision point
+  (``choice``, ``check``, ``fight``, ``battle``) the PCs may act first: concentrate, play a
+  land, cast a permanent, rest (T-2.3 to T-2.6; the legal ones:
+  ``deckquest.engine.adventure.legal_actions``). The run applies each action before taking
+  the next, so a generator decides each on the game as it is by then.
 * ``choose(run, stmt, labels) -> int``: which offered option (0-based) of a ``choice``.
 * ``pick_pc(run, stmt, kind, difficulty, candidates) -> str``: who checks for ``party``.
 * ``boost(run, pc, pending) -> bool``: boost this check (T-4.6)? Asked only when allowed.
@@ -24,7 +25,7 @@ the game state), which snapshots, clones and saves carry, so they continue ident
 from __future__ import annotations
 
 import builtins
-from typing import Callable
+from typing import Callable, Iterable, Iterator
 
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import boost_when_failing
@@ -143,33 +144,14 @@ class BestAgent:
 
     name = "best"
 
-    def act(self, run, moment: str) -> tuple[str, str, int | None] | None:
-        """The next PC action of the scene's preparation (see the class docstring), or None.
-
-        The plan's place is agent memory (``run.memory``): the scene visit it prepared in, and
-        while it prepares, (PC number, step, whether that PC cast a creature)."""
+    def act(self, run, moment: str) -> Iterable[tuple[str, str, int | None]]:
+        """The PC actions of the scene's preparation (see the class docstring), once per scene
+        visit: the visit it prepared in is agent memory (``run.memory``)."""
         memory = run.memory
-        preparing = memory.get("preparing")
-        if preparing is None:
-            visit = run.state.scene_visit
-            if memory.get("prepared_visit", 0) == visit:
-                return None
-            memory["prepared_visit"] = visit
-            preparing = (0, "start", False)
-        pcs = run.state.pcs
-        pc_ids = tuple(pcs)
-        index, step, cast_any = preparing
-        while index < len(pc_ids):
-            pc_id = pc_ids[index]
-            found = _preparation_step(pcs[pc_id], step, cast_any)
-            if found is None:  # this PC is done: the next one
-                index, step, cast_any = index + 1, "start", False
-                continue
-            action, card_id, step, cast_any = found
-            memory["preparing"] = (index, step, cast_any)
-            return pc_id, action, card_id
-        memory.pop("preparing", None)
-        return None
+        if memory.get("prepared_visit", 0) == run.state.scene_visit:
+            return ()
+        memory["prepared_visit"] = run.state.scene_visit
+        return _preparation(run)
 
     def choose(self, run, stmt, labels):
         return run.rng.randrange(len(labels))
@@ -222,34 +204,30 @@ def odds(run, pc_id: str, kind: str, difficulty: int):
     return cache[key]
 
 
-def _preparation_step(pc: pcs.PC, step: str, cast_any: bool):
-    """The ``best`` policy for one PC, one action at a time: (action, card, next step, cast
-    any creature) or None when the PC is done. Concentrate (if it has no counter), play a
-    land, cast the best creatures it can pay for, rest; after casting, concentrate and rest
-    again (T-2.4, T-2.3, T-2.6, T-2.10, T-2.5)."""
-    if step == "start":
+def _preparation(run) -> Iterator[tuple[str, str, int | None]]:
+    """The ``best`` policy of PC actions, each PC in turn: concentrate (if it has no counter),
+    play a land, cast the best creatures it can pay for, rest; after casting, concentrate and
+    rest again (T-2.4, T-2.3, T-2.6, T-2.10, T-2.5). Each action is decided on the game as the
+    run left it after applying the one before."""
+    for pc_id, pc in list(run.state.pcs.items()):
         if pc.status != pcs.OK:
-            return None
+            continue
         if not pc.concentration_counter:
-            return "concentrate", None, "land", cast_any
-        step = "land"
-    if step == "land":
+            yield pc_id, "concentrate", None
         if not pc.can_act:
-            return None
+            continue
         land = _land_to_play(pc)
         if land is not None:
-            return "play_land", land, "cast", cast_any
-        step = "cast"
-    if step == "cast":
-        creature = _best_castable_creature(pc)
-        if creature is not None:
-            return "cast", creature, "cast", True
-        return "rest", None, "rested", cast_any
-    if step == "rested" and cast_any and pc.can_act:
-        return "concentrate", None, "again", cast_any
-    if step == "again" and pc.can_act:
-        return "rest", None, "done", cast_any
-    return None
+            yield pc_id, "play_land", land
+        cast_any = False
+        while (creature := _best_castable_creature(pc)) is not None:
+            yield pc_id, "cast", creature
+            cast_any = True
+        yield pc_id, "rest", None
+        if cast_any and pc.can_act:
+            yield pc_id, "concentrate", None
+            if pc.can_act:
+                yield pc_id, "rest", None
 
 
 def _land_to_play(pc: pcs.PC) -> int | None:
@@ -324,7 +302,11 @@ class HumanAgent:
                 return answer.startswith("y")
             self.output("please answer y or n")
 
-    def act(self, run, moment: str) -> tuple[str, str, int | None] | None:
+    def act(self, run, moment: str) -> Iterator[tuple[str, str, int | None]]:
+        while (action := self._ask_action(run, moment)) is not None:
+            yield action
+
+    def _ask_action(self, run, moment: str) -> tuple[str, str, int | None] | None:
         actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
         if not actions:
             return None

@@ -55,13 +55,13 @@ class StopRun(Exception):
     """Raised by an agent to end the run cleanly (the human closed the input)."""
 
 
-def no_actions(agent, run, moment: str) -> None:
-    """The ``act`` of an agent that never lets PCs act between statements (it answers None:
-    nothing to do).
+def no_actions(agent, run, moment: str) -> tuple:
+    """The ``act`` of an agent that never lets PCs act between statements (no action).
 
     A run whose agent has this very ``act`` does not call it at its decision points
     (the simulator's agents ``first`` and ``random``: six calls a run saved).
     """
+    return ()
 
 
 # ---------------------------------------------------------------- the prepared program
@@ -95,8 +95,8 @@ class Program:
         self.scenario = scenario
         self.system = system_of(scenario)
         self.whole_game = self.system.whole_game()
-        self.handlers: dict[type, Callable[..., None]] = {**_HANDLERS, **self.system.statement_handlers()}
-        self.pc_action = self.system.pc_action  # applies an agent's action between statements
+        self.handlers: dict[type, Callable[..., None]] = dict(_HANDLERS)
+        self.handlers.update(self.system.statement_handlers())
         self.rules = str(scenario.rules)
         self.blocks: list[list] = []
         self.block_ids: dict[int, int] = {}  # id(statement list) -> its number
@@ -141,7 +141,7 @@ class Program:
             self._enemies[npc_id] = enemy(self.scenario.npcs[npc_id])
         return self._enemies[npc_id]
 
-    def _triggers_by_kind(self, scene: str) -> dict[str, tuple]:
+    def _triggers_by_kind(self, scene: str | None) -> dict[str, tuple]:
         """The (trigger, block) pairs that can fire in ``scene``, by event kind: the
         scenario's, then the scene's, in declaration order. Worked out once per scene:
         runs fire triggers (checks, scene changes) many times a run."""
@@ -749,17 +749,17 @@ class Run:
 
     def _act(self, moment: str, frame: Frame) -> bool:
         """A decision point: the agent may let PCs act first (concentrate, play lands, …): it
-        answers one action at a time, (pc, action, card) or None when done, and the run
-        applies each (``GameSystem.pc_action``).
+        answers with actions, (pc, action, card), and the run applies each before the agent
+        names the next (``GameSystem.pc_actions``).
 
         True when their actions fired triggers (time passed, a PC fell unconscious): those
         run first, and the statement runs again after them.
         """
         frames = self.state.frames
         depth = len(frames)
-        act, apply = self.agent.act, self.program.pc_action
-        while (chosen := act(self, moment)) is not None:  # the agent answers, the run applies
-            apply(self, *chosen)
+        actions = self.program.system.pc_actions
+        for pc_id, action, card_id in self.agent.act(self, moment) or ():  # the agent answers, the run applies
+            actions[action](self, pc_id, card_id)
         if len(self.state.frames) > depth:
             frame.index -= 1
             return True
@@ -804,7 +804,7 @@ class Run:
 
 # ---------------------------------------------------------------- helpers
 
-_HANDLERS = {  # the core's statements; a game system adds its own (GameSystem.statement_handlers)
+_HANDLERS: dict[type, Callable[..., None]] = {  # the core's; a system adds its own (GameSystem.statement_handlers)
     ast.Narration: Run._narration, ast.Choice: Run._choice, ast.Goto: Run._goto, ast.End: Run._end,
     ast.Wait: Run._wait, ast.SetFlag: Run._set_flag, ast.ClearFlag: Run._clear_flag,
     ast.CounterAssign: Run._counter_assign, ast.If: Run._if,

@@ -21,7 +21,7 @@ class Trpg(GameSystem):
     editions = ("2019", "2014")
     codes = CodeRange(5000, 5999)
 
-    pc_action = staticmethod(statements.perform)
+    pc_actions = statements.PC_ACTIONS
 
     @classmethod
     def statement_handlers(cls):

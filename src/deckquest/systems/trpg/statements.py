@@ -484,7 +484,7 @@ def fire_battle_turn(run, turn: int) -> None:
 # (called by agents; docs/agents.md)
 
 
-def concentrate(run, pc_id: str) -> None:
+def concentrate(run, pc_id: str, card_id: int | None = None) -> None:
     """T-2.4: one minute; untap, end summoning sickness, draw to 7, concentration counter."""
     pc = run.state.pcs[pc_id]
     before = _statuses(run, [pc_id])
@@ -493,7 +493,7 @@ def concentrate(run, pc_id: str) -> None:
     _status_changes(run, before)
 
 
-def rest(run, pc_id: str) -> None:
+def rest(run, pc_id: str, card_id: int | None = None) -> None:
     """T-2.6: one minute; remove damage from creatures and the concentration counter."""
     pcs.rest(run.state.pcs[pc_id])
     _action(run, pc_id, "rest", None, REST_MINUTES)
@@ -513,17 +513,11 @@ def cast(run, pc_id: str, card_id: int) -> None:
     _action(run, pc_id, "cast", pc.cards[card_id].name, SORCERY_MINUTES)
 
 
-def perform(run, pc_id: str, action: str, card_id: int | None) -> None:
-    """Apply a PC action an agent chose (``deckquest.engine.adventure.legal_actions``)."""
-    if card_id is None:
-        _ACTIONS[action](run, pc_id)
-    else:
-        _ACTIONS[action](run, pc_id, card_id)
-
-
 def _action(run, pc_id: str, action: str, card: str | None, minutes: int) -> None:
     run.emit("action", pc=pc_id, action=action, card=card, minutes=minutes)
     run.advance(minutes)
 
 
-_ACTIONS = {"concentrate": concentrate, "rest": rest, "play_land": play_land, "cast": cast}
+# What agents may do between statements (deckquest.engine.adventure.legal_actions): each
+# ``action(run, pc id, card id)``, applied by the run (GameSystem.pc_actions).
+PC_ACTIONS = {"concentrate": concentrate, "rest": rest, "play_land": play_land, "cast": cast}
