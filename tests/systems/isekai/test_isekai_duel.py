@@ -8,7 +8,7 @@ import pytest
 
 from deckquest.engine.game import CHANCE, OVER
 from deckquest.systems.isekai.cards import Deck, Duelist
-from deckquest.systems.isekai.duel import new_duel
+from deckquest.systems.isekai.duel import DuelState, new_duel
 from deckquest.systems.isekai.rules import Rules
 from isekai_helpers import CARDS, KNIGHTS_DECK, act, deck, duel, summon, uids
 
@@ -388,3 +388,50 @@ def test_clone_is_independent_and_same_seed_same_duel():
     before = (len(copy.players[0].main), len(copy.players[1].mana), copy.rights)
     play(state, {"kai": RandomAgent(), "mira": RandomAgent()}, rng)
     assert (len(copy.players[0].main), len(copy.players[1].mana), copy.rights) == before
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_duel_saved_as_data_plays_on_exactly_as_the_uninterrupted_duel(seed):
+    """to_data / from_data (JSON) at every 37th decision: the rest of the duel, event for
+    event, is the uninterrupted one's (the save form of `deckquest run --save`)."""
+    import json
+
+    from deckquest.engine.game import draw_chance
+    from deckquest.systems.isekai.agents import RandomAgent
+    from isekai_helpers import bundled
+
+    cards, duelists = bundled()
+    state = new_duel(duelists, cards, Rules.from_readings({"reversal_cards": "hand"} if seed % 2 else {}))
+    rng = random.Random(seed)
+    agent = RandomAgent()
+    steps = 0
+    while state.decision().actor != OVER:
+        if steps % 37 == 0:
+            copy = DuelState.from_data(cards, json.loads(json.dumps(state.to_data())))
+            assert copy.to_data() == state.to_data()
+            assert copy.decision() == state.decision()
+        decision = state.decision()
+        action = draw_chance(decision, rng) if decision.actor == CHANCE else agent.choose(state, decision, rng)
+        state.apply(action, rng)
+        steps += 1
+    assert state.outcome() is not None
+
+
+def test_a_duel_run_saved_mid_duel_resumes_exactly(tmp_path):
+    """`deckquest run --save`: RunState.game is the duel's data (GameSystem.game_data) and a
+    resumed run ends as the uninterrupted run does."""
+    from deckquest.dsl.resolver import compile_file
+    from deckquest.runtime.agents import make_agent
+    from deckquest.runtime.interpreter import Program, Run
+    from deckquest.runtime.saves import load_run, save_run
+    from isekai_helpers import FRONTIER
+
+    program = Program(compile_file(FRONTIER))
+    whole = Run(program, make_agent("random"), random.Random(4)).run().events
+    run = Run(program, make_agent("random"), random.Random(4))
+    for _ in range(120):
+        run.step()
+    save_run(run, tmp_path / "duel.json", seed=4, agent="random")
+    resumed = load_run(program, tmp_path / "duel.json", make_agent("random"))
+    assert resumed.state.game.to_data() == run.state.game.to_data()
+    assert resumed.run().events == whole[len(run.events):]

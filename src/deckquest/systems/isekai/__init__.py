@@ -70,6 +70,14 @@ class IsekaiSystem(Trpg):
         return new_duel(table.duelists, table.cards, Rules.from_readings(run.scenario.readings))
 
     @classmethod
+    def game_data(cls, game):
+        return game.to_data()
+
+    @classmethod
+    def load_game(cls, scenario, data):
+        return DuelState.from_data(scenario.system_table.cards, data)
+
+    @classmethod
     def seats(cls, scenario):
         if scenario.scenes:
             return {}

@@ -17,6 +17,7 @@ a number unique in the duel; cards by their script id.
 from __future__ import annotations
 
 import random
+from dataclasses import asdict
 from typing import Any, Hashable, Sequence
 
 from deckquest.engine.game import CHANCE, OVER, Decision
@@ -33,6 +34,7 @@ REACH = {"near": ("near",), "middle": ("near", "middle"), "far": ("near", "middl
 EVENTS = list[dict[str, Any]] | None
 
 PASS, CHARGE, DEFEND, DECLINE, END = ("pass",), ("charge",), ("defend",), ("decline",), ("end",)
+PILES = ("main", "skill", "hand", "mana", "exile_main", "exile_skill", "exile_up")  # a player's card lists
 
 
 class Unit:
@@ -54,6 +56,19 @@ class Unit:
         self.watch = 0
         self.partner = -1
         self.gear: list[tuple[int, bool]] = []  # (card, came from the skill deck)
+
+    def to_data(self, cards: Sequence[CardDef]) -> dict[str, Any]:
+        data = {name: getattr(self, name) for name in Unit.__slots__ if name not in ("card", "gear")}
+        return {**data, "card": cards[self.card].id, "gear": [[cards[c].id, skill] for c, skill in self.gear]}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], ids: dict[str, int]) -> "Unit":
+        unit = cls.__new__(cls)
+        for name in Unit.__slots__:
+            setattr(unit, name, data[name])
+        unit.card = ids[data["card"]]
+        unit.gear = [(ids[card], skill) for card, skill in data["gear"]]
+        return unit
 
     def copy(self) -> "Unit":
         other = Unit.__new__(Unit)
@@ -84,11 +99,30 @@ class Player:
         self.attack, self.speed, self.range = status  # I-R3
         self.reversals = reversals  # whether any of its cards has [Reversal]
 
+    def to_data(self, cards: Sequence[CardDef]) -> dict[str, Any]:
+        data: dict[str, Any] = {zone: [cards[c].id for c in getattr(self, zone)] for zone in PILES}
+        data.update({name: getattr(self, name) for name in ("streak", "skip", "shield", "attack", "speed", "range",
+                                                            "reversals")})
+        data["spent"] = cards[self.spent].id if self.spent >= 0 else None
+        data["field"] = [unit.to_data(cards) for unit in self.field]
+        return data
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], ids: dict[str, int]) -> "Player":
+        player = cls([ids[c] for c in data["main"]], [ids[c] for c in data["skill"]],
+                     (data["attack"], data["speed"], data["range"]), data["reversals"])
+        for zone in PILES[2:]:
+            setattr(player, zone, [ids[c] for c in data[zone]])
+        player.streak, player.skip, player.shield = data["streak"], data["skip"], data["shield"]
+        player.spent = ids[data["spent"]] if data["spent"] is not None else -1
+        player.field = [Unit.from_data(unit, ids) for unit in data["field"]]
+        return player
+
     def copy(self) -> "Player":
         other = Player.__new__(Player)
         for name in Player.__slots__:
             setattr(other, name, getattr(self, name))
-        for name in ("main", "skill", "hand", "mana", "exile_main", "exile_skill", "exile_up"):
+        for name in PILES:
             setattr(other, name, list(getattr(self, name)))
         other.field = [unit.copy() for unit in self.field]
         return other
@@ -104,6 +138,16 @@ class Declaration:
         self.seat, self.unit, self.target, self.speed, self.extra = seat, unit, target, speed, extra
         self.reduce = 0
         self.defended = self.blocked = False
+
+    def to_data(self) -> list[Any]:
+        return [self.seat, self.unit, self.target, self.speed, self.extra, self.reduce, self.defended, self.blocked]
+
+    @classmethod
+    def from_data(cls, data: list[Any]) -> "Declaration":
+        seat, unit, target, speed, extra, reduce, defended, blocked = data
+        declaration = cls(seat, unit, target, speed, extra)
+        declaration.reduce, declaration.defended, declaration.blocked = reduce, defended, blocked
+        return declaration
 
     def copy(self) -> "Declaration":
         other = Declaration(self.seat, self.unit, self.target, self.speed, self.extra)
@@ -197,6 +241,49 @@ class DuelState:
             return None
         winner, reason = self.result
         return {"winner": self.seats[winner] if winner >= 0 else None, "reason": reason, "rights": self.rights}
+
+    def to_data(self) -> dict[str, Any]:
+        """Plain JSON data: what a saved session stores (cards by id, so a save reads the
+        same whatever the card table's order)."""
+        cards = self.cards
+
+        def card_ids(items: list[int]) -> list[str]:
+            return [cards[c].id for c in items]
+
+        return {
+            "seats": list(self.seats), "names": list(self.names), "decks": list(self.decks),
+            "rules": asdict(self.rules), "players": [player.to_data(cards) for player in self.players],
+            "phase": self.phase, "right": self.right, "after": self.after,
+            "chain": [[seat, cards[card].id, list(target) if target else None, speed, from_skill]
+                      for seat, card, target, speed, from_skill in self.chain],
+            "declaration": self.declaration.to_data() if self.declaration else None,
+            "extra": list(self.extra) if self.extra else None,
+            "reveals": [[seat, card_ids(damage), stage, card_ids(eligible)] for seat, damage, stage, eligible in self.reveals],
+            "next_uid": self.next_uid, "rights": self.rights, "quiet": self.quiet,
+            "result": list(self.result) if self.result else None, "first": self.first, "tally": dict(self.tally),
+        }
+
+    @classmethod
+    def from_data(cls, cards: CardSet, data: dict[str, Any]) -> "DuelState":
+        """The duel ``to_data`` wrote, over the card set of the same script."""
+        table = [cards.cards[card_id] for card_id in sorted(cards.cards)]
+        state = cls(table, (data["seats"][0], data["seats"][1]), [([], []), ([], [])], [(0, 0, "near")] * 2,
+                    Rules(**data["rules"]), (data["names"][0], data["names"][1]), (data["decks"][0], data["decks"][1]))
+        ids = state.ids
+        state.players = [Player.from_data(player, ids) for player in data["players"]]
+        state.units = {unit.uid: unit for player in state.players for unit in player.field}
+        state.phase, state.right, state.after = data["phase"], data["right"], data["after"]
+        state.chain = [(seat, ids[card], (target[0], target[1]) if target else None, speed, from_skill)
+                       for seat, card, target, speed, from_skill in data["chain"]]
+        state.declaration = Declaration.from_data(data["declaration"]) if data["declaration"] else None
+        extra = data["extra"]
+        state.extra = (extra[0], extra[1], extra[2]) if extra else None
+        state.reveals = [[seat, [ids[c] for c in damage], stage, [ids[c] for c in eligible]]
+                         for seat, damage, stage, eligible in data["reveals"]]
+        state.next_uid, state.rights, state.quiet = data["next_uid"], data["rights"], data["quiet"]
+        state.result = (data["result"][0], data["result"][1]) if data["result"] else None
+        state.first, state.tally = data["first"], dict(data["tally"])
+        return state
 
     # ------------------------------------------------------------------ reading the state
 
