@@ -57,8 +57,8 @@ def folder(tmp_path):
 
 
 def test_the_registry_holds_the_systems_with_codes():
-    assert {"grizzly", "arena", "dice_race"} <= {system.name for system in systems()}
-    assert {name for name, _ in CASES} >= {"grizzly", "arena", "dice_race"}
+    assert {"grizzly", "arena", "isekai", "dice_race"} <= {system.name for system in systems()}
+    assert {name for name, _ in CASES} >= {"grizzly", "arena", "isekai", "dice_race"}
 
 
 @pytest.mark.parametrize("system", systems(), ids=lambda system: system.name)

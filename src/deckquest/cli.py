@@ -122,7 +122,8 @@ def cards():
     show_default=True, help="Scryfall bulk JSON or MTGJSON AtomicCards.json; auto looks at the first bytes.",
 )
 def cards_import(file: Path, file_format: str):
-    """Import FILE into the user card database, replacing the previous import."""
+    """Import FILE into the user card database: it replaces the previous import of the same
+    source (Scryfall or MTGJSON) and keeps the other's."""
     from deckquest.cards.userdb import import_file
 
     if not sys.stderr.isatty():
@@ -320,8 +321,14 @@ def pack_validate(location: Path):
 
     report = validate_pack(location)
     manifest = report.manifest
-    click.echo(f"ok: {manifest.name} {manifest.version}: {report.scenarios} scenarios, "
-               f"{report.decks} decks, {report.cards} card files, {len(report.files)} files")
+    click.echo(f"ok: {manifest.name} {manifest.version}: {_count(report.scenarios, 'scenario')}, "
+               f"{_count(report.decks, 'deck')}, {_count(report.cards, 'card file')}, "
+               f"{_count(len(report.files), 'file')}")
+
+
+def _count(number: int, noun: str) -> str:
+    """"1 scenario", "2 scenarios"."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 @pack.command("build")
@@ -333,7 +340,7 @@ def pack_build(folder: Path, output: Path | None):
     from deckquest.packs.build import build_pack
 
     result = build_pack(folder, output)
-    click.echo(f"built {result.path} ({result.files} files, {result.size} bytes)")
+    click.echo(f"built {result.path} ({_count(result.files, 'file')}, {_count(result.size, 'byte')})")
 
 
 @pack.command("install")

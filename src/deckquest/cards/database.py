@@ -136,10 +136,10 @@ def builtin_index() -> CardIndex:
 
 def default_database() -> CardDatabase:
     """The user's imported cards (if any) over the built-in database."""
-    from deckquest.cards.userdb import UserDatabase
+    from deckquest.cards.userdb import UserCards
 
     sources: list[CardSource] = []
-    user = UserDatabase.open_existing(deckquest_home())
+    user = UserCards.open_existing(deckquest_home())
     if user is not None:
         sources.append(user)
     sources.append(builtin_index())

@@ -103,6 +103,7 @@ def card_from_fields(
     oracle_text: object,
     is_token: bool,
     mana_value: object,
+    face_costs: tuple[object, ...] = (),
 ) -> Card:
     """A Card from a file's printed values, taking the file's colours as they are.
 
@@ -137,6 +138,7 @@ def card_from_fields(
         oracle_text=_text(oracle_text),
         is_token=is_token,
         mana_value=value,
+        face_costs=tuple(_text(cost) for cost in face_costs) if len(face_costs) > 1 else (),
     )
 
 

@@ -90,6 +90,7 @@ def entry(key: str, faces: list[dict]) -> Entry:
         oracle_text=FACE_SEPARATOR.join(face.get("text") or "" for face in faces) if len(played) > 1 else front.get("text"),
         is_token=False,
         mana_value=front.get("manaValue", front.get("convertedManaCost")),
+        face_costs=tuple(face.get("manaCost") for face in faces) if multi and not one_face else (),
     )
     face_name = front.get("faceName")
     japanese = _japanese(front)

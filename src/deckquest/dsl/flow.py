@@ -112,7 +112,8 @@ class Flow:
                 hint = _("in {rules} rules this check is `{other}` (T-5.5)", rules=c.rules, other=other)
             else:
                 hint = did_you_mean(s.kind, kinds) or _("kinds: {names}", names=", ".join(kinds))
-            c.error("DQ0036", _("`{kind}` is not a check kind of the {rules} rules", kind=s.kind, rules=c.rules), s.span, hint)
+            c.error("DQ0036", _("`{kind}` is not a check kind of the {rules} rules", kind=s.kind, rules=c.rules),
+                    s.kind_span or s.span, hint)
         by = self.who(s.by, scope, allowed=("pc", "party", "each", "all", "any"))
         outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
         return replace(s, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
@@ -155,7 +156,8 @@ class Flow:
             self.c.error("DQ0057", _("`by {kind}` is not possible here", kind=who.kind), who.span,
                          _("here: {names}", names=", ".join(_("a PC id") if k == "pc" else f"`{k}`" for k in allowed)))
         elif who.kind == "pc":
-            return replace(who, pc=self.c._pc_ref(who.pc, who.span, scope))
+            return replace(who, pc=self.c._pc_ref(who.pc, who.span, scope,
+                                                  others=tuple(k for k in allowed if k != "pc")))
         return who
 
     def _s_Encounter(self, s: ast.Encounter, scope):

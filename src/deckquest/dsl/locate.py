@@ -26,7 +26,7 @@ def local_reference(reference: str, relative_to: Path) -> Path:
     """A reference inside the script's own pack (or folder); DeckquestError if it leaves it."""
     base = relative_to if relative_to.is_dir() else relative_to.parent
     where = Span(str(relative_to)) if relative_to.is_file() else None
-    if reference.startswith("/") or "\\" in reference or _DRIVE.match(reference) or not reference:
+    if reference.startswith("/") or "\\" in reference or "\0" in reference or _DRIVE.match(reference) or not reference:
         raise DeckquestError(_("bad reference `{reference}`: a reference is a relative path with `/`", reference=reference[:80]), where)
     anchor = _pack_root(base) or base.resolve()
     target = (base / reference).resolve()

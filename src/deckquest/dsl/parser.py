@@ -389,11 +389,14 @@ def _recover(text: str, path: str, first: UnexpectedInput, fragment: str = "") -
     return found or [diagnostic_for(first, path, lines, 0, fragment)], False
 
 
-def _blocks(lines: list[str]):
-    """(first line number, text) of each top-level block: a column-0 line and its indented lines."""
+def _blocks(lines: list[str], joined: tuple[re.Pattern, re.Pattern] | None = None):
+    """(first line number, text) of each top-level block: a column-0 line and its indented lines.
+    With `joined` = (opening, continuation), a column-0 line matching the continuation goes on
+    a block whose first line matches the opening (`else:` and `else if …:` their `if`)."""
     start, current = None, []
     for number, line in enumerate(lines, start=1):
-        if line and not line[0].isspace() and not line.startswith("#"):
+        if line and not line[0].isspace() and not line.startswith("#") and not (
+                current and joined is not None and joined[0].match(current[0]) and joined[1].match(line)):
             if current:
                 yield start, "\n".join(current) + "\n"
             start, current = number, [line]
@@ -404,6 +407,7 @@ def _blocks(lines: list[str]):
 
 
 _WRAPPER = 'scene recovered "":\n'
+_IF_ELSE = (re.compile(r"if\b"), re.compile(r"else\b"))
 
 
 def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str], limit: int,
@@ -412,7 +416,8 @@ def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str], 
     (the first `limit` of them)."""
     chunk_lines = chunk.split("\n")  # `lines` stays the file's: diagnostics read their line there
     found: list[Diagnostic] = []
-    for start, statement in _blocks([line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]):
+    statements = [line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]
+    for start, statement in _blocks(statements, _IF_ELSE):  # an `else:` is parsed with its `if`, never alone
         if len(found) >= limit:
             break
         body = "\n".join((" " * INDENT + line) if line else "" for line in statement.split("\n"))
@@ -535,6 +540,14 @@ class AstBuilder(Transformer):
     def reading(self, meta, c):
         return self._entry(meta, "reading", (str(c[0]), str(c[1])))
 
+    def success_endings(self, meta, c):
+        """The endings, each with its place: ((name, span), …)."""
+        return self._entry(meta, "success_endings", tuple(c))
+
+    def ending(self, meta, c):
+        name = unquote(c[0]) if isinstance(c[0], Token) else c[0]
+        return name, self._span(meta)
+
     def use_decl(self, meta, c):
         return ast.Use(self._span(meta), unquote(c[0]), str(c[1]) if c[1] is not None else None)
 
@@ -557,13 +570,14 @@ class AstBuilder(Transformer):
 
     def npc_decl(self, meta, c):
         kind, name, title, from_card, *fields = c
-        return ast.NpcDecl(self._span(meta), kind, str(name), unquote(title), from_card, fields)
+        return ast.NpcDecl(self._span(meta), kind, str(name), unquote(title), from_card and unquote(from_card),
+                           fields, from_card and self._tok_span(from_card))
 
     def npc_kind(self, meta, c):
         return str(c[0])
 
     def from_card(self, meta, c):
-        return unquote(c[0])
+        return c[0]  # the STRING token: npc_decl keeps its text and its place
 
     def cost_field(self, meta, c):
         return ast.NpcField(self._span(meta), "cost", unquote(c[0]))
@@ -670,7 +684,8 @@ class AstBuilder(Transformer):
         kind, difficulty, by, label, *outcomes = c
         return ast.Check(self._span(meta), str(kind), self._int(difficulty), by,
                          unquote(label) if label is not None else None,
-                         _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes)
+                         _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes,
+                         self._tok_span(kind))
 
     def by(self, meta, c):
         return c[0]

@@ -16,6 +16,7 @@ own side table (``Scenario.system_table``).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 from typing import Any, cast
@@ -159,8 +160,10 @@ class _Compiler:
         self.triggers[:0] = [self.flow.trigger(trigger, scene=None) for trigger in script.triggers]
         start = None if library else self._flow(script)
         table = None
+        success_endings: tuple[str, ...] = ()
         if not library:
             self._unused(script)
+            success_endings = self._success_endings(script)
             if self.language is not None:
                 table = self.language.resolve(SystemContext(self, script, header))
         errors = [d for d in self.diagnostics if d.severity == "error"]
@@ -176,6 +179,7 @@ class _Compiler:
             warnings=_with_source([d for d in self.diagnostics if d.severity == "warning"], text, str(self.path)),
             omitted_warnings=self.omitted_warnings,
             system=header["system"], options=header["options"], readings=header["readings"], system_table=table,
+            success_endings=success_endings,
         )
 
     def error(self, code, message, span, hint=None):
@@ -299,7 +303,8 @@ class _Compiler:
                        _("move what both scripts need into a third one that both use"))
             return
         qualified = f"{self.prefix}{namespace}."
-        library = _Compiler(target, self.db, self.stack, self.budget, prefix=qualified, locator=self.locator)
+        library = _Compiler(self._shown(target), self.db, self.stack, self.budget, prefix=qualified,
+                            locator=self.locator)
         library.rules = self.rules
         library.language = self.language
         try:
@@ -414,11 +419,28 @@ class _Compiler:
         try:
             return path, load_deck(path, self._database())
         except CompileError as failure:
-            self.diagnostics.extend(failure.diagnostics)
+            self.diagnostics.extend(self._as_written(d, path) for d in failure.diagnostics)
         except DeckquestError as problem:
-            self.diagnostics.append(Diagnostic("error", problem.message, problem.span or span,
-                                               problem.code or "DQ0051", problem.hint))
+            self.diagnostics.append(self._as_written(Diagnostic("error", problem.message, problem.span or span,
+                                                                problem.code or "DQ0051", problem.hint), path))
         return path, None
+
+    def _as_written(self, diagnostic: Diagnostic, path: Path) -> Diagnostic:
+        """A deck file's diagnostic named as the script is (`decks/rook.txt:3:1` beside
+        `quest.quest:9:5`, see `_shown`)."""
+        if diagnostic.span.file != str(path):
+            return diagnostic
+        return dataclasses.replace(diagnostic, span=dataclasses.replace(diagnostic.span, file=str(self._shown(path))))
+
+    def _shown(self, path: Path) -> Path:
+        """A file the script refers to, named the way the script's own path was given: relative
+        to the working folder when that was relative, else absolute."""
+        if self.path.is_absolute():
+            return path
+        try:
+            return Path(os.path.relpath(path))
+        except ValueError:  # another drive (Windows)
+            return path
 
     def _criticals(self, pc: ast.PcDecl, deck) -> None:
         """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck (2019 only: T-5 has none)."""
@@ -594,7 +616,7 @@ class _Compiler:
         card = self._database().get(npc.from_card)
         if card is None:
             suggestion = self._database().suggest(npc.from_card)
-            self.error("DQ0054", _("unknown card \"{from_card}\"", from_card=npc.from_card), npc.span,
+            self.error("DQ0054", _("unknown card \"{from_card}\"", from_card=npc.from_card), npc.from_card_span or npc.span,
                        _("did you mean \"{suggestion}\"? If it is another card, import it with `deckquest cards import`", suggestion=suggestion)
                        if suggestion else _("import card data with `deckquest cards import`"))
             return
@@ -644,7 +666,7 @@ class _Compiler:
             "player": ("deck", npc.get("deck") is None, 'deck "decks/boss.txt"'),
             "horde": ("deck", npc.get("deck") is None, 'deck "decks/horde.txt"'),
         }[npc.kind]
-        if missing[1] and not any(d.span == npc.span for d in self.diagnostics):
+        if missing[1] and not any(d.span in (npc.span, npc.from_card_span) for d in self.diagnostics):
             self.error("DQ0055", _("the {kind} `{id}` has no `{missing0}`", kind=kind_word(npc.kind), id=npc.id, missing0=missing[0]), npc.span,
                        (_("add `{line}` under it, or take a card's values: `from card \"Name\"`", line=missing[2])
                         if npc.kind in ("creature", "planeswalker") else _("add `{line}` under it", line=missing[2])))
@@ -653,8 +675,9 @@ class _Compiler:
 
     # -------------------------------------------------------------- names in statements
 
-    def _lookup(self, name: str, span: Span, wanted: tuple[str, ...], code: str) -> str:
-        """The canonical name of a use of `name` expected to be one of `wanted` kinds."""
+    def _lookup(self, name: str, span: Span, wanted: tuple[str, ...], code: str, others: tuple[str, ...] = ()) -> str:
+        """The canonical name of a use of `name` expected to be one of `wanted` kinds; `others`
+        are the words also accepted there (`party`, `each`…), named in the hint."""
         canonical = self.prefix + name
         entry = self.symbols.get(canonical)
         if entry is None or entry[0] not in wanted:
@@ -665,7 +688,8 @@ class _Compiler:
                 candidates = [n[len(self.prefix):] for n in candidates if n.startswith(self.prefix)]
             wanted_words = _(" or ").join(kind_word(k) for k in wanted)
             if entry is None:
-                self.error(code, _("unknown {wanted_words} `{name}`", wanted_words=wanted_words, name=name), span, did_you_mean(name, candidates))
+                self.error(code, _("unknown {wanted_words} `{name}`", wanted_words=wanted_words, name=name), span,
+                           _unknown_hint(name, candidates, others))
             else:
                 self.error("DQ0035", _("`{name}` is a {entry0}, not a {wanted_words}", name=name, entry0=kind_word(entry[0]), wanted_words=wanted_words), span,
                            did_you_mean(name, candidates))
@@ -680,7 +704,7 @@ class _Compiler:
             self.error("DQ0035", _("`{name}` is a {kind} NPC; only a {names} can be recruited (T-8.4)", name=name, kind=kind_word(npc.kind), names=_(" or ").join(kind_word(k) for k in kinds)), span)
         return canonical
 
-    def _pc_ref(self, name: str, span: Span, scope: Scope) -> str:
+    def _pc_ref(self, name: str, span: Span, scope: Scope, others: tuple[str, ...] = ()) -> str:
         if name == "pc":
             if not scope.pc:
                 self.error("DQ0037", _("`pc` means the PC in scope, and here there is none"), span,
@@ -690,7 +714,7 @@ class _Compiler:
             self.error("DQ0033", _("`party` is not a PC"), span,
                        _("an effect on every PC is written `each pc loses 1 life`, `each pc draws 1`"))
             return name
-        return self._lookup(name, span, ("pc",), "DQ0033")
+        return self._lookup(name, span, ("pc",), "DQ0033", others)
 
     # -------------------------------------------------------------- triggers, scenes, statements
 
@@ -727,6 +751,22 @@ class _Compiler:
             if scene.id not in seen:
                 self.warn("DQ0043", _("no path leads to the scene `{id}`", id=scene.id), scene.span,
                           _("add `-> {id}` where the players should reach it, or remove it", id=scene.id))
+
+    def _success_endings(self, script: ast.Script) -> tuple[str, ...]:
+        """`success endings victory, "peace"`: the endings the sim's verdict counts as the
+        party's success; each must be one an `end` of the script gives (DQ0130)."""
+        entry = next((e for e in script.header.entries if e.key == "success_endings"), None) if script.header else None
+        if entry is None:
+            return ()
+        given = sorted(_endings_given([scene.body for scene in self.scenes.values()]
+                                      + [trigger.body for trigger in self.triggers]
+                                      + [t.body for scene in self.scenes.values() for t in scene.triggers]))
+        endings = cast(tuple[tuple[str, Span], ...], entry.value)
+        for name, span in endings:
+            if name not in given:
+                self.error("DQ0130", f"no `end` of the script gives the ending `{name}`", span,
+                           did_you_mean(name, given) or listed("its endings", given))
+        return tuple(dict.fromkeys(name for name, _ in endings))
 
     def _unused(self, script: ast.Script) -> None:
         for kind, declarations in (("NPC", script.npcs), ("flag", script.flags), ("counter", script.counters)):
@@ -806,6 +846,29 @@ def _entry_words(entry: ast.HeaderEntry) -> str:
 
 def _number(text: str | None) -> int | None:
     return int(text) if text is not None and text.lstrip("-").isdigit() else None
+
+
+def _endings_given(blocks: list[list]) -> set[str]:
+    """The outcomes of every `end` statement in the blocks, nested ones included."""
+    given, todo = set(), list(blocks)
+    while todo:
+        for stmt in todo.pop():
+            if isinstance(stmt, ast.End):
+                given.add(stmt.outcome)
+            todo.extend(ast.nested_blocks(stmt))
+    return given
+
+
+def _unknown_hint(name: str, candidates: list[str], others: tuple[str, ...]) -> str | None:
+    """"did you mean …?", and where other words are accepted too (`by everyone`), all of them."""
+    hint = did_you_mean(name, [*candidates, *others])
+    if not others:
+        return hint
+    known = ", ".join(f"`{c}`" for c in sorted(candidates)[:8]) + (", …" if len(candidates) > 8 else "")
+    words = ", ".join(f"`{o}`" for o in others)
+    takes = (_("`by` takes a PC ({known}) or {words}", known=known, words=words) if candidates
+             else _("`by` takes a PC id or {words}", words=words))
+    return f"{hint} {takes}" if hint else takes
 
 
 def _with_source(diagnostics: list[Diagnostic], text: str, path: str) -> list[Diagnostic]:

@@ -414,6 +414,21 @@ def check_note(pending: PendingCheck) -> str:
     return ""
 
 
+def standing(pc: PC, pending: PendingCheck) -> str:
+    """Where a check stands before its boost is decided (T-4.6), in words for the player:
+    already a success, a failure by how much, or decided by a critical card (T-4.7), which a
+    boost cannot change."""
+    if pending.critical is not None:
+        deciding = pending.revealed[0] if pending.critical == "failure" else pending.revealed[-1]
+        outcome = _("success") if pending.critical == "success" else _("failure")
+        return (_("critical {card}: automatic {outcome}, which a boost cannot change",
+                  card=pc.cards[deciding].name, outcome=outcome) if pending.revealed else check_note(pending))
+    if pending.success:
+        return _("already a success")
+    short = pending.target - pending.result + (1 if pending.rules == "2014" else 0)
+    return _("a failure by {short} so far (a boost adds 1 per colourless card among the top 6)", short=short)
+
+
 # --- T-4.12: no repeat of the very same check ------------------------------------------
 
 

@@ -31,7 +31,7 @@ from deckquest.cards.database import card_name
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
 from deckquest.engine import pc as pcs
-from deckquest.engine.checks import boost_when_failing
+from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine import adventure
 from deckquest.engine.adventure import creature_power, destroyed, exchange_damage, mana_sources, npc_stats
 from deckquest.engine.combat.mana import pay
@@ -360,8 +360,9 @@ class HumanAgent:
 
     def boost(self, run, pc, pending):
         cards = _(", ").join(card_name(name) for name in pc.names(pending.revealed))
-        return self._yes(_("{pc} revealed {cards}: target {target}, result {result}. Boost (exile the top 6 "
-                           "cards)? [y/n] ", pc=pc.name, cards=cards, target=pending.target, result=pending.result))
+        return self._yes(_("{pc} revealed {cards}: target {target}, result {result}: {standing}. Boost (exile the "
+                           "top 6 cards)? [y/n] ", pc=pc.name, cards=cards, target=pending.target,
+                           result=pending.result, standing=standing(pc, pending)))
 
     def support(self, run, pc, kind, difficulty, ready):
         self.output(_("Support {pc}'s {kind} check with a creature (T-3.3)?", pc=pc.name, kind=check_kind_word(kind)))
@@ -385,9 +386,13 @@ class HumanAgent:
         return candidates[picked - 1] if picked else None
 
     def battle_agent(self):
-        """The same person, asked through the same input and output (at end of input it
-        passes until the battle is over; the run then stops at its next question)."""
-        return HumanBattleAgent(self.input, self.output)
+        """The same person, asked through the same input and output. End of input, `save` or
+        `quit` in a battle stops the run there (``StopRun``): a battle is one statement, so
+        the run stops, and is saved, at the decision before it (issue 18)."""
+        def stop(why: str) -> None:
+            raise StopRun(f"{why} in a battle: the run stops before the battle")
+
+        return HumanBattleAgent(self.input, self.output, stop=stop, stop_words=STOP_WORDS)
 
 
 class SeatsAgent(FirstAgent):

@@ -19,7 +19,7 @@ from deckquest.cards.database import card_name
 from deckquest.cards.model import Card
 from deckquest.engine.pc import status_word
 from deckquest.i18n import _
-from deckquest.engine.checks import boost_when_failing
+from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
 from deckquest.engine.combat.casting import is_instant_speed, play_value
@@ -41,12 +41,17 @@ class HumanBattleAgent:
     """Asks a person: prints the board and the numbered legal actions through
     `output`, reads the choice through `input` (both injected, so it is testable).
     Anything but a listed number is refused and asked again; at end of input it
-    passes (accept, confirm, end turn) so a battle always finishes."""
+    passes (accept, confirm, end turn) so a battle always finishes, unless `stop` is given:
+    then end of input, or one of `stop_words` typed, calls `stop(why)`, which raises (a
+    scenario run stops there, and is saved from before the battle: issue 18)."""
 
-    def __init__(self, input: Callable[[str], str] = input, output: Callable[[str], None] = print):
+    def __init__(self, input: Callable[[str], str] = input, output: Callable[[str], None] = print,
+                 stop: Callable[[str], None] | None = None, stop_words: tuple[str, ...] = ()):
         self.input = input
         self.output = output
         self.ended = False
+        self.stop = stop
+        self.stop_words = stop_words
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
         if self.ended:
@@ -58,9 +63,13 @@ class HumanBattleAgent:
             try:
                 answer = self.input(_("choose {low}-{high}: ", low=1, high=len(actions))).strip()
             except EOFError:
+                if self.stop is not None:
+                    self.stop("end of input")
                 self.ended = True
                 self.output(_("(end of input: passing from now on)"))
                 return _passing(actions)
+            if self.stop is not None and answer.lower() in self.stop_words:
+                self.stop(f"`{answer.lower()}`")
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
             self.output(_("please answer with a number from {low} to {high}", low=1, high=len(actions)))
@@ -101,8 +110,11 @@ def render_board(battle: Battle) -> str:
                               attacker=attacker, number=attack.card, blockers=blockers))
     if battle.check is not None:
         pending = battle.check.pending
-        lines.append("  " + _("{purpose} check: target {target}, result {result}", purpose=battle.check.purpose,
-                              target=pending.target, result=pending.result))
+        side = battle.side(pending.pc)
+        lines.append("  " + _("{purpose} check: revealed {cards}; target {target}, result {result}: {standing}",
+                              purpose=battle.check.purpose,
+                              cards=_(", ").join(card_name(name) for name in side.names(pending.revealed)),
+                              target=pending.target, result=pending.result, standing=standing(side, pending)))
     for pc in battle.survivors:
         lines.append(_("{pc}: life {life}, {status}, library {library}", pc=pc.name, life=pc.life,
                        status=status_word(pc.status), library=len(pc.library)))

@@ -15,7 +15,7 @@ from deckquest.i18n import _, language, language_for
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import AGENT_NAMES, agent_names, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
-from deckquest.runtime.transcript import TextRenderer, json_line
+from deckquest.runtime.transcript import TextRenderer, json_line, untagged
 
 
 def locate_script(ref: str) -> Path:
@@ -125,12 +125,19 @@ def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices:
         def listener(event):
             for line in renderer.lines(event):
                 echo(line)
-    agent_object = make_agent(name, choices, input=ask, output=echo, system=program.system)
+    agent_object = make_agent(name, choices, input=lambda prompt: ask(untagged(prompt)),
+                              output=lambda line: echo(untagged(line)),  # no rule tags at the table
+                              system=program.system)
     if resume is not None:
         from deckquest.runtime.saves import load_run
 
         run = load_run(program, resume, agent_object, record=False, listener=listener, max_steps=max_steps)
+        if output_format != "jsonl":  # no `start` event comes: the renderer learns the names here
+            renderer.names.update({pc_id: pc.name for pc_id, pc in run.state.pcs.items()})
         seed = saved["seed"]
+        if run.script_changes:
+            _note(_("the script changed since the save ({changes}), not where the run stands: resuming with the "
+                    "script as it is now", changes=run.script_changes))
         _note(_("resuming {save}: scene `{scene}`, {steps} steps in", save=resume, scene=run.state.scene,
                 steps=run.state.steps))
     else:
@@ -159,7 +166,8 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         except KeyboardInterrupt:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(_("interrupted: the run is saved to {path}; continue it with --resume {path}", path=path))
+            _note(_("interrupted: the run is saved to {path}{before}; continue it with --resume {path}", path=path,
+                    before=_before_battle(run)))
             raise
         if going:
             continue
@@ -167,8 +175,23 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         if result.outcome == ABANDONED:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(_("the run is saved to {path}; continue it with --resume {path}", path=path))
+            _note(_("the run is saved to {path}{before}; continue it with --resume {path}", path=path,
+                    before=_before_battle(run)))
         return result
+
+
+def _before_battle(run: Run) -> str:
+    """Said of a save made in a battle: it is the run before the battle (a battle is one
+    statement, and is not saved halfway yet); resumed, the battle is fought from its start."""
+    from deckquest.dsl import ast
+
+    frame = run.state.frames[-1] if run.state.frames else None
+    block = run.program.blocks[frame.block] if frame is not None else []
+    stmt = block[frame.index] if frame is not None and frame.index < len(block) else None
+    if not isinstance(stmt, ast.Battle):
+        return ""
+    return _(" as it was before the battle at line {line} (a battle is not saved halfway: resumed, it is "
+             "fought again from its start, with the same cards)", line=stmt.span.line)
 
 
 def _note(text: str) -> None:

@@ -293,6 +293,7 @@ class Run:
         # What agents remember between decisions (``best``: the scene visit it prepared in):
         # not game state, but copied with snapshots and clones so they continue identically.
         self.memory: dict = {}
+        self.script_changes = ""  # a resumed run: the lines its script changed since the save (saves.py)
         if state is not None:  # a resumed run (runtime/saves.py): ``rng`` is in the saved state
             self.state = state
             return

@@ -39,6 +39,7 @@ from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
 from deckquest.files import NotRegularFile, read_bounded, write_atomically
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program, Run
+from deckquest.runtime.script_changes import Changes, compare, outline
 from deckquest.runtime.state import Frame, NpcState, RunState
 
 SAVE_VERSION = 1
@@ -66,11 +67,19 @@ def schema() -> dict:
 
 def script_digest(scenario) -> str:
     """The sha256 of the script's text (the main file's bytes)."""
+    return hashlib.sha256(_script_bytes(scenario)).hexdigest()
+
+
+def _script_bytes(scenario) -> bytes:
     try:
-        return hashlib.sha256(Path(scenario.path).read_bytes()).hexdigest()
+        return Path(scenario.path).read_bytes()
     except OSError as error:
         raise DeckquestError(_("cannot read the script to save or resume its run: {strerror}", strerror=error.strerror),
                              Span(str(scenario.path))) from None
+
+
+def _script_text(scenario) -> str:
+    return _script_bytes(scenario).decode("utf-8", errors="replace")
 
 
 # ---------------------------------------------------------------- writing
@@ -88,6 +97,7 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
         "deckquest_save": SAVE_VERSION,
         "script": script,
         "script_sha256": script_digest(scenario),
+        "outline": outline(program, _script_text(scenario), state.frames),
         "seed": seed,
         "agent": agent if agent is not None else getattr(run.agent, "name", None),
         "party": party,
@@ -276,8 +286,12 @@ def load_run(program: Program, path, agent, *, listener=None, kinds=None, record
     data = read_save(path)
     display = str(path)
     scenario = program.scenario
-    if script_digest(scenario) != data["script_sha256"]:
-        same_name = Path(data["script"]).name == Path(scenario.path).name
+    changes = None
+    same_name = Path(data["script"]).name == Path(scenario.path).name
+    if script_digest(scenario) != data["script_sha256"] and same_name and "outline" in data:
+        changes = _edited(data, program, display)  # this script, edited: resumed if the position holds
+        data = _renumbered(data, changes, program)
+    elif script_digest(scenario) != data["script_sha256"]:
         raise DeckquestError(
             _("the save is for a different version of the script `{script}`, not `{path}` as it is now",
               script=data["script"], path=scenario.path) if same_name
@@ -298,7 +312,39 @@ def load_run(program: Program, path, agent, *, listener=None, kinds=None, record
     run = Run(program, agent, rng, record=record, listener=listener, kinds=kinds, max_steps=max_steps,
               battle_events=battle_events, state=state, **hooks)
     run.memory = _memory(data)
+    run.script_changes = changes.changed_lines if changes is not None else ""
     return run
+
+
+def _edited(data: dict, program: Program, display: str) -> Changes:
+    """The script changed since the save: what changed, or a DQ9007 refusal saying why the
+    saved position may no longer mean what it meant (runtime/script_changes.py)."""
+    try:
+        changes = compare(data["outline"], program, _script_text(program.scenario), data["state"],
+                          data["script"])
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise DeckquestError(f"the save is damaged: its outline of the script: {error}", Span(display),
+                             code=DAMAGED) from None
+    if changes.refusals:
+        raise DeckquestError(
+            f"the script changed since the save where it matters: {'; '.join(changes.refusals)}",
+            Span(display), code=OTHER_SCRIPT,
+            hint=f"changed since the save: {changes.changed_lines}; resume with the script as it was, "
+                 "or undo those edits")
+    return changes
+
+
+def _renumbered(data: dict, changes: Changes, program: Program) -> dict:
+    """The save's state with its frames and checks moved to where their blocks and lines are
+    now, and the flags and counters the edit added, as declared."""
+    state = dict(data["state"])
+    state["frames"] = [{**frame, "block": changes.block_numbers[frame["block"]]} for frame in state["frames"]]
+    state["checks_made"] = [[pc, [file, changes.line_numbers[line] if file == data["script"] else line, col]]
+                            for pc, (file, line, col) in state["checks_made"]]
+    scenario = program.scenario
+    state["flags"] = {name: state["flags"].get(name, False) for name in scenario.flags}
+    state["counters"] = {name: state["counters"].get(name, decl.initial) for name, decl in scenario.counters.items()}
+    return {**data, "state": state}
 
 
 def _memory(data: dict) -> dict:

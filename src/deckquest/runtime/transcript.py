@@ -12,6 +12,7 @@ written when the next turn begins or the battle ends.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Iterable
 
@@ -21,6 +22,19 @@ from deckquest.engine.pc import status_word
 from deckquest.i18n import _, ngettext
 
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+_TAG = r"[TGAI]-\d+(?:\.\d+)*"
+_TAGS = rf"{_TAG}(?:(?:, | to | and ){_TAG})*"
+_TAG_ALONE = re.compile(rf" ?\({_TAGS}\)")  # "(T-6.2, T-6.11)", "(T-2.4 to T-2.6)"
+_TAG_AFTER = re.compile(rf"(?:,? |、){_TAGS}(?=[):):])")  # "(24 cut, T-6.4)", "(scene end, T-2.9: …)", "削減、T-6.4)"
+GM_TEXT = frozenset({"narration", "end"})
+"""Events whose text the script's author wrote: shown as written, tags and all."""
+
+
+def untagged(line: str) -> str:
+    """A line without the rule tags (T-6.2, G-15, …) that point into the rules digests, which
+    the package does not ship: the table transcript is for players (the JSONL keeps them)."""
+    return _TAG_AFTER.sub("", _TAG_ALONE.sub("", line))
 
 
 def color_word(color: str) -> str:
@@ -70,6 +84,11 @@ class TextRenderer:
         return self.names.get(pc) or card_name(pc)  # a PC, an enemy, or a card a spell targets
 
     def lines(self, event: dict) -> list[str]:
+        """The event's lines, without rule tags but in the author's own text (`untagged`)."""
+        rendered = self._lines(event)
+        return rendered if event["event"] in GM_TEXT else [untagged(line) for line in rendered]
+
+    def _lines(self, event: dict) -> list[str]:
         kind = event["event"]
         if self.system is not None:
             own = self.system.render(event, self.names)
@@ -313,22 +332,28 @@ class BattleTurn:
     """One battle turn's engine events, written as a line of what each side did (lands,
     spells, the horde's reveal, escape checks) and a line of its combat and results
     (attacks, blocks, life, cards milled, permanents that died or left). Other engine events
-    (damage to creatures, triggers, pumps) are in the JSONL only."""
+    (damage to creatures, triggers, pumps) are in the JSONL only.
+
+    What a spell or an ability did outside combat (life, deaths, cards leaving, milling) is
+    written on the deed's own line, after it (`casts Healing Salve on Ilse -> Ilse +3 life
+    (15)`), never on the line of an attack it has nothing to do with. What happened from the
+    first attack to the combat damage (a trick cast meanwhile included) is the combat line's;
+    a deed after the combat damage has its results again."""
 
     def __init__(self, event: dict, name):
         fields = dict(turn=event["turn"], clock=clock(event["clock"]))
         self.head = "  " + (_("turn {turn} (party) {clock}", **fields) if event["active"] == "survivors"
                             else _("turn {turn} (enemies) {clock}", **fields))
         self.name = name
-        self.deeds: dict[str, list[str]] = {}  # player -> what they did, in order
+        self.deeds: dict[str, list[tuple[str, TurnEffects]]] = {}  # player -> what they did, in order
         self.revealed: list[str] = []
         self.horde_casts: list[str] = []
         self.attacks: dict[str, list[str]] = {}  # defender -> the attackers' names
         self.blocks: list[str] = []
-        self.life: dict[str, list[int | str]] = {}  # player -> [net change, life after, status]
-        self.milled: Counter = Counter()
-        self.died: list[str] = []
-        self.left: list[str] = []  # exiled or returned to hand
+        self.effects: TurnEffects | None = None  # the results of the latest deed, until combat
+        self.combat = TurnEffects()  # the results of the attacks on, and of no deed
+        self.fighters: set[str] = set()  # the attacking and blocking creatures' names
+        self.fought = False  # combat damage was dealt: later deeds are the second main phase's
 
     def add(self, e: dict) -> None:
         method = getattr(self, "_" + e["event"][len("battle_"):], None)
@@ -336,7 +361,13 @@ class BattleTurn:
             method(e)
 
     def _did(self, player: str, deed: str) -> None:
-        self.deeds.setdefault(player, []).append(deed)
+        in_combat = bool(self.fighters) and not self.fought
+        self.effects = None if in_combat else TurnEffects()
+        self.deeds.setdefault(player, []).append((deed, self.effects or TurnEffects()))
+
+    def _results(self) -> "TurnEffects":
+        """Where a result goes: the latest deed's effects before combat, else the combat line's."""
+        return self.effects if self.effects is not None else self.combat
 
     def _play_land(self, e):
         self._did(e["player"], _("plays {card}", card=card_name(e["card"])))
@@ -344,6 +375,7 @@ class BattleTurn:
     def _cast(self, e):
         if e["player"] == "horde":
             self.horde_casts.append(e["card"])
+            self.effects = None  # the horde's spells are on its reveal: their results go with combat's
             return
         spell = card_name(e["card"]) + (f" (X={e['x']})" if e.get("x") else "")
         if e.get("targets"):
@@ -366,9 +398,22 @@ class BattleTurn:
         self.revealed += e["cards"]
 
     def _check(self, e):
+        """An escape check (T-6.6): the cards revealed, and the critical card where one
+        decided it (a critical first card makes the target 20, a second the result 20, T-4.7)."""
         verdict = _("success") if e["success"] else _("failure")
-        self._did(e["player"], _("tries to escape: target {target}, result {result}, {verdict}", target=e["target"],
-                                 result=e["result"], verdict=verdict))
+        revealed = e.get("revealed") or []
+        target, result = _("target {target}", target=e["target"]), _("result {result}", result=e["result"])
+        if e.get("critical") == "failure" and len(revealed) >= 2:
+            target += " (" + _("critical {card}", card=card_name(revealed[-2])) + ")"
+        elif e.get("critical") == "success" and len(revealed) >= 2:
+            result += " (" + _("critical {card}", card=card_name(revealed[-1])) + ")"
+        elif e.get("critical"):  # only critical cards were left to reveal
+            verdict += " (" + _("only critical cards left") + ")"
+        if e.get("boost_bonus"):
+            result += " (" + _("boost +{bonus}", bonus=e["boost_bonus"]) + ")"
+        cards = _("revealed {cards}; ", cards=card_names(revealed)) if revealed else ""
+        self._did(e["player"], _("tries to escape: {cards}{target}, {result}, {verdict}", cards=cards, target=target,
+                                 result=result, verdict=verdict))
 
     def _draw(self, e):
         if e["status"] != "ok":
@@ -378,34 +423,42 @@ class BattleTurn:
         self._did(e["player"], _("discards {card}", card=card_name(e["card"])))
 
     def _attack(self, e):
+        self.effects = None  # from the first attack on, results are combat's
+        self.fighters.add(e["card"])
         defender = card_name(e["planeswalker"]) if e.get("planeswalker") else self.name(e["defender"])
         self.attacks.setdefault(defender, []).append(e["card"])
 
     def _block(self, e):
+        self.fighters.add(e["card"])
         self.blocks.append(_("{card} on {attacker}", card=card_name(e["card"]), attacker=card_name(e["attacker"])))
 
+    def _damage(self, e):
+        if e["source"] in self.fighters:
+            self.effects, self.fought = None, True
+
     def _life(self, e):
-        entry = self.life.setdefault(e["player"], [0, 0, "ok"])
+        entry = self._results().life.setdefault(e["player"], [0, 0, "ok"])
         entry[0] += e["change"]
         entry[1:] = [e["life"], e["status"]]
 
     def _mill(self, e):
-        self.milled[e["player"]] += len(e["cards"])
+        self._results().milled[e["player"]] += len(e["cards"])
 
     def _dies(self, e):
-        self.died.append(e["card"])
+        self._results().died.append(e["card"])
 
     def _exile(self, e):
-        self.left.append(_("{card} (exiled)", card=card_name(e["card"])))
+        self._results().left.append(_("{card} (exiled)", card=card_name(e["card"])))
 
     def _bounce(self, e):
-        self.left.append(_("{card} (to its owner's hand)", card=card_name(e["card"])))
+        self._results().left.append(_("{card} (to its owner's hand)", card=card_name(e["card"])))
 
     def _counter(self, e):
         self._did(e["player"], _("has {card} countered", card=card_name(e["card"])))
 
     def lines(self) -> list[str]:
-        deeds = [_("{player} {deeds}", player=self.name(player), deeds=_(", ").join(done))
+        deeds = [_("{player} {deeds}", player=self.name(player),
+                   deeds=_(", ").join(self._deed(deed, effects) for deed, effects in done))
                  for player, done in self.deeds.items()]
         if self.revealed:
             horde = [_("reveals {cards}", cards=counted(self.revealed))]
@@ -420,16 +473,35 @@ class BattleTurn:
                     for defender, names in self.attacks.items()]
         if self.blocks:
             results.append(_("blocks: {blocks}", blocks=_(", ").join(self.blocks)))
-        for player, (change, life, status) in self.life.items():
-            fields = dict(player=self.name(player), change=signed(change), life=life)
-            results.append(_("{player} {change} life ({life})", **fields) if status == "ok" else
-                           _("{player} {change} life ({life}, {status})", status=status_word(str(status)), **fields))
-        results += [_("{player} mills {count}", player=self.name(player), count=count)
-                    for player, count in self.milled.items()]
-        if self.died:
-            results.append(_("dies: {cards}", cards=counted(self.died)))
-        if self.left:
-            results.append(_("leaves: {cards}", cards=counted(self.left)))
+        results += self.combat.words(self.name)
         if results:
             lines.append("    " + _("; ").join(results) + _("."))
         return lines
+
+    def _deed(self, deed: str, effects: "TurnEffects") -> str:
+        words = effects.words(self.name)
+        return deed + " -> " + _("; ").join(words) if words else deed
+
+
+class TurnEffects:
+    """Results in a battle turn: each player's net life change with the life after, cards
+    milled, permanents that died or left the battlefield."""
+
+    def __init__(self):
+        self.life: dict[str, list] = {}  # player -> [net change, life after, status]
+        self.milled: Counter = Counter()
+        self.died: list[str] = []
+        self.left: list[str] = []  # exiled or returned to hand
+
+    def words(self, name) -> list[str]:
+        found = []
+        for player, (change, life, status) in self.life.items():
+            fields = dict(player=name(player), change=signed(change), life=life)
+            found.append(_("{player} {change} life ({life})", **fields) if status == "ok" else
+                         _("{player} {change} life ({life}, {status})", status=status_word(str(status)), **fields))
+        found += [_("{player} mills {count}", player=name(player), count=count) for player, count in self.milled.items()]
+        if self.died:
+            found.append(_("dies: {cards}", cards=counted(self.died)))
+        if self.left:
+            found.append(_("leaves: {cards}", cards=counted(self.left)))
+        return found

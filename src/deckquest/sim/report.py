@@ -127,7 +127,8 @@ def _build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested:
     scenario = program.scenario
     runs = tally.runs
     data = {
-        "scenario": {"title": scenario.title, "path": str(scenario.path), "rules": program.rules},
+        "scenario": {"title": scenario.title, "path": str(scenario.path), "rules": program.rules,
+                     "success_endings": list(scenario.success_endings)},
         "runs": runs,
         "runs_requested": runs_requested,
         "interrupted": interrupted,
@@ -153,7 +154,7 @@ def _build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested:
     data["ending_details"] = _ending_details(data, tally)
     system = program.system
     section = system.report(tally.system_rows, runs)
-    if system.whole_game():  # no party, scenes or checks: the system judges its own game
+    if not scenario.scenes:  # a whole game: no party, scenes or checks; the system judges its game
         data["verdict"] = system.verdict(section) if section is not None and runs else None
     else:
         data["verdict"] = _verdict(data)
@@ -164,11 +165,10 @@ def _build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested:
 
 
 def whole_game(data: dict) -> bool:
-    """A report of a whole-game system's script: its party, scene, check, clock and battle
-    sections are MTG-TRPG's and say nothing about the game, so the pages leave them out."""
-    section = data.get("system")
-    system = REGISTRY.find(section["name"]) if section is not None else None
-    return system is not None and system.whole_game()
+    """A report of a script with no scenes (a whole game of its system): the party, scene,
+    check, clock and battle sections are MTG-TRPG's adventure's and say nothing about the
+    game, so the pages leave them out. (Every MTG-TRPG script has a start scene.)"""
+    return not data["scenes"]
 
 
 def _graph(scenario, data: dict) -> dict:
@@ -426,9 +426,15 @@ def _ending_details(data: dict, tally: Tally) -> list[dict]:
 
 
 def _success_share(data: dict) -> tuple[float, str]:
-    """The party's success: victories if the script has them, else every end but defeat."""
+    """The party's success: the endings the script's header counts as success (`success
+    endings victory, "peace"`); without that line, victories if the script has them, else
+    every end but defeat."""
     runs = data["runs"] or 1
     endings = data["endings"]
+    declared = data["scenario"].get("success_endings")
+    if declared:
+        names = ", ".join(declared[:-1]) + (" or " if len(declared) > 1 else "") + declared[-1]
+        return sum(endings.get(name, 0) for name in declared) / runs, f"the party ends in {names}"
     if "victory" in endings:
         return endings["victory"] / runs, _("the party wins")
     good = sum(n for outcome, n in endings.items() if outcome not in ("defeat", ERROR))
