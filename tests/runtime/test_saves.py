@@ -555,3 +555,22 @@ def test_agents_only_answer_the_run_applies_their_actions():
     assert save_data(run)["state"] == before
     assert run.memory == {"prepared_visit": run.state.scene_visit}
     assert list(run.agent.act(run, "check")) == []  # once per scene visit
+
+
+def test_cli_resumes_a_save_made_mid_boss_battle_with_the_uninterrupted_text(tmp_path):
+    """T-8.3, issue 13: `deckquest run --resume` of a save made at a decision of the boss battle
+    prints exactly the rest of the uninterrupted transcript, the PCs' and the boss's names
+    included (learnt before the save from the `start` and `combat` events)."""
+    run = new_run(KRENKO, "first", 4)
+    decisions = 0
+    while decisions < 15 or run.state.battle is None:
+        if run.state.battle is not None and run.state.battle.enemies == ["warlord", "guard"]:
+            decisions += 1
+        run.step()
+    save = tmp_path / "boss.json"
+    save_run(run, save, seed=4, agent="first")
+    full = deckquest("run", KRENKO, "--agent", "first", "--seed", "4", stdin="")
+    resumed = deckquest("run", KRENKO, "--resume", save, stdin="")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Krenko the Warlord" in resumed.stdout and "Alice the Ranger" in resumed.stdout
+    assert full.stdout.endswith(resumed.stdout) and len(resumed.stdout) < len(full.stdout) // 2
