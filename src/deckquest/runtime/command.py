@@ -176,8 +176,7 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         except KeyboardInterrupt:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(_("interrupted: the run is saved to {path}{before}; continue it with --resume {path}", path=path,
-                    before=_before_battle(run)))
+            _note(_("interrupted: the run is saved to {path}; continue it with --resume {path}", path=path))
             raise
         if going:
             continue
@@ -185,23 +184,9 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         if result.outcome == ABANDONED:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(_("the run is saved to {path}{before}; continue it with --resume {path}", path=path,
-                    before=_before_battle(run)))
+            _note(_("the run is saved to {path}; continue it with --resume {path}", path=path))
         return result
 
-
-def _before_battle(run: Run) -> str:
-    """Said of a save made in a battle: it is the run before the battle (a battle is one
-    statement, and is not saved halfway yet); resumed, the battle is fought from its start."""
-    from deckquest.dsl import ast
-
-    frame = run.state.frames[-1] if run.state.frames else None
-    block = run.program.blocks[frame.block] if frame is not None else []
-    stmt = block[frame.index] if frame is not None and frame.index < len(block) else None
-    if not isinstance(stmt, ast.Battle):
-        return ""
-    return _(" as it was before the battle at line {line} (a battle is not saved halfway: resumed, it is "
-             "fought again from its start, with the same cards)", line=stmt.span.line)
 
 
 def _note(text: str) -> None:
