@@ -18,11 +18,12 @@ import random
 import re
 from pathlib import Path
 
-from deckquest import compile as compile_file  # the face: every game system loaded
+from deckquest.dsl.resolver import compile_file
 from deckquest.runtime.agents import make_agent
 from deckquest.runtime.interpreter import Program, Run
 from deckquest.sim import simulate
 from deckquest.sim.explore import explore
+from deckquest.systems import load_all
 
 ROOT = Path(__file__).resolve().parent.parent
 TIMING = re.compile(r'"(seconds|elapsed|runs_per_second|rate)": [0-9.e+-]+')
@@ -56,6 +57,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=300)
     options = parser.parse_args()
     options.out.mkdir(parents=True, exist_ok=True)
+    load_all()  # scenarios of every game system (grizzly, arena, isekai)
     for path in scripts():
         dump(path, options.out, options.seeds, options.runs)
         print(f"{path.relative_to(ROOT)}: dumped")

@@ -103,7 +103,7 @@ def test_a_run_saved_after_a_battle_resumes_identically(tmp_path, agent, seed):
     battled = []
 
     def after_battle(r):
-        return bool(battled)
+        return bool(battled) and r.state.battle is None  # the battle's last decision was answered
 
     run.on_statement = lambda stmt: battled.append(stmt) if isinstance(stmt, ast.Battle) else None
     if not step_until(run, after_battle):
@@ -114,6 +114,101 @@ def test_a_run_saved_after_a_battle_resumes_identically(tmp_path, agent, seed):
     finished = new_run(CELLAR, agent, seed)
     finished.run()
     assert save_data(resumed) == save_data(finished)  # the same end state, field by field
+
+
+KRENKO = SCENARIOS / "goblin_cave" / "goblin_cave.quest"
+
+
+def battle_decisions(path, agent: str, seed: int, line: int) -> tuple[int, int]:
+    """(decisions of battles answered before the battle at ``line``, that battle's decisions)."""
+    run = new_run(path, agent, seed)
+    before = mine = 0
+    while run.state.outcome is None:
+        progress = run.state.battle
+        if progress is not None:
+            frame = run.state.frames[progress.depth - 1]
+            if run.program.blocks[frame.block][frame.index - 1].span.line == line:
+                mine += 1
+            elif not mine:
+                before += 1
+        run.step()
+    return before, mine
+
+
+@pytest.mark.parametrize("path, line, agent, seed", [
+    (CELLAR, 49, "first", 3), (CELLAR, 49, "random", 2), (CELLAR, 49, "best", 0),
+    (KRENKO, 89, "first", 4), (KRENKO, 89, "best", 3),
+], ids=["horde-first", "horde-random", "horde-best", "boss-first", "boss-best"])
+def test_a_run_saved_at_any_decision_mid_battle_resumes_byte_for_byte(tmp_path, path, line, agent, seed):
+    """T-6, T-8.3, issue 13: the battle in progress is part of the run's state, so a session
+    saved at a decision of a horde battle (the rat cellar) or a boss battle (Krenko in the
+    goblin cave) goes on exactly as the uninterrupted run: the same transcript, byte for byte."""
+    before, decisions = battle_decisions(path, agent, seed, line)
+    assert decisions >= 10, "the run should fight the battle for several decisions"
+    uninterrupted = transcript(path, agent, seed, [])
+    for point in sorted({1, 2, decisions // 3, decisions // 2, decisions - 1}):
+        assert transcript(path, agent, seed, [before + point], tmp_path) == uninterrupted, point
+
+
+def transcript(path, agent: str, seed: int, stop: list, tmp_path=None) -> bytes:
+    """The run's text transcript, uninterrupted, or saved after ``stop[0]`` decisions of battles
+    and resumed from the file in a fresh run."""
+    from deckquest.runtime.transcript import TextRenderer
+
+    program_ = program(path)
+    renderer = TextRenderer(program_.system)
+    lines: list[str] = []
+
+    def listener(event):
+        lines.extend(renderer.lines(event))
+
+    run = Run(program_, make_agent(agent), random.Random(seed), record=False, listener=listener, seed=seed)
+    if stop:
+        seen = 0
+        while seen < stop[0]:
+            seen += run.state.battle is not None
+            run.step()
+        assert run.state.battle is not None  # mid-battle, at a decision
+        save_run(run, tmp_path / "mid_battle.json", seed=seed, agent=agent)
+        run = load_run(program_, tmp_path / "mid_battle.json", make_agent(agent), record=False, listener=listener)
+    run.run()
+    return "\n".join(lines).encode("utf-8")
+
+
+def test_a_save_mid_battle_holds_the_battle_and_a_save_without_one_still_loads(tmp_path):
+    """The battle is an additive field of the save's state (version 1 still): null between
+    battles, absent from saves written before it (they still load), and written mid-battle
+    with its step and its sides."""
+    run = new_run(CELLAR, "first", 3)
+    while run.state.battle is None:
+        run.step()
+    data = save_data(run)
+    battle = data["state"]["battle"]
+    assert battle["step"] in ("check", "main1", "declare_attackers", "main2", "declare_blockers", "respond",
+                              "after_blockers")
+    assert [side["id"] for side in battle["survivors"]] == list(run.state.pcs)
+    assert battle["horde"]["cards"] and data["deckquest_save"] == 1
+    file = tmp_path / "old.json"
+    while run.state.battle is not None:
+        run.step()
+    old = save_data(run)
+    assert old["state"].pop("battle") is None
+    file.write_text(json.dumps(old))
+    assert load_run(run.program, file, make_agent("first")).state.battle is None
+
+
+def test_a_damaged_battle_in_a_save_is_refused_with_a_code(tmp_path):
+    """DQ9006: a battle whose zones name a card its table lacks is refused, never played."""
+    run = new_run(CELLAR, "first", 3)
+    while run.state.battle is None:
+        run.step()
+    data = save_data(run)
+    data["state"]["battle"]["horde"]["library"].append(9999)
+    file = tmp_path / "bad.json"
+    file.write_text(json.dumps(data))
+    with pytest.raises(DeckquestError) as caught:
+        load_run(run.program, file, make_agent("first"))
+    assert caught.value.code == "DQ9006" and "9999" in caught.value.message
 
 
 def test_tokens_and_an_unconscious_pcs_creature_survive_a_save(tmp_path):
@@ -467,3 +562,22 @@ def test_agents_only_answer_the_run_applies_their_actions():
     assert save_data(run)["state"] == before
     assert run.memory == {"prepared_visit": run.state.scene_visit}
     assert list(run.agent.act(run, "check")) == []  # once per scene visit
+
+
+def test_cli_resumes_a_save_made_mid_boss_battle_with_the_uninterrupted_text(tmp_path):
+    """T-8.3, issue 13: `deckquest run --resume` of a save made at a decision of the boss battle
+    prints exactly the rest of the uninterrupted transcript, the PCs' and the boss's names
+    included (learnt before the save from the `start` and `combat` events)."""
+    run = new_run(KRENKO, "first", 4)
+    decisions = 0
+    while decisions < 15 or run.state.battle is None:
+        if run.state.battle is not None and run.state.battle.enemies == ["warlord", "guard"]:
+            decisions += 1
+        run.step()
+    save = tmp_path / "boss.json"
+    save_run(run, save, seed=4, agent="first")
+    full = deckquest("run", KRENKO, "--agent", "first", "--seed", "4", stdin="")
+    resumed = deckquest("run", KRENKO, "--resume", save, stdin="")
+    assert resumed.exit_code == 0, resumed.output
+    assert "Krenko the Warlord" in resumed.stdout and "Alice the Ranger" in resumed.stdout
+    assert full.stdout.endswith(resumed.stdout) and len(resumed.stdout) < len(full.stdout) // 2

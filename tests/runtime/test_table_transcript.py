@@ -111,11 +111,13 @@ def test_a_resumed_transcript_names_the_pcs_as_the_first_one_did(tmp_path):
     assert "ilse" not in resumed.stdout.replace("Ilse", "")
 
 
-def test_input_that_ends_in_a_battle_saves_the_session_before_the_battle(tmp_path, capsys):
+def test_input_that_ends_in_a_battle_saves_the_session_in_the_battle(tmp_path, capsys):
     """Issue 18 item 2: input that ended in a battle made the human pass every turn, usually
     to a defeat; the run was over and `--save` wrote nothing. Now the run stops there and is
-    saved at the decision before the battle (a battle, T-6, is one statement and is not saved
-    halfway): the note says so, and `--resume` fights the battle from its start."""
+    saved at that decision, the battle (T-6) in progress included, and `--resume` goes on
+    with the battle where it stopped."""
+    import json
+
     from deckquest.runtime.command import play
 
     save = tmp_path / "abbey.json"
@@ -136,11 +138,10 @@ def test_input_that_ends_in_a_battle_saves_the_session_before_the_battle(tmp_pat
     result = play(str(ABBEY), party=None, seed=3, agent="human", choose=None, output_format="text",
                   echo=shown.append, ask=ask, interactive=False, max_steps=10_000, save=str(save))
     assert result.outcome == "abandoned" and save.exists()
-    assert capsys.readouterr().err == (
-        f"note: the run is saved to {save} as it was before the battle at line 94 (a battle is not saved "
-        f"halfway: resumed, it is fought again from its start, with the same cards); continue it with "
-        f"--resume {save}\n")
+    assert capsys.readouterr().err == f"note: the run is saved to {save}; continue it with --resume {save}\n"
+    assert json.loads(save.read_text("utf-8"))["state"]["battle"] is not None  # mid-battle
     resumed = deckquest("run", str(ABBEY), "--resume", str(save), "--agent", "first")
     assert resumed.exit_code == 0, resumed.output
-    assert resumed.stdout.splitlines()[1].startswith("Battle against The Cellar Swarm [0:20]")
+    assert "Battle against The Cellar Swarm" not in resumed.stdout  # not fought again from its start
+    assert resumed.stdout.lstrip("\n").startswith("  turn ")
     assert "== The end: " in resumed.stdout and "abandoned" not in resumed.stdout

@@ -132,8 +132,8 @@ def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices:
         from deckquest.runtime.saves import load_run
 
         run = load_run(program, resume, agent_object, record=False, listener=listener, max_steps=max_steps)
-        if output_format != "jsonl":  # no `start` event comes: the renderer learns the names here
-            renderer.names.update({pc_id: pc.name for pc_id, pc in run.state.pcs.items()})
+        if output_format != "jsonl":
+            renderer.names.update(_names_so_far(run))
         seed = saved["seed"]
         if run.script_changes:
             _note(_("the script changed since the save ({changes}), not where the run stands: resuming with the "
@@ -147,6 +147,16 @@ def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices:
         return run.run()
     return play_saving(run, save, seed=seed, agent=name,
                        party=None if party is None else str(Path(party).resolve()))
+
+
+def _names_so_far(run: Run) -> dict[str, str]:
+    """The names the transcript learnt before the save from events a resumed run does not print
+    again: the party's (the ``start`` event) and, mid-battle, the enemies' (``combat``)."""
+    names = {member.id: member.name for member in run.program.party}
+    battle = run.state.battle
+    if battle is not None:
+        names.update({npc: run.scenario.npcs[npc].name for npc in battle.enemies})
+    return names
 
 
 def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
@@ -166,8 +176,7 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         except KeyboardInterrupt:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(_("interrupted: the run is saved to {path}{before}; continue it with --resume {path}", path=path,
-                    before=_before_battle(run)))
+            _note(_("interrupted: the run is saved to {path}; continue it with --resume {path}", path=path))
             raise
         if going:
             continue
@@ -175,23 +184,9 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         if result.outcome == ABANDONED:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(_("the run is saved to {path}{before}; continue it with --resume {path}", path=path,
-                    before=_before_battle(run)))
+            _note(_("the run is saved to {path}; continue it with --resume {path}", path=path))
         return result
 
-
-def _before_battle(run: Run) -> str:
-    """Said of a save made in a battle: it is the run before the battle (a battle is one
-    statement, and is not saved halfway yet); resumed, the battle is fought from its start."""
-    from deckquest.dsl import ast
-
-    frame = run.state.frames[-1] if run.state.frames else None
-    block = run.program.blocks[frame.block] if frame is not None else []
-    stmt = block[frame.index] if frame is not None and frame.index < len(block) else None
-    if not isinstance(stmt, ast.Battle):
-        return ""
-    return _(" as it was before the battle at line {line} (a battle is not saved halfway: resumed, it is "
-             "fought again from its start, with the same cards)", line=stmt.span.line)
 
 
 def _note(text: str) -> None:

@@ -21,9 +21,11 @@ What happens where, in the rules' words:
 * The clock: concentrate, rest, sorcery-speed actions 1 minute (T-2.3, T-2.4, T-2.6), sleep
   6 hours (T-2.8), ``wait N minutes``, a battle 1 minute per turn; checks, choices and
   narration take no game time.
-* A battle (``battle against …``, rules section 6) is one call of the battle engine; its
-  triggers (``battle turn N``, T-7 statuses, ``NPC is defeated``) run after it, before the
-  outcome's block (see ``Run.battle``).
+* A battle (``battle against …``, rules section 6) is part of the run's state while it goes
+  on (``RunState.battle``): the statement opens it, and each step after answers one of the
+  survivors' decisions, so a run can be saved or cloned mid-battle. Its triggers (``battle
+  turn N``, T-7 statuses, ``NPC is defeated``) run after it, before the outcome's block
+  (``deckquest.systems.trpg.statements``).
 * When every PC is dead the run ends in defeat, after the triggers of the last death.
 * More than ``max_steps`` statements end the run as ``stuck`` (a loop with no way out); so
   does a choice with no option available or a scene that runs out of statements.
@@ -347,7 +349,8 @@ class Run:
     # -- driving
 
     def step(self) -> bool:
-        """Run one statement (or one bookkeeping move); False once the run has ended."""
+        """Run one statement, answer one decision of the battle in progress, or do one
+        bookkeeping move; False once the run has ended."""
         state = self.state
         if state.outcome is not None:
             return False
@@ -358,6 +361,9 @@ class Run:
         return state.outcome is None
 
     def _step(self, state: RunState) -> None:
+        if state.battle is not None:  # a battle in progress: one of its decisions
+            self.program.system.battle_step(self)
+            return
         frames = state.frames
         if not frames:
             if state.leaving_to is not None:
@@ -417,9 +423,10 @@ class Run:
             self._fire(kind, pc=subject, number=number)
 
     def next_statement(self):
-        """The statement the next ``step()`` runs, or None when it only does bookkeeping."""
+        """The statement the next ``step()`` runs, or None when it does bookkeeping or answers
+        a decision of the battle in progress."""
         frames = self.state.frames
-        if frames:
+        if frames and self.state.battle is None:
             frame = frames[-1]
             block = self.program.blocks[frame.block]
             if frame.index < len(block):
@@ -444,7 +451,7 @@ class Run:
         try:
             while state.outcome is None:
                 frames = state.frames
-                if frames:
+                if frames and state.battle is None:  # (a battle's decisions: through _step)
                     frame = frames[-1]
                     block = blocks[frame.block]
                     index = frame.index

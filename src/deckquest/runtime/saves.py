@@ -32,8 +32,13 @@ from pathlib import Path
 
 from deckquest.i18n import _
 from deckquest.cards.oracle import Token
+from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
+from deckquest.engine.checks import PendingCheck
+from deckquest.engine.combat.battle import Fight
+from deckquest.engine.combat.program import program as card_program
 from deckquest.engine.combat.resolve import token_card
+from deckquest.engine.combat.state import HORDE, Attack, Battle, Check, Horde, StackItem, Tally
 from deckquest.engine.combat.statics import pc_creature_card
 from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
@@ -41,6 +46,7 @@ from deckquest.files import NotRegularFile, read_bounded, write_atomically
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program, Run
 from deckquest.runtime.script_changes import Changes, compare, outline
 from deckquest.runtime.state import Frame, NpcState, RunState
+from deckquest.systems.trpg.battles import BattleInProgress
 
 SAVE_VERSION = 1
 MAX_SAVE_BYTES = 8 * 1024 * 1024
@@ -125,6 +131,7 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
             "outcome": state.outcome,
             "outcome_text": state.outcome_text,
             "game": _game_data(state.game, program),
+            "battle": _battle_data(state.battle, program),
             "pcs": {key: _pc_data(pc, program) for key, pc in state.pcs.items()},
         },
     }
@@ -415,7 +422,26 @@ def _state(data: dict, program: Program) -> RunState:
         outcome=saved["outcome"],
         outcome_text=saved["outcome_text"],
         game=_game(saved.get("game"), program),
+        battle=_loaded_battle(saved.get("battle"), program, pcs_by_id, frames),
     )
+
+
+def _loaded_battle(data: dict | None, program: Program, party: dict, frames: list[Frame]):
+    """``_load_battle``, any fault of the data it was not checked for refused as damage. The
+    frame below the battle's triggers must be just past a ``battle`` statement."""
+    if data is not None:
+        depth = data["depth"]
+        _require(depth <= len(frames), "the battle's statement is past the saved frames")
+        frame = frames[depth - 1]
+        block = program.blocks[frame.block]
+        _require(0 < frame.index <= len(block) and isinstance(block[frame.index - 1], ast.Battle),
+                 "the battle in progress is not at a `battle` statement of the script")
+    try:
+        return _load_battle(data, program, party)
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        if isinstance(error, _Invalid):
+            raise
+        raise _Invalid(f"its battle: {error}") from None
 
 
 def _game(data: dict | None, program: Program):
@@ -481,3 +507,237 @@ def _script_cards(program: Program):
         deck = getattr(npc, "deck", None)
         if deck is not None:
             yield from deck.main_cards()
+
+
+# ---------------------------------------------------------------- a battle in progress
+# (``RunState.battle``: MTG-TRPG's ``BattleInProgress``, its ``Fight`` and the engine's ``Battle``)
+
+_BATTLE_SCALARS = ("rules", "turn", "active", "step", "preparation_turns", "preparation_given",
+                   "non_combat_action_used", "outcome", "survivor_turns", "horde_turns", "bonus_turn",
+                   "horde_deck", "statics_applied")
+_STEPS = frozenset({"start", "check", "main1", "declare_attackers", "main2", "declare_blockers", "respond",
+                    "after_blockers", "over"})
+_CHECK_FIELDS = tuple(f.name for f in fields(PendingCheck))
+_TALLY_FIELDS = tuple(f.name for f in fields(Tally))
+
+
+def _battle_data(progress, program: Program) -> dict | None:
+    """The battle in progress as plain data: where it is, the fight and the whole battle state.
+    Card tables are written as descriptions (``_card``), never as card objects."""
+    if progress is None:
+        return None
+    fight = progress.fight
+    battle = fight.battle
+    cards = _CardNames(program)
+    return {
+        "depth": progress.depth, "enemies": list(progress.enemies),
+        "before": [[pc, status] for pc, status in progress.before], "reached": list(progress.reached),
+        "start": progress.start, "clock": progress.clock,
+        "npcs": [npc.id for npc in fight.npcs], "allies": [ally.id for ally in fight.allies],
+        "horde_size": fight.horde_size, "warnings": list(fight.warnings), "reported": fight.reported,
+        "stopped": fight.stopped,
+        **{name: getattr(battle, name) for name in _BATTLE_SCALARS},
+        "survivors": [_side_pc_data(pc, cards) for pc in battle.survivors],
+        "bosses": [_side_pc_data(pc, cards) for pc in battle.bosses],
+        "horde": {"id": battle.horde.id, "cards": [cards.describe(c, None) for c in battle.horde.cards],
+                  **{zone: list(getattr(battle.horde, zone)) for zone in _HORDE_ZONES},
+                  "battlefield": _permanents(battle.horde.battlefield),
+                  "milled": battle.horde.milled, "cut": battle.horde.cut},
+        "tallies": {key: {name: getattr(tally, name) for name in _TALLY_FIELDS} for key, tally in battle.tallies.items()},
+        "attacks": [{"owner": a.owner, "card": a.card, "defender": a.defender,
+                     "blockers": [list(b) for b in a.blockers], "blocked": a.blocked,
+                     "defender_card": a.defender_card} for a in battle.attacks],
+        "check": None if battle.check is None else {
+            "purpose": battle.check.purpose, "return_step": battle.check.return_step,
+            "pending": {name: _plain(getattr(battle.check.pending, name)) for name in _CHECK_FIELDS}},
+        "deathtouched": [list(pair) for pair in battle.deathtouched],
+        "boss_turns": dict(battle.boss_turns),
+        "stack": [None if item is None else {
+            "controller": item.controller, "card": item.card, "ability": _ability_number(battle, item),
+            "picks": [list(pick) for pick in item.picks], "x": item.x, "mode": item.mode} for item in battle.stack],
+        "activated": [list(used) for used in battle.activated],
+        "allied": [list(pair) for pair in battle.allies],
+        "pc_creatures": dict(battle.pc_creatures),
+        "echo_due": [list(pair) for pair in battle.echo_due],
+        "shields": [[side, card, count] for (side, card), count in battle.shields.items()],
+        "scene_boosts": {key: [used, list(ids)] for key, (used, ids) in battle.scene_boosts.items()},
+    }
+
+
+_HORDE_ZONES = ("library", "hand", "graveyard", "exile")
+
+
+def _plain(value):
+    return list(value) if isinstance(value, list) else value
+
+
+def _permanents(battlefield) -> list[dict]:
+    return [{name: getattr(p, name) for name in PERMANENT_FIELDS} for p in battlefield]
+
+
+def _ability_number(battle, item) -> int | None:
+    """An activated ability on the stack by its number on its card (``CardProgram.activated``)."""
+    if item.ability is None:
+        return None
+    card = battle.side(item.controller).cards[item.card]
+    for number, activated in enumerate(card_program(card).activated):
+        if activated.ability == item.ability:
+            return number
+    raise DeckquestError(f"cannot save the battle: an ability of {card.name} on the stack is not the card's")
+
+
+def _side_pc_data(pc: pcs.PC, cards: "_CardNames") -> dict:
+    """A PC or a boss in the battle: as ``_pc_data``, its whole card table described."""
+    return {
+        "id": pc.id, "name": pc.name, "cards": [cards.describe(card, pc) for card in pc.cards],
+        "critical_cards": sorted(pc.critical_cards), "life": pc.life, "status": pc.status,
+        **{zone: list(getattr(pc, zone)) for zone in _ZONES},
+        "battlefield": _permanents(pc.battlefield),
+        "concentration_counter": pc.concentration_counter, "land_played": pc.land_played,
+        "boost_used": pc.boost_used,
+    }
+
+
+class _CardNames:
+    """Cards a battle may hold, by how a save names them: an NPC's own battle card (T-8.1,
+    T-8.2) by the NPC's id, a card of a deck of the script or party by its name, a token or an
+    unconscious PC's creature as ``_extra_card`` describes them."""
+
+    def __init__(self, program: Program):
+        self.program = program
+        self.npc_cards = {npc_id: enemy.card for npc_id in program.scenario.npcs
+                          if program.scenario.npcs[npc_id].kind in ("creature", "planeswalker")
+                          for enemy in [program.enemy(npc_id)]}
+        self.by_name: dict[str, object] = {}
+        for card in _script_cards(program):
+            self.by_name.setdefault(card.name, card)
+
+    def describe(self, card, pc) -> dict:
+        for npc_id, npc_card in self.npc_cards.items():
+            if npc_card == card:
+                return {"kind": "npc", "name": npc_id}
+        if self.by_name.get(card.name) == card:
+            return {"kind": "card", "name": card.name}
+        return _extra_card(card, pc) if pc is not None else _horde_extra(card)
+
+    def rebuild(self, key: str, description: dict, pc_name: str | None):
+        if description["kind"] == "npc":
+            card = self.npc_cards.get(description["name"])
+            _require(card is not None, f"{key}'s card table names no creature or planeswalker NPC "
+                     f"`{description['name']}`")
+            return card
+        if description["kind"] == "card":
+            card = self.by_name.get(description["name"])
+            _require(card is not None, f"{key}'s card table holds {description['name']}, which no deck of the script has")
+            return card
+        return _rebuild(key, description, pc_name or "", self.program)
+
+
+def _horde_extra(card) -> dict:
+    """A card the horde's table gained (a token: ``token_card``'s)."""
+    return _extra_card(card, pcs.PC(id=HORDE, name="", cards=()))
+
+
+def _load_battle(data: dict | None, program: Program, party: dict[str, pcs.PC]):
+    """The battle in progress a save holds (``_battle_data``'s inverse), every reference checked."""
+    if data is None:
+        return None
+    cards = _CardNames(program)
+    survivors = [_side_pc(side, cards, program) for side in data["survivors"]]
+    bosses = [_side_pc(side, cards, program) for side in data["bosses"]]
+    _require(all(pc.id in party for pc in survivors), "the battle's PCs are not the party's")
+    saved_horde = data["horde"]
+    horde_cards = tuple(cards.rebuild(HORDE, card, None) for card in saved_horde["cards"])
+    horde = Horde(horde_cards, **{zone: _ids(saved_horde[zone], len(horde_cards), HORDE) for zone in _HORDE_ZONES},
+                  battlefield=_battlefield(saved_horde["battlefield"], len(horde_cards), HORDE),
+                  id=saved_horde["id"], milled=saved_horde["milled"], cut=saved_horde["cut"])
+    _require(horde.id == HORDE, "the battle's horde is not named `horde`")
+    battle = Battle(survivors, horde, **{name: data[name] for name in _BATTLE_SCALARS})
+    battle.bosses = bosses
+    _require(battle.step in _STEPS and battle.step != "over", f"the battle waits in no step `{battle.step}`")
+    _require(battle.active in ("survivors", HORDE), f"no side `{battle.active}` takes turns")
+    sides = {side.id: len(side.cards) for side in battle.sides()}
+    _require(len(sides) == len(battle.sides()), "two sides of the battle have the same id")
+
+    def card_of(pair, what: str) -> tuple[str, int]:
+        side, card = pair
+        _require(side in sides and -1 <= card < sides[side], f"{what} names no card of a side: {side} {card}")
+        return side, card
+
+    _require(set(data["tallies"]) <= set(sides), "the battle's tallies name no side of it")
+    battle.tallies = {key: Tally(**{name: tally[name] for name in _TALLY_FIELDS})
+                      for key, tally in data["tallies"].items()}
+    for attack in data["attacks"]:
+        card_of((attack["owner"], attack["card"]), "an attack")
+        _require(attack["defender"] in sides or attack["defender"] == "", "an attack names no defender")
+        battle.attacks.append(Attack(attack["owner"], attack["card"], attack["defender"],
+                                     [card_of(b, "a blocker") for b in attack["blockers"]],
+                                     attack["blocked"], attack["defender_card"]))
+    if data["check"] is not None:
+        pending = PendingCheck(**{name: _plain(data["check"]["pending"][name]) for name in _CHECK_FIELDS})
+        _require(pending.pc in sides and pending.pc != HORDE, "the battle's check names no player")
+        for ids in (pending.revealed, pending.reveal_order, pending.known, pending.boost_cards):
+            _ids(ids, sides[pending.pc], pending.pc)
+        battle.check = Check(data["check"]["purpose"], pending, data["check"]["return_step"])
+    battle.deathtouched = [card_of(pair, "deathtouch") for pair in data["deathtouched"]]
+    _require(set(data["boss_turns"]) <= set(sides), "boss turns name no boss")
+    battle.boss_turns = dict(data["boss_turns"])
+    for item in data["stack"]:
+        battle.stack.append(None if item is None else _stack_item(battle, item, card_of))
+    for side, card, number in data["activated"]:
+        card_of((side, card), "an activated ability")
+        battle.activated.append((side, card, number))
+    battle.allies = [card_of(pair, "an ally") for pair in data["allied"]]
+    battle.pc_creatures = {key: card_of((key, card), "a PC's creature")[1] for key, card in data["pc_creatures"].items()}
+    battle.echo_due = [card_of(pair, "echo") for pair in data["echo_due"]]
+    battle.shields = {card_of((side, card), "a shield"): count for side, card, count in data["shields"]}
+    battle.scene_boosts = {key: (used, _ids(ids, sides.get(key, 0), key))
+                           for key, (used, ids) in data["scene_boosts"].items()}
+    npcs = tuple(_npc(program, npc_id) for npc_id in data["npcs"])
+    allies = tuple(_npc(program, npc_id) for npc_id in data["allies"])
+    fight = Fight(battle, npcs, data["horde_size"], tuple(data["warnings"]), allies, data["reported"], data["stopped"])
+    for npc_id in data["enemies"]:
+        _require(npc_id in program.scenario.npcs, f"the battle's enemy `{npc_id}` is no NPC of the script")
+    _require([key for key, _ in data["before"]] == list(party), "the battle's statuses are not the party's")
+    return BattleInProgress(fight, data["depth"], list(data["enemies"]), [tuple(pair) for pair in data["before"]],
+                            list(data["reached"]), data["start"], data["clock"])
+
+
+def _npc(program: Program, npc_id: str):
+    _require(npc_id in program.scenario.npcs and program.scenario.npcs[npc_id].kind in ("creature", "planeswalker"),
+             f"the battle's NPC `{npc_id}` is no creature or planeswalker NPC of the script")
+    return program.enemy(npc_id)
+
+
+def _stack_item(battle, item: dict, card_of) -> StackItem:
+    controller, card = card_of((item["controller"], item["card"]), "a spell on the stack")
+    ability = None
+    if item["ability"] is not None:
+        found = card_program(battle.side(controller).cards[card]).activated
+        _require(0 <= item["ability"] < len(found), "an ability on the stack is not its card's")
+        ability = found[item["ability"]].ability
+    picks = tuple(tuple(pick) for pick in item["picks"])
+    return StackItem(controller, card, ability, picks, item["x"], item["mode"])  # type: ignore[arg-type]
+
+
+def _ids(ids: list, size: int, key: str) -> list[int]:
+    bad = [i for i in ids if not 0 <= i < size]
+    _require(not bad, f"{key}'s battle zones hold card ids {bad[:10]} outside its card table of {size}")
+    return list(ids)
+
+
+def _battlefield(saved: list, size: int, key: str) -> list[Permanent]:
+    _ids([p["card"] for p in saved], size, key)
+    return [Permanent(**{name: p[name] for name in PERMANENT_FIELDS}) for p in saved]
+
+
+def _side_pc(saved: dict, cards: _CardNames, program: Program) -> pcs.PC:
+    key = saved["id"]
+    table = tuple(cards.rebuild(key, card, saved["name"]) for card in saved["cards"])
+    size = len(table)
+    zones = {zone: _ids(saved[zone], size, key) for zone in _ZONES}
+    return pcs.PC(id=key, name=saved["name"], cards=table,
+                  critical_cards=frozenset(_ids(saved["critical_cards"], size, key)), life=saved["life"],
+                  battlefield=_battlefield(saved["battlefield"], size, key), status=saved["status"],
+                  concentration_counter=saved["concentration_counter"], land_played=saved["land_played"],
+                  boost_used=saved["boost_used"], **zones)

@@ -4,7 +4,8 @@ A run's position is a stack of ``Frame`` records (a block of statements by numbe
 of the next statement, and what is bound there: the PC in scope and the degree of the check
 whose block runs). Together with the PCs (``deckquest.engine.pc.PC``), NPCs, flags, counters
 and the game clock it is everything a run needs to continue, so ``RunState.copy()`` is a
-save game and a clone at any decision or chance point: no deepcopy, no Python call stack.
+save game and a clone at any decision or chance point, mid-battle too (the battle in progress is
+part of the state): no deepcopy, no Python call stack.
 """
 
 from __future__ import annotations
@@ -68,6 +69,9 @@ class RunState:
     outcome: str | None = None  # victory, defeat, a custom outcome, or "stuck"
     outcome_text: str = ""
     game: Any = None  # a whole game system's game (deckquest.engine.game.GameState), or None
+    # A sub-game in progress (MTG-TRPG's battle: systems.trpg.battles.BattleInProgress), or None:
+    # while there is one, each step answers one of its decisions (GameSystem.battle_step).
+    battle: Any = None
 
     def copy(self) -> "RunState":
         return replace(
@@ -81,6 +85,7 @@ class RunState:
             checks_made=set(self.checks_made),
             items={key: list(value) for key, value in self.items.items()},
             game=None if self.game is None else self.game.clone(),
+            battle=None if self.battle is None else self.battle.clone(),
         )
 
     @property

@@ -347,6 +347,8 @@ class Explorer:
             self._deal_again(run, deal)
         self.battle_outcome = None
         run.step()
+        while run.state.battle is not None:  # each step answers one of the battle's decisions
+            run.step()
         return self.battle_outcome
 
     def _deal_again(self, run: Run, deal: int) -> None:

@@ -161,6 +161,12 @@ class GameSystem:
         raise DeckquestError(_("a `{name}` game cannot be resumed from a save", name=cls.name))
 
     @classmethod
+    def battle_step(cls, run: Any) -> None:
+        """Answer the next decision of the sub-game in progress (``run.state.battle``: MTG-TRPG's
+        battle) and apply it; a system whose statements start none never gets this call."""
+        raise NotImplementedError(f"{cls.name} has no sub-game to step")
+
+    @classmethod
     def whole_game(cls) -> bool:
         return cls.new_game.__func__ is not GameSystem.new_game.__func__  # type: ignore[attr-defined]
 

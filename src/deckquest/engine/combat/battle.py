@@ -104,6 +104,24 @@ class BattleResult:
         return sum(pc.cards_milled for pc in self.pcs)
 
 
+@dataclass
+class Fight:
+    """A battle in progress and what its result needs: plain data, so a run holds it in its
+    state between the survivors' decisions (saved, cloned with ``copy()``). Between decisions
+    the battle waits on the survivors or is over."""
+
+    battle: Battle
+    npcs: tuple[CreatureNpc | PlaneswalkerNpc, ...]  # the enemy NPCs, after the horde deck's cards
+    horde_size: int  # the horde deck's cards (the NPCs' cards follow them)
+    warnings: tuple[str, ...] = ()
+    allies: tuple[CreatureNpc | PlaneswalkerNpc, ...] = ()
+    reported: int = 0  # the last turn `on_turn` was told of
+    stopped: str | None = None  # a stalemate: which limit stopped the battle, in words
+
+    def copy(self) -> "Fight":
+        return replace(self, battle=self.battle.copy())
+
+
 def run_battle(
     pcs: Sequence[PC],
     enemies: Sequence[Card] | Sequence[Enemy],
@@ -131,7 +149,21 @@ def run_battle(
     with an "event" key. `on_turn(n)` is called once for each turn n that began
     (for `when battle turn N` triggers; it may be called after the turn's first
     actions, never before the turn began). Same inputs and seed, same battle.
+
+    The same battle one decision at a time (a run that can be saved mid-battle):
+    `open_fight`, then `decide` while not `fight_over`, then `close_fight`.
     """
+    fight = open_fight(pcs, enemies, rng, rules, prepare, events, cut, reset_libraries, allies)
+    while not fight_over(fight, events, on_turn):
+        decide(fight.battle, agent, rng, events)
+    return close_fight(fight, pcs, rng, events)
+
+
+def open_fight(pcs: Sequence[PC], enemies: Sequence[Card] | Sequence[Enemy], rng: random.Random,
+               rules: str = "2019", prepare: bool | int = True, events: list | None = None, cut: bool = True,
+               reset_libraries: bool = False, allies: Sequence[CreatureNpc | PlaneswalkerNpc] = ()) -> Fight:
+    """Start the battle (as `run_battle`) and play it up to the survivors' first decision.
+    The PCs fight as copies: `close_fight` writes the battle's outcome back into them."""
     horde_cards, bosses, npcs, horde_deck = _split_enemies(enemies)
     warnings = coverage_warnings(pcs, bosses)
     if events is not None:
@@ -140,20 +172,35 @@ def run_battle(
     battle = start_battle(copies, horde_cards, rng, rules=rules, prepare=prepare, events=events, cut=cut,
                           bosses=bosses, npcs=tuple(n.card for n in npcs), horde_deck=horde_deck,
                           reset_libraries=reset_libraries, allies=tuple(a.card for a in allies))
-    reported = 0
-    stopped = None
-    while True:
-        if battle.turn != reported:
-            if on_turn is not None:
-                for turn in range(reported + 1, battle.turn + 1):
-                    on_turn(turn)
-            reported = battle.turn
-            stopped = _stop_if_endless(battle, events)
-        if battle.step == "over":
-            break
-        actions = legal_actions(battle)
-        apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
-    result = replace(_result(battle, pcs, npcs, len(horde_cards), warnings, allies), stopped=stopped)
+    return Fight(battle, npcs, len(horde_cards), warnings, tuple(allies))
+
+
+def fight_over(fight: Fight, events: list | None = None, on_turn: Callable[[int], None] | None = None) -> bool:
+    """Whether the battle is over; first tells `on_turn` of the turns begun since it was last
+    asked, and ends an endless battle as a stalemate (MAX_TURNS, MAX_PERMANENTS)."""
+    battle = fight.battle
+    if battle.turn != fight.reported:
+        if on_turn is not None:
+            for turn in range(fight.reported + 1, battle.turn + 1):
+                on_turn(turn)
+        fight.reported = battle.turn
+        fight.stopped = _stop_if_endless(battle, events)
+    return battle.step == "over"
+
+
+def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: list | None = None) -> None:
+    """One decision of the survivors: the agent picks among the legal actions, the battle applies
+    it and plays on (the enemies' turns included) up to the next decision or its end."""
+    actions = legal_actions(battle)
+    apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
+
+
+def close_fight(fight: Fight, pcs: Sequence[PC], rng: random.Random, events: list | None = None) -> BattleResult:
+    """The result of a battle that is over; its outcome is written back into `pcs` (the PCs
+    that fought, in the order they were given to `open_fight`)."""
+    battle = fight.battle
+    result = replace(_result(battle, pcs, fight.npcs, fight.horde_size, fight.warnings, fight.allies),
+                     stopped=fight.stopped)
     for original, fought in zip(pcs, battle.survivors):
         if fought.boost_exile:  # T-4.6: the battle's last turn ends with it
             boost_cleanup(fought, rng)

@@ -22,6 +22,7 @@ class Trpg(GameSystem):
     codes = CodeRange(5000, 5999)
 
     pc_actions = statements.PC_ACTIONS
+    battle_step = staticmethod(statements.battle_step)
 
     @classmethod
     def statement_handlers(cls):

@@ -1,21 +1,47 @@
 """What the interpreter needs around the battle engine (docs/battles.md, "Battles in scenarios").
 
-The interpreter runs a ``battle against …`` statement with one call of
-``deckquest.engine.combat.run_battle``. This module holds the pieces around that call: the
-engine's enemy for each kind of NPC, the battle agent that keeps the party from
-escaping when the script has no ``escape:`` block, the event log that passes the engine's
-events on as they happen, each stamped with the game clock, and the summary event.
+A ``battle against …`` statement opens a fight (``deckquest.engine.combat.open_fight``) and
+leaves it in the run's state (``RunState.battle``, a ``BattleInProgress``); each later
+``Run.step`` answers one of the survivors' decisions, and the step that ends the battle closes
+it. This module holds the pieces around that: the record of the battle in progress, the
+engine's enemy for each kind of NPC, the battle agent that keeps the party from escaping when
+the script has no ``escape:`` block, the event log that passes the engine's events on as they
+happen, each stamped with the game clock, and the summary event.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from deckquest.engine.combat.actions import ESCAPE
+from deckquest.engine.combat.battle import Fight
 from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc, PlayerNpc
 from deckquest.engine.combat.state import HORDE
 
 #: Game minutes a battle turn takes (either side's turn): about one sorcery-speed action,
 #: the time T-2.3 gives a sorcery and T-6.7 allows once per turn.
 BATTLE_TURN_MINUTES = 1
+
+
+@dataclass
+class BattleInProgress:
+    """A battle statement's battle between two of the survivors' decisions: plain data, held in
+    ``RunState.battle`` (cloned with the state, saved by ``runtime/saves.py``). The PCs that fight are ``fight.battle.survivors``'
+    ids, and the run's own PCs stay as they were until the battle is closed. The statement is
+    the one before the index of frame ``depth - 1`` (time a preparation check took may have
+    queued triggers above it)."""
+
+    fight: Fight
+    depth: int  # the frames below the battle's triggers: the statement's frame is the last of them
+    enemies: list[str]  # the NPC ids that fight (the `combat` event's)
+    before: list[tuple[str, str]]  # every PC's T-7 status as the battle began
+    reached: list[int] = field(default_factory=list)  # turns begun (for `battle turn N` triggers)
+    start: int = 0  # the game clock as the battle began: its first turn's
+    clock: int = 0  # the clock its events carry now (BattleLog)
+
+    def clone(self) -> "BattleInProgress":
+        return BattleInProgress(self.fight.copy(), self.depth, list(self.enemies), list(self.before), list(self.reached),
+                                self.start, self.clock)
 
 
 def enemy(npc):

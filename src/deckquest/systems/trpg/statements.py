@@ -20,14 +20,15 @@ from deckquest.engine.adventure import (
     SORCERY_MINUTES, cast_permanent, creature_power, exchange_damage, destroyed, npc_stats, ready_creatures,
 )
 from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
-from deckquest.engine.combat import run_battle
+from deckquest.engine.combat import close_fight, decide, fight_over, open_fight
 from deckquest.engine.combat.battle import MAX_PERMANENTS, MAX_TURNS
 from deckquest.engine.combat.profile import VIGILANCE, profile
 from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS
 from deckquest.systems.trpg.battles import (
-    BATTLE_TURN_MINUTES, BattleLog, NoEscape, defeated_enemies, one_horde, summary,
+    BATTLE_TURN_MINUTES, BattleInProgress, BattleLog, NoEscape, defeated_enemies, one_horde, summary,
 )
 
+BATTLE_AGENT = "battle_agent"  # Run.memory: the battle player of the battle in progress
 STUCK = "stuck"  # the outcome of a run that cannot go on (deckquest.runtime.interpreter.STUCK)
 _STATUS_EVENTS = {pcs.DYING: "pc_dying", pcs.UNCONSCIOUS: "pc_unconscious", pcs.DEAD: "pc_dies"}
 
@@ -379,35 +380,13 @@ def _defeat_npc(run, npc_id: str, holding_back: bool) -> None:
 
 
 def _battle(run, stmt: ast.Battle, frame) -> None:
-    """Fight, then run the outcome's block after the triggers the battle fired."""
+    """Open the battle; it stays in the run's state (``RunState.battle``) and each later step
+    answers one of the survivors' decisions (``battle_step``) until it is over. Its triggers
+    run after it, then the outcome's block."""
     if run.agent_acts and run.act("battle", frame):
         return
-    depth = len(run.state.frames)
-    outcome = battle(run, stmt, frame)
-    if outcome == "stalemate":
-        run.finish(STUCK, _("the battle at line {line} did not end (more than {turns} turns or {permanents} "
-                            "permanents)", line=stmt.span.line, turns=MAX_TURNS, permanents=MAX_PERMANENTS))
-        return
-    block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
-    if block is not None:
-        run.push(block, frame)
-        run.state.frames.insert(depth, run.state.frames.pop())
-
-
-def battle(run, stmt: ast.Battle, frame) -> str:
-    """Fight a combat part (rules section 6); returns "victory", "defeat" or "escape"
-    (or "stalemate" for a battle that would not end: the run then ends as stuck).
-
-    The PCs still in the fight (T-7.1, T-7.2: not dying, unconscious or dead) fight the
-    enemies with one ``run_battle`` call, after the T-6.2 preparation check; the agent's
-    battle agent makes their decisions. The battle takes ``BATTLE_TURN_MINUTES`` a turn.
-    Afterwards its triggers are queued to run before the outcome's block, in this order:
-    ``battle turn N`` for each turn played (in turn order), the T-7 status changes of the
-    PCs (``a pc is dying``, ``falls unconscious``), ``NPC is defeated`` for every enemy
-    the battle beat, then ``after N minutes`` now due. An enemy already dead, or
-    unconscious after a fight held back (T-3.4), does not fight again.
-    """
     state = run.state
+    depth = len(state.frames)  # the outcome's block goes here, under the battle's triggers
     enemies = [ref.name for ref in stmt.enemies
                if state.npcs[ref.name].status not in (NPC_DEAD, NPC_UNCONSCIOUS)]
     for npc_id in enemies:
@@ -415,16 +394,64 @@ def battle(run, stmt: ast.Battle, frame) -> str:
     fighters = [pc for pc in state.pcs.values() if pc.status == pcs.OK]
     if "combat" in run.wanted:
         run.emit("combat", line=stmt.span.line, enemies=list(enemies),
-                   names=[run.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters])
+                 names=[run.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters])
     before = _statuses(run, list(state.pcs))
-    reached: list[int] = []
-    beaten: list[str] = []
-    if fighters:
-        result = _fight_battle(run, stmt, frame, fighters, enemies, reached)
+    if not fighters:  # T-6.12: with every PC out of the fight, the survivors have lost at once
+        _after_battle(run, stmt, frame, depth, None, enemies, before, [])
+        return
+    turns = _preparation(run, stmt, frame, fighters)
+    progress = BattleInProgress(None, depth, enemies, before, [], state.clock, state.clock)  # type: ignore[arg-type]
+    log = _log(run, progress)
+    if log is not None:
+        log.append({"event": "battle_preparation", "turns": turns})
+    foes = one_horde([run.program.enemy(npc_id) for npc_id in enemies])
+    progress.fight = open_fight(fighters, foes, run.rng, rules=run.program.rules, prepare=turns, events=log)
+    _keep_clock(progress, log)
+    run.memory[BATTLE_AGENT] = _battle_agent(run, stmt)
+    state.battle = progress
+    _go_on(run, progress, stmt, frame, log)
+
+
+def battle_step(run) -> None:
+    """One decision of the survivors in the battle in progress, answered by the run's battle
+    agent and applied; the step that ends the battle closes it (``_after_battle``)."""
+    progress = run.state.battle
+    frame = run.state.frames[progress.depth - 1]
+    stmt = run.program.blocks[frame.block][frame.index - 1]
+    agent = run.memory.get(BATTLE_AGENT)
+    if agent is None:  # a resumed run: the agent's battle player starts afresh
+        agent = run.memory[BATTLE_AGENT] = _battle_agent(run, stmt)
+    log = _log(run, progress)
+    decide(progress.fight.battle, agent, run.rng, log)
+    _keep_clock(progress, log)
+    _go_on(run, progress, stmt, frame, log)
+
+
+def _go_on(run, progress: BattleInProgress, stmt: ast.Battle, frame, log) -> None:
+    """Count the turns begun; when the battle is over, close it and run what follows it."""
+    reached = progress.reached
+    on_turn = reached.append if "battle_turn" in run.program.by_event else None
+    if not fight_over(progress.fight, log, on_turn):
+        return
+    run.state.battle = None
+    run.memory.pop(BATTLE_AGENT, None)
+    fighters = [run.state.pcs[fought.id] for fought in progress.fight.battle.survivors]
+    result = close_fight(progress.fight, fighters, run.rng, log)
+    _after_battle(run, stmt, frame, progress.depth, result, progress.enemies, progress.before, reached)
+
+
+def _after_battle(run, stmt: ast.Battle, frame, depth: int, result, enemies: list[str], before,
+                  reached: list[int]) -> None:
+    """The battle's time and summary, then its triggers queued to run before the outcome's
+    block, in this order: ``battle turn N`` for each turn played (in turn order), the T-7
+    status changes of the PCs (``a pc is dying``, ``falls unconscious``), ``NPC is defeated``
+    for every enemy the battle beat, then ``after N minutes`` now due. A stalemate (a battle
+    that would not end) ends the run as stuck."""
+    if result is None:
+        outcome, turns, beaten = "defeat", 0, []
+    else:
         outcome, turns = result.outcome, result.turns
         beaten = defeated_enemies(result, enemies, run.scenario)
-    else:  # T-6.12: with every PC out of the fight, the survivors have lost at once
-        result, outcome, turns = None, "defeat", 0
     run.advance(turns * BATTLE_TURN_MINUTES)
     if "battle" in run.wanted:
         run.emit("battle", **summary(result, stmt.span.line, enemies, beaten))
@@ -433,24 +460,34 @@ def battle(run, stmt: ast.Battle, frame) -> str:
     _status_changes(run, before)
     for turn in reversed(reached):
         fire_battle_turn(run, turn)
-    return outcome
+    if outcome == "stalemate":
+        run.finish(STUCK, f"the battle at line {stmt.span.line} did not end (more than "
+                          f"{MAX_TURNS} turns or {MAX_PERMANENTS} permanents)")
+        return
+    block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
+    if block is not None:
+        run.push(block, frame)
+        run.state.frames.insert(depth, run.state.frames.pop())
 
 
-def _fight_battle(run, stmt: ast.Battle, frame, fighters: list[pcs.PC], enemies: list[str],
-                  reached: list[int]):
-    """The preparation check, then the battle itself; its events pass on as they happen."""
-    turns = _preparation(run, stmt, frame, fighters)
-    log = None
-    if run.battle_events and (run.events is not None or run.listener is not None):
-        log = BattleLog(run.publish, run.state.clock)
-        log.append({"event": "battle_preparation", "turns": turns})
+def _battle_agent(run, stmt: ast.Battle):
+    """The agent's battle player; with no ``escape:`` block the party cannot escape."""
     agent = run.agent.battle_agent()
-    if stmt.escape is None:
-        agent = NoEscape(agent)
-    on_turn = reached.append if "battle_turn" in run.program.by_event else None
-    foes = one_horde([run.program.enemy(npc_id) for npc_id in enemies])
-    return run_battle(fighters, foes, agent, run.rng, rules=run.program.rules, prepare=turns,
-                      events=log, on_turn=on_turn)
+    return agent if stmt.escape is not None else NoEscape(agent)
+
+
+def _log(run, progress: BattleInProgress) -> BattleLog | None:
+    """The battle's events, passed on as they happen with their clock (None: none wanted)."""
+    if not (run.battle_events and (run.events is not None or run.listener is not None)):
+        return None
+    log = BattleLog(run.publish, progress.start)
+    log.clock = progress.clock
+    return log
+
+
+def _keep_clock(progress: BattleInProgress, log: BattleLog | None) -> None:
+    if log is not None:
+        progress.clock = log.clock
 
 
 def _preparation(run, stmt: ast.Battle, frame, fighters: list[pcs.PC]) -> int:
