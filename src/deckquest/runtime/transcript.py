@@ -136,7 +136,8 @@ class TextRenderer:
             return [f"{e['name']} is not fought: {e['note']}."]
         if e["creature"] is None:
             return [f"No creature fights {e['name']}{manner}: it hits {self.name(e['pc'])} for {e['taken']}."]
-        line = (f"{self.name(e['pc'])}'s {e['creature']} fights {e['name']}{manner}: "
+        verb = "blocks" if e.get("blocked") else "attacks"  # T-3.2, T-3.1
+        line = (f"{self.name(e['pc'])}'s {e['creature']} {verb} {e['name']}{manner}: "
                 f"deals {e['dealt']}, takes {e['taken']}")
         if e["creature_died"]:
             line += f"; {e['creature']} dies"

@@ -17,6 +17,7 @@ from deckquest.engine import pc as pcs
 from deckquest.engine.adventure import (
     CONCENTRATE_MINUTES, NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS, REST_MINUTES, SLEEP_MINUTES,
     SORCERY_MINUTES, cast_permanent, creature_power, exchange_damage, destroyed, npc_stats, ready_creatures,
+    untapped_creatures,
 )
 from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
 from deckquest.engine.combat import run_battle
@@ -311,26 +312,36 @@ def _encounter(run, stmt: ast.Encounter, frame) -> None:
 
 
 def _fight(run, stmt: ast.Fight, frame) -> None:
-    """T-3.4: a creature of the party fights the NPC, or with none the NPC hurts a PC.
+    """T-3.1 to T-3.4: a creature of the party attacks the NPC, or blocks it, or the NPC
+    hurts a PC.
 
-    The agent picks the fighter among the PCs' untapped, non-sick creatures (T-2.10).
-    With no fighter, the NPC deals its power to the PC in scope (else the first PC
-    that can act) as life loss: nothing stood between it and the PC.
+    Attacking (T-3.1) taps the creature (not with vigilance) and needs its PC's
+    concentration counter and a creature that may tap (untapped, not summoning sick,
+    T-2.10). Without an attacker a creature NPC attacks the party: any untapped creature
+    of a PC that can act may block it (T-3.2: instant speed, no counter, summoning sick
+    or not, no tap), dealing its power back. Damage stays on a creature until its PC
+    rests (T-2.6). With neither, the NPC deals its power to the PC in scope (else the
+    first PC that can act) as life loss: nothing stood between it and the PC.
     """
     decl = run.scenario.npcs[stmt.npc]
     npc = run.state.npcs[stmt.npc]
     if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
         run.emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
                    holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
-                   creature_died=False, note=f"{decl.name} is already {npc.status}")
+                   creature_died=False, blocked=False, note=f"{decl.name} is already {npc.status}")
         return
     npc.status = NPC_PRESENT
     if run.agent_acts and run.act("fight", frame):
         return
     power, toughness, keywords = npc_stats(decl)
-    candidates = [(key, index) for key, pc in run.state.pcs.items() if pc.can_act
-                  for index in ready_creatures(pc)]
-    pick = run.agent.fighter(run, stmt, candidates) if candidates else None
+    able = [(key, pc) for key, pc in run.state.pcs.items() if pc.can_act]
+    attackers = [(key, index) for key, pc in able if pc.concentration_counter for index in ready_creatures(pc)]
+    pick = run.agent.fighter(run, stmt, attackers) if attackers else None
+    blocked = False
+    if pick is None and decl.kind == "creature":
+        blockers = [(key, index) for key, pc in able for index in untapped_creatures(pc)]
+        pick = run.agent.fighter(run, stmt, blockers) if blockers else None
+        blocked = pick is not None
     if pick is None:
         _fight_bare(run, stmt, decl, power, frame)
         return
@@ -345,16 +356,18 @@ def _fight(run, stmt: ast.Fight, frame) -> None:
     dealt, taken = exchange_damage(my_power, mine.keywords, my_toughness,
                                     power, keywords, remaining)
     npc.damage += dealt
-    if not mine.keywords & VIGILANCE:
+    if not blocked and not mine.keywords & VIGILANCE:
         permanent.tapped = True
     npc_down = destroyed(dealt, remaining, mine.keywords, keywords)
     creature_died = destroyed(taken, my_toughness, keywords, mine.keywords)
     if creature_died:
         pc.battlefield.pop(index)
         pc.graveyard.append(permanent.card)
+    else:
+        permanent.damage += taken  # T-2.6: until its PC rests
     run.emit("fight", npc=stmt.npc, name=decl.name, pc=owner, creature=card.name,
                holding_back=stmt.holding_back, dealt=dealt, taken=taken,
-               npc_defeated=npc_down, creature_died=creature_died, note="")
+               npc_defeated=npc_down, creature_died=creature_died, blocked=blocked, note="")
     if npc_down:
         _defeat_npc(run, stmt.npc, stmt.holding_back)
 
@@ -364,7 +377,7 @@ def _fight_bare(run, stmt: ast.Fight, decl, power: int, frame) -> None:
     victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
     run.emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
                holding_back=stmt.holding_back, dealt=0, taken=power if victim else 0,
-               npc_defeated=False, creature_died=False, note="no creature to fight for the party")
+               npc_defeated=False, creature_died=False, blocked=False, note="no creature to fight for the party")
     if victim is not None and power > 0:
         _change_life(run, [victim], -power)
 

@@ -1,0 +1,126 @@
+"""Issue 17: the adventure part by the book, through the path a script takes.
+
+Each test writes a ``.quest`` script and plays it with ``deckquest.run`` (the library's
+face); the PCs act only through an agent's answers (``act``), which the run applies.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import deckquest
+from deckquest.runtime.agents import FirstAgent
+
+WARRIORS = "30 Forest\n30 Elvish Warrior\n"  # Elvish Warrior: {G}{G}, a 2/3
+
+PRELUDE = '''scenario "By the book":
+    rules 2019
+pc alice "Alice":
+    deck "warriors.txt"
+    critical "Forest" x3
+'''
+
+# Two lands over two concentrations, then the 2/3 (T-2.5: one land per concentration).
+CAST_WARRIOR = [("concentrate",), ("play_land", "Forest"), ("rest",),
+                ("concentrate",), ("play_land", "Forest"), ("cast", "Elvish Warrior")]
+
+
+def script(folder: Path, body: str, deck: str = WARRIORS) -> Path:
+    (folder / "warriors.txt").write_text(deck, encoding="utf-8")
+    path = folder / "adventure.quest"
+    path.write_text(PRELUDE + body, encoding="utf-8")
+    return path
+
+
+class Plan(FirstAgent):
+    """Alice's actions before each decision of a kind, in order: ``plans[moment][n]`` is the
+    list of actions before the n-th such decision (card names find a card in hand)."""
+
+    name = "plan"
+
+    def __init__(self, **plans):
+        self.plans = plans
+
+    def act(self, run, moment):
+        seen = run.memory.setdefault(moment, 0)
+        run.memory[moment] = seen + 1
+        steps = self.plans.get(moment, [])
+        for step in steps[seen] if seen < len(steps) else []:
+            pc = run.state.pcs["alice"]
+            card = None
+            if len(step) > 1:
+                card = next(c for c in pc.hand if pc.cards[c].name == step[1])
+            yield "alice", step[0], card
+
+    def fighter(self, run, stmt, candidates):
+        return candidates[0]
+
+
+def fights(result) -> list[dict]:
+    return [e for e in result.events if e["event"] == "fight"]
+
+
+TWO_BEARS = '''creature bear1 "First Bear" from card "Grizzly Bears"
+creature bear2 "Second Bear" from card "Grizzly Bears"
+start scene den "The Den":
+    fight bear1
+    fight bear2
+    end victory "{alice.life}"
+'''
+
+
+def test_T_2_6_T_3_2_fight_damage_stays_until_a_rest_a_2_3_does_not_survive_two_2_2s(tmp_path):
+    """T-2.6, T-3.2: the 2/3 blocks the first bear (summoning sick: it may block, T-2.10) and
+    keeps its 2 damage; concentrating (no rest) readies it to attack the second bear, whose 2
+    more damage kill it."""
+    agent = Plan(fight=[CAST_WARRIOR + [("rest",)], [("concentrate",)]])
+    result = deckquest.run(script(tmp_path, TWO_BEARS), agent=agent, seed=3)
+    first, second = fights(result)
+    assert (first["creature"], first["blocked"], first["taken"], first["npc_defeated"]) == \
+        ("Elvish Warrior", True, 2, True)
+    assert (second["creature"], second["blocked"], second["taken"]) == ("Elvish Warrior", False, 2)
+    assert second["npc_defeated"] and second["creature_died"]
+    assert result.text == "20"  # no bear reached Alice
+
+
+def test_T_2_6_a_rest_between_fights_removes_the_damage(tmp_path):
+    """T-2.6: with a rest between the fights, the 2/3 survives both 2/2s."""
+    agent = Plan(fight=[CAST_WARRIOR + [("rest",)], [("rest",), ("concentrate",)]])
+    result = deckquest.run(script(tmp_path, TWO_BEARS), agent=agent, seed=3)
+    first, second = fights(result)
+    assert first["blocked"] and not second["blocked"]
+    assert second["npc_defeated"] and not second["creature_died"]
+
+
+ONE_BEAR = '''creature bear "Bear" from card "Grizzly Bears"
+start scene den "The Den":
+    fight bear
+    end victory "{alice.life}"
+'''
+
+
+def test_T_3_1_attacking_needs_a_concentration_counter_and_taps(tmp_path):
+    """T-3.1: with the counter, the ready 2/3 attacks and taps (no vigilance)."""
+    agent = Plan(fight=[CAST_WARRIOR + [("rest",), ("concentrate",)]])
+    result = deckquest.run(script(tmp_path, ONE_BEAR), agent=agent, seed=3)
+    fight, = fights(result)
+    assert (fight["creature"], fight["blocked"], fight["npc_defeated"]) == ("Elvish Warrior", False, True)
+
+
+def test_T_3_1_T_3_2_without_a_counter_the_creature_only_blocks_and_does_not_tap(tmp_path):
+    """T-3.1: no attack without a concentration counter, even with a ready creature; the bear
+    attacks instead and the creature blocks it (T-3.2: no counter needed, no tap)."""
+    agent = Plan(fight=[CAST_WARRIOR + [("rest",), ("concentrate",), ("rest",)]])
+    result = deckquest.run(script(tmp_path, ONE_BEAR), agent=agent, seed=3)
+    fight, = fights(result)
+    assert (fight["creature"], fight["blocked"], fight["npc_defeated"]) == ("Elvish Warrior", True, True)
+    assert result.text == "20"
+
+
+def test_T_2_10_a_summoning_sick_creature_may_block_but_not_attack(tmp_path):
+    """T-2.10: cast after the concentration, the 2/3 cannot attack, though its PC has a
+    counter; it blocks the bear instead."""
+    agent = Plan(fight=[CAST_WARRIOR])
+    result = deckquest.run(script(tmp_path, ONE_BEAR), agent=agent, seed=3)
+    fight, = fights(result)
+    assert (fight["creature"], fight["blocked"]) == ("Elvish Warrior", True)
