@@ -124,3 +124,102 @@ def test_T_2_10_a_summoning_sick_creature_may_block_but_not_attack(tmp_path):
     result = deckquest.run(script(tmp_path, ONE_BEAR), agent=agent, seed=3)
     fight, = fights(result)
     assert (fight["creature"], fight["blocked"]) == ("Elvish Warrior", True)
+
+
+# --- T-4.12: the very same check, across scenes --------------------------------------------
+
+GREEN = "24 Forest\n4 Llanowar Elves\n4 Elvish Mystic\n4 Grizzly Bears\n4 Centaur Courser\n" \
+        "4 Giant Spider\n4 Giant Growth\n4 Craw Wurm\n4 Runeclaw Bear\n4 Kalonian Tusker\n"
+
+
+def checks(result) -> list[dict]:
+    return [e for e in result.events if e["event"] == "check"]
+
+
+def test_T_4_12_re_entering_a_scene_does_not_make_the_check_new(tmp_path):
+    """T-4.12: `-> door` from inside `door` changes nothing: the difficulty-14 check is
+    revealed once, then refused (no card revealed) every time round, until the step limit."""
+    path = script(tmp_path, '''start scene door "The Door":
+    check red difficulty 14 as "Force the door":
+        success:
+            end victory "Open."
+        failure:
+            -> door
+''', GREEN)
+    result = deckquest.run(path, seed=1, max_steps=200)
+    made = checks(result)
+    assert result.outcome == "stuck" and len(made) > 10
+    assert made[0]["cards"] and not made[0]["success"]
+    # `by party`: Alice may not make it again, so no PC can (the note says so)
+    assert all(c["cards"] == [] and not c["success"] and c["pc"] is None for c in made[1:])
+
+
+def test_T_4_12_nor_does_a_way_round_other_scenes_that_changes_nothing(tmp_path):
+    """T-4.12: door -> hall -> door, with narration and a wait on the way: the same check."""
+    path = script(tmp_path, '''start scene door "The Door":
+    check red difficulty 14 as "Force the door":
+        success:
+            end victory "Open."
+        failure:
+            -> hall
+scene hall "The Hall":
+    "You pace the hall."
+    wait 10 minutes
+    -> door
+''', GREEN)
+    made = checks(deckquest.run(path, seed=1, max_steps=200))
+    assert made[0]["cards"] and all(c["cards"] == [] for c in made[1:])
+
+
+def test_T_4_12_a_changed_situation_allows_a_new_attempt(tmp_path):
+    """T-4.12: a counter moved on the way round makes a new situation: every attempt reveals
+    its cards (and the loop ends when the counter says so)."""
+    path = script(tmp_path, '''counter attempts = 0
+start scene door "The Door":
+    if attempts >= 5:
+        end defeat "You give up."
+    check red difficulty 14 as "Force the door":
+        success:
+            end victory "Open."
+        failure:
+            attempts += 1
+            -> door
+''', GREEN)
+    result = deckquest.run(path, seed=1)
+    made = checks(result)
+    assert result.outcome == "defeat" and len(made) == 5
+    assert all(c["cards"] for c in made)
+
+
+def test_T_4_12_check_warns_about_a_loop_that_can_only_repeat_the_check(tmp_path):
+    """DQ5001: `deckquest check` warns at the check of a loop that changes nothing, and not
+    when the loop counts its attempts."""
+    from click.testing import CliRunner
+
+    from deckquest.cli import main
+
+    looping = script(tmp_path, '''start scene door "The Door":
+    check red difficulty 14 as "Force the door":
+        success:
+            end victory "Open."
+        failure:
+            -> hall
+scene hall "The Hall":
+    -> door
+''', GREEN)
+    result = CliRunner().invoke(main, ["check", str(looping)])
+    assert result.exit_code == 0
+    assert "warning[DQ5001]: the loop `door` -> `hall` -> `door` changes no flag" in result.output
+    counting = script(tmp_path, '''counter attempts = 0
+start scene door "The Door":
+    if attempts >= 3:
+        end defeat "You give up."
+    check red difficulty 14 as "Force the door":
+        success:
+            end victory "Open."
+        failure:
+            attempts += 1
+            -> door
+''', GREEN)
+    result = CliRunner().invoke(main, ["check", str(counting)])
+    assert result.exit_code == 0 and "DQ5001" not in result.output

@@ -16,8 +16,9 @@ What happens where, in the rules' words:
   PC, each followed by its block with ``pc`` bound; ``all`` succeeds if every PC succeeds
   (``pc`` and ``degree`` are the worst check's), ``any`` if one does (the best check's).
 * A PC called to a check while it has a concentration counter rests first (T-2.5, T-2.6).
-  A PC that already made the very same check in this scene fails it (T-4.12); so does an
-  unconscious or dead one.
+  A PC that already made the very same check fails it unrevealed (T-4.12: the same
+  statement, kind and difficulty in the same situation, docs/checks.md; leaving and
+  re-entering a scene changes nothing); so does an unconscious or dead one.
 * The clock: concentrate, rest, sorcery-speed actions 1 minute (T-2.3, T-2.4, T-2.6), sleep
   6 hours (T-2.8), ``wait N minutes``, a battle 1 minute per turn; checks, choices and
   narration take no game time.
@@ -548,7 +549,6 @@ class Run:
         before = [len(pc.exhaustion_zone) for pc in living] if "scene_end" in self.wanted else None
         for pc in living:
             pcs.scene_end(pc, rng)
-        state.checks_made.clear()  # T-4.12: a new scene is a changed situation
         if before is not None:
             self._emit("scene_end", id=state.scene, exhausted={
                 pc.id: len(pc.exhaustion_zone) - count for pc, count in zip(living, before)})

@@ -12,6 +12,8 @@ in which things happen.
 
 from __future__ import annotations
 
+from hashlib import blake2b
+
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.adventure import (
@@ -135,7 +137,7 @@ def _check(run, stmt, frame) -> None:
         return
     difficulty = site.difficulty
     if who == "all" or who == "any":
-        records = [_one_check(run, site, p, difficulty) for p in _check_candidates(run, site.key)]
+        records = [_one_check(run, site, p, difficulty) for p in _check_candidates(run, site, difficulty)]
         if not records:
             outcome, deciding = False, None
         elif who == "all":
@@ -154,7 +156,7 @@ def _check(run, stmt, frame) -> None:
     if who == "pc":
         pc = frame.pc if site.pc == "pc" else site.pc  # `by pc`: the PC in scope
     else:
-        candidates = _check_candidates(run, site.key)
+        candidates = _check_candidates(run, site, difficulty)
         pc = run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates) if candidates else None
     record = _one_check(run, site, pc, difficulty)
     _after_check(run, site, record[1], pc, record[2], (record,) if record[3] else (), frame)
@@ -178,10 +180,30 @@ def _check_each(run, stmt, site, frame) -> None:
     _after_check(run, site, record[1], pc, record[2], (record,) if record[3] else (), frame)
 
 
-def _check_candidates(run, key: tuple) -> list[str]:
-    """The PCs that may make this check: conscious, and not made it in this scene (T-4.12)."""
+def _check_candidates(run, site, difficulty: int, among=None) -> list[str]:
+    """The PCs (of ``among``, else the party) that may make this check: conscious, and not
+    made the very same check already (T-4.12)."""
     made = run.state.checks_made
-    return [p for p, pc in run.state.pcs.items() if pc.status in pcs.ABLE and (p, key) not in made]
+    action = check_action(run, site)
+    ids = run.state.pcs if among is None else among
+    return [p for p in ids if run.state.pcs[p].status in pcs.ABLE and made.allows(p, action, site.kind, difficulty)]
+
+
+def check_action(run, site) -> tuple:
+    """What a check is for, in ``RunState.checks_made`` (T-4.12): its statement and the situation."""
+    return site.key, situation(run.state)
+
+
+def situation(state) -> str:
+    """T-4.12: what makes a check at the same statement no longer "the very same" when it
+    changes (docs/checks.md): the values of the flags and counters, the NPCs' states
+    (status, cooperating, controller, damage) and the items given. A scene left and entered
+    again, time passing, and the PCs' own cards and life do not. A short digest of them
+    (plain text for saves; the same values give the same digest in every process)."""
+    values = (tuple(state.flags.values()), tuple(state.counters.values()),
+              tuple((n.status, n.cooperating, n.controller, n.damage) for n in state.npcs.values()),
+              tuple((pc, tuple(items)) for pc, items in state.items.items()))
+    return blake2b(repr(values).encode(), digest_size=8).hexdigest()
 
 
 def _after_check(run, site, outcome: bool, pc: str | None, degree: int,
@@ -218,9 +240,10 @@ def _one_check(run, site, pc_id: str | None,
     kind = site.kind
     pc = state.pcs.get(pc_id) if pc_id is not None else None
     key = site.key
-    if pc is None or pc.status not in pcs.ABLE or (pc_id, key) in state.checks_made:
+    action = check_action(run, site)
+    if pc is None or pc.status not in pcs.ABLE or not state.checks_made.allows(pc_id, action, kind, difficulty):
         return _refused_check(run, site, pc_id, pc, kind, difficulty)
-    state.checks_made.add((pc_id, key))
+    state.checks_made.record(pc_id, action, kind, difficulty)
     if pc.concentration_counter:
         rest(run, pc_id)  # T-2.5: no checks with a concentration counter
     support, supporter = _support(run, pc, kind, difficulty) if pc.battlefield else (0, None)
@@ -251,7 +274,7 @@ def _refused_check(run, site, pc_id: str | None, pc, kind: str,
     elif pc.status not in pcs.ABLE:
         refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
     else:
-        refusal = f"{pc.name} already made this very check in this scene (T-4.12)"
+        refusal = f"{pc.name} already made this very check, and nothing has changed since (T-4.12)"
     success, degree = _outcome(run, pc_id, False, -max(1, difficulty))
     run.emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=site.label, cards=[],
                color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
@@ -481,7 +504,7 @@ def _preparation(run, stmt: ast.Battle, frame, fighters: list[pcs.PC]) -> int:
     if site.who == "pc":
         representative = frame.pc if site.pc == "pc" else site.pc
     else:
-        candidates = [pc.id for pc in fighters if (pc.id, site.key) not in run.state.checks_made]
+        candidates = _check_candidates(run, site, difficulty, [pc.id for pc in fighters])
         representative = (run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates)
                           if candidates else None)
     _, success, degree, _ = _one_check(run, site, representative, difficulty)
