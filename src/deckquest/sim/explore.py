@@ -37,7 +37,7 @@ from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.pc import shuffle
 from deckquest.errors import DeckquestError
-from deckquest.runtime.agents import FirstAgent
+from deckquest.runtime.agents import BestAgent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, STUCK, Program, Run
 from deckquest.sim.trace import ScriptMap, run_seed
 
@@ -135,8 +135,10 @@ def _path_lines(path: list[Step]) -> list[str]:
     return lines
 
 
-class _Agent(FirstAgent):
-    """The first agent, but its choices come from the explorer's plan."""
+class _Agent(BestAgent):
+    """Sim's default agent, ``best`` (its checks, boosts, supports, fights, PC actions and
+    battle agent), but its choices come from the explorer's plan: explore and ``sim`` play
+    the same party, so they agree on which lines and battle outcomes can be reached."""
 
     name = "explore"
 
