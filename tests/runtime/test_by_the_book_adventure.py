@@ -223,3 +223,74 @@ start scene door "The Door":
 ''', GREEN)
     result = CliRunner().invoke(main, ["check", str(counting)])
     assert result.exit_code == 0 and "DQ5001" not in result.output
+
+
+# --- T-8.2, T-8.4: recruiting changes things ------------------------------------------------
+
+BEAR_STATES = '''creature bear "Bear" from card "Grizzly Bears"
+start scene den "The Den":
+    if bear is absent and not bear is present:
+        "absent"
+    encounter bear
+    take control of bear:
+        failure:
+            "not before it cooperates"
+    recruit bear difficulty 0 by alice:
+        success:
+            "recruited"
+        failure:
+            "refused"
+    if bear is cooperating and bear is not controlled:
+        "cooperating"
+    take control of bear by alice
+    if bear is controlled:
+        "controlled"
+    if bear is not defeated:
+        end victory "{alice.life}"
+    end defeat ""
+'''
+
+
+def narrations(result) -> list[str]:
+    return [e["text"] for e in result.events if e["event"] == "narration"]
+
+
+def test_T_8_4_conditions_test_an_npcs_state_and_taking_control_pays_the_exact_cost(tmp_path):
+    """T-8.4: `take control` fails before the bear cooperates; after a successful recruit,
+    Alice pays {1}{G} with two untapped Forests (tapping them) and controls it; conditions
+    `bear is absent / present / cooperating / controlled / defeated` follow."""
+    lands = [("concentrate",), ("play_land", "Forest"), ("rest",), ("concentrate",), ("play_land", "Forest"),
+             ("rest",)]
+    result = deckquest.run(script(tmp_path, BEAR_STATES), agent=Plan(**{"take control": [lands]}), seed=3)
+    controls = [e for e in result.events if e["event"] == "take_control"]
+    assert [c["success"] for c in controls] == [False, True]
+    assert "does not cooperate" in controls[0]["note"]
+    assert (controls[1]["pc"], controls[1]["cost"]) == ("alice", "{1}{G}")
+    assert narrations(result) == ["absent", "not before it cooperates", "recruited", "cooperating", "controlled"]
+    assert result.outcome == "victory"
+
+
+def test_T_8_4_taking_control_needs_the_mana(tmp_path):
+    """T-8.4: with no untapped mana source nobody can pay: the NPC only cooperates."""
+    result = deckquest.run(script(tmp_path, BEAR_STATES), seed=3)
+    controls = [e for e in result.events if e["event"] == "take_control"]
+    assert [c["success"] for c in controls] == [False, False]
+    assert "no PC can pay {1}{G}" in controls[1]["note"]
+    assert "controlled" not in narrations(result)
+
+
+def test_npc_is_dead_after_a_fight_and_unconscious_when_held_back(tmp_path):
+    """`bear is dead` / `is unconscious` / `is defeated` read what a fight left (T-3.4)."""
+    body = '''creature bear "Bear" from card "Grizzly Bears"
+creature cub "Cub" from card "Grizzly Bears"
+start scene den "The Den":
+    fight bear
+    fight cub holding back
+    if bear is dead and cub is unconscious and cub is defeated and not cub is dead:
+        end victory ""
+    end defeat ""
+'''
+    agent = Plan(fight=[CAST_WARRIOR + [("rest",), ("concentrate",)], [("rest",), ("concentrate",)]])
+    result = deckquest.run(script(tmp_path, body), agent=agent, seed=3)
+    assert [f["npc_defeated"] for f in fights(result)] == [True, True]
+    assert result.outcome == "victory"

@@ -16,7 +16,7 @@ from deckquest.dsl import ast
 
 #: The statements that may change the situation of a check (T-4.12).
 CHANGES = (ast.SetFlag, ast.ClearFlag, ast.CounterAssign, ast.Recruit, ast.Encounter, ast.Fight,
-           ast.Battle, ast.Give)
+           ast.Battle, ast.Give, ast.TakeControl)
 
 
 def identical_check_loops(scenes: dict, triggers: list, gotos: dict) -> list[tuple[object, list[str]]]:

@@ -20,6 +20,7 @@ EVENT_KINDS = (
     "check_group",  # who (all/any), label, success, degree, pc (the deciding PC)
     "recruit",  # npc, name, success (T-8.4)
     "encounter",  # npc, name
+    "take_control",  # npc, name, pc (who paid, or None), cost, success, note (T-8.4)
     "fight",  # npc, name, creature, pc, holding_back, dealt, taken, npc_defeated, blocked, …
     "npc_defeated",  # npc, name, status (unconscious after holding back, T-3.4; else dead)
     "life",  # pc, change, life

@@ -42,7 +42,7 @@ from deckquest.engine.combat.turns import REFLEX_KIND
 from deckquest.engine.game import CHANCE, OVER, draw_chance
 from deckquest.errors import DeckquestError, Span
 from deckquest.runtime.party import PartyMember, party_from_scenario
-from deckquest.runtime.state import Frame, NpcState, RunState
+from deckquest.runtime.state import NPC_DEAD, NPC_UNCONSCIOUS, Frame, NpcState, RunState
 from deckquest.systems.trpg.battles import enemy
 from deckquest.systems import system_of
 
@@ -630,6 +630,8 @@ class Run:
             return self._pc_named(expr.pc, pc, expr.span).name
         if kind is ast.Subject:
             return self.program.system.subject_value(self, self._subject(pc, expr.span), expr.attribute)
+        if kind is ast.NpcIs:
+            return _npc_is(self.state.npcs[expr.npc], expr.state)
         if kind is ast.PartySize:
             return len(self.state.pcs)
         if kind is ast.Degree:
@@ -824,6 +826,18 @@ _COMPARE = {
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
 }
+
+
+def _npc_is(npc: NpcState, state: str) -> bool:
+    """``NPC is STATE`` (docs/language.md): cooperating and controlled (T-8.4), defeated
+    (unconscious or dead, T-3.4), else its status (absent, present, unconscious, dead)."""
+    if state == "cooperating":
+        return npc.cooperating
+    if state == "controlled":
+        return npc.controller is not None
+    if state == "defeated":
+        return npc.status in (NPC_UNCONSCIOUS, NPC_DEAD)
+    return npc.status == state
 
 
 def _pc_stat(pc: pcs.PC, stat: str) -> int:

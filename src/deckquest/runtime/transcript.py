@@ -127,6 +127,11 @@ class TextRenderer:
             return [f"{e['name']} agrees to cooperate (T-8.4)."]
         return [f"{e['name']} refuses to cooperate."]
 
+    def _take_control(self, e):
+        if e["success"]:
+            return [f"{self.name(e['pc'])} pays {e['cost']} and takes control of {e['name']} (T-8.4)."]
+        return [f"Nobody takes control of {e['name']}: {e['note']}."]
+
     def _encounter(self, e):
         return [f"{e['name']} appears."]
 

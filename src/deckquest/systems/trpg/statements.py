@@ -18,7 +18,7 @@ from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.adventure import (
     CONCENTRATE_MINUTES, NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS, REST_MINUTES, SLEEP_MINUTES,
-    SORCERY_MINUTES, cast_permanent, creature_power, exchange_damage, destroyed, npc_stats, ready_creatures,
+    SORCERY_MINUTES, cast_permanent, payment, creature_power, exchange_damage, destroyed, npc_stats, ready_creatures,
     untapped_creatures,
 )
 from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
@@ -332,6 +332,50 @@ def _encounter(run, stmt: ast.Encounter, frame) -> None:
         npc.status = NPC_PRESENT
     if "encounter" in run.wanted:
         run.emit("encounter", npc=stmt.npc, name=run.scenario.npcs[stmt.npc].name)
+
+
+def _take_control(run, stmt: ast.TakeControl, frame) -> None:
+    """T-8.4: a PC pays the NPC's exact mana cost, colours included, from its untapped mana
+    sources, and controls it; the NPC must cooperate already and not be defeated.
+
+    ``by NAME`` (or ``by pc``) names the PC; ``by party`` (the default) is the first PC in
+    party order that can pay. Paying takes no game time. Then the ``success:`` or
+    ``failure:`` block runs.
+    """
+    decl = run.scenario.npcs[stmt.npc]
+    npc = run.state.npcs[stmt.npc]
+    if run.agent_acts and run.act("take control", frame):
+        return
+    who = stmt.by.pc if stmt.by is not None and stmt.by.kind == "pc" else None
+    if who == "pc":
+        who = frame.pc
+    payer, note = _payer(run, decl, npc, who)
+    if payer is not None:
+        pc = run.state.pcs[payer]
+        for index in payment(pc, decl.battle_card()) or ():
+            pc.battlefield[index].tapped = True
+        npc.controller = payer
+    run.emit("take_control", npc=stmt.npc, name=decl.name, pc=payer, cost=decl.cost,
+             success=payer is not None, note=note)
+    block = stmt.success if payer is not None else stmt.failure
+    if block is not None:
+        run.push(block, frame)
+
+
+def _payer(run, decl, npc, who: str | None) -> tuple[str | None, str]:
+    """The PC that pays for the NPC (T-8.4), or None and why nobody can."""
+    if not npc.cooperating:
+        return None, f"{decl.name} does not cooperate (recruit it first, T-8.4)"
+    if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
+        return None, f"{decl.name} is {npc.status}"
+    if npc.controller is not None:
+        return None, f"{run.state.pcs[npc.controller].name} controls {decl.name} already"
+    card = decl.battle_card()
+    able = [key for key, pc in run.state.pcs.items() if pc.can_act and (who is None or key == who)]
+    payers = [key for key in able if payment(run.state.pcs[key], card) is not None]
+    if not payers:
+        return None, f"no PC can pay {decl.cost} with untapped mana sources"
+    return payers[0], ""
 
 
 def _fight(run, stmt: ast.Fight, frame) -> None:
