@@ -294,3 +294,16 @@ start scene den "The Den":
     result = deckquest.run(script(tmp_path, body), agent=agent, seed=3)
     assert [f["npc_defeated"] for f in fights(result)] == [True, True]
     assert result.outcome == "victory"
+
+
+def test_T_7_4_loses_0_life_is_an_action_that_reduces_life_and_kills_a_dying_pc(tmp_path):
+    """T-7.4 (corrected digest): a dying PC targeted by an action that reduces life dies,
+    even when it takes 0."""
+    result = deckquest.run(script(tmp_path, '''start scene pit "The Pit":
+    alice loses 20 life
+    alice loses 0 life
+    end victory ""
+'''), seed=1)
+    statuses = [e["status"] for e in result.events if e["event"] == "status"]
+    assert statuses == ["dying", "dead"]
+    assert result.outcome == "defeat"

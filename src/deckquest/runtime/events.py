@@ -23,7 +23,7 @@ EVENT_KINDS = (
     "take_control",  # npc, name, pc (who paid, or None), cost, success, note (T-8.4)
     "fight",  # npc, name, creature, pc, holding_back, dealt, taken, npc_defeated, blocked, …
     "npc_defeated",  # npc, name, status (unconscious after holding back, T-3.4; else dead)
-    "life",  # pc, change, life
+    "life",  # pc, change, life, loss (an action that reduces life, even by 0: T-7.4)
     "status",  # pc, status: dying, unconscious, dead (T-7) or ok again
     "draw",  # pc, count
     "give",  # pc, item

@@ -152,7 +152,7 @@ class TextRenderer:
         return [f"{e['name']} is defeated ({e['status']})."]
 
     def _life(self, e):
-        verb = "gains" if e["change"] >= 0 else "loses"
+        verb = "loses" if e.get("loss", e["change"] < 0) else "gains"
         return [f"{self.name(e['pc'])} {verb} {abs(e['change'])} life (now {e['life']})."]
 
     def _status(self, e):

@@ -64,26 +64,27 @@ def _targets(run, target: ast.Target, frame) -> list[str]:
 
 
 def _lose_life(run, stmt: ast.LoseLife, frame) -> None:
-    _change_life(run, _targets(run, stmt.target, frame), -stmt.amount)
+    """T-7.4: an action that reduces life, even by 0 (``loses 0 life`` kills a dying PC)."""
+    _change_life(run, _targets(run, stmt.target, frame), -stmt.amount, loss=True)
 
 
 def _gain_life(run, stmt: ast.GainLife, frame) -> None:
     _change_life(run, _targets(run, stmt.target, frame), stmt.amount)
 
 
-def _change_life(run, targets: list[str], change: int) -> None:
+def _change_life(run, targets: list[str], change: int, loss: bool = False) -> None:
     """T-7.1, T-7.4: life loss may make a PC dying, or kill a dying or unconscious one."""
     before = _statuses(run, targets)
     for key in targets:
         pc = run.state.pcs[key]
         if pc.status == pcs.DEAD:
             continue
-        if change < 0:
+        if loss or change < 0:
             pcs.lose_life(pc, -change)
         else:
             pcs.gain_life(pc, change)
         if "life" in run.wanted:
-            run.emit("life", pc=key, change=change, life=pc.life)
+            run.emit("life", pc=key, change=change, life=pc.life, loss=loss or change < 0)
     _status_changes(run, before)
 
 
