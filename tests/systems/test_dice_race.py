@@ -196,3 +196,43 @@ def test_dr_3_exact_finish_bounces_back_and_dr_4_knocks_back():
     clone.move("b", 2, [])
     assert clone.winner == "b" and game.winner is None  # a clone is independent
     assert game.decision().kind == "die" and STEP in RaceGame(10, ("a", "b"), phase="choose").decision().actions
+
+
+def test_system_trpg_names_the_default_game_explicitly():
+    """`system trpg` is what a script without a `system` line means (MTG-TRPG)."""
+    text = 'scenario "T":\n    system trpg\n    rules 2014\nstart scene s "S":\n    end victory "Won."\n'
+    scenario = compile_source(text, "t.quest")
+    assert scenario.system == "trpg" and scenario.rules == 2014
+
+
+def test_a_whole_game_saved_mid_race_resumes_exactly_as_the_uninterrupted_run(tmp_path):
+    """RunState.game is saved as the system writes it (GameSystem.game_data) and resumed
+    (load_game): the rest of the race is the uninterrupted race's, event for event."""
+    from deckquest.runtime.agents import make_agent
+    from deckquest.runtime.interpreter import Program, Run
+    from deckquest.runtime.saves import load_run, save_run
+
+    program = Program(compile_source(RACE.read_text(), str(RACE)))
+    whole = Run(program, make_agent("random"), random.Random(4)).run().events
+    run = Run(program, make_agent("random"), random.Random(4))
+    for _ in range(25):
+        run.step()
+    save_run(run, tmp_path / "race.json", seed=4, agent="random")
+    resumed = load_run(program, tmp_path / "race.json", make_agent("random"))
+    assert resumed.state.game.positions == run.state.game.positions
+    assert resumed.run().events == whole[len(run.events):]
+
+
+def test_a_system_without_a_save_form_refuses_to_save_and_writes_no_file(tmp_path, monkeypatch):
+    from deckquest.errors import DeckquestError
+    from deckquest.runtime.agents import make_agent
+    from deckquest.runtime.interpreter import Program, Run
+    from deckquest.runtime.saves import save_run
+    from deckquest.systems import GameSystem
+
+    monkeypatch.setattr(dice_race.DiceRace, "game_data", GameSystem.game_data)
+    run = Run(Program(compile_source(RACE.read_text(), str(RACE))), make_agent("first"), random.Random(0))
+    run.step()
+    with pytest.raises(DeckquestError, match="cannot be saved yet"):
+        save_run(run, tmp_path / "race.json")
+    assert not (tmp_path / "race.json").exists()

@@ -110,7 +110,7 @@ def system_language(text: str, path: str) -> LanguageSpec | None:
         return language_of(DEFAULT_SYSTEM)
     name, line, col = named
     language = language_of(name)
-    if language is None:
+    if language is None and name != DEFAULT_SYSTEM:  # MTG-TRPG's language is the core's so far
         known = sorted(LANGUAGES)
         hint = did_you_mean(name, known) or ("the game systems: " + ", ".join(known) if known else None)
         raise CompileError([error("DQ0120", f"unknown game system `{name}`",

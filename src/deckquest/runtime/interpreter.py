@@ -96,7 +96,8 @@ class Program:
         self.scenario = scenario
         self.system = system_of(scenario)
         self.whole_game = self.system.whole_game()
-        self.handlers: dict[type, Callable[..., None]] = {**_HANDLERS, **self.system.statement_handlers()}
+        self.handlers: dict[type, Callable[..., None]] = dict(_HANDLERS)
+        self.handlers.update(self.system.statement_handlers())
         self.rules = str(scenario.rules)
         self.blocks: list[list] = []
         self.block_ids: dict[int, int] = {}  # id(statement list) -> its number
@@ -141,7 +142,7 @@ class Program:
             self._enemies[npc_id] = enemy(self.scenario.npcs[npc_id])
         return self._enemies[npc_id]
 
-    def _triggers_by_kind(self, scene: str) -> dict[str, tuple]:
+    def _triggers_by_kind(self, scene: str | None) -> dict[str, tuple]:
         """The (trigger, block) pairs that can fire in ``scene``, by event kind: the
         scenario's, then the scene's, in declaration order. Worked out once per scene:
         runs fire triggers (checks, scene changes) many times a run."""
@@ -805,7 +806,7 @@ class Run:
 
 # ---------------------------------------------------------------- helpers
 
-_HANDLERS = {  # the core's statements; a game system adds its own (GameSystem.statement_handlers)
+_HANDLERS: dict[type, Callable[..., None]] = {  # the core's; a system adds its own (GameSystem.statement_handlers)
     ast.Narration: Run._narration, ast.Choice: Run._choice, ast.Goto: Run._goto, ast.End: Run._end,
     ast.Wait: Run._wait, ast.SetFlag: Run._set_flag, ast.ClearFlag: Run._clear_flag,
     ast.CounterAssign: Run._counter_assign, ast.If: Run._if,

@@ -108,11 +108,8 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
 
 
 def _game_data(game, program: Program) -> dict | None:
-    """A whole game system's game: not saved yet, so such a run is refused, never half-saved."""
-    if game is not None:
-        raise DeckquestError(f"a run of a `{program.scenario.system}` game cannot be saved yet",
-                             hint="play it to its end without --save")
-    return None
+    """A whole game system's game as plain data (``GameSystem.game_data``), or None."""
+    return None if game is None else program.system.game_data(game)
 
 
 def _pc_data(pc: pcs.PC, program: Program) -> dict:
@@ -325,6 +322,7 @@ def _state(data: dict, program: Program) -> RunState:
         party_dead=saved["party_dead"],
         outcome=saved["outcome"],
         outcome_text=saved["outcome_text"],
+        game=_game(saved.get("game"), program),
     )
     _checks_made(state, saved["checks_made"], data["script"], str(scenario.path), program)
     return state
@@ -347,6 +345,18 @@ def _checks_made(state: RunState, entries: list, script: str, here: str, program
             _require(site is not None and len(entry) == 2, f"a check made names no check of the script: line {line}")
             situation, kind, difficulty = trpg.situation(state), site.kind, site.difficulty
         state.checks_made.record(pc, (key, situation), kind, difficulty)
+
+
+def _game(data: dict | None, program: Program):
+    """A whole game from its saved data (``GameSystem.load_game``): a save of a whole game is
+    for a script of that game."""
+    _require((data is None) != program.whole_game, "its game is not the script's")
+    if data is None:
+        return None
+    try:
+        return program.system.load_game(program.scenario, data)
+    except (KeyError, TypeError, ValueError) as error:
+        raise _Invalid(f"its `{program.system.name}` game: {error}") from None
 
 
 def _pc(key: str, saved: dict, member, program: Program) -> pcs.PC:

@@ -24,6 +24,7 @@ from deckquest.dsl import ast
 from deckquest.engine.pc import DEAD
 from deckquest.errors import DeckquestError
 from deckquest.runtime.interpreter import STUCK, Program, Run
+from deckquest.systems import GameSystem
 
 ANY_SCENE = "(every scene)"  # where a check written in a scenario-wide trigger belongs
 ERROR = "error"  # the pseudo-outcome of a run that stopped on a runtime error
@@ -179,7 +180,7 @@ class Recorder:
 
     __slots__ = ("map", "tally", "statements", "on_statement", "checks", "on_check", "first",
                  "first_check", "scenes", "failed", "statuses", "life_lost",
-                 "ends", "pc_ends", "reached", "fell", "failed_at", "system_rows")
+                 "ends", "pc_ends", "reached", "fell", "failed_at", "system_rows", "record_row")
 
     # A ``by all`` or ``by any`` site's outcome comes through the ``check_group`` event.
 
@@ -203,6 +204,8 @@ class Recorder:
         self.fell: list[tuple[str, str]] = []  # each (pc, status) each run reached
         self.failed_at: list[tuple[str, int]] = []  # each (outcome, site number) a run failed
         self.system_rows: list = []  # each run's row of its game system (GameSystem.record)
+        record = script_map.program.system.record  # None when the system records nothing
+        self.record_row = None if getattr(record, "__func__", None) is GameSystem.record.__func__ else record
 
     def begin(self) -> None:
         """A new run starts: forget what the last one reached."""
@@ -339,9 +342,10 @@ class Recorder:
         if state is None:  # the run failed as it was dealt: it counts as a run, with no end state
             self.ends.append((outcome, scene, False, None, None, None))
             return
-        row = program.system.record(run)
-        if row is not None:
-            self.system_rows.append(row)
+        if self.record_row is not None:
+            row = self.record_row(run)
+            if row is not None:
+                self.system_rows.append(row)
         life_lost = self.life_lost
         dead = 0
         for pc_id, pc in state.pcs.items():

@@ -20,7 +20,8 @@ The hooks, grouped by who calls them (each has a default that adds nothing):
   ``reserved_words``, ``resolve(context)``;
 * the run: ``statement_handlers()`` (statement class -> ``handler(run, stmt, frame)``),
   ``new_game(run)`` for a whole-game system (a ``deckquest.engine.game.GameState`` the run
-  plays with its seats' agents), ``triggers_for(event)`` (the script's trigger events an
+  plays with its seats' agents; ``game_data`` and ``load_game`` save and resume it),
+  ``triggers_for(event)`` (the script's trigger events an
   engine event fires), ``outcome(run)``, ``subject_value(run, subject, attribute)``,
   ``seats(scenario)`` (the seats, with the agent names the script gives them), ``agents``;
 * ``sim``: ``record(run)`` (one hashable row per run), ``report(rows, runs)`` (the JSON
@@ -40,6 +41,7 @@ from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
 from deckquest.dsl import language as dsl_language
 from deckquest.engine.game import Agent, GameState
+from deckquest.errors import DeckquestError
 
 if TYPE_CHECKING:
     from deckquest.dsl.resolver import SystemContext
@@ -139,6 +141,17 @@ class GameSystem:
     def new_game(cls, run: Any) -> GameState | None:
         """A whole-game system's game, dealt from ``run.rng``; None for a scene-based one."""
         return None
+
+    @classmethod
+    def game_data(cls, game: GameState) -> dict:
+        """A whole game as plain JSON data for a save (``runtime/saves.py``)."""
+        raise DeckquestError(f"a run of a `{cls.name}` game cannot be saved yet",
+                             hint="play it to its end without --save")
+
+    @classmethod
+    def load_game(cls, scenario: Any, data: dict) -> GameState:
+        """The game a save holds (``game_data``'s inverse)."""
+        raise DeckquestError(f"a `{cls.name}` game cannot be resumed from a save")
 
     @classmethod
     def whole_game(cls) -> bool:

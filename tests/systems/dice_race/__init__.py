@@ -50,6 +50,14 @@ class DiceRace(GameSystem):
                         exact=scenario.readings["finish"] == "exact", knock_back="knock back" in scenario.options)
 
     @classmethod
+    def game_data(cls, game):
+        return game.to_data()
+
+    @classmethod
+    def load_game(cls, scenario, data):
+        return RaceGame.from_data(data)
+
+    @classmethod
     def seats(cls, scenario):
         return {racer: (name, plays) for racer, name, plays in scenario.system_table.racers}
 

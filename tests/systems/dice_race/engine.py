@@ -99,6 +99,16 @@ class RaceGame:
     def clone(self) -> "RaceGame":
         return replace(self, positions=dict(self.positions), turns=dict(self.turns))
 
+    def to_data(self) -> dict[str, Any]:
+        """Plain JSON data: what a saved session stores."""
+        return {"track": self.track, "order": list(self.order), "exact": self.exact, "knock_back": self.knock_back,
+                "positions": dict(self.positions), "turns": dict(self.turns), "turn": self.turn,
+                "phase": self.phase, "rolled": self.rolled, "winner": self.winner}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "RaceGame":
+        return cls(**{**data, "order": tuple(data["order"])})
+
     def outcome(self) -> dict[str, Any] | None:
         if self.winner is None:
             return None
