@@ -123,3 +123,43 @@ def test_readme_first_command_on_the_bundled_deck():
     result = run(str(BUNDLED), "--critical", "Forest:3")
     assert result.exit_code == 0, result.output
     assert "/ 60" in result.output and "critical cards (T-4.7): 3 (Forest x3)" in result.output
+
+
+SCENARIOS = Path(__file__).resolve().parents[1] / "scenarios"
+
+
+def test_a_script_gives_every_pcs_odds_at_every_check():
+    """Issue 18, item 14: `odds SCRIPT.quest` reads the script's PCs (decks and T-4.7 critical
+    cards) and gives each one's exact odds at each check, instead of reading it as a deck list."""
+    from deckquest.dsl.resolver import compile_file
+    from deckquest.runtime.party import party_from_scenario
+
+    script = SCENARIOS / "goblin_cave" / "goblin_cave.quest"
+    result = run(str(script), "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    members = {m.id: m for m in party_from_scenario(compile_file(script))}
+    labels = [check["label"] for check in report["checks"]]
+    assert labels == ["Move the boulder", "Recruit Wounded Bear", "Sneak past the sentries"]
+    for check in report["checks"]:
+        assert {row["pc"] for row in check["pcs"]} == set(members)
+        for row in check["pcs"]:
+            member = members[row["pc"]]
+            exact = check_probability(member.cards, member.critical_cards, check["kind"], check["difficulty"])
+            boosted = check_probability(member.cards, member.critical_cards, check["kind"], check["difficulty"],
+                                        boost=True)
+            assert row["success"] == pytest.approx(float(exact))
+            assert row["with_boost"] == pytest.approx(float(boosted))
+
+
+def test_a_2014_script_has_no_boost_column():
+    result = run(str(SCENARIOS / "bandit_toll" / "bandit_toll.quest"))
+    assert result.exit_code == 0, result.output
+    assert "2014 rules" in result.output and "target number" in result.output
+    assert "with boost" not in result.output and "not a card line" not in result.output
+
+
+def test_a_script_with_deck_options_is_a_usage_error():
+    result = run(str(SCENARIOS / "goblin_cave" / "goblin_cave.quest"), "--critical", "Forest:3")
+    assert result.exit_code == 2
+    assert "a script names its PCs' critical cards" in result.output

@@ -60,7 +60,8 @@ def test_rules_map_lists_every_rule_and_only_existing_files():
     listed = re.findall(r"^\| (T-\d+\.\d+) \|", mapping, re.M)
     assert listed == rules
     for row in re.findall(r"^\| T-.*$", mapping, re.M):
-        _, _, _, code, tests, _ = row.split("|")
+        _, _, _, status, code, tests, _ = row.split("|")
+        assert re.match(r" (implemented|option|reading|not implemented)\b", status), row
         for name in re.findall(r"`([^`]+)`", code):
             assert (ROOT / "src" / "deckquest" / name).is_file(), name
         for name in re.findall(r"`([^`]+)`", tests):

@@ -2,7 +2,7 @@
 including those inside functions and under ``if TYPE_CHECKING``, is read from the source and
 none may point back up, nor sideways between two layers of the same rank.
 
-    face (cli.py, __init__.py, __main__.py, */command.py)
+    face (cli.py, __init__.py, __main__.py, */command.py, the language server lsp/)
       -> sim, packs -> runtime -> systems -> engine, dsl -> cards -> errors (errors.py, files.py, yamlfile.py)
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).parents[1] / "src" / "deckquest"
-RANKS = {"face": 7, "sim": 6, "packs": 6, "runtime": 5, "systems": 4, "engine": 3, "dsl": 3, "grammar": 3,
+RANKS = {"face": 7, "lsp": 7, "sim": 6, "packs": 6, "runtime": 5, "systems": 4, "engine": 3, "dsl": 3, "grammar": 3,
          "cards": 2, "errors": 1}
 FACE_FILES = {"cli.py", "__init__.py", "__main__.py", "command.py"}
 

@@ -18,10 +18,37 @@ from deckquest import __version__
 from deckquest.errors import DeckquestError, UsageError
 
 
+# Written without building anything: when memory is exhausted even formatting can fail.
+OUT_OF_MEMORY = (b"error[DQ0101]: deckquest ran out of memory on this input\n"
+                 b"hint: the input is too large to process; see the limits in docs/packs.md\n")
+INTERNAL_ERROR = (b"deckquest: internal error while reporting an error\n"
+                  b"This is a bug in deckquest, not in your files. Please report it with the command "
+                  b"and its files; set DECKQUEST_DEBUG=1 to see the traceback.\n")
+
+
 class DeckquestGroup(click.Group):
-    """Turns user errors raised anywhere below into a message and an exit code."""
+    """Turns user errors raised anywhere below into a message and an exit code.
+
+    The guard covers its own error handling too: rendering 100 errors of a hostile script can
+    itself run out of memory, and that must end as one short coded message, not a traceback.
+    """
 
     def invoke(self, ctx):
+        try:
+            return self._reported(ctx)
+        except MemoryError:
+            pass  # leaving the handler frees the failed command's memory before writing
+        except (SystemExit, click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
+            raise
+        except Exception:
+            if os.environ.get("DECKQUEST_DEBUG"):
+                raise
+            _write_stderr(INTERNAL_ERROR)
+            sys.exit(70)
+        _write_stderr(OUT_OF_MEMORY)
+        sys.exit(1)
+
+    def _reported(self, ctx):
         try:
             return super().invoke(ctx)
         except UsageError as error:
@@ -35,6 +62,8 @@ class DeckquestGroup(click.Group):
         except BrokenPipeError:  # `deckquest run ... | head` closed the pipe: not an error of ours
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             sys.exit(141)
+        except MemoryError:
+            raise
         except Exception as error:  # a bug: one message instead of a traceback
             if os.environ.get("DECKQUEST_DEBUG"):
                 raise
@@ -42,6 +71,15 @@ class DeckquestGroup(click.Group):
                        "This is a bug in deckquest, not in your files. Please report it with the command "
                        "and its files; set DECKQUEST_DEBUG=1 to see the traceback.", err=True)
             sys.exit(70)
+
+
+def _write_stderr(message: bytes) -> None:
+    """Write to file descriptor 2 directly, flushing what Python buffered before."""
+    try:
+        sys.stderr.flush()
+    except Exception:  # a stream that failed mid-write: what reaches fd 2 still matters
+        pass
+    os.write(2, message)
 
 
 @click.group(cls=DeckquestGroup)
@@ -113,16 +151,40 @@ def cards_coverage(deck: Path):
     metavar="NAME[:COUNT]",
     help="Designate COUNT copies (default 1) of NAME as critical cards (T-4.7); repeatable.",
 )
-@click.option("--rules", type=click.Choice(["2019", "2014"]), default="2019", show_default=True)
+@click.option("--rules", type=click.Choice(["2019", "2014"]), default=None,
+              help="Check rules for a deck (default 2019); a script names its own.")
+@click.option("--party", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="With a script: a party file to use instead of the script's PCs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
-def odds(deck: Path, critical: tuple[str, ...], rules: str, as_json: bool):
-    """Print DECK's memo (T-1.6) and the exact chance of success of every check."""
+def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path | None, as_json: bool):
+    """Print DECK's memo (T-1.6) and the exact chance of success of every check.
+
+    Given a scenario script (.quest) instead of a deck list, print every PC's exact odds at
+    every check of the script.
+    """
     import json
 
+    if deck.suffix == ".quest":
+        from deckquest.sim.script_odds import format_script_odds, script_odds
+
+        if critical or rules:
+            raise UsageError("--critical and --rules go with a deck list; a script names its PCs' "
+                             "critical cards and its rules")
+        from deckquest.runtime.command import compile_script, party_members
+
+        edition, sites = script_odds(compile_script(str(deck)), party_members(party))
+        if as_json:
+            click.echo(json.dumps({"rules": edition, "checks": [site.as_dict() for site in sites]}))
+        else:
+            click.echo(format_script_odds(edition, sites), nl=False)
+        return
+    if party is not None:
+        raise UsageError("--party goes with a script")
     from deckquest.cards.decklist import load_deck
     from deckquest.engine.pc import required_critical_count
     from deckquest.engine.odds import critical_ids_from_options, format_odds, odds_report
 
+    rules = rules or "2019"
     loaded = load_deck(deck)
     cards = loaded.main_cards()
     critical_ids = critical_ids_from_options(cards, critical)
@@ -141,27 +203,30 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str, as_json: bool):
 
 @main.command()
 @click.argument("scripts", nargs=-1, required=True, type=click.Path(path_type=Path))
-def check(scripts: tuple[Path, ...]):
+@click.option("--watch", is_flag=True, help="Check again whenever a script or a file it reads changes (Ctrl-C stops).")
+def check(scripts: tuple[Path, ...], watch: bool):
     """Compile each SCRIPT and print its errors and warnings; exit 1 if any has errors."""
-    from deckquest.dsl.resolver import compile_file
-    from deckquest.errors import CompileError
-    from deckquest.packs.store import resolve_script_reference
+    from deckquest.dsl.command import check_scripts, watch as watch_scripts
 
-    failed = False
-    for script in scripts:
+    if watch:
         try:
-            scenario = compile_file(script, locator=resolve_script_reference)
-        except CompileError as failure:
-            failed = True
-            click.echo(failure.render(), err=True)
-            continue
-        for warning in scenario.warnings:
-            click.echo(warning.render(), err=True)
-        scenes, count = len(scenario.scenes), len(scenario.warnings)
-        click.echo(f"{script}: ok ({scenes} scene{'s' if scenes != 1 else ''}"
-                   + (f", {count} warning{'s' if count != 1 else ''})" if count else ")"), err=True)
+            watch_scripts(list(scripts), click.echo)
+        except KeyboardInterrupt:
+            click.echo("stopped watching", err=True)
+        return
+    failed, _ = check_scripts(scripts, click.echo)
     if failed:
         sys.exit(1)
+
+
+@main.command("lsp")
+def lsp_command():
+    """Run the language server over stdio, for an editor (docs/editor.md; needs deckquest[lsp])."""
+    try:
+        from deckquest.lsp.server import main as serve
+    except ImportError:
+        raise UsageError("the language server needs pygls: pip install 'deckquest[lsp]'") from None
+    serve()
 
 
 @main.command("run")
@@ -231,13 +296,21 @@ def pack_build(folder: Path, output: Path | None):
 
 @pack.command("install")
 @click.argument("source", type=click.Path(exists=True, path_type=Path))
-def pack_install(source: Path):
+@click.option("--force", is_flag=True,
+              help="Replace an installed pack of the same name and version whose contents differ.")
+@click.option("--allow-downgrade", is_flag=True, help="Replace an installed pack with an older version.")
+def pack_install(source: Path, force: bool, allow_downgrade: bool):
     """Install a .dqpack archive or a pack folder into the user data folder."""
     from deckquest.packs.install import install_pack
 
-    result = install_pack(source)
-    was = f" (replacing {result.replaced})" if result.replaced else ""
-    click.echo(f"installed {result.pack.name} {result.pack.version}{was}")
+    result = install_pack(source, force=force, allow_downgrade=allow_downgrade)
+    name = f"{result.pack.name} {result.pack.version}"
+    if result.unchanged:
+        click.echo(f"{name} is already installed, with the same contents")
+    elif result.forced:
+        click.echo(f"installed {name} (replacing the installed {result.replaced}, whose contents differed)")
+    else:
+        click.echo(f"installed {name}" + (f" (replacing {result.replaced})" if result.replaced else ""))
 
 
 @pack.command("list")
@@ -291,6 +364,22 @@ def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, ma
         code = sim(script, runs=runs, seed=seed, jobs=jobs, party=party, agent=agent, json_file=json_file,
                    html_file=html_file, max_steps=max_steps, progress=show, echo=click.echo)
     sys.exit(code)
+
+
+@main.command("graph")
+@click.argument("script")
+@click.option("--format", "fmt", type=click.Choice(["svg", "dot", "mermaid"]), default="svg", show_default=True,
+              help="SVG (a picture), Graphviz DOT or Mermaid text.")
+@click.option("--sim", "sim_json", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="A `deckquest sim --json` report of SCRIPT: label each exit with its rate.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Write to this file instead of stdout.")
+def graph_command(script, fmt, sim_json, output):
+    """Draw SCRIPT's scenes and their exits (each ->, each end), with the branch that takes
+    each exit and, given a sim report, how often runs take it."""
+    from deckquest.sim.command import graph
+
+    graph(script, fmt=fmt, sim_json=sim_json, output=output, echo=click.echo)
 
 
 @main.command("tune")

@@ -13,6 +13,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+# Hostile input can hold hundreds of thousands of errors on lines thousands of characters long
+# (docs/packs.md, "Limits and budgets"): a report shows this many errors, and this much of a
+# source line around the caret.
+MAX_REPORTED_ERRORS = 100
+MAX_SHOWN_LINE = 120
+
 
 @dataclass(frozen=True)
 class Span:
@@ -60,16 +66,31 @@ def render(
         source_line = read_source_line(span)
     if source_line is not None and span.line > 0:
         text = source_line.rstrip("\n").replace("\t", " ")
-        lines.append(f"    {text}")
         col = max(span.col, 1)
         width = 1
         if span.end_col is not None and (span.end_line in (None, span.line)):
             width = max(1, span.end_col - col)
+        text, col = _around(text, col)
         width = min(width, max(1, len(text) - col + 1))
+        lines.append(f"    {text}")
         lines.append("    " + " " * (col - 1) + "^" * width)
     if hint:
         lines.append(f"hint: {hint}")
     return "\n".join(lines)
+
+
+def _around(text: str, col: int) -> tuple[str, int]:
+    """At most MAX_SHOWN_LINE characters of a line, around column `col` (marked `…` where cut),
+    and the column in the shortened text."""
+    if len(text) <= MAX_SHOWN_LINE:
+        return text, col
+    start = max(0, min(col - 1 - MAX_SHOWN_LINE // 3, len(text) - MAX_SHOWN_LINE))
+    shown = text[start:start + MAX_SHOWN_LINE]
+    if start > 0:
+        shown = "…" + shown[1:]
+    if start + MAX_SHOWN_LINE < len(text):
+        shown = shown[:-1] + "…"
+    return shown, col - start
 
 
 def read_source_line(span: Span) -> str | None:
@@ -110,24 +131,49 @@ class DeckquestError(Exception):
 
     def render(self) -> str:
         if self.span is None:
-            text = f"error: {self.message}"
+            text = f"error[{self.code}]: {self.message}" if self.code else f"error: {self.message}"
             return text + (f"\nhint: {self.hint}" if self.hint else "")
         return render("error", self.message, self.span, self.code, self.hint, self.source_line)
 
 
 class CompileError(DeckquestError):
-    """A script (or set of scripts) has errors; carries every diagnostic, not only the first."""
+    """A script (or set of scripts) has errors; carries every diagnostic, not only the first.
 
-    def __init__(self, diagnostics: Sequence[Diagnostic]):
+    It keeps the first MAX_REPORTED_ERRORS errors (and the warnings among them); `omitted`
+    counts the errors found but not kept, and `stopped` says the checker gave up looking for
+    more (its work cap), so a hostile file's report stays short.
+    """
+
+    def __init__(self, diagnostics: Sequence[Diagnostic], omitted: int = 0, stopped: bool = False):
         errors = [d for d in diagnostics if d.severity == "error"]
         first = errors[0] if errors else diagnostics[0]
         super().__init__(first.message, first.span, first.hint, code=first.code)
-        self.diagnostics = list(diagnostics)
+        self.diagnostics, more = _first_errors(diagnostics, MAX_REPORTED_ERRORS)
+        self.omitted = omitted + more
+        self.stopped = stopped
 
     def render(self) -> str:
         body = "\n".join(d.render() for d in self.diagnostics)
-        count = sum(d.severity == "error" for d in self.diagnostics)
-        return f"{body}\n{count} error{'s' if count != 1 else ''}"
+        count = sum(d.severity == "error" for d in self.diagnostics) + self.omitted
+        if self.omitted:
+            body += f"\n{self.omitted:,} more error{'s' if self.omitted != 1 else ''} not shown"
+        if self.stopped:
+            body += "\nchecking stopped there; fix these errors to see the rest"
+        return f"{body}\n{'at least ' if self.stopped else ''}{count:,} error{'s' if count != 1 else ''}"
+
+
+def _first_errors(diagnostics: Sequence[Diagnostic], limit: int) -> tuple[list[Diagnostic], int]:
+    """The diagnostics up to the `limit`-th error, and how many errors come after it."""
+    kept: list[Diagnostic] = []
+    errors = more = 0
+    for diagnostic in diagnostics:
+        is_error = diagnostic.severity == "error"
+        if errors >= limit:
+            more += is_error
+            continue
+        errors += is_error
+        kept.append(diagnostic)
+    return kept, more
 
 
 class UsageError(DeckquestError):

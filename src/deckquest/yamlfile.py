@@ -13,6 +13,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from deckquest.errors import DeckquestError, Span
+from deckquest.files import NotRegularFile, read_regular
 
 MAX_YAML_BYTES = 256 * 1024
 MAX_NESTING = 20
@@ -20,10 +21,16 @@ _BRACKET_LIMIT = 200
 
 
 def read_text(path: Path, display: str, limit: int) -> str:
-    """A UTF-8 file's text, refusing files over `limit` bytes before reading them whole."""
+    """A UTF-8 file's text, refusing files over `limit` bytes before reading them whole.
+
+    Only a plain file is read: a FIFO would block forever and a device
+    (`/dev/zero`) never ends, so both are refused before they are opened.
+    """
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(limit + 1)
+        data = read_regular(path, limit)
+    except NotRegularFile:
+        raise DeckquestError(f"cannot read {display}: it is not a regular file", Span(display),
+                             hint="a FIFO, device, socket or link cannot be read as a file") from None
     except OSError as error:
         raise DeckquestError(f"cannot read {display}: {error.strerror}", Span(display)) from None
     if len(data) > limit:

@@ -78,10 +78,10 @@ def test_show_an_unknown_card_suggests_a_name(home):
 @pytest.mark.parametrize(
     "content, message",
     [
-        (None, "cannot read"),
-        ("[{\"object\": \"card\",\n  \"name\": }]", ":2:11: error: malformed JSON: Expecting value"),
-        ("4 Grizzly Bears\n", ":1:1: error: not a card data file"),
-        ("[]", "no cards found"),
+        (None, "error[DQ8001]: cannot read"),
+        ("[{\"object\": \"card\",\n  \"name\": }]", ":2:11: error[DQ8003]: malformed JSON: Expecting value"),
+        ("4 Grizzly Bears\n", ":1:1: error[DQ8002]: not a card data file"),
+        ("[]", "error[DQ8007]: no cards found"),
     ],
 )
 def test_bad_files_exit_1_and_leave_the_previous_database(home, tmp_path, content, message):
@@ -102,7 +102,7 @@ def test_malformed_json_error_shows_the_line_and_a_caret(home, tmp_path):
     bad.write_text('[\n{"object": "card", "name": "A",, "lang": "en"}\n]')
     result = run("cards", "import", str(bad))
     assert result.stderr.splitlines() == [
-        f"{bad}:2:32: error: malformed JSON: Expecting property name enclosed in double quotes",
+        f"{bad}:2:32: error[DQ8003]: malformed JSON: Expecting property name enclosed in double quotes",
         '    {"object": "card", "name": "A",, "lang": "en"}',
         "                                   ^",
     ]

@@ -477,3 +477,83 @@ def test_random_bytes_raise_only_deckquest_errors(db, data):
             load_deck(path, db)
         except DeckquestError as error:
             assert error.render()
+
+
+def test_t_1_1_cards_that_allow_any_number_or_up_to_seven_are_exempt_from_the_copy_limit():
+    """T-1.1: a deck of any constructed format; "A deck can have any number of cards named …"
+    and "… up to seven cards named …" change the copy limit (DQ5000 reads `not_constructed`)."""
+    from deckquest.cards.decklist import not_constructed
+
+    rats = Card.build("Relentless Rats", "{1}{B}{B}", "Creature — Rat", power="2", toughness="2",
+                      oracle_text="A deck can have any number of cards named Relentless Rats.")
+    dwarves = Card.build("Seven Dwarves", "{1}{R}", "Creature — Dwarf", power="2", toughness="2",
+                         oracle_text="A deck can have up to seven cards named Seven Dwarves.")
+    swamp = Card.build("Swamp", None, "Basic Land — Swamp")
+    db = CardDatabase(CardIndex([rats, dwarves, swamp]))
+    legal = parse_deck("30 Relentless Rats\n7 Seven Dwarves\n23 Swamp\n", "deck.txt", db)
+    assert not_constructed(legal) is None
+    eight = parse_deck("30 Relentless Rats\n8 Seven Dwarves\n22 Swamp\n", "deck.txt", db)
+    assert not_constructed(eight) == "8 copies of Seven Dwarves (at most 7)"
+
+# Limits: a deck list may be a stranger's (issue 12, item 4)
+
+
+def test_a_file_over_the_size_limit_is_refused_before_it_is_read(tmp_path, db):
+    from deckquest.cards.decklist import MAX_DECK_BYTES
+
+    path = tmp_path / "deck.txt"
+    path.write_text("4 Forest\n" * (MAX_DECK_BYTES // 9 + 1))
+    with pytest.raises(DeckquestError) as caught:
+        load_deck(path, db)
+    assert caught.value.code == "DQ1009" and caught.value.span == Span(str(path))
+
+
+def test_a_fifo_is_refused_without_blocking(tmp_path, db):
+    import os
+
+    os.mkfifo(tmp_path / "deck.txt")
+    with pytest.raises(DeckquestError) as caught:
+        load_deck(tmp_path / "deck.txt", db)
+    assert caught.value.code == "DQ1008" and "not a regular file" in caught.value.message
+
+
+def test_too_many_lines(db):
+    from deckquest.cards.decklist import MAX_LINES
+
+    with pytest.raises(DeckquestError) as caught:
+        parse("4 Forest\n" * (MAX_LINES + 1), db)
+    assert caught.value.code == "DQ1011"
+    assert parse("1 Forest\n" * MAX_LINES, db).size == MAX_LINES  # the limit itself is fine
+
+
+def test_a_line_too_long_is_reported_with_a_short_excerpt(db):
+    error = only_error("4 Forest\n4 " + "A" * 10_000 + "\n", db)
+    assert (error.code, error.span.line) == ("DQ1010", 2)
+    assert len(error.render()) < 600
+
+
+def test_errors_past_the_fiftieth_are_counted_in_one_error(db):
+    """The first 50 errors in full, the first 20 unknown names with a "did you mean"."""
+    errors = errors_of("".join(f"1 Lightnig Bolt {i}\n" for i in range(200)), db)
+    assert [d.code for d in errors] == ["DQ1001"] * 50 + ["DQ1012"]
+    assert errors[-1].message == "150 more errors in this deck list are not shown"
+    assert sum("did you mean" in d.hint for d in errors[:50]) == 20
+
+
+def test_a_file_with_no_deck_line_is_refused_unquoted(db):
+    """Item 11: a file that is not a deck list (/etc/passwd) is refused as a whole: no line of it is shown."""
+    with pytest.raises(DeckquestError) as caught:
+        parse("root:x:0:0:root:/root:/bin/bash\nAPI_KEY=secret\n", db)
+    assert caught.value.code == "DQ1013" and "root" not in caught.value.render()
+
+
+@pytest.mark.parametrize("text", ["Forest\n", "burn them all\n4 Lightning Bolt\n", "Sidebord\n1 Forest\n"])
+def test_a_list_with_one_deck_like_line_still_gets_line_errors(db, text):
+    assert all(d.code != "DQ1013" for d in errors_of(text, db))
+
+
+def test_suggestions_compare_names_of_about_the_same_length(db):
+    assert db.suggest("Lightnig Bolt") == "Lightning Bolt"
+    assert db.suggest("sol rign") == "Sol Ring"
+    assert db.suggest("Lightning Bolt and then some more") is None  # too long to be a typo of it
+    assert db.suggest("x" * 300) is None

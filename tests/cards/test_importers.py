@@ -90,7 +90,7 @@ def test_malformed_array_is_an_error_at_the_files_line_and_column(text, line, co
         error = caught.value
         assert (error.span.line, error.span.col) == (line, col), chunk
         assert error.message.startswith(message)
-        assert error.render().startswith(f"test.json:{line}:{col}: error: {message}")
+        assert error.render().startswith(f"test.json:{line}:{col}: error[DQ8003]: {message}")
 
 
 def test_error_excerpt_puts_the_caret_under_the_fault_even_on_a_huge_line():
@@ -308,7 +308,8 @@ def test_mtgjson_edge_cases():
     assert fire.card.colors == ("U", "R") and fire.card.color_identity == ("U", "R")
     delver = cards["Delver of Secrets // Insectile Aberration"]  # faces come in side order whatever the file's order
     assert delver.front_name == "Delver of Secrets" and str(delver.card.mana_cost) == "{U}"
-    assert delver.card.keywords == ("Transform", "Flying")
+    assert delver.card.keywords == ("Transform",)  # the front face's only: no Flying on turn 1
+    assert delver.back_names == ("Insectile Aberration",)
     assert cards["Llanowar Elves"].name_ja == "ラノワールのエルフ"
     assert cards["Very Cryptic Command"].card.oracle_text.endswith("first variant")
 
@@ -316,3 +317,69 @@ def test_mtgjson_edge_cases():
 def test_format_can_be_forced():
     with pytest.raises(MalformedJsonError, match="expected a JSON array"):
         list(read_entries(FIXTURES / "mtgjson-edge.json", "scryfall"))
+
+
+# -- hostile files (issue 12): bounded values, coded errors ---------------------------
+
+
+def error_of(text: str, chunk_bytes: int = 7) -> MalformedJsonError:
+    with pytest.raises(MalformedJsonError) as caught:
+        list(stream_of(text, chunk_bytes).array_items())
+    return caught.value
+
+
+def test_deep_nesting_is_DQ8004_at_the_values_start():
+    error = error_of("[1, " + "[" * 100_000, chunk_bytes=1 << 20)
+    assert (error.code, error.span.line, error.span.col) == ("DQ8004", 1, 5)
+    assert len(error.render()) < 400
+
+
+def test_a_value_larger_than_the_bound_is_DQ8005_read_only_that_far(monkeypatch):
+    monkeypatch.setattr(jsonstream, "MAX_VALUE_CHARS", 1000)
+    handle = io.BytesIO(('[{"a": 1}, {"name": "' + "x" * 100_000 + '"}]').encode())
+    with pytest.raises(MalformedJsonError) as caught:
+        list(JsonStream(handle, "test.json", chunk_bytes=64).array_items())
+    assert (caught.value.code, caught.value.span.col) == ("DQ8005", 12)
+    assert handle.tell() < 2000  # the rest of the value was never read
+
+
+def test_a_value_within_the_bound_still_reads_across_many_chunks(monkeypatch):
+    monkeypatch.setattr(jsonstream, "MAX_VALUE_CHARS", 1000)
+    assert list(stream_of('[{"name": "' + "x" * 900 + '"}]').array_items()) == [{"name": "x" * 900}]
+
+
+def test_an_integer_of_thousands_of_digits_reads_as_infinity():
+    """Python refuses to convert 4,300 digits (ValueError inside the decoder: exit 70 before)."""
+    assert list(stream_of("[" + "9" * 5000 + ", -" + "9" * 5000 + ", 12]").array_items()) == [
+        float("inf"), float("-inf"), 12]
+
+
+def test_not_utf8_is_DQ8006():
+    with pytest.raises(MalformedJsonError) as caught:
+        list(JsonStream(io.BytesIO(b'["\xff"]'), "test.json").array_items())
+    assert caught.value.code == "DQ8006"
+
+
+@pytest.mark.parametrize("cmc", ["1e400", "Infinity", "-Infinity", "NaN", "9" * 5000, "-1", "1000001"])
+def test_an_impossible_mana_value_is_skipped_by_reason(tmp_path, cmc):
+    """T-1.5 reads a card's mana value; one that is no finite number up to Gleemax's 1,000,000
+    is a damaged object, skipped and counted like every other (issue 12, item 6)."""
+    path = tmp_path / "cards.json"
+    path.write_text(f'[{{"object": "card", "name": "X", "type_line": "Creature", "cmc": {cmc}}}]')
+    assert list(read_entries(path)) == [Skipped(importers.MANA_VALUE_OUT_OF_RANGE)]
+
+
+def test_gleemaxs_mana_value_is_still_a_card(tmp_path):
+    path = tmp_path / "cards.json"
+    path.write_text('[{"object": "card", "name": "Gleemax", "type_line": "Legendary Artifact", "cmc": 1000000}]')
+    (entry,) = read_entries(path)
+    assert entry.card.mana_value == 1_000_000
+
+
+def test_a_fifo_is_not_opened(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "cards.json")
+    with pytest.raises(DeckquestError) as caught:
+        detect_format(tmp_path / "cards.json")
+    assert caught.value.code == "DQ8001" and "not a regular file" in caught.value.message

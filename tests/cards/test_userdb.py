@@ -53,7 +53,7 @@ def test_import_then_lookup_by_english_front_face_and_japanese_names(home):
     boom = database.get("boom")
     assert boom.name == "Boom // Bust" and boom.name_ja == "ブーム // バスト"
     assert database.get("ブーム") == boom == database.get("ブーム // バスト") == database.get("Boom // Bust")
-    assert database.get("Bust") is None  # only the front face names the card
+    assert database.get("Bust") == boom  # every face's name finds the card (issue 17)
     assert {"Grizzly Bears", "灰色熊", "Boom", "ブーム"} <= set(database.names())
 
 
@@ -234,3 +234,64 @@ def test_write_failure_mid_import_is_a_user_error_and_changes_nothing(home, monk
     with pytest.raises(DeckquestError, match="disk is full"):
         import_file(FIXTURES / "scryfall-edge.json")
     assert database_bytes(home) == before and leftovers(home) == []
+
+
+# -- debris of killed imports (issue 12, item 8) --------------------------------------
+
+
+def dead_pid() -> int:
+    """The id of a process that has ended."""
+    import subprocess
+    import sys
+
+    child = subprocess.Popen([sys.executable, "-c", "pass"])
+    child.wait()
+    return child.pid
+
+
+def test_an_import_removes_the_temporary_files_of_killed_imports(home):
+    home.mkdir(parents=True, exist_ok=True)
+    stale = home / f".cards-{dead_pid()}-abc.sqlite.tmp"
+    stale.write_bytes(b"x" * 1000)
+    import_file(FIXTURES / "scryfall-edge.json", home)
+    assert not stale.exists() and leftovers(home) == []
+
+
+def test_opening_the_database_removes_them_too(home):
+    import_file(FIXTURES / "scryfall-edge.json", home)
+    stale = home / f".cards-{dead_pid()}-abc.sqlite.tmp"
+    stale.write_bytes(b"x")
+    UserDatabase.open_existing(home).close()
+    assert not stale.exists()
+
+
+def test_a_running_imports_temporary_file_is_kept(home):
+    """A file whose process lives (here: this one) is never removed, nor one whose lock is held
+    (a process id reused, or another machine sharing the folder)."""
+    import fcntl
+    import os
+
+    home.mkdir(parents=True, exist_ok=True)
+    alive = home / f".cards-{os.getpid()}-abc.sqlite.tmp"
+    alive.write_bytes(b"x")
+    locked = home / f".cards-{dead_pid()}-def.sqlite.tmp"
+    locked.write_bytes(b"x")
+    with open(locked, "rb") as holder:
+        fcntl.flock(holder, fcntl.LOCK_EX)
+        assert userdb.remove_stale_temporaries(home) == []
+    assert alive.exists() and locked.exists()
+    assert userdb.remove_stale_temporaries(home) == [locked]
+
+
+def test_a_legacy_temporary_file_is_removed_once_it_is_old(home):
+    """Files named before the process id was in the name: stale when unchanged for 5 minutes."""
+    import os
+    import time
+
+    home.mkdir(parents=True, exist_ok=True)
+    legacy = home / ".cards-k3j4h5.sqlite.tmp"
+    legacy.write_bytes(b"x")
+    assert userdb.remove_stale_temporaries(home) == []
+    old = time.time() - userdb.LEGACY_TEMPORARY_AGE - 1
+    os.utime(legacy, (old, old))
+    assert userdb.remove_stale_temporaries(home) == [legacy]

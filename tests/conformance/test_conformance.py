@@ -301,12 +301,12 @@ def test_an_unknown_card_gets_did_you_mean_and_the_import_command(tmp_path):
 
 def test_a_party_file_replaces_the_pcs_and_bad_ones_are_located_errors():
     path = HERE / "lantern_road.quest"
-    good = invoke("run", path, "--party", HERE / "parties" / "table.yaml", "--agent", "best", "--seed", 1)
+    good = invoke("run", path, "--party", HERE / "table.yaml", "--agent", "best", "--seed", 1)
     assert good.exit_code == 0 and "party: リカ, Tomo the Goblin Lord" in good.output
     for name, where in [("bad_missing_deck", "bad_missing_deck.yaml:4:11"), ("bad_key", "bad_key.yaml:3:5"),
                         ("bad_criticals", "bad_criticals.yaml:2:5"), ("bad_ids", "lantern_road.quest:"),
-                        ("bad_tag", "bad_tag.yaml:1:8")]:
-        result = invoke("run", path, "--party", HERE / "parties" / f"{name}.yaml")
+                        ("bad_tag", "bad_tag.yaml:1:8"), ("bad_deck_outside", "bad_deck_outside.yaml:5:11")]:
+        result = invoke("run", path, "--party", HERE / f"{name}.yaml")
         assert result.exit_code == 1 and "Traceback" not in result.output
         assert where in result.output and "error" in result.output, result.output
 

@@ -260,8 +260,8 @@ def test_critical_cards_must_be_in_the_deck(pack, db):
     text = PRELUDE.replace('critical "Mountain" x3', 'critical "Mountian" x2\n    critical "Mountain" x1') + scene("end victory")[len(PRELUDE):]
     (d,) = [d for d in diagnostics_of(pack, text, db)]
     assert d.code == "DQ0052" and d.hint == "did you mean `Mountain`?"
-    text = PRELUDE.replace("x3", "x30", 1) + scene("end victory")[len(PRELUDE):]
-    assert "only 20 copies" in diagnostics_of(pack, text, db)[0].message
+    text = PRELUDE.replace("x3", "x60", 1) + scene("end victory")[len(PRELUDE):]
+    assert "only 52 copies" in diagnostics_of(pack, text, db)[0].message
 
 
 def test_a_critical_line_of_zero_copies_is_an_error(pack, db):

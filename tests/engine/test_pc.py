@@ -291,3 +291,14 @@ def test_T_2_8_a_token_is_not_shuffled_into_the_library_by_sleep():
     sleep(pc, random.Random(1))
     assert token not in pc.library + pc.hand
     assert sorted(pc.library + pc.hand) == list(range(60))
+
+
+def test_T_7_4_an_action_that_reduces_life_kills_a_dying_pc_even_when_it_takes_0():
+    """T-7.4 (seed 000 line 229, 「もう1度ライフを減らす行動をされた場合」): the action counts,
+    not the amount: losing 0 life kills a dying PC. (A script's `pc loses 0 life` reaches this
+    once the interpreter sends a 0 loss to `lose_life`, not to `gain_life`.)"""
+    pc = new_pc()
+    lose_life(pc, 20)
+    assert pc.status == "dying"
+    lose_life(pc, 0)
+    assert (pc.life, pc.status) == (0, "dead")

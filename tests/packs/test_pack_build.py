@@ -145,7 +145,7 @@ def test_a_party_deck_outside_the_pack_is_refused(make_pack, tmp_path):
     folder = make_pack(files={"parties/four.yaml": party}, extra="parties: [parties/four.yaml]\n")
     with pytest.raises(CompileError) as caught:
         validate_pack(folder)
-    assert "four.yaml:4:11: error: party deck `../../outside.txt`: it is outside the pack" in caught.value.render()
+    assert "four.yaml:4:11: error[DQ7003]: party deck `../../outside.txt`: it is outside the pack" in caught.value.render()
 
 
 def test_a_party_file_is_checked(make_pack):
@@ -156,3 +156,16 @@ def test_a_party_file_is_checked(make_pack):
     with pytest.raises(CompileError) as caught:
         validate_pack(folder)
     assert "solo.yaml:" in caught.value.render()
+
+
+def test_a_pack_stops_being_checked_once_its_report_is_full(make_pack):
+    """Issue 12, item 1 for packs: a pack of many bad files cannot take hours or print gigabytes;
+    after 100 problems the remaining files are not checked, and the report says so."""
+    decks = [f"decks/bad{i:03d}.txt" for i in range(150)]
+    folder = make_pack(decks=("decks/hero.txt", *decks),
+                       files={name: "1 Nonexistent Card Xyzzy\n" for name in decks})
+    with pytest.raises(CompileError) as caught:
+        validate_pack(folder)
+    rendered = caught.value.render()
+    assert rendered.count("bad1") <= 100 and "bad149" not in rendered
+    assert "checking stopped there" in rendered

@@ -38,9 +38,9 @@ def test_schema_errors_print_every_location_and_exit_1(cli, tmp_path):
     assert result.exit_code == 1
     assert "Traceback" not in result.output
     lines = result.output.splitlines()
-    assert lines[0] == "bad/pack.yaml:4:10: error[pack-schema]: `version` must be a string, not the number 1"
+    assert lines[0] == "bad/pack.yaml:4:10: error[DQ7002]: `version` must be a string, not the number 1"
     assert lines[1:3] == ["    version: 1", "             ^"]
-    assert any(line.startswith("bad/pack.yaml:18:1: error[pack-schema]: unknown key `colour`") for line in lines)
+    assert any(line.startswith("bad/pack.yaml:18:1: error[DQ7002]: unknown key `colour`") for line in lines)
     assert lines[-1] == "2 errors"
 
 
@@ -48,7 +48,7 @@ def test_bad_yaml_is_one_located_error(cli, tmp_path):
     cli("pack", "init", "bad")
     (tmp_path / "bad" / "pack.yaml").write_text("name: [oops\n")
     result = cli("pack", "validate", "bad")
-    assert result.exit_code == 1 and result.output.startswith("bad/pack.yaml:2:1: error: invalid YAML")
+    assert result.exit_code == 1 and result.output.startswith("bad/pack.yaml:2:1: error[DQ7001]: invalid YAML")
 
 
 def test_refused_archive_exits_1_with_a_message(cli, tmp_path):

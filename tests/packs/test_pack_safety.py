@@ -134,7 +134,7 @@ def test_a_manifest_with_unknown_keys_or_wrong_types_is_refused(tmp_path, instal
     archive = make_archive(tmp_path / "keys.dqpack", list(dict(GOOD, **{"pack.yaml": bad.encode()}).items()))
     error = refused(archive, installed, "unknown key `run`")
     rendered = error.render()
-    assert "keys.dqpack!pack.yaml:3:8: error[pack-schema]: `title` must be a string, not a list" in rendered
+    assert "keys.dqpack!pack.yaml:3:8: error[DQ7002]: `title` must be a string, not a list" in rendered
     assert "keys.dqpack!pack.yaml:11:1" in rendered and "    run: rm -rf /" in rendered
 
 

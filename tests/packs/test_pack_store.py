@@ -111,3 +111,53 @@ def test_locate_scenario_errors(monsters, ref, message, hint):
 def test_locate_in_an_empty_store():
     with pytest.raises(DeckquestError, match="no installed pack `x`"):
         locate_scenario("x/y")
+
+
+LOCK_HOLDER = """
+import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("locked", flush=True)
+sys.stdin.read()
+"""
+
+
+def test_an_install_waits_for_the_lock_and_says_so_when_it_gives_up(make_pack, home):
+    """Item 10: installs and removals take the user folder's lock; a busy folder is DQ7046, not a mix."""
+    import subprocess
+    import sys
+
+    from deckquest.packs.store import locked_store
+
+    install_pack(make_pack(name="first"))
+    holder = subprocess.Popen([sys.executable, "-c", LOCK_HOLDER, str(home / "packs.lock")],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline() == "locked\n"
+        with pytest.raises(DeckquestError) as caught:
+            with locked_store(wait=0.3):
+                pass
+        assert caught.value.code == "DQ7046" and "another deckquest" in caught.value.message
+    finally:
+        holder.stdin.close()
+        holder.wait()
+    with locked_store(wait=0.3):
+        with locked_store():  # reentrant: an install reads the store under its own lock
+            assert install_pack(make_pack(name="second")).pack.name == "second"
+
+
+def test_repair_deletes_only_our_own_work_folders(make_pack, home, tmp_path):
+    """Item 8: `.staging-*` of a killed install go; a link named like one, or a user's file, stays."""
+    from deckquest.packs.store import installed_packs
+
+    install_pack(make_pack(name="first"))
+    outside = tmp_path / "precious"
+    outside.mkdir()
+    (outside / "keep.txt").write_text("mine")
+    (packs_dir() / ".staging-abcd1234" / "pack").mkdir(parents=True)
+    (packs_dir() / ".staging-link").symlink_to(outside, target_is_directory=True)
+    (packs_dir() / ".old-first-zzzz9999").mkdir()  # a finished swap's leftover: first is there
+    (packs_dir() / "notes.txt").write_text("a user's file")
+    assert list(installed_packs()) == ["first"]
+    assert sorted(p.name for p in packs_dir().iterdir()) == [".staging-link", "first", "notes.txt"]
+    assert (outside / "keep.txt").read_text() == "mine"

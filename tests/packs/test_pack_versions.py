@@ -72,3 +72,40 @@ def test_caret_matches_same_major_from_version(major, minor, patch):
 @given(numbers, numbers, numbers)
 def test_parse_round_trips(major, minor, patch):
     assert str(Version.parse(f"{major}.{minor}.{patch}")) == f"{major}.{minor}.{patch}"
+
+
+def _schema_accepts(field: str, text: str) -> bool:
+    from jsonschema import Draft202012Validator
+
+    from deckquest.packs.manifest import schema
+
+    pattern = schema()["properties"][field]["pattern"]
+    return Draft202012Validator({"type": "string", "pattern": pattern}).is_valid(text)
+
+
+def _parses(text: str) -> bool:
+    try:
+        Version.parse(text)
+    except VersionError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("text", ["0.1.0-..", "1.0.0\n", "1.0.0-a..b", "1.0.0-.a", "1.0.0+", " 1.0.0",
+                                  "1.0.0-alpha.1+build.5", "1.0.0-x-y.-"])
+def test_the_schema_and_the_parser_agree_on_these_versions(text):
+    """`version: "0.1.0-.."` passed the schema and then failed in Version.parse (exit 70)."""
+    assert _schema_accepts("version", text) == _parses(text)
+
+
+@given(st.text(alphabet="01.-+a\n ", max_size=16))
+def test_the_schema_and_the_parser_accept_the_same_versions(text):
+    assert _schema_accepts("version", text) == _parses(text)
+
+
+@given(st.text(alphabet="ab0-\n", max_size=8))
+def test_the_schema_and_the_store_accept_the_same_pack_names(text):
+    """A name the schema accepts is one `pack remove`/`run` can name: no `goblin-raid\\n`."""
+    from deckquest.packs.store import PACK_NAME
+
+    assert _schema_accepts("name", text) == bool(PACK_NAME.fullmatch(text))

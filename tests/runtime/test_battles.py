@@ -340,11 +340,11 @@ def test_battle_events_can_be_left_out_for_batch_runs(tmp_path):
 
 
 def test_several_hordes_fight_as_one_horde_deck_cut_as_one(tmp_path):
-    """The engine fights one horde: two horde NPCs' decks (1 + 60 cards) are shuffled into one,
-    cut to 36 cards for two PCs (T-6.4)."""
+    """The engine fights one horde: two horde NPCs' decks (1 + 60 cards) are shuffled into one.
+    T-6.4 cuts a 60-card horde deck only: the 61-card deck is fought whole."""
     result, events = play(tmp_path, DEFEAT.replace("battle against flood:", "battle against land, flood:"))
     start = of_kind(events, "battle_start")[0]
-    assert (start["horde_library"], start["horde_cut"]) == (36, 25)
+    assert (start["horde_library"], start["horde_cut"]) == (61, 0)
     battle = of_kind(events, "battle")[0]
     assert battle["enemies"] == ["land", "flood"] and battle["defeated"] == []
     assert "Battle against Lone Land, Goblin Flood [0:00]" in render_text(events)

@@ -8,8 +8,14 @@ import pytest
 
 from deckquest.errors import DeckquestError
 from deckquest.runtime.interpreter import Program, run_scenario
-from deckquest.runtime.party import load_party
+from deckquest.packs.store import resolve_script_reference
+from deckquest.runtime.party import load_party as load_with
 from runtime_helpers import DB, DECKS, SCENARIOS, compile_text, PRELUDE
+
+
+def load_party(path, db):
+    """A party file loaded as `run --party` loads it: decks under the loose-script path rule."""
+    return load_with(path, db, locate=resolve_script_reference)
 
 
 def write(tmp_path, text: str):
@@ -63,7 +69,6 @@ def test_the_example_parties_load(folder):
     (GOOD.replace("copies: 3", "copies: three"), (14, 17), "must be of type integer"),
     (GOOD.replace("id: bram", "id: 9bram"), (9, 9), "not a valid id"),
     ("party: []\n", (1, 8), "party"),
-    ("- just a list\n", (1, 1), "a mapping with a `party:` list"),
 ])
 def test_schema_errors_name_the_line_and_column_of_the_yaml_node(tmp_path, text, where, words):
     path = write(tmp_path, text)
@@ -72,7 +77,7 @@ def test_schema_errors_name_the_line_and_column_of_the_yaml_node(tmp_path, text,
     error = caught.value
     assert (error.span.line, error.span.col) == where
     assert words in error.message
-    assert f"party.yaml:{where[0]}:{where[1]}: error:" in error.render()
+    assert f"party.yaml:{where[0]}:{where[1]}: error[DQ9022]:" in error.render()
 
 
 def test_unknown_key_gets_a_did_you_mean_hint(tmp_path):
@@ -145,3 +150,48 @@ start scene one "A":
     end victory ""
 ''')
     assert Program(scenario, members).party == members
+
+
+# ---------------------------------------------------------------- hostile party files (issue 12, item 11)
+
+
+SECRET = "root:x:0:0:root:/root:/bin/bash\n"
+
+
+@pytest.mark.parametrize("deck", ["/etc/passwd", "../outside.txt", "decks/../../outside.txt"])
+def test_a_deck_outside_the_party_files_folder_is_refused(tmp_path, deck):
+    """A loose party file's decks follow a loose script's path rule (packs.store)."""
+    folder = tmp_path / "party"
+    folder.mkdir()
+    (tmp_path / "outside.txt").write_text(SECRET)
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(folder, GOOD.replace("decks/red.txt", deck)), DB)
+    assert caught.value.code == "DQ9024" and (caught.value.span.line, caught.value.span.col) == (11, 11)
+    assert "root:" not in caught.value.render()
+
+
+def test_a_file_without_a_party_line_is_refused_unquoted(tmp_path):
+    path = tmp_path / "passwd"
+    path.write_text(SECRET + "x: [unclosed\n")
+    with pytest.raises(DeckquestError) as caught:
+        load_party(path, DB)
+    assert caught.value.code == "DQ9021" and "root:" not in caught.value.render()
+
+
+def test_a_long_line_is_quoted_short(tmp_path):
+    path = write(tmp_path, "party: [" + "x, " * 10_000 + "\n")
+    with pytest.raises(DeckquestError) as caught:
+        load_party(path, DB)
+    assert caught.value.code == "DQ9022" and len(caught.value.render()) < 600
+
+
+def test_the_duplicate_id_and_missing_deck_codes(tmp_path):
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(tmp_path, GOOD.replace("id: bram", "id: alice")), DB)
+    assert caught.value.code == "DQ9023"
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(tmp_path, GOOD.replace("decks/red.txt", "decks/blue.txt")), DB)
+    assert caught.value.code == "DQ9025"
+    with pytest.raises(DeckquestError) as caught:
+        load_party(write(tmp_path, GOOD.replace("copies: 3", "copies: 2")), DB)
+    assert caught.value.code == "DQ9026"

@@ -153,7 +153,8 @@ def test_a_party_larger_than_the_scenario_is_written_for_gets_a_note(tmp_path):
     of 3 still plays, with a note on stderr; a party in range gets none."""
     folder = SCENARIOS / "bandit_toll"
     entry = "  - id: {id}\n    name: {id}\n    deck: {deck}\n    critical:\n      - card: Mountain\n        copies: 3\n"
-    deck = folder / "decks" / "mono_red.txt"
+    deck = "mono_red.txt"  # beside the party file: its decks follow a loose script's path rule
+    (tmp_path / deck).write_text((folder / "decks" / deck).read_text(encoding="utf-8"), encoding="utf-8")
     party = tmp_path / "three.yaml"
     party.write_text("party:\n" + "".join(entry.format(id=i, deck=deck) for i in ("kai", "lena", "third")))
     result = deckquest("run", str(folder / "bandit_toll.quest"), "--party", str(party), "--agent", "first")

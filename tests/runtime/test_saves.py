@@ -391,6 +391,44 @@ def test_cli_the_party_file_is_remembered_by_the_save(tmp_path):
     assert resumed and resumed == expected[len(expected) - len(resumed):]
 
 
+# ---------------------------------------------------------------- hostile saves (issue 12)
+
+
+def test_every_refusal_has_its_code(saved, tmp_path):
+    """Each kind of refusal names a code of docs/errors.md (DQ9001-DQ9007)."""
+    assert refused(tmp_path / "missing.json").code == "DQ9001"
+    assert refused(saved, CELLAR).code == "DQ9007"
+    (tmp_path / "latin1.json").write_bytes(b'{"deckquest_save": "\xe9"}')
+    assert refused(tmp_path / "latin1.json").code == "DQ9003"
+    (tmp_path / "list.json").write_text("[1, 2]")
+    assert refused(tmp_path / "list.json").code == "DQ9005"
+    edit(saved, lambda d: d["state"].__setitem__("clock", 2.5))
+    assert refused(saved).code == "DQ9006"
+
+
+def test_a_save_over_the_size_limit_is_refused_before_parsing(tmp_path, monkeypatch):
+    from deckquest.runtime import saves
+
+    monkeypatch.setattr(saves, "MAX_SAVE_BYTES", 100)
+    file = tmp_path / "big.json"
+    file.write_text('{"deckquest_save": 1, "pad": "' + "x" * 100 + '"}')
+    error = refused(file)
+    assert error.code == "DQ9002" and error.span.line == 0
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, "[" + "9" * 5000 + "]", "[NaN]"])
+def test_json_no_save_can_hold_is_DQ9004_without_quoting_the_line(tmp_path, text):
+    file = tmp_path / "bad.json"
+    file.write_text(text)
+    error = refused(file)
+    assert error.code == "DQ9004" and len(error.render()) < 400
+
+
+def test_a_fault_far_along_a_long_line_is_named_not_quoted(tmp_path):
+    file = tmp_path / "bad.json"
+    file.write_text('{"deckquest_save": 1, "pad": "' + "x" * 10_000 + '" oops}')
+    error = refused(file)
+    assert error.code == "DQ9004" and "column 10,0" in error.message and len(error.render()) < 400
 # ---------------------------------------------------------------- agent memory left the run state (issue 13)
 
 

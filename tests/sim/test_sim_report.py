@@ -7,7 +7,9 @@ import random
 
 import jsonschema
 import pytest
-from sim_helpers import SCENARIOS, SHRINE, report_schema
+from sim_helpers import ROOT, SCENARIOS, SHRINE, report_schema
+
+ROOT_SCENARIOS = ROOT / "scenarios"
 
 from deckquest.dsl.resolver import compile_file
 from deckquest.runtime.agents import RandomAgent
@@ -184,3 +186,60 @@ def test_report_names_the_cards_battles_do_not_simulate(tmp_path):
 def test_a_script_without_battles_has_no_coverage_section(shrine):
     assert shrine.data["coverage"] == []
     assert "Cards in battles" not in shrine.text()
+
+
+# ---------------------------------------------------------------- wording (issue 18, item 7)
+
+
+def test_a_hard_check_reason_compares_success_with_success(shrine):
+    """The verdict set a failure rate beside a success probability; both are success now."""
+    reasons = [r for r in shrine.data["verdict"]["reasons"] if "attempts" in r]
+    assert reasons
+    for reason in reasons:
+        assert "it succeeds" in reason and "(on a fresh deck it succeeds" in reason
+
+
+def test_check_labels_and_kinds_are_never_cut(tmp_path):
+    """A long label and the 2014 kind `negotiation` stand whole in the checks table."""
+    label = "Talk the suspicious toll keeper into letting everyone pass"
+    source = (SCENARIOS / "single_check.quest").read_text("utf-8").replace("Climb the cliff", label)
+    script = tmp_path / "long.quest"
+    script.write_text(source, encoding="utf-8")
+    import shutil
+    shutil.copytree(SCENARIOS / "decks", tmp_path / "decks")
+    assert label in checks_table(simulate(script, runs=20, jobs=1, agent="first").text())
+    toll = simulate(ROOT_SCENARIOS / "bandit_toll" / "bandit_toll.quest", runs=20, jobs=1).text()
+    assert " negotiation " in checks_table(toll)
+
+
+def checks_table(text: str) -> str:
+    """The lines of the text page's checks table."""
+    return text.split("\nChecks ", 1)[1].split("\n\n", 1)[0]
+
+
+def test_the_stuck_reason_names_a_heading_of_the_page():
+    report = simulate(SCENARIOS / "loop.quest", runs=20, jobs=1, max_steps=100)
+    assert report.data["stuck"]
+    assert any('see "Stuck runs" below' in r for r in report.data["verdict"]["reasons"])
+    assert "\nStuck runs\n" in report.text()
+
+
+def test_battle_shares_and_every_pc_out_have_one_precision():
+    """`defeat 2%` stood beside `TPK 2.5%`: both have one decimal now, and the column says what
+    it counts (T-6.12: a PC out of the fight; a horde can lose to unconscious PCs)."""
+    text = simulate(SCENARIOS / "skirmish.quest", runs=40, jobs=1).text()
+    header = next(line for line in text.splitlines() if line.startswith("Battles"))
+    assert "every PC out" in header and "TPK" not in header
+    row = text.splitlines()[text.splitlines().index(header) + 1]
+    import re
+    assert re.findall(r"\d+\.\d%", row) and not re.findall(r"(?<![\d.])\d+%", row)
+
+
+def test_html_numbers_have_no_padding_zeros(tmp_path):
+    """The HTML showed `10.500` turns."""
+    import re
+
+    html = tmp_path / "report.html"
+    simulate(SCENARIOS / "skirmish.quest", runs=40, jobs=1).write_html(html)
+    cells = re.findall(r'<td class="num">([^<]*)</td>', html.read_text("utf-8"))
+    assert cells and not [c for c in cells if re.fullmatch(r"\d+\.\d*0", c)]

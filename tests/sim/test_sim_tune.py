@@ -53,3 +53,34 @@ def test_parse_target(text, value):
 def test_bad_target(text):
     with pytest.raises(DeckquestError):
         parse_target(text)
+
+
+def test_a_target_above_the_easiest_check_cannot_be_reached():
+    """T-4.2: even difficulty 0 can fail (no card of the kind among the two revealed), so a
+    target above difficulty 0's odds is out of reach and tune says so (issue 18, item 10)."""
+    target = (1 + alice_odds(0)) / 2
+    result = tune(SINGLE, "Climb the cliff", target, runs=2000, seed=1, jobs=1, agent="first")
+    assert result.best.difficulty == 0 and not result.reached
+    assert "cannot be reached: even at difficulty 0" in result.text()
+
+
+def test_a_target_below_the_critical_odds_cannot_be_reached():
+    """T-4.7: a critical card succeeds at any difficulty, so no difficulty brings the rate to 0%."""
+    result = tune(SINGLE, "Climb the cliff", 0.0, runs=2000, seed=1, jobs=1, agent="first")
+    assert result.hardest.rate > 0
+    assert "cannot be reached: even at difficulty 20" in result.text()
+
+
+def test_a_target_between_two_difficulties_names_both():
+    """The rate falls in steps: a target inside a step is reached by neither neighbour."""
+    result = tune(SINGLE, "Climb the cliff", 0.8, runs=2000, seed=1, jobs=1, agent="first")
+    assert not result.reached  # with this seed no interval holds 80%
+    text = result.text()
+    assert "no difficulty gives 80%" in text
+    rates = {t.difficulty: t.rate for t in result.trials}
+    assert rates[result.best.difficulty - 1] > 0.8 > rates[result.best.difficulty + 1]
+
+
+def test_a_reached_target_has_no_reason():
+    result = tune(SINGLE, "Climb the cliff", alice_odds(5), runs=3000, seed=1, jobs=1, agent="first")
+    assert result.reached and result.unreachable() is None

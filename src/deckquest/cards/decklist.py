@@ -13,6 +13,13 @@ Accepted, mixed freely in one file (docs/decklists.md has examples):
   block with `Name ...`, and `(SET) NUMBER` after a name: `4 Lightning Bolt (M10) 146`.
 - `#` and `//` comment lines, English or Japanese names in any case, split
   cards as `Boom // Bust` or by their front face `Boom`.
+
+A deck list may come from a stranger (inside a pack, beside a party file), so reading
+one is bounded: the file's size (refused before it is read whole), its number of lines,
+each line's length, the errors reported (then one "N more" error) and the "did you mean"
+searches (the first few unknown names only). A file in which no line looks like a deck
+list's is refused as a whole, without quoting its lines: it is not a deck list, and its
+contents are nobody's business (docs/decklists.md, "Limits").
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from pathlib import Path
 from deckquest.cards.database import CardDatabase, default_database, normalize_name
 from deckquest.cards.model import Card
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean, file_span
+from deckquest.files import NotRegularFile, read_bounded
 
 MAX_COUNT = 250
 """No deck holds more copies of one card (a 250-card horde deck is already huge, T-6.13)."""
@@ -36,6 +44,22 @@ NOT_A_CARD_LINE = "DQ1005"
 UNKNOWN_SECTION = "DQ1006"
 EMPTY_DECK = "DQ1007"
 UNREADABLE_FILE = "DQ1008"
+FILE_TOO_LARGE = "DQ1009"
+LINE_TOO_LONG = "DQ1010"
+TOO_MANY_LINES = "DQ1011"
+TOO_MANY_ERRORS = "DQ1012"
+NOT_A_DECK_LIST = "DQ1013"
+
+MAX_DECK_BYTES = 256 * 1024
+"""A deck list's largest size: a 250-card list with set codes holds under 10 KB."""
+MAX_LINES = 5_000
+MAX_LINE_CHARS = 300
+"""The longest card name has 141 characters; count, set code and export marks add a few dozen."""
+MAX_REPORTED_ERRORS = 50
+"""Errors reported in full; the rest are counted in one last DQ1012 error."""
+MAX_SUGGESTIONS = 20
+"""Unknown names that get a "did you mean" search; later ones get a plain hint."""
+_EXCERPT_CHARS = 80
 
 SECTIONS = {
     "deck": "main", "main": "main", "main deck": "main", "maindeck": "main", "mainboard": "main",
@@ -116,6 +140,56 @@ class Deck:
         return self.commander + self.main
 
 
+#: Deck construction of the constructed formats (MTG CR 100.2a, 903.5): at least 60 cards and
+#: at most 4 copies of a card; a Commander deck of exactly 100 cards, one copy of each.
+CONSTRUCTED_MINIMUM, CONSTRUCTED_COPIES, SIDEBOARD_MAXIMUM = 60, 4, 15
+COMMANDER_SIZE = 100
+SHOWN_PROBLEMS = 3  # a warning names the first three, then counts the rest
+_ANY_NUMBER = re.compile(r"a deck can have (?:any number of|up to (\w+)) cards named", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9}
+
+
+def not_constructed(deck: Deck) -> str | None:
+    """Why the deck is legal in no constructed format (T-1.1: a PC is a deck of any
+    constructed format), or None when it is legal in one as far as deck construction goes:
+    60 or more cards with at most 4 copies of a card (15 sideboard cards at most), or a
+    100-card Commander deck of one copy of each. Basic lands, and cards that say "a deck can
+    have any number of cards named …", are exempt from the copy limits. Ban lists and sets are
+    not checked (the card database does not know them)."""
+    copies: dict[str, int] = {}
+    cards: dict[str, Card] = {}
+    for entry in deck.commander + deck.main + deck.sideboard:
+        copies[entry.card.name] = copies.get(entry.card.name, 0) + entry.count
+        cards[entry.card.name] = entry.card
+    if deck.is_commander:
+        found = [f"{deck.size} cards (a Commander deck has exactly 100)"] if deck.size != COMMANDER_SIZE else []
+        limit = 1
+    else:
+        found = [f"{deck.size} cards (at least 60)"] if deck.size < CONSTRUCTED_MINIMUM else []
+        limit = CONSTRUCTED_COPIES
+        sideboard = sum(entry.count for entry in deck.sideboard)
+        if sideboard > SIDEBOARD_MAXIMUM:
+            found.append(f"a {sideboard}-card sideboard (at most 15)")
+    for name, count in copies.items():
+        most = _copy_limit(cards[name], limit)
+        if most is not None and count > most:
+            found.append(f"{count} copies of {name} (at most {most})")
+    if len(found) > SHOWN_PROBLEMS:
+        found[SHOWN_PROBLEMS:] = [f"{len(found) - SHOWN_PROBLEMS} more"]
+    return ", ".join(found) or None
+
+
+def _copy_limit(card: Card, limit: int) -> int | None:
+    """The copies of the card a deck may hold: the format's `limit`, none for basic lands and
+    for a card whose text allows any number (None), or the number its text names."""
+    if "Basic" in card.supertypes and card.is_land:
+        return None
+    allowed = _ANY_NUMBER.search(card.oracle_text or "")
+    if allowed is None:
+        return limit
+    return None if allowed.group(1) is None else _NUMBER_WORDS.get(allowed.group(1).lower(), limit)
+
+
 def _keys_of(card: Card) -> set[str]:
     names = {card.name, card.name.split("//")[0]}
     if card.name_ja:
@@ -163,10 +237,24 @@ class _DeckParser:
         # Without a Sideboard header or `SB:` lines, a blank line after the main deck starts it (MTGO).
         self.blank_starts_sideboard = not any(self._marks_sideboard(line) for line in self.lines)
         self._front_faces: dict[str, str] | None = None
+        self.unreported = 0  # errors past MAX_REPORTED_ERRORS
+        self.suggestions = 0
+        self.deck_like = 0  # lines that look like a deck list's: a count, a known card, a header
 
     def parse(self) -> Deck:
+        count = len(self.lines) - (self.lines[-1] == "")  # the text after the last line break is no line
+        if count > MAX_LINES:
+            raise DeckquestError(f"deck list has {count:,} lines; at most {MAX_LINES:,} are read",
+                                 file_span(self.path), "is this the right file? A deck list has a line per card",
+                                 code=TOO_MANY_LINES)
         for number, line in enumerate(self.lines, start=1):
             self._line(number, line)
+        if self.diagnostics and not self.deck_like:
+            raise self._not_a_deck_list()
+        if self.unreported:
+            self.diagnostics.append(Diagnostic(
+                "error", f"{self.unreported:,} more errors in this deck list are not shown",
+                file_span(self.path), TOO_MANY_ERRORS, f"fix the first {MAX_REPORTED_ERRORS} and check again"))
         if self.diagnostics:
             raise CompileError(self.diagnostics)
         if not (self.deck.main or self.deck.commander):
@@ -174,6 +262,11 @@ class _DeckParser:
         return self.deck
 
     def _line(self, number: int, line: str) -> None:
+        if len(line) > MAX_LINE_CHARS:
+            self._error(number, line, 0, MAX_LINE_CHARS, LINE_TOO_LONG,
+                        f"line of {len(line):,} characters; a deck list's lines have at most {MAX_LINE_CHARS}",
+                        "a card line is `<count> <card name>`; is this the right file?")
+            return
         end = len(line.rstrip())
         start = len(line) - len(line.lstrip())
         body = line[start:end]
@@ -194,11 +287,13 @@ class _DeckParser:
                         "expected a card after `SB:`", "a sideboard line is `SB: 2 Duress`")
             return
         if prefix:
+            self.deck_like += 1
             self._card_line(number, line, start + prefix.end(), end, "sideboard", after_prefix=True)
             return
         header = _HEADER.match(body)
         if header and header["title"].casefold() in SECTIONS:
             self.section = SECTIONS[header["title"].casefold()]
+            self.deck_like += 1
             return
         self._card_line(number, line, start, end, self.section, after_prefix=False)
 
@@ -228,6 +323,7 @@ class _DeckParser:
         if not _COUNT.match(count_token) and not count_token[0].isdecimal():
             self._line_without_count(number, line, start, end, allow_header=not after_prefix)
             return
+        self.deck_like += 1
         count = self._count(number, line, parts.start("count"), count_token)
         if parts["rest"] is None:
             self._error(number, line, start, end, NOT_A_CARD_LINE,
@@ -267,6 +363,7 @@ class _DeckParser:
         """Say what a line without a count most likely is: a card, a spelled-out count, a header, or junk."""
         name = self._name(line, start, end)
         if name.card is not None:
+            self.deck_like += 1
             self._error(number, line, name.start, name.start + len(name.text), MISSING_COUNT,
                         f"missing count before `{name.text}`", f"write `1 {name.text}` for one copy")
             return
@@ -274,6 +371,7 @@ class _DeckParser:
         if parts["rest"]:
             after_word = self._name(line, parts.start("rest"), end)
             if after_word.card is not None:
+                self.deck_like += 1
                 self._error(number, line, start, parts.end("count"), COUNT_NOT_A_NUMBER,
                             f"count `{parts['count']}` is not a whole number",
                             f"write the count in digits, e.g. `4 {after_word.text}`")
@@ -307,23 +405,28 @@ class _DeckParser:
         if "//" in name:
             faces = _SPLIT.split(name)
             return self.db.get(" // ".join(faces)) or self.db.get(faces[0])
-        full_name = self._front_face_index().get(normalize_name(name))
+        full_name = self._face_index().get(normalize_name(name))
         return self.db.get(full_name) if full_name else None
 
-    def _front_face_index(self) -> dict[str, str]:
-        """Front-face name -> full split-card name, for databases that key split cards by full name only."""
+    def _face_index(self) -> dict[str, str]:
+        """Face name -> full name of a multi-faced card, for databases that key such cards by
+        full name only: a front face's name first, then a back face's ("Insectile Aberration"
+        finds "Delver of Secrets // Insectile Aberration")."""
         if self._front_faces is None:
             self._front_faces = {}
-            for source in self.db.sources:
-                for full_name in source.names():
-                    if "//" in full_name:
-                        self._front_faces.setdefault(normalize_name(full_name.split("//")[0]), full_name)
+            faces = [(index, face, full_name) for source in self.db.sources for full_name in source.names()
+                     if "//" in full_name for index, face in enumerate(full_name.split("//"))]
+            for _, face, full_name in sorted(faces, key=lambda found: found[0]):  # stable: fronts first
+                self._front_faces.setdefault(normalize_name(face), full_name)
         return self._front_faces
 
     # Errors
 
     def _unknown_card(self, number: int, line: str, name: _Name) -> None:
-        suggestion = self.db.suggest(name.text)
+        suggestion = None
+        if self.suggestions < MAX_SUGGESTIONS and len(self.diagnostics) < MAX_REPORTED_ERRORS:
+            self.suggestions += 1
+            suggestion = self.db.suggest(name.text)
         hint = (f"did you mean `{suggestion}`? If it is another card, import it with `deckquest cards import`"
                 if suggestion
                 else "no card of that name in the card database; import it with `deckquest cards import`")
@@ -333,11 +436,22 @@ class _DeckParser:
     def _error(
         self, number: int, line: str, start: int, end: int, code: str, message: str, hint: str
     ) -> None:
+        if len(self.diagnostics) >= MAX_REPORTED_ERRORS:
+            self.unreported += 1
+            return
         span = self._span(number, start, end - start)
-        self.diagnostics.append(Diagnostic("error", message, span, code, hint, line))
+        self.diagnostics.append(Diagnostic("error", message, span, code, hint, _excerpt(line)))
 
     def _span(self, number: int, start: int, length: int) -> Span:
         return Span(self.path, number, start + 1, number, start + 1 + length)
+
+    def _not_a_deck_list(self) -> DeckquestError:
+        """No line is a count, a known card or a header: the file is something else, left unquoted."""
+        return DeckquestError(
+            "this file does not look like a deck list: no line is a card line (`4 Lightning Bolt`), "
+            "a known card or a section header", file_span(self.path),
+            "give the path of a deck list (MTGO or Arena text export); its lines are not shown",
+            code=NOT_A_DECK_LIST)
 
     def _empty_deck(self) -> DeckquestError:
         if self.deck.sideboard:
@@ -351,10 +465,17 @@ class _DeckParser:
 # Reading files
 
 
+def _excerpt(line: str) -> str:
+    """The line as a diagnostic quotes it: whole, or its start when it is too long to be a deck's."""
+    return line if len(line) <= MAX_LINE_CHARS else line[:_EXCERPT_CHARS] + " …"
+
+
 def _read_text(path: str | Path) -> str:
-    """The file's text; a missing, unreadable or non-UTF-8 file is a user error, not a traceback."""
+    """The file's text; a missing, unreadable, huge or non-UTF-8 file is a user error, not a traceback."""
     try:
-        data = Path(path).read_bytes()
+        data = read_bounded(path, MAX_DECK_BYTES)
+    except NotRegularFile:
+        raise DeckquestError(f"deck list `{path}` is not a regular file", file_span(path), code=UNREADABLE_FILE)
     except FileNotFoundError:
         raise DeckquestError(f"deck list `{path}` does not exist", file_span(path), code=UNREADABLE_FILE)
     except IsADirectoryError:
@@ -363,6 +484,9 @@ def _read_text(path: str | Path) -> str:
     except OSError as error:
         raise DeckquestError(f"cannot read deck list `{path}`: {error.strerror}", file_span(path),
                              code=UNREADABLE_FILE)
+    if data is None:
+        raise DeckquestError(f"deck list `{path}` is larger than {MAX_DECK_BYTES // 1024} KiB", file_span(path),
+                             "a deck list holds a few kilobytes; is this the right file?", code=FILE_TOO_LARGE)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -379,6 +503,9 @@ def _not_text(path: str | Path, data: bytes, position: int, reason: str) -> Deck
     prefix = before[-1].decode("utf-8-sig", errors="replace")
     source_line = (before[-1] + after).decode("utf-8-sig", errors="replace")
     span = Span(str(path), len(before), len(prefix) + 1, len(before), len(prefix) + 2)
+    if len(source_line) > MAX_LINE_CHARS:  # not quoted: a binary file's "line" may be the whole file
+        reason += f", line {span.line} column {span.col}"
+        span, source_line = file_span(path), None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
         hint = "the file looks like UTF-16; save it as UTF-8"
     else:
@@ -387,4 +514,5 @@ def _not_text(path: str | Path, data: bytes, position: int, reason: str) -> Deck
                           code=UNREADABLE_FILE, source_line=source_line)
 
 
-__all__ = ["Deck", "DeckEntry", "MAX_COUNT", "load_deck", "parse_deck"]
+__all__ = ["Deck", "DeckEntry", "MAX_COUNT", "MAX_DECK_BYTES", "MAX_LINES", "MAX_LINE_CHARS", "load_deck",
+           "parse_deck"]

@@ -13,6 +13,8 @@ is the user database's job, because it needs to remember what came before.
 
 from __future__ import annotations
 
+import math
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
@@ -29,11 +31,23 @@ MALFORMED = "malformed card object"
 ART_SERIES = "art series card"
 REBALANCED = "Alchemy rebalanced card (digital only)"
 FRACTIONAL_MANA_VALUE = "fractional mana value (un-card)"
+MANA_VALUE_OUT_OF_RANGE = "mana value out of range (not a finite number up to 1,000,000)"
 UNKNOWN_MANA_SYMBOL = "mana symbol outside the rules (un-card)"
 DUPLICATE_PRINTING = "duplicate printing"
 NON_ENGLISH_PRINTING = "non-English printing (contributes names only)"
 SAME_NAME = "another card has this name"
 TOKEN_NAMED_LIKE_CARD = "token named like a card"
+
+MAX_MANA_VALUE = 1_000_000
+"""The largest mana value a card has (Gleemax's); a larger or infinite one is a damaged object."""
+
+# Codes of the card data errors (docs/errors.md); DQ8003-DQ8006 are the JSON reader's.
+UNREADABLE_CARD_FILE = "DQ8001"
+NOT_A_CARD_FILE = "DQ8002"
+NO_CARDS = "DQ8007"
+DATABASE_NOT_WRITTEN = "DQ8008"
+DATABASE_UNREADABLE = "DQ8009"
+UNKNOWN_FORMAT = "DQ8010"
 
 FACE_SEPARATOR = "\n//\n"
 """Joins the oracle texts of a multi-faced card's faces in `Card.oracle_text`."""
@@ -46,6 +60,7 @@ class Entry:
     `identity` is the same for every printing of one card (Scryfall's oracle id),
     so printings can be merged. `front_name` is the front face's name when it
     differs from `card.name` ("Boom" for "Boom // Bust"); both names find the card.
+    `back_names` are the other faces' names ("Insectile Aberration"): they find the card too.
     `name_ja` and `front_name_ja` are the Japanese names this entry knows, if any.
     """
 
@@ -53,6 +68,7 @@ class Entry:
     identity: str
     lang: str = "en"
     front_name: str | None = None
+    back_names: tuple[str, ...] = ()
     name_ja: str | None = None
     front_name_ja: str | None = None
 
@@ -102,6 +118,8 @@ def card_from_fields(
     if mana_value is not None:
         if not isinstance(mana_value, (int, float)) or isinstance(mana_value, bool):
             raise SkipCard(MALFORMED)
+        if not math.isfinite(mana_value) or not 0 <= mana_value <= MAX_MANA_VALUE:
+            raise SkipCard(MANA_VALUE_OUT_OF_RANGE)
         if mana_value != int(mana_value):
             raise SkipCard(FRACTIONAL_MANA_VALUE)
         value = int(mana_value)
@@ -169,7 +187,8 @@ def detect_format(path: Path) -> str:
     if stripped.startswith("{"):
         return "mtgjson"
     if not stripped:
-        raise DeckquestError(f"{path} is empty", Span(str(path)), "download the card data file again")
+        raise DeckquestError(f"{path} is empty", Span(str(path)), "download the card data file again",
+                             code=NOT_A_CARD_FILE)
     skipped = text[: len(text) - len(stripped)]
     line = skipped.count("\n") + 1
     col = len(skipped) - (skipped.rfind("\n") + 1) + 1
@@ -177,15 +196,22 @@ def detect_format(path: Path) -> str:
         "not a card data file: expected a Scryfall bulk file (`[`) or MTGJSON AtomicCards.json (`{`)",
         Span(str(path), line, col, line, col + 1),
         source_line=text.split("\n")[line - 1][:200],
+        code=NOT_A_CARD_FILE,
     )
 
 
 def open_card_file(path: Path):
-    """Open a card data file for reading bytes; a missing or unreadable one is a user error."""
+    """Open a card data file for reading bytes; a missing or unreadable one is a user error.
+
+    Only a regular file is opened: a FIFO would block and a device never ends."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise DeckquestError(f"cannot read {path}: not a regular file", Span(str(path)),
+                                 code=UNREADABLE_CARD_FILE)
         return open(path, "rb")
     except OSError as error:
-        raise DeckquestError(f"cannot read {path}: {error.strerror}", Span(str(path))) from None
+        raise DeckquestError(f"cannot read {path}: {error.strerror}", Span(str(path)),
+                             code=UNREADABLE_CARD_FILE) from None
 
 
 def read_entries(
@@ -204,6 +230,7 @@ def read_entries(
         file_format = detect_format(path)
     readers = {"scryfall": scryfall.entries, "mtgjson": mtgjson.entries}
     if file_format not in readers:
-        raise DeckquestError(f"unknown card data format {file_format!r}", hint=f"use one of: {', '.join(FORMATS)}")
+        raise DeckquestError(f"unknown card data format {file_format!r}", hint=f"use one of: {', '.join(FORMATS)}",
+                             code=UNKNOWN_FORMAT)
     with open_card_file(path) as handle:
         yield from readers[file_format](JsonStream(handle, path, on_progress=on_progress))

@@ -6,12 +6,22 @@ plus the element being read, decodes one element with the standard library's
 ``JSONDecoder.raw_decode`` and drops what it has consumed. Memory therefore stays
 flat whatever the file's size. Faults are reported as a :class:`MalformedJsonError`
 at the file's own line and column.
+
+A card data file may come from anywhere, so one element is bounded: it may hold at
+most :data:`MAX_VALUE_CHARS` characters (a real card object holds a few kilobytes;
+without a bound a 200 MB object took 1.4 GB), it may not nest deeper than Python's
+recursion limit lets the decoder go (about 1,000 levels; a real one nests 5), and an
+integer of more than :data:`MAX_INT_DIGITS` digits is read as infinity rather than
+converted (Python refuses to convert 4,300 digits and more, and no field of a card
+needs more than 7; the importer then skips the object by reason). A value too large
+or too deep is a coded error (DQ8005, DQ8004), never a traceback.
 """
 
 from __future__ import annotations
 
 import codecs
 import json
+import math
 import re
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
@@ -23,6 +33,14 @@ _WHITESPACE = re.compile(r"[ \t\n\r]*")
 _EXCERPT_BEFORE = 60
 _EXCERPT_AFTER = 20
 _TOKEN_REACH = 16  # longer than any literal (`-Infinity`) or escape (`\\uXXXX`) cut by a chunk end
+MAX_VALUE_CHARS = 8 * 1024 * 1024
+"""The most characters one element of a card file may hold (8 Mi; real ones hold kilobytes)."""
+MAX_INT_DIGITS = 64
+
+MALFORMED_JSON = "DQ8003"
+NESTED_TOO_DEEPLY = "DQ8004"
+VALUE_TOO_LARGE = "DQ8005"
+NOT_UTF8 = "DQ8006"
 
 
 class MalformedJsonError(DeckquestError):
@@ -33,13 +51,14 @@ class MalformedJsonError(DeckquestError):
     read the line from disk.
     """
 
-    def __init__(self, message: str, span: Span, excerpt: str, caret: int, hint: str | None = None):
-        super().__init__(message, span, hint)
+    def __init__(self, message: str, span: Span, excerpt: str, caret: int, hint: str | None = None,
+                 code: str = MALFORMED_JSON):
+        super().__init__(message, span, hint, code=code)
         self.excerpt = excerpt
         self.caret = caret
 
     def render(self) -> str:
-        lines = [f"{self.span}: error: {self.message}"]
+        lines = [f"{self.span}: error[{self.code}]: {self.message}"]
         if self.excerpt:
             lines.append(f"    {self.excerpt}")
             lines.append("    " + " " * self.caret + "^")
@@ -68,7 +87,7 @@ class JsonStream:
         self._chunk_bytes = chunk_bytes or CHUNK_BYTES
         self._on_progress = on_progress
         self._decoder = codecs.getincrementaldecoder("utf-8-sig")()
-        self._json = json.JSONDecoder()
+        self._json = json.JSONDecoder(parse_int=_bounded_int)
         self._buf = ""
         self._pos = 0
         self._eof = False
@@ -189,14 +208,26 @@ class JsonStream:
                 if self._eof or not truncated:
                     hint = "the file ends inside a value: the download may be incomplete" if truncated else None
                     raise self._error(f"malformed JSON: {fault.msg}", fault.pos, hint) from None
-                self._fill()
+                self._more(start)
                 continue
+            except RecursionError:
+                raise self._error("JSON nested too deeply (more than about 1,000 levels of `[` or `{`)", start,
+                                  "a card data file nests a few levels; this one is damaged or hostile",
+                                  NESTED_TOO_DEEPLY) from None
             # A number ending near the end of the buffer ("1." of "1.5") may go on in the next chunk.
             if end > len(self._buf) - _TOKEN_REACH and not self._eof:
-                self._fill()
+                self._more(start)
                 continue
             self._pos = end
             return value
+
+    def _more(self, start: int) -> None:
+        """Read on into the value at `start`, refusing it once it is larger than any card object."""
+        if len(self._buf) - start > MAX_VALUE_CHARS:
+            raise self._error(f"one JSON value of more than {MAX_VALUE_CHARS // (1024 * 1024)} Mi characters",
+                              start, "a card object holds a few kilobytes; this file is damaged or hostile",
+                              VALUE_TOO_LARGE)
+        self._fill()
 
     def _fill(self) -> bool:
         """Drop consumed text and append the next chunk; False at the end of the file."""
@@ -208,7 +239,7 @@ class JsonStream:
         try:
             text = self._decoder.decode(data, final=not data)
         except UnicodeDecodeError as fault:
-            raise self._error(f"the file is not UTF-8 text ({fault.reason})", len(self._buf)) from None
+            raise self._error(f"the file is not UTF-8 text ({fault.reason})", len(self._buf), code=NOT_UTF8) from None
         self._buf += text
         if not data:
             self._eof = True
@@ -229,7 +260,8 @@ class JsonStream:
             return self._base_line, self._base_col + index
         return self._base_line + newlines, index - self._buf.rfind("\n", 0, index)
 
-    def _error(self, message: str, index: int, hint: str | None = None) -> MalformedJsonError:
+    def _error(self, message: str, index: int, hint: str | None = None,
+               code: str = MALFORMED_JSON) -> MalformedJsonError:
         line, col = self._line_col(index)
         line_start = self._buf.rfind("\n", 0, index) + 1
         line_end = self._buf.find("\n", index)
@@ -237,4 +269,15 @@ class JsonStream:
             line_end = len(self._buf)
         begin = max(line_start, index - _EXCERPT_BEFORE)
         excerpt = self._buf[begin:min(line_end, index + _EXCERPT_AFTER)].replace("\t", " ").rstrip("\r")
-        return MalformedJsonError(message, Span(self.path, line, col, line, col + 1), excerpt, index - begin, hint)
+        return MalformedJsonError(message, Span(self.path, line, col, line, col + 1), excerpt, index - begin, hint,
+                                  code)
+
+
+def _bounded_int(digits: str) -> int | float:
+    """A JSON integer; one too long to be any card's value is read as (signed) infinity.
+
+    Python refuses to convert integers of 4,300 digits or more (a ValueError inside the
+    decoder), and converting a long one costs time quadratic in its length."""
+    if len(digits) > MAX_INT_DIGITS:
+        return -math.inf if digits.startswith("-") else math.inf
+    return int(digits)

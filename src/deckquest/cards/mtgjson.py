@@ -8,7 +8,9 @@ The file is `{"meta": {...}, "data": {name: [face, ...]}}`: one member per card
 
 - colours: the union of the faces' colours for split and aftermath cards (both
   halves are one card outside the stack), the front face's for every other layout;
-- cost, type line, P/T, loyalty: the front face's; keywords: every face's;
+- cost, type line, P/T, loyalty: the front face's; keywords and rules text: every face's,
+  but the front face's alone for cards played as their front face (transform, modal_dfc,
+  flip, meld: Delver of Secrets has no Flying); the other faces' names find the card too;
 - Japanese names: from the front face's `foreignData` entry for Japanese.
 
 Entries of one name without sides (rare variants of un-cards) are one card: the
@@ -31,6 +33,8 @@ from deckquest.cards.importers import (
 from deckquest.cards.jsonstream import JsonStream
 
 COMBINED_COLOR_LAYOUTS = ("split", "aftermath")
+#: Layouts played as their front face (see `scryfall.ONE_FACE_LAYOUTS`).
+ONE_FACE_LAYOUTS = ("transform", "modal_dfc", "flip", "meld", "double_faced_token")
 
 
 def entries(stream: JsonStream) -> Iterator[Entry | Skipped]:
@@ -68,8 +72,10 @@ def entry(key: str, faces: list[dict]) -> Entry:
         colors = [color for face in faces for color in face.get("colors") or ()]
     else:
         colors = front.get("colors")
+    one_face = multi and layout in ONE_FACE_LAYOUTS
+    played = faces[:1] if one_face else faces
     keywords: list[str] = []
-    for face in faces:
+    for face in played:
         keywords += [word for word in face.get("keywords") or () if word not in keywords]
     built = card_from_fields(
         name,
@@ -81,7 +87,7 @@ def entry(key: str, faces: list[dict]) -> Entry:
         toughness=front.get("toughness"),
         loyalty=front.get("loyalty"),
         keywords=keywords,
-        oracle_text=FACE_SEPARATOR.join(face.get("text") or "" for face in faces) if multi else front.get("text"),
+        oracle_text=FACE_SEPARATOR.join(face.get("text") or "" for face in faces) if len(played) > 1 else front.get("text"),
         is_token=False,
         mana_value=front.get("manaValue", front.get("convertedManaCost")),
     )
@@ -91,6 +97,7 @@ def entry(key: str, faces: list[dict]) -> Entry:
         card=built,
         identity=(front.get("identifiers") or {}).get("scryfallOracleId") or name,
         front_name=face_name if face_name and face_name != name else None,
+        back_names=tuple(face["faceName"] for face in faces[1:] if face.get("faceName")),
         name_ja=japanese.get("name"),
         front_name_ja=japanese.get("faceName") if multi else None,
     )

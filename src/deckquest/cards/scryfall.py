@@ -10,6 +10,9 @@ a Japanese printing (`lang == "ja"`) also carries the Japanese name in
   (a split card's mana value is its halves' total); cost and type of the front face;
 - transform, modal_dfc, double_faced_token: no top-level colours or cost: the
   front face's are used;
+- transform, modal_dfc, flip, meld, double_faced_token: the card is played as its front
+  face: its rules text and keywords are the front face's (Delver of Secrets has no Flying);
+  the back face's name finds the card too;
 - reversible_card: no top-level card values at all; each face is a whole card and
   is read as a printing of its own.
 """
@@ -32,6 +35,10 @@ from deckquest.cards.importers import (
 from deckquest.cards.jsonstream import JsonStream
 
 TOKEN_LAYOUTS = ("token", "double_faced_token")
+#: Layouts whose faces are never on the battlefield together: the card is played as its front
+#: face (its back is what it transforms, flips or melds into, or the other face of a modal
+#: card), so the card's values, rules text and keywords are the front face's.
+ONE_FACE_LAYOUTS = ("transform", "modal_dfc", "flip", "meld", "double_faced_token")
 
 
 def entries(stream: JsonStream) -> Iterator[Entry | Skipped]:
@@ -67,6 +74,15 @@ def entry(card: dict) -> Entry:
     faces = card.get("card_faces") or []
     front = faces[0] if faces else card
     name = card.get("name")
+    one_face = bool(faces) and layout in ONE_FACE_LAYOUTS
+    keywords = card.get("keywords") or []
+    if one_face:
+        keywords = front_keywords(keywords, front.get("oracle_text"))
+    oracle_text: object
+    if faces and not one_face:
+        oracle_text = FACE_SEPARATOR.join(face.get("oracle_text") or "" for face in faces)
+    else:
+        oracle_text = front.get("oracle_text")
     built = card_from_fields(
         name,
         front.get("mana_cost"),
@@ -76,8 +92,8 @@ def entry(card: dict) -> Entry:
         power=front.get("power"),
         toughness=front.get("toughness"),
         loyalty=front.get("loyalty"),
-        keywords=card.get("keywords") or [],
-        oracle_text=FACE_SEPARATOR.join(face.get("oracle_text") or "" for face in faces) if faces else card.get("oracle_text"),
+        keywords=keywords,
+        oracle_text=oracle_text,
         is_token=layout in TOKEN_LAYOUTS,
         mana_value=_first_present("cmc", card, front),
     )
@@ -88,9 +104,18 @@ def entry(card: dict) -> Entry:
         identity=card.get("oracle_id") or front.get("oracle_id") or name,
         lang=lang,
         front_name=front_name,
+        back_names=tuple(face.get("name") for face in faces[1:] if face.get("name")),
         name_ja=_printed_name(card, faces) if lang == "ja" else None,
         front_name_ja=front.get("printed_name") if lang == "ja" and faces else None,
     )
+
+
+def front_keywords(keywords: list, front_text: object) -> list:
+    """The keywords of a card's front face. Scryfall lists one set of keywords for the
+    whole card (Delver of Secrets has Flying, its back face's); a keyword the front face's
+    rules text does not name is the back face's."""
+    text = (front_text if isinstance(front_text, str) else "").casefold()
+    return [word for word in keywords if isinstance(word, str) and word.casefold() in text]
 
 
 def _first_present(key: str, card: dict, front: dict) -> object:

@@ -7,6 +7,12 @@ the last successful import read. The import writes a temporary file beside the
 database and renames it over the old one only when everything succeeded, so a
 bad file, a crash or Ctrl-C leaves the previous database exactly as it was.
 
+A process killed outright (kill -9, a power cut) cannot remove its temporary file, which
+may hold hundreds of megabytes. Each temporary file is named after the importing process
+(`.cards-PID-XXXX.sqlite.tmp`) and held under an exclusive `flock` while it is written, so
+the next import, and every open of the database, removes the ones whose process is gone
+and whose lock is free: never one a running import is writing.
+
 Printings are merged here, because only the database remembers what came
 before: the first printing of a card (by Scryfall oracle id) is kept, later ones
 are counted as duplicates, and a Japanese printing's name is attached to the card
@@ -17,8 +23,10 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sqlite3
 import tempfile
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -31,6 +39,9 @@ from deckquest.cards.importers import (
     NON_ENGLISH_PRINTING,
     SAME_NAME,
     TOKEN_NAMED_LIKE_CARD,
+    DATABASE_NOT_WRITTEN,
+    DATABASE_UNREADABLE,
+    NO_CARDS,
     Entry,
     Skipped,
     detect_format,
@@ -41,10 +52,15 @@ from deckquest.errors import DeckquestError, Span
 
 DATABASE_FILE = "cards.sqlite"
 SCHEMA_VERSION = "1"
+TEMPORARY_PREFIX, TEMPORARY_SUFFIX = ".cards-", ".sqlite.tmp"
+_TEMPORARY_PID = re.compile(r"\.cards-(\d+)-")
+LEGACY_TEMPORARY_AGE = 300
+"""Seconds unchanged after which a temporary file without a process id in its name (made by
+deckquest before it named them) is stale: an import writes its file continuously."""
 
 # Which card a name finds when several share it: lower rank wins.
-RANK_NAME, RANK_FRONT_FACE, RANK_NAME_JA, RANK_FRONT_FACE_JA = 0, 1, 2, 3
-TOKEN_RANK_PENALTY = 4  # a card's name beats a token's of the same spelling
+RANK_NAME, RANK_FRONT_FACE, RANK_NAME_JA, RANK_FRONT_FACE_JA, RANK_BACK_FACE = 0, 1, 2, 3, 4
+TOKEN_RANK_PENALTY = 5  # a card's name beats a token's of the same spelling
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -78,6 +94,7 @@ class UserDatabase:
     def open_existing(cls, home: Path) -> "UserDatabase | None":
         """The database under `home`, or None when no import has been done."""
         path = Path(home) / DATABASE_FILE
+        remove_stale_temporaries(Path(home))
         if not path.is_file():
             return None
         try:
@@ -90,6 +107,7 @@ class UserDatabase:
                 f"{path} is not a card database this deckquest can read",
                 Span(str(path)),
                 "import the card data again: deckquest cards import FILE",
+                code=DATABASE_UNREADABLE,
             )
         return cls(path, connection)
 
@@ -158,27 +176,92 @@ def import_file(
     target = home / DATABASE_FILE
     try:
         home.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(prefix=".cards-", suffix=".sqlite.tmp", dir=home)
-        os.close(handle)
+        remove_stale_temporaries(home)
+        handle, temporary = tempfile.mkstemp(prefix=f"{TEMPORARY_PREFIX}{os.getpid()}-", suffix=TEMPORARY_SUFFIX,
+                                             dir=home)
     except OSError as error:
-        raise DeckquestError(f"cannot write the card database in {home}: {error.strerror}", Span(str(home))) from None
+        raise DeckquestError(f"cannot write the card database in {home}: {error.strerror}", Span(str(home)),
+                             code=DATABASE_NOT_WRITTEN) from None
     report = ImportReport(source, file_format, target)
     try:
+        _lock(handle, blocking=True)
         _write(Path(temporary), read_entries(source, file_format, on_progress), report)
         if report.imported == 0:
             raise DeckquestError(
                 f"no cards found in {source}; the card database was not changed",
                 Span(str(source)),
                 "import a Scryfall bulk file (e.g. oracle-cards) or MTGJSON AtomicCards.json",
+                code=NO_CARDS,
             )
         os.replace(temporary, target)
     except (OSError, sqlite3.Error) as error:
         Path(temporary).unlink(missing_ok=True)
-        raise DeckquestError(f"the import failed and the card database was not changed: {error}", Span(str(source))) from None
+        raise DeckquestError(f"the import failed and the card database was not changed: {error}", Span(str(source)),
+                             code=DATABASE_NOT_WRITTEN) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
+    finally:
+        os.close(handle)  # releases the lock
     return report
+
+
+def remove_stale_temporaries(home: Path) -> list[Path]:
+    """Remove the temporary files of imports that were killed; the paths removed.
+
+    A file is stale when the process its name gives is gone (a process id may be reused,
+    which only keeps a stale file longer) and nobody holds its lock. Best effort: a file
+    that cannot be examined or removed is left for the next time.
+    """
+    removed: list[Path] = []
+    try:
+        candidates = sorted(home.glob(f"{TEMPORARY_PREFIX}*{TEMPORARY_SUFFIX}"))
+    except OSError:
+        return removed
+    for path in candidates:
+        match = _TEMPORARY_PID.match(path.name)
+        try:
+            if match and _process_alive(int(match[1])):
+                continue
+            if not match and time.time() - path.lstat().st_mtime < LEGACY_TEMPORARY_AGE:
+                continue
+            descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+        except (OSError, ValueError):
+            continue
+        try:
+            if _lock(descriptor, blocking=False):
+                path.unlink()
+                removed.append(path)
+        except OSError:
+            pass
+        finally:
+            os.close(descriptor)
+    return removed
+
+
+def _process_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError):
+        return True  # another user's process, or not a pid we can ask about: keep the file
+    return True
+
+
+def _lock(descriptor: int, *, blocking: bool) -> bool:
+    """Take the exclusive flock of an open file; False when another process holds it."""
+    try:
+        import fcntl
+    except ImportError:  # no flock (Windows): the process id in the name is the only guard
+        return True
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | (0 if blocking else fcntl.LOCK_NB))
+    except BlockingIOError:
+        return False
+    return True
 
 
 def _write(path: Path, entries: Iterator[Entry | Skipped], report: ImportReport) -> None:
@@ -246,6 +329,8 @@ def _add_names(connection: sqlite3.Connection, card_id: int, entry: Entry) -> No
     _add_name(connection, card_id, entry.card.name, RANK_NAME + penalty)
     if entry.front_name:
         _add_name(connection, card_id, entry.front_name, RANK_FRONT_FACE + penalty)
+    for back_name in entry.back_names:
+        _add_name(connection, card_id, back_name, RANK_BACK_FACE + penalty)
 
 
 def _add_name(connection: sqlite3.Connection, card_id: int, name: str, rank: int) -> None:

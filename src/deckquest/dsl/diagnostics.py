@@ -62,10 +62,14 @@ CODES: dict[str, str] = {
     "DQ0056": "field not allowed here",
     "DQ0057": "invalid field value",
     "DQ0058": "rules text not in the effect vocabulary",
+    "DQ5000": "deck legal in no constructed format",
     # use
     "DQ0060": "used script not found",
     "DQ0061": "`use` cycle",
     "DQ0062": "namespace used twice",
+    # limits against hostile input (docs/packs.md, "Limits and budgets")
+    "DQ0100": "too much work for one check",
+    "DQ0101": "out of memory",
     # game systems (deckquest.dsl.language; DQ0100-DQ0119 belong to other core checks)
     "DQ0120": "unknown game system",
     "DQ0121": "`rules` in a script of another game system",

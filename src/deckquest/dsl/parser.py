@@ -26,7 +26,7 @@ from lark.indenter import Indenter
 from deckquest.dsl import ast
 from deckquest.dsl.diagnostics import error
 from deckquest.dsl.language import DEFAULT_SYSTEM, LANGUAGES, LanguageSpec, language_of
-from deckquest.errors import CompileError, Diagnostic, Span, did_you_mean
+from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, Diagnostic, Span, did_you_mean
 
 MAX_FILE_BYTES = 1_000_000
 MAX_BLOCK_DEPTH = 24  # indentation levels
@@ -139,12 +139,13 @@ def _parse(text: str, path: str, language: LanguageSpec | None) -> ast.Script:
     try:
         tree = _lark(fragment).parse(text)
     except UnexpectedInput as first:
-        raise CompileError(_sorted_unique(diagnostics + _recover(text, path, first, fragment))) from None
+        found, stopped = _recover(text, path, first, fragment)
+        raise CompileError(_sorted_unique(diagnostics + found), stopped=stopped) from None
     builder = builder_class(language)(path, text)
     script = builder.transform(tree)
     diagnostics.extend(builder.problems)
     if diagnostics:
-        raise CompileError(_sorted_unique(diagnostics))
+        raise CompileError(_sorted_unique(diagnostics), omitted=builder.omitted)
     return script
 
 
@@ -166,7 +167,7 @@ def scan(text: str, path: str) -> tuple[list[Diagnostic], str]:
     levels: list[tuple[int, int]] = []  # the open blocks' indentation: (as written, after repair)
     for number, line in enumerate(lines, start=1):
         lines[number - 1] = _scan_line(line, number, path, diagnostics, previous, levels)
-        body = lines[number - 1].lstrip(" ")
+        body = lines[number - 1].lstrip(" \t")  # a blank or comment line may keep a tab: it sets no indentation
         if body and not body.startswith("#"):
             previous = len(lines[number - 1]) - len(body)
     repaired = "\n".join(lines)
@@ -361,21 +362,30 @@ def _code_end(line: str) -> int:
     return len(line[:position].rstrip()) + 1
 
 
-def _recover(text: str, path: str, first: UnexpectedInput, fragment: str = "") -> list[Diagnostic]:
-    """Report one error per broken top-level block, or per broken statement of a scene."""
+def _recover(text: str, path: str, first: UnexpectedInput, fragment: str = "") -> tuple[list[Diagnostic], bool]:
+    """Report one error per broken top-level block, or per broken statement of a scene.
+
+    Each broken piece is parsed again on its own, so the search stops after
+    MAX_REPORTED_ERRORS errors (and says it stopped): a hostile script of 100,000 broken
+    lines would otherwise cost 100,000 parses.
+    """
     found: list[Diagnostic] = []
     lines = text.split("\n")
     for start, chunk in _blocks(lines):
+        if len(found) > MAX_REPORTED_ERRORS:
+            return found[:MAX_REPORTED_ERRORS], True
         problem = _parse_error(chunk, start - 1, fragment)
         if problem is None:
             continue
         if chunk.lstrip().startswith(("scene", "start", "when")):
-            inner = _statement_errors(chunk, start, path, lines, fragment)
+            inner = _statement_errors(chunk, start, path, lines, MAX_REPORTED_ERRORS + 1 - len(found), fragment)
             if inner:
                 found.extend(inner)
                 continue
         found.append(diagnostic_for(problem, path, lines, start - 1, fragment))
-    return found or [diagnostic_for(first, path, lines, 0, fragment)]
+    if len(found) > MAX_REPORTED_ERRORS:
+        return found[:MAX_REPORTED_ERRORS], True
+    return found or [diagnostic_for(first, path, lines, 0, fragment)], False
 
 
 def _blocks(lines: list[str]):
@@ -395,12 +405,15 @@ def _blocks(lines: list[str]):
 _WRAPPER = 'scene recovered "":\n'
 
 
-def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str],
+def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str], limit: int,
                       fragment: str = "") -> list[Diagnostic]:
-    """Errors of each 4-space statement of a scene or trigger, parsed inside a stand-in scene."""
+    """Errors of each 4-space statement of a scene or trigger, parsed inside a stand-in scene
+    (the first `limit` of them)."""
     chunk_lines = chunk.split("\n")  # `lines` stays the file's: diagnostics read their line there
-    found = []
+    found: list[Diagnostic] = []
     for start, statement in _blocks([line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]):
+        if len(found) >= limit:
+            break
         body = "\n".join((" " * INDENT + line) if line else "" for line in statement.split("\n"))
         problem = _parse_error(_WRAPPER + body, 0, fragment)
         if problem is not None:
@@ -445,6 +458,7 @@ class AstBuilder(Transformer):
         self.path = path
         self.lines = text.split("\n")
         self.problems: list[Diagnostic] = []
+        self.omitted = 0  # problems found after the first MAX_REPORTED_ERRORS
 
     # helpers
     def _span(self, meta) -> Span:
@@ -459,11 +473,16 @@ class AstBuilder(Transformer):
     def _tok_span(self, token: Token) -> Span:
         return Span(self.path, token.line, token.column, token.end_line, token.end_column)
 
-    def _int(self, token: Token) -> int:
-        if len(token) > 7 or int(token) > MAX_NUMBER:
-            self.problems.append(error("DQ0013", f"numbers may be at most {MAX_NUMBER:,}", self._tok_span(token)))
+    def _int(self, token: Token, skip: int = 0) -> int:
+        """The number a token spells (after `skip` leading characters, e.g. the `x` of `x3`)."""
+        digits = token[skip:]
+        if len(digits) > 7 or int(digits) > MAX_NUMBER:
+            if len(self.problems) < MAX_REPORTED_ERRORS:
+                self.problems.append(error("DQ0013", f"numbers may be at most {MAX_NUMBER:,}", self._tok_span(token)))
+            else:
+                self.omitted += 1
             return MAX_NUMBER
-        return int(token)
+        return int(digits)
 
     def _text(self, token: Token) -> ast.Text:
         return ast.Text(self._tok_span(token), unquote(token))
@@ -531,7 +550,7 @@ class AstBuilder(Transformer):
         return ast.NpcField(self._span(meta), "deck", unquote(c[0]))
 
     def critical_field(self, meta, c):
-        copies = self._int(c[1][1:]) if c[1] is not None else 1
+        copies = self._int(c[1], skip=1) if c[1] is not None else 1
         critical = ast.Critical(self._span(meta), unquote(c[0]), copies)
         return ast.NpcField(critical.span, "critical", critical)
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from deckquest.dsl import ast
+from deckquest.dsl.budget import CompileBudget
 from deckquest.dsl.diagnostics import error, warning
 from deckquest.dsl.flow import Flow, Scope, listed, terminates
 from deckquest.dsl.language import DEFAULT_SYSTEM, LanguageSpec
@@ -28,7 +29,7 @@ from deckquest.dsl.locate import Locator, local_reference
 from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source, system_language
 from deckquest.dsl.repeats import identical_check_loops
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
-from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean
+from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span, did_you_mean
 
 MAX_SCENES = 2_000
 RULES_EDITIONS = (2019, 2014)
@@ -47,18 +48,24 @@ CARD_DECL_TYPES = ("Creature", "Planeswalker", "Instant", "Sorcery", "Artifact",
 _KIND_WORDS = {"npc": "NPC", "pc": "PC"}
 
 
-def compile_file(path: str | Path, db=None, locator: Locator | None = None) -> Scenario:
+def compile_file(path: str | Path, db=None, locator: Locator | None = None,
+                 budget: CompileBudget | None = None) -> Scenario:
     """Compile a script file; raises CompileError listing every error.
 
     ``locator`` finds the files a script names (``deckquest.dsl.locate``); by default only
-    inside the script's own pack."""
+    inside the script's own pack. ``budget`` caps the work (deckquest.dsl.budget): pass one to
+    several compiles to cap them together; without one, this compile gets its own.
+    """
     path = Path(path)
-    return compile_source(read_script(path), path, db, locator)
+    return compile_source(read_script(path), path, db, locator, budget)
 
 
-def compile_source(text: str, path: str | Path, db=None, locator: Locator | None = None) -> Scenario:
+def compile_source(text: str, path: str | Path, db=None, locator: Locator | None = None,
+                   budget: CompileBudget | None = None) -> Scenario:
     """Compile script text; `path` names it in messages and anchors relative file names."""
-    compiler = _Compiler(Path(path), db, stack=(), locator=locator or local_reference)
+    budget = budget or CompileBudget()
+    budget.charge(text, Span(str(path), 1, 1))
+    compiler = _Compiler(Path(path), db, stack=(), budget=budget, locator=locator or local_reference)
     return compiler.compile(text, library=False)
 
 
@@ -81,11 +88,15 @@ def read_script(path: Path, span: Span | None = None) -> str:
 class _Compiler:
     """Compiles one script (and, recursively, the scripts it uses)."""
 
-    def __init__(self, path: Path, db, stack: tuple[Path, ...], prefix: str = "",
+    def __init__(self, path: Path, db, stack: tuple[Path, ...], budget: CompileBudget, prefix: str = "",
                  locator: Locator = local_reference):
         self.path = path
         self.db = db
         self.locator = locator
+        self.budget = budget
+        self.kept = 0  # errors kept; later ones are only counted in `omitted` (MAX_REPORTED_ERRORS)
+        self.omitted = 0
+        self.omitted_warnings = 0
         self.stack = stack + (path.resolve(),)
         self.prefix = prefix
         self.diagnostics: list[Diagnostic] = []
@@ -116,7 +127,8 @@ class _Compiler:
                 self.language = system_language(text, str(self.path))
             script = parse_source(text, str(self.path), self.language)
         except CompileError as failure:
-            raise CompileError(_with_source(failure.diagnostics, text, str(self.path))) from None
+            raise CompileError(_with_source(failure.diagnostics, text, str(self.path)),
+                               omitted=failure.omitted, stopped=failure.stopped) from None
         header = self._header(script, library)
         if not library:
             self.rules = header["rules"]  # a used script follows the rules of the script using it
@@ -138,7 +150,7 @@ class _Compiler:
                 table = self.language.resolve(SystemContext(self, script, header))
         errors = [d for d in self.diagnostics if d.severity == "error"]
         if errors:
-            raise CompileError(_with_source(self.diagnostics, text, str(self.path)))
+            raise CompileError(_with_source(self.diagnostics, text, str(self.path)), omitted=self.omitted)
         return Scenario(
             path=self.path, script=script, title=header["title"], author=header["author"],
             version=header["version"], players=header["players"], rules=self.rules,
@@ -146,16 +158,31 @@ class _Compiler:
             pcs=self.pcs, npcs=self.npcs, cards=self.cards, flags=self.flags, counters=self.counters,
             triggers=self.triggers, decks=self.decks, imports=self.imports,
             warnings=_with_source([d for d in self.diagnostics if d.severity == "warning"], text, str(self.path)),
+            omitted_warnings=self.omitted_warnings,
             system=header["system"], options=header["options"], readings=header["readings"], system_table=table,
         )
 
     def error(self, code, message, span, hint=None):
+        if self._counting_only():
+            return
+        self.kept += 1
         if code in getattr(self.language, "codes", ()):  # a game system's own code (SystemContext)
             self.diagnostics.append(Diagnostic("error", message, span, code, hint))
             return
         self.diagnostics.append(error(code, message, span, hint))
 
+    def _counting_only(self) -> bool:
+        """Whether MAX_REPORTED_ERRORS errors are kept already: then one more is only counted,
+        and its caller skips the costly part (a "did you mean" over every name)."""
+        if self.kept < MAX_REPORTED_ERRORS:
+            return False
+        self.omitted += 1
+        return True
+
     def warn(self, code, message, span, hint=None):
+        if len(self.diagnostics) - self.kept >= MAX_REPORTED_ERRORS:
+            self.omitted_warnings += 1
+            return
         self.diagnostics.append(warning(code, message, span, hint))
 
     # -------------------------------------------------------------- header
@@ -256,14 +283,19 @@ class _Compiler:
                        "move what both scripts need into a third one that both use")
             return
         qualified = f"{self.prefix}{namespace}."
-        library = _Compiler(target, self.db, self.stack, prefix=qualified, locator=self.locator)
+        library = _Compiler(target, self.db, self.stack, self.budget, prefix=qualified, locator=self.locator)
         library.rules = self.rules
         library.language = self.language
         try:
             text = read_script(target, use.span)
+            self.budget.charge(text, use.span)
             library.compile(text, library=True)
         except CompileError as failure:
+            if any(d.code == "DQ0100" for d in failure.diagnostics):
+                raise
             self.diagnostics.extend(failure.diagnostics)
+            self.kept += sum(d.severity == "error" for d in failure.diagnostics)
+            self.omitted += failure.omitted
             return
         self.imports[namespace] = target
         self.symbols[namespace] = ("namespace", use)
@@ -345,6 +377,11 @@ class _Compiler:
             if deck is not None:
                 self.decks[pc.id] = deck
                 self._criticals(pc, deck)
+                from deckquest.cards.decklist import not_constructed
+                if (why := not_constructed(deck)) is not None:
+                    self.warn("DQ5000", f"the deck of `{pc.id}` is legal in no constructed format: {why} (T-1.1)",
+                              pc.deck_span, "a PC's deck is a deck of a constructed format: 60 cards or more with "
+                              "at most 4 of a card but basic lands, or a 100-card singleton Commander deck")
         self.pcs[pc.id] = ResolvedPc(pc.id, pc.name, pc, deck_path, deck,
                                      tuple((c.card, c.copies) for c in pc.criticals))
 
@@ -369,7 +406,7 @@ class _Compiler:
         return path, None
 
     def _criticals(self, pc: ast.PcDecl, deck) -> None:
-        """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck."""
+        """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck (2019 only: T-5 has none)."""
         for critical in pc.criticals:
             have = deck.count_of(critical.card)
             if critical.copies < 1:
@@ -383,7 +420,7 @@ class _Compiler:
                            hint or "critical cards are specific cards of the PC's main deck (T-4.7)")
         wanted = 5 if deck.is_commander else 3
         total = sum(c.copies for c in pc.criticals)
-        if total != wanted:
+        if total != wanted and self.rules == 2019:
             kind = "a 100-card Commander deck" if deck.is_commander else "a deck"
             self.error("DQ0053", f"`{pc.id}` has {total} critical cards; {kind} has exactly {wanted} (T-4.7)",
                        pc.criticals[0].span if pc.criticals else pc.span,
@@ -607,6 +644,8 @@ class _Compiler:
         canonical = self.prefix + name
         entry = self.symbols.get(canonical)
         if entry is None or entry[0] not in wanted:
+            if self._counting_only():
+                return name
             candidates = [n for n, (k, _) in self.symbols.items() if k in wanted]
             if self.prefix:
                 candidates = [n[len(self.prefix):] for n in candidates if n.startswith(self.prefix)]

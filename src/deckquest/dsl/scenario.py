@@ -92,7 +92,8 @@ class Scenario:
     triggers: list[ast.Trigger]  # top-level triggers, this script's and imported ones
     decks: dict[str, Any] = field(default_factory=dict)  # pc/npc id -> Deck
     imports: dict[str, Path] = field(default_factory=dict)  # namespace -> script path
-    warnings: list[Diagnostic] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)  # the first MAX_REPORTED_ERRORS
+    omitted_warnings: int = 0  # warnings found after those
     system: str = "trpg"  # the game system (`system NAME`; `rules 2019|2014` alone: MTG-TRPG)
     options: frozenset[str] = frozenset()  # the system's ☆ options switched on
     readings: dict[str, str] = field(default_factory=dict)  # every reading of the system: chosen or default

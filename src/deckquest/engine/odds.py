@@ -319,7 +319,10 @@ def format_odds(report: dict, critical_names: Sequence[str] = ()) -> str:
     lines = [f"deck memo (T-1.6): {memo}"]
     designated = Counter(critical_names)
     listed = ", ".join(f"{name} x{n}" for name, n in designated.items()) or "none"
-    lines.append(f"critical cards (T-4.7): {sum(designated.values())} ({listed})")
+    if report["rules"] == "2019" or designated:
+        lines.append(f"critical cards (T-4.7): {sum(designated.values())} ({listed})")
+    else:
+        lines.append("critical cards: none, the 2014 rules have none (T-5.2)")
     if report["rules"] == "2019":
         lines += ["", "chance of success in percent, 2019 rules (T-4.4: result >= target)"]
         lines += _format_table(report["odds"], "difficulty")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Sequence
+from typing import Callable, Sequence
 
 from deckquest.cards.database import normalize_name
 from deckquest.cards.model import Card
@@ -170,12 +170,16 @@ def _conscious_status(pc: PC) -> str:
 
 
 def lose_life(pc: PC, amount: int) -> None:
-    """T-7.1: life 0 makes the PC dying; T-7.4: further loss while dying or unconscious kills."""
-    if amount <= 0 or pc.status == DEAD:
+    """T-7.1: life 0 makes the PC dying; T-7.4: any further action that reduces life kills a
+    dying or unconscious PC, even one that takes 0 life (「もう1度ライフを減らす行動をされた場合」,
+    seed 000 line 229: the action counts, not the amount)."""
+    if pc.status == DEAD:
         return
     if pc.status in (DYING, UNCONSCIOUS):
-        pc.life -= amount
+        pc.life -= max(0, amount)
         pc.status = DEAD
+        return
+    if amount <= 0:
         return
     pc.life -= amount
     pc.status = _conscious_status(pc)
@@ -280,8 +284,15 @@ def _require_action(pc: PC, what: str) -> None:
         raise RuleError(f"{pc.name} is {pc.status} and cannot {what}", "T-7.2")
 
 
-def concentrate(pc: PC) -> list[int]:
-    """T-2.4: untap, summoning sickness ends (T-2.10), draw if the hand is at most 6, counter.
+#: A step of the beginning or ending phase done by the caller: the upkeep triggers of
+#: `concentrate`, the end-step triggers of `rest` (engine.combat.phases runs them).
+Triggers = Callable[[PC], None]
+
+
+def concentrate(pc: PC, upkeep: Triggers | None = None) -> list[int]:
+    """T-2.4: the MTG beginning phase. Untap (summoning sickness ends, T-2.10), "until end of
+    turn" effects end (T-2.7), the upkeep triggers (`upkeep`, if given) resolve, then draw
+    if the hand is at most 6, and the concentration counter.
 
     Returns the ids drawn (empty when the hand was full or the library empty;
     the latter makes the PC unconscious, T-7.2).
@@ -292,18 +303,34 @@ def concentrate(pc: PC) -> list[int]:
     for permanent in pc.battlefield:
         permanent.tapped = False
         permanent.summoning_sick = False
-    drawn = draw(pc, 1) if len(pc.hand) < MAX_HAND_SIZE else []
+    end_until_end_of_turn(pc)
+    if upkeep is not None:
+        upkeep(pc)
+    drawn = draw(pc, 1) if len(pc.hand) < MAX_HAND_SIZE and pc.can_act else []
     pc.concentration_counter = True
     pc.land_played = False
     return drawn
 
 
-def rest(pc: PC) -> None:
-    """T-2.6: damage on the PC's creatures is removed, then the concentration counter."""
+def rest(pc: PC, end_step: Triggers | None = None) -> None:
+    """T-2.6: the MTG ending phase. The end-step triggers (`end_step`, if given) resolve,
+    then damage on the PC's creatures is removed and "until end of turn" effects end
+    (T-2.7), then the concentration counter is removed."""
     _require_action(pc, "rest")
+    if end_step is not None:
+        end_step(pc)
     for permanent in pc.battlefield:
         permanent.damage = 0
+    end_until_end_of_turn(pc)
     pc.concentration_counter = False
+
+
+def end_until_end_of_turn(pc: PC) -> None:
+    """T-2.7: "until end of turn" effects last until the PC next rests or concentrates, the
+    ones a battle left on its creatures too (a battle won in the middle of a turn)."""
+    for permanent in pc.battlefield:
+        if permanent.power_bonus or permanent.toughness_bonus or permanent.granted:
+            permanent.power_bonus = permanent.toughness_bonus = permanent.granted = 0
 
 
 def play_land(pc: PC, card_id: int) -> Permanent:

@@ -45,7 +45,7 @@ def build_pack(folder: Path, output: Path | None = None) -> BuildResult:
         output = output / default_name
     if is_inside(output.parent, folder):
         raise DeckquestError(f"cannot write the archive inside the pack folder {folder}",
-                             Span(str(output)), hint="pass `--output` with a folder outside the pack")
+                             Span(str(output)), code="DQ7050", hint="pass `--output` with a folder outside the pack")
     names = sorted(report.files)
     handle, temporary = tempfile.mkstemp(prefix=".building-", suffix=ARCHIVE_SUFFIX, dir=output.parent)
     try:
@@ -61,12 +61,12 @@ def build_pack(folder: Path, output: Path | None = None) -> BuildResult:
 
 def init_pack(name: str, parent: Path) -> Path:
     """Create `parent/name`: a pack skeleton with one scenario that validates as it is."""
-    if not PACK_NAME.match(name):
-        raise DeckquestError(f"`{name}` is not a pack name",
+    if not PACK_NAME.fullmatch(name):
+        raise DeckquestError(f"`{name}` is not a pack name", code="DQ7051",
                              hint="use lowercase letters, digits and single dashes, e.g. `goblin-cave`")
     root = parent / name
     if root.exists():
-        raise DeckquestError(f"{root} already exists", hint="choose another name or folder")
+        raise DeckquestError(f"{root} already exists", code="DQ7051", hint="choose another name or folder")
     script = name.replace("-", "_")
     files = {
         "pack.yaml": _MANIFEST.format(name=name, script=script, title=name.replace("-", " ").title()),

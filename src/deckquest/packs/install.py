@@ -6,82 +6,129 @@ and deck — and only then renames the staging folder into place. Replacing an
 installed version moves the old folder aside first and deletes it last. A
 failure at any step deletes the staging folder, so the installed packs stay
 exactly as they were; an interruption between the two renames is repaired by
-:func:`recover_interrupted`, which puts the old version back.
+:func:`deckquest.packs.store.recover_interrupted`, which puts the old version
+back, and a killed install's staging folder is deleted by the next lock holder.
 
-One install or remove at a time: concurrent installs into one user folder are
-not coordinated.
+Installs and removals hold the packs folder's lock from start to end
+(:func:`deckquest.packs.store.locked_store`), so concurrent ones run one after
+the other, each checking dependencies against what the previous one left.
+
+A replacement must be what the user expects: a newer version replaces an older
+one; the same version with other contents (a stranger's pack under a known
+name) needs `force`, and an older version needs `allow_downgrade`.
 """
 
 from __future__ import annotations
 
+import hashlib
+import os
 import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from deckquest.errors import DeckquestError, Span
+from deckquest.files import NotRegularFile, open_regular
 from deckquest.packs.archive import DEFAULT_LIMITS, Limits, unpack_archive
 from deckquest.packs.manifest import MANIFEST_NAME, Manifest, load_manifest
-from deckquest.packs.paths import is_inside
-from deckquest.packs.store import InstalledPack, installed_packs, packs_dir
+from deckquest.packs.store import (OLD, STAGING, InstalledPack, installed_packs, locked_store)
 from deckquest.packs.validate import check_deckquest_version, validate_folder, validate_unpacked
 
-_STAGING = ".staging-"
-_OLD = ".old-"
+_CHUNK = 64 * 1024
 
 
 @dataclass(frozen=True)
 class InstallResult:
     pack: InstalledPack
     replaced: str | None  # the version that was installed before, if any
+    unchanged: bool = False  # the same version with the same contents was already installed
+    forced: bool = False  # the same version with other contents was replaced (`force`)
 
 
-def install_pack(source: Path, limits: Limits = DEFAULT_LIMITS) -> InstallResult:
+def install_pack(source: Path, limits: Limits = DEFAULT_LIMITS, *, force: bool = False,
+                 allow_downgrade: bool = False) -> InstallResult:
     """Install a `.dqpack` archive or a pack folder; raise DeckquestError and change nothing on failure."""
-    folder = packs_dir()
-    folder.mkdir(parents=True, exist_ok=True)
-    current = installed_packs()
-    staging = Path(tempfile.mkdtemp(prefix=_STAGING, dir=folder))
-    try:
-        unpacked = staging / "pack"
-        unpacked.mkdir()
-        if source.is_dir() or source.name == MANIFEST_NAME:
-            manifest = _copy_folder(source if source.is_dir() else source.parent, unpacked, limits, current)
-        else:
-            manifest = _unpack_archive(source, unpacked, limits, current)
-        return _commit(unpacked, folder, manifest, current.get(manifest.name))
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
+    with locked_store() as folder:
+        current = installed_packs()
+        staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=folder))
+        try:
+            unpacked = staging / "pack"
+            unpacked.mkdir()
+            if source.is_dir() or source.name == MANIFEST_NAME:
+                origin = source if source.is_dir() else source.parent
+                manifest = _copy_folder(origin, unpacked, limits, current, allow_downgrade)
+            else:
+                manifest = _unpack_archive(source, unpacked, limits, current, allow_downgrade)
+            return _commit(unpacked, folder, manifest, current.get(manifest.name), force)
+        finally:
+            shutil.rmtree(staging, ignore_errors=True)
 
 
-def _copy_folder(source: Path, dest: Path, limits: Limits, current) -> Manifest:
+def _copy_folder(source: Path, dest: Path, limits: Limits, current, allow_downgrade: bool) -> Manifest:
     """Check a folder, then copy exactly the files it lists (never links, never unlisted files).
 
     Dependencies are checked before the scripts are compiled: a script that
     `use`s a missing pack would otherwise fail with a less helpful message.
     """
     manifest = load_manifest(source)
-    check_deckquest_version(manifest)
-    _check_dependencies(manifest, current)
+    _check_before_unpacking(manifest, current, allow_downgrade)
     report = validate_folder(source, limits)
+    total = 0
     for name in report.files:
-        origin = source.joinpath(*name.split("/"))
-        if origin.is_symlink() or not is_inside(origin, source):
-            raise DeckquestError(f"`{name}` changed into a link while installing", Span(str(origin)))
-        target = dest.joinpath(*name.split("/"))
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(origin, target)
-    return load_manifest(dest)
+        total += _copy_file(source.joinpath(*name.split("/")), dest.joinpath(*name.split("/")), limits)
+        if total > limits.max_total_bytes:
+            raise DeckquestError(f"the pack grew past {limits.max_total_bytes} bytes while installing",
+                                 Span(str(source)), code="DQ7011")
+    return load_manifest(dest, display=str(source / MANIFEST_NAME))  # messages name the source
 
 
-def _unpack_archive(source: Path, dest: Path, limits: Limits, current) -> Manifest:
+def _copy_file(origin: Path, target: Path, limits: Limits) -> int:
+    """Copy one plain file, at most the file size limit; return its size.
+
+    The folder was checked a moment ago, but a file can be swapped since: it is
+    opened without following links and without blocking, refused unless it is
+    still a plain file, and counted as it is copied (never trusting `st_size`).
+    """
+    try:
+        reader = os.fdopen(open_regular(origin), "rb")
+    except NotRegularFile:
+        raise DeckquestError(f"`{origin}` changed into a link or special file while installing",
+                             Span(str(origin)), code="DQ7010") from None
+    except OSError as error:
+        raise DeckquestError(f"cannot read {origin}: {error.strerror}", Span(str(origin)),
+                             code="DQ7007") from None
+    target.parent.mkdir(parents=True, exist_ok=True)
+    copied = 0
+    with reader, open(target, "xb") as writer:
+        for chunk in iter(lambda: reader.read(_CHUNK), b""):
+            copied += len(chunk)
+            if copied > limits.max_file_bytes:
+                raise DeckquestError(f"`{origin}` grew past {limits.max_file_bytes} bytes while installing",
+                                     Span(str(origin)), code="DQ7011")
+            writer.write(chunk)
+    return copied
+
+
+def _unpack_archive(source: Path, dest: Path, limits: Limits, current, allow_downgrade: bool) -> Manifest:
     """Unpack an archive safely and check it, dependencies first (as for a folder)."""
     unpack_archive(source, dest, limits)
     manifest = load_manifest(dest, display=f"{source}!{MANIFEST_NAME}")
-    check_deckquest_version(manifest)
-    _check_dependencies(manifest, current)
+    _check_before_unpacking(manifest, current, allow_downgrade)
     validate_unpacked(source, dest, limits)
-    return load_manifest(dest)
+    return manifest
+
+
+def _check_before_unpacking(manifest: Manifest, current: dict[str, InstalledPack],
+                            allow_downgrade: bool) -> None:
+    """The cheap checks, before any script is compiled: versions, downgrade, dependencies."""
+    check_deckquest_version(manifest)
+    installed = current.get(manifest.name)
+    if installed is not None and manifest.version < installed.manifest.version and not allow_downgrade:
+        raise DeckquestError(
+            f"pack `{manifest.name}` {installed.version} is installed; {manifest.version} is older",
+            manifest.span("version"), code="DQ7043",
+            hint="pass `--allow-downgrade` to install the older version anyway")
+    _check_dependencies(manifest, current)
 
 
 def _check_dependencies(manifest: Manifest, current: dict[str, InstalledPack]) -> None:
@@ -91,13 +138,13 @@ def _check_dependencies(manifest: Manifest, current: dict[str, InstalledPack]) -
         if have is None:
             raise DeckquestError(
                 f"pack `{manifest.name}` needs pack `{dependency.name}` {dependency.versions}, "
-                "which is not installed", manifest.span("depends"),
+                "which is not installed", manifest.span("depends"), code="DQ7040",
                 hint=f"install `{dependency.name}` first, then this pack",
             )
         if not dependency.versions.allows(have.manifest.version):
             raise DeckquestError(
                 f"pack `{manifest.name}` needs `{dependency.name}` {dependency.versions}, "
-                f"but version {have.version} is installed", manifest.span("depends"),
+                f"but version {have.version} is installed", manifest.span("depends"), code="DQ7040",
                 hint=f"install a version of `{dependency.name}` that matches {dependency.versions}",
             )
     for other in current.values():
@@ -105,56 +152,65 @@ def _check_dependencies(manifest: Manifest, current: dict[str, InstalledPack]) -
             if dependency.name == manifest.name and not dependency.versions.allows(manifest.version):
                 raise DeckquestError(
                     f"installing `{manifest.name}` {manifest.version} would break pack "
-                    f"`{other.name}`, which needs `{manifest.name}` {dependency.versions}",
+                    f"`{other.name}`, which needs `{manifest.name}` {dependency.versions}", code="DQ7041",
                     hint=f"remove `{other.name}` first, or install a matching version",
                 )
 
 
-def _commit(unpacked: Path, folder: Path, manifest: Manifest, previous: InstalledPack | None) -> InstallResult:
+def _commit(unpacked: Path, folder: Path, manifest: Manifest, previous: InstalledPack | None,
+            force: bool) -> InstallResult:
     """Swap the checked pack into place: old aside, new in, old deleted."""
     target = folder / manifest.name
+    forced = False
+    if previous is not None and previous.manifest.version == manifest.version:
+        if _contents(unpacked) == _contents(previous.root):
+            return InstallResult(previous, previous.version, unchanged=True)
+        if not force:
+            raise DeckquestError(
+                f"pack `{manifest.name}` {manifest.version} is already installed with other contents",
+                manifest.span("version"), code="DQ7042",
+                hint="a different pack under the same name and version: check where it comes from; "
+                     "pass `--force` to replace the installed one with it")
+        forced = True
     aside = None
     if target.exists():
-        aside = Path(tempfile.mkdtemp(prefix=f"{_OLD}{manifest.name}-", dir=folder)) / "pack"
+        aside = Path(tempfile.mkdtemp(prefix=f"{OLD}{manifest.name}-", dir=folder)) / "pack"
         target.rename(aside)
     unpacked.rename(target)
     if aside is not None:
         shutil.rmtree(aside.parent, ignore_errors=True)
     pack = InstalledPack(target, load_manifest(target))
-    return InstallResult(pack, previous.version if previous else None)
+    return InstallResult(pack, previous.version if previous else None, forced=forced)
+
+
+def _contents(root: Path) -> dict[str, str]:
+    """Each file a pack lists, with its sha256: what "the same pack" means."""
+    manifest = load_manifest(root)
+    found = {}
+    for name in manifest.listed_files():
+        digest = hashlib.sha256()
+        with os.fdopen(open_regular(root.joinpath(*name.split("/"))), "rb") as handle:
+            for chunk in iter(lambda: handle.read(_CHUNK), b""):
+                digest.update(chunk)
+        found[name] = digest.hexdigest()
+    return found
 
 
 def remove_pack(name: str) -> InstalledPack:
     """Uninstall `name`; refuses while another installed pack depends on it."""
-    current = installed_packs()
-    pack = current.get(name)
-    if pack is None:
-        from deckquest.errors import did_you_mean
+    with locked_store() as folder:
+        current = installed_packs()
+        pack = current.get(name)
+        if pack is None:
+            from deckquest.errors import did_you_mean
 
-        raise DeckquestError(f"no installed pack `{name}`",
-                             hint=did_you_mean(name, current) or "`deckquest pack list` shows them")
-    users = [p.name for p in current.values() if name in {d.name for d in p.manifest.depends}]
-    if users:
-        raise DeckquestError(f"pack `{', '.join(users)}` depends on `{name}`",
-                             hint="remove the packs that depend on it first")
-    folder = packs_dir()
-    aside = Path(tempfile.mkdtemp(prefix=f"{_OLD}{name}-", dir=folder))
-    pack.root.rename(aside / "removed")
-    shutil.rmtree(aside, ignore_errors=True)
-    return pack
-
-
-def recover_interrupted(folder: Path) -> None:
-    """Put back a pack whose replacement was interrupted mid-swap.
-
-    A `.old-NAME-*` folder whose NAME is missing means an install stopped after
-    moving the old version aside: the old version is restored. Otherwise the
-    leftover is garbage from a finished or failed operation and is deleted.
-    """
-    for entry in folder.glob(f"{_OLD}*"):
-        name = entry.name[len(_OLD):].rsplit("-", 1)[0]
-        kept = entry / "pack"
-        target = folder / name
-        if kept.is_dir() and not target.exists() and is_inside(kept, folder):
-            kept.rename(target)
-        shutil.rmtree(entry, ignore_errors=True)
+            raise DeckquestError(f"no installed pack `{name}`", code="DQ7044",
+                                 hint=did_you_mean(name, current) or "`deckquest pack list` shows them")
+        users = [p.name for p in current.values() if name in {d.name for d in p.manifest.depends}]
+        if users:
+            raise DeckquestError(f"pack `{', '.join(users)}` depends on `{name}`", code="DQ7045",
+                                 hint="remove the packs that depend on it first")
+        aside = Path(tempfile.mkdtemp(prefix=f"{OLD}{name}-", dir=folder))
+        pack.root.rename(aside / "removed")
+        shutil.rmtree(aside, ignore_errors=True)
+        return pack

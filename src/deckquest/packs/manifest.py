@@ -8,13 +8,14 @@ author fixes the whole manifest in one pass.
 from __future__ import annotations
 
 import json
+import stat
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean
-from deckquest.packs.paths import path_problem
+from deckquest.packs.paths import name_key, path_problem
 from deckquest.packs.versions import Version, VersionError, VersionRange
 from deckquest.yamlfile import MAX_YAML_BYTES, dotted, key_span, load_yaml, read_text, value_span
 
@@ -78,13 +79,20 @@ def load_manifest(location: Path, display: str | None = None) -> Manifest:
     """
     path = location / MANIFEST_NAME if location.is_dir() else location
     display = display or str(path)
-    if not path.is_file():
+    if not path.exists() and not path.is_symlink():
         raise DeckquestError(
-            f"no {MANIFEST_NAME} in {path.parent}", Span(display),
+            f"no {MANIFEST_NAME} in {path.parent}", Span(display), code="DQ7000",
             hint="a pack is a folder with a pack.yaml; `deckquest pack init NAME` makes one",
         )
-    text = read_text(path, display, MAX_YAML_BYTES)
-    data = load_yaml(text, display)
+    if not stat.S_ISREG(path.lstat().st_mode):
+        raise DeckquestError(f"{display} is not a regular file", Span(display), code="DQ7010",
+                             hint="pack.yaml must be a plain file, not a link, FIFO or device")
+    try:
+        text = read_text(path, display, MAX_YAML_BYTES)
+        data = load_yaml(text, display)
+    except DeckquestError as error:
+        error.code = error.code or "DQ7001"
+        raise
     lines = text.splitlines()
     diagnostics = _schema_diagnostics(data, display, lines)
     if not diagnostics:
@@ -99,7 +107,7 @@ def _schema_diagnostics(data, display: str, lines: list[str]) -> list[Diagnostic
 
     if not isinstance(data, dict):
         return [Diagnostic("error", "pack.yaml must be a mapping of keys such as `name:` and `version:`",
-                           Span(display, 1, 1), code="pack-schema")]
+                           Span(display, 1, 1), code="DQ7002")]
     validator = Draft202012Validator(schema())
     found = []
     for error in validator.iter_errors(data):
@@ -129,10 +137,10 @@ def _describe(error, data, display: str, lines: list[str]) -> list[Diagnostic]:
         return [_diag(f"`{dotted(path)}` must be a {_kind_name(error.validator_value)}, not {kind}",
                       span, lines, hint)]
     if error.validator == "pattern" and path and path[-1] == "name":
-        return [_diag(f"`{error.instance}` is not a pack name", span, lines,
+        return [_diag(f"`{_printable(error.instance)}` is not a pack name", span, lines,
                       "use lowercase letters, digits and single dashes, e.g. `goblin-cave`")]
     if error.validator == "pattern" and path and path[-1] == "version":
-        return [_diag(f"`{error.instance}` is not a semantic version", span, lines,
+        return [_diag(f"`{_printable(error.instance)}` is not a semantic version", span, lines,
                       "write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")]
     if error.validator in ("maxLength", "maxItems"):
         what = "characters" if error.validator == "maxLength" else "items"
@@ -147,34 +155,36 @@ def _describe(error, data, display: str, lines: list[str]) -> list[Diagnostic]:
 def _semantic_diagnostics(data, display: str, lines: list[str]) -> list[Diagnostic]:
     """What the schema cannot say: safe paths, parseable ranges, no file listed twice."""
     found = []
-    seen: dict[str, str] = {}
+    seen: dict[str, tuple[str, str]] = {}  # spelling key -> (name as listed, section)
     for section in FILE_SECTIONS:
         for index, item in enumerate(data.get(section, [])):
             span = value_span(data, [section, index], display)
             problem = path_problem(item)
             if problem:
-                found.append(_diag(f"`{item}`: {problem}", span, lines, None, code="pack-path"))
-            elif item.casefold() in seen:
-                found.append(_diag(f"`{item}` is listed twice (also under `{seen[item.casefold()]}`)",
-                                   span, lines, "list each file once"))
+                found.append(_diag(f"`{_printable(item)}`: {problem}", span, lines, None, code="DQ7003"))
+            elif name_key(item) in seen:
+                found.append(_diag(_twice(item, *seen[name_key(item)]), span, lines,
+                                   "list each file once, spelt one way", code="DQ7004"))
             elif item == MANIFEST_NAME:
-                found.append(_diag("pack.yaml is always shipped; do not list it", span, lines, None))
+                found.append(_diag("pack.yaml is always shipped; do not list it", span, lines, None,
+                                   code="DQ7003"))
             else:
-                seen[item.casefold()] = section
+                seen[name_key(item)] = (item, section)
     for section in ("scenarios", "libraries"):
         for index, item in enumerate(data.get(section, [])):
             if isinstance(item, str) and not item.endswith(".quest"):
                 found.append(_diag(f"`{item}` under `{section}` must be a .quest script",
-                                   value_span(data, [section, index], display), lines, None))
+                                   value_span(data, [section, index], display), lines, None, code="DQ7003"))
     found.extend(_range_diag(data, ["deckquest"], display, lines))
     names = set()
     for index, dependency in enumerate(data.get("depends", [])):
         found.extend(_range_diag(data, ["depends", index, "version"], display, lines))
         span = value_span(data, ["depends", index, "name"], display)
         if dependency["name"] == data["name"]:
-            found.append(_diag("a pack cannot depend on itself", span, lines, None))
+            found.append(_diag("a pack cannot depend on itself", span, lines, None, code="DQ7005"))
         elif dependency["name"] in names:
-            found.append(_diag(f"`{dependency['name']}` is listed twice under depends", span, lines, None))
+            found.append(_diag(f"`{dependency['name']}` is listed twice under depends", span, lines, None,
+                               code="DQ7005"))
         names.add(dependency["name"])
     return found
 
@@ -187,7 +197,7 @@ def _range_diag(data, path: list, display: str, lines: list[str]) -> list[Diagno
         VersionRange.parse(value)
     except VersionError as error:
         return [_diag(str(error), value_span(data, path, display), lines,
-                      "ranges look like \">=0.1, <1.0\", \"^1.2\" or \"~1.2.0\"")]
+                      "ranges look like \">=0.1, <1.0\", \"^1.2\" or \"~1.2.0\"", code="DQ7005")]
     return []
 
 
@@ -212,9 +222,24 @@ def _build(data, path: Path, display: str) -> Manifest:
 
 
 def _diag(message: str, span: Span, lines: list[str], hint: str | None,
-          code: str = "pack-schema") -> Diagnostic:
+          code: str = "DQ7002") -> Diagnostic:
     source = lines[span.line - 1] if 0 < span.line <= len(lines) else None
     return Diagnostic("error", message, span, code=code, hint=hint, source_line=source)
+
+
+def _twice(item: str, first: str, section: str) -> str:
+    if first == item:
+        return f"`{item}` is listed twice (also under `{section}`)"
+    return (f"`{_printable(item)}` and `{_printable(first)}` (under `{section}`) are one file on "
+            "macOS and Windows, which ignore case and Unicode normalization in file names")
+
+
+def _printable(value) -> str:
+    """A value as it can be shown on one line: newlines and other controls escaped."""
+    text = str(value)
+    if text.isprintable():
+        return text[:120]
+    return text.encode("unicode_escape").decode("ascii")[:120]
 
 
 def _kind(value) -> str:

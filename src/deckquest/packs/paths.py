@@ -11,6 +11,7 @@ against its pack's root), no control characters.
 from __future__ import annotations
 
 import re
+import unicodedata
 from pathlib import Path
 
 MAX_PATH_LENGTH = 255
@@ -51,3 +52,13 @@ def is_inside(path: Path, root: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def name_key(name: str) -> str:
+    """One key for every spelling of a name that some file system stores as one file.
+
+    macOS stores names decomposed (NFD) and compares them ignoring case, Windows
+    ignores case: `Café.txt`, `café.txt` and its NFD spelling would be one file
+    there and two on Linux, so a pack may use only one of them.
+    """
+    return unicodedata.normalize("NFC", name).casefold()

@@ -4,6 +4,12 @@ Installed packs live in ``deckquest_home()/packs/<name>/``, one version per
 name. Folders starting with a dot are the installer's work in progress and
 are never read as packs (see :mod:`deckquest.packs.install`).
 
+Installs, removals and the repair of interrupted ones hold an exclusive lock
+(``flock`` on ``deckquest_home()/packs.lock``), so they happen one at a time
+and never under each other's feet. A reader (``pack list``, ``run``) only
+repairs when it can take that lock at once; while an install holds it, the
+reader reads the packs as they are and leaves the install's work alone.
+
 Two functions here are the contract with the language and the run command:
 :func:`resolve_script_reference` (``use "pack-name/path.quest"`` and file
 references from scripts) and :func:`locate_scenario` (``deckquest run
@@ -13,15 +19,27 @@ loose script, inside its own folder), whatever the reference says.
 
 from __future__ import annotations
 
+import fcntl
+import os
 import re
+import shutil
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Iterator
 
 from deckquest.errors import DeckquestError, Span, did_you_mean
 from deckquest.packs.manifest import MANIFEST_NAME, Manifest, load_manifest
 from deckquest.packs.paths import is_inside, path_problem
 
 PACK_NAME = re.compile(r"^[a-z][a-z0-9]*(-[a-z0-9]+)*$")
+LOCK_NAME = "packs.lock"
+STAGING = ".staging-"  # an install's work folder: deleted when it ends, or by the next lock holder
+OLD = ".old-"  # `.old-NAME-xxxxxxxx/pack`: a version moved aside while its replacement moves in
+LOCK_WAIT_SECONDS = 120.0
+
+_held = 0  # how deeply this process holds the lock (installs call readers that would take it)
 
 
 @dataclass(frozen=True)
@@ -47,34 +65,119 @@ def packs_dir() -> Path:
     return deckquest_home() / "packs"
 
 
+@contextmanager
+def locked_store(wait: float = LOCK_WAIT_SECONDS) -> Iterator[Path]:
+    """Hold the packs folder's lock, waiting up to `wait` seconds for another install to end.
+
+    Taking the lock first repairs what a killed install or removal left (see
+    :func:`recover_interrupted`): no other process can be working in the
+    folder then. Yields the packs folder. Reentrant within one process.
+    """
+    global _held
+    folder = packs_dir()
+    if _held:
+        _held += 1
+        try:
+            yield folder
+        finally:
+            _held -= 1
+        return
+    folder.mkdir(parents=True, exist_ok=True)
+    descriptor = os.open(folder.parent / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    try:
+        deadline = time.monotonic() + wait
+        while not _try_lock(descriptor):
+            if time.monotonic() > deadline:
+                raise DeckquestError(
+                    f"another deckquest is installing or removing packs in {folder}", code="DQ7046",
+                    hint="wait for it to finish, then try again")
+            time.sleep(0.05)
+        _held = 1
+        try:
+            recover_interrupted(folder)
+            yield folder
+        finally:
+            _held = 0
+    finally:
+        os.close(descriptor)  # closing the only descriptor releases the lock
+
+
+def _try_lock(descriptor: int) -> bool:
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return False
+    return True
+
+
+def _repair_if_idle(folder: Path) -> None:
+    """Repair a killed install's leftovers, but only when no install is running right now."""
+    if _held or not folder.is_dir():
+        return
+    try:
+        descriptor = os.open(folder.parent / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError:
+        return  # a read-only user folder: nothing to repair that we could repair
+    try:
+        if _try_lock(descriptor):
+            recover_interrupted(folder)
+    finally:
+        os.close(descriptor)
+
+
+def recover_interrupted(folder: Path) -> None:
+    """Put back a pack whose replacement was interrupted mid-swap, and delete staging leftovers.
+
+    Only a holder of the lock calls this, so every `.staging-*` and `.old-*`
+    folder belongs to an install or removal that is no longer running. A
+    `.old-NAME-*` folder whose NAME is missing means an install stopped after
+    moving the old version aside: the old version is restored. Everything
+    else of ours (only real folders with our two prefixes) is deleted.
+    """
+    for entry in sorted(folder.iterdir()):
+        if not entry.name.startswith((STAGING, OLD)) or entry.is_symlink() or not entry.is_dir():
+            continue
+        if entry.name.startswith(OLD):
+            name = entry.name[len(OLD):].rsplit("-", 1)[0]
+            kept, target = entry / "pack", folder / name
+            if PACK_NAME.fullmatch(name) and kept.is_dir() and not kept.is_symlink() \
+                    and not target.exists():
+                kept.rename(target)
+        shutil.rmtree(entry, ignore_errors=True)
+
+
 def installed_packs() -> dict[str, InstalledPack]:
     """Every installed pack by name, sorted by name."""
-    from deckquest.packs.install import recover_interrupted
-
     folder = packs_dir()
     if not folder.is_dir():
         return {}
-    recover_interrupted(folder)
+    _repair_if_idle(folder)
     found = {}
     for entry in sorted(folder.iterdir()):
-        if entry.name.startswith(".") or not (entry / MANIFEST_NAME).is_file():
-            continue
-        found[entry.name] = InstalledPack(entry, load_manifest(entry))
+        pack = _read_installed(entry)
+        if pack is not None:
+            found[entry.name] = pack
     return found
 
 
 def installed_pack(name: str) -> InstalledPack | None:
     """The installed pack called `name`, or None."""
-    from deckquest.packs.install import recover_interrupted
+    if not PACK_NAME.fullmatch(name):
+        return None
+    _repair_if_idle(packs_dir())
+    return _read_installed(packs_dir() / name)
 
-    if not PACK_NAME.match(name):
+
+def _read_installed(root: Path) -> InstalledPack | None:
+    """The pack in `root`, or None for a work folder or one that an install just moved away."""
+    if root.name.startswith(".") or not (root / MANIFEST_NAME).is_file():
         return None
-    if packs_dir().is_dir():
-        recover_interrupted(packs_dir())
-    root = packs_dir() / name
-    if not (root / MANIFEST_NAME).is_file():
-        return None
-    return InstalledPack(root, load_manifest(root))
+    try:
+        return InstalledPack(root, load_manifest(root))
+    except DeckquestError:
+        if (root / MANIFEST_NAME).is_file():
+            raise
+        return None  # moved aside by an install in that very instant
 
 
 def find_pack_root(path: Path) -> Path | None:
@@ -102,11 +205,11 @@ def resolve_script_reference(ref: str, relative_to: Path) -> Path:
     where = Span(str(relative_to)) if relative_to.is_file() else None
     problem = path_problem(ref, allow_parent=True)
     if problem:
-        raise DeckquestError(f"bad reference `{str(ref)[:80]}`: {problem}", where)
+        raise DeckquestError(f"bad reference `{str(ref)[:80]}`: {problem}", where, code="DQ0050")
     root = find_pack_root(base)
     own = load_manifest(root) if root else None
     first, _, rest = ref.partition("/")
-    if rest and PACK_NAME.match(first) and not (base / first).exists():
+    if rest and PACK_NAME.fullmatch(first) and not (base / first).exists():
         if own is not None and first == own.name:
             return _inside(root, rest, ref, where)
         pack = installed_pack(first)
@@ -123,7 +226,7 @@ def _no_such_pack(name: str, ref: str, where: Span | None) -> None:
     hint = did_you_mean(name, installed_packs())
     if hint:
         raise DeckquestError(f"`{ref}`: no folder `{name}` here and no installed pack `{name}`",
-                             where, hint=hint)
+                             where, hint=hint, code="DQ0050")
 
 
 def _from_installed_pack(pack: InstalledPack, rest: str, ref: str, own: Manifest | None,
@@ -132,7 +235,8 @@ def _from_installed_pack(pack: InstalledPack, rest: str, ref: str, own: Manifest
     if own is not None and name not in {d.name for d in own.depends}:
         raise DeckquestError(
             f"`{ref}`: pack `{own.name}` uses pack `{name}` without listing it under `depends`",
-            where, hint=f"add `- {{name: {name}, version: \"^{pack.version}\"}}` under depends in pack.yaml",
+            where, code="DQ0050",
+            hint=f"add `- {{name: {name}, version: \"^{pack.version}\"}}` under depends in pack.yaml",
         )
     return _inside(pack.root, rest, ref, where)
 
@@ -143,14 +247,15 @@ def _inside(root: Path, relative: str, ref: str, where: Span | None) -> Path:
     for part in relative.split("/"):
         if part == "..":
             if not parts:
-                raise DeckquestError(f"`{ref}` points outside its pack", where,
+                raise DeckquestError(f"`{ref}` points outside its pack", where, code="DQ0050",
                                      hint="a script may only use files inside its own pack")
             parts.pop()
         else:
             parts.append(part)
     target = root.joinpath(*parts)
     if not is_inside(target, root):
-        raise DeckquestError(f"`{ref}` leads outside its pack (through a symbolic link)", where)
+        raise DeckquestError(f"`{ref}` leads outside its pack (through a symbolic link)", where,
+                             code="DQ0050")
     return target
 
 
@@ -169,12 +274,12 @@ def locate_scenario(ref: str) -> Path:
     """
     name, _, wanted = ref.partition("/")
     if not wanted:
-        raise DeckquestError(f"`{ref}` does not name a pack scenario",
+        raise DeckquestError(f"`{ref}` does not name a pack scenario", code="DQ7047",
                              hint="write PACK/SCENARIO, e.g. `deckquest-examples/goblin_cave`")
     pack = installed_pack(name)
     if pack is None:
         raise DeckquestError(
-            f"no installed pack `{name}`",
+            f"no installed pack `{name}`", code="DQ7044",
             hint=did_you_mean(name, installed_packs()) or "`deckquest pack list` shows the installed packs",
         )
     scenarios = pack.manifest.scenarios
@@ -184,6 +289,6 @@ def locate_scenario(ref: str) -> Path:
     if len(matches) != 1:
         refs = [ref.partition("/")[2] for ref in scenario_refs(pack.manifest)]
         what = "is ambiguous" if matches else "is not a scenario"
-        raise DeckquestError(f"`{wanted}` {what} in pack `{name}` {pack.version}",
+        raise DeckquestError(f"`{wanted}` {what} in pack `{name}` {pack.version}", code="DQ7047",
                              hint=did_you_mean(wanted, refs) or f"its scenarios: {', '.join(refs)}")
     return _inside(pack.root, matches[0], ref, None)

@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from deckquest.version import __version__
-from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span
+from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span
 from deckquest.packs.archive import ARCHIVE_SUFFIX, DEFAULT_LIMITS, Limits, unpack_archive
 from deckquest.packs.manifest import FILE_SECTIONS, MANIFEST_NAME, Manifest, load_manifest
+from deckquest.packs.paths import name_key
 from deckquest.packs.versions import Version
+
+_MAX_PROBLEMS = MAX_REPORTED_ERRORS  # once a report has this many, the rest of the pack is not checked
 
 # Where an unlisted file most likely belongs, for the hint that tells the author how to fix it.
 _SECTION_BY_SUFFIX = {".quest": "scenarios", ".txt": "decks", ".dek": "decks", ".json": "cards",
@@ -61,7 +65,7 @@ def validate_archive(archive: Path, dest: Path, limits: Limits = DEFAULT_LIMITS)
     """
     if archive.suffix != ARCHIVE_SUFFIX:
         raise DeckquestError(f"{archive} is not a pack folder, pack.yaml or {ARCHIVE_SUFFIX} archive",
-                             Span(str(archive)))
+                             Span(str(archive)), code="DQ7000")
     unpack_archive(archive, dest, limits)
     return validate_unpacked(archive, dest, limits)
 
@@ -82,19 +86,22 @@ def validate_folder(root: Path, limits: Limits = DEFAULT_LIMITS, display: str | 
     is checked with it off, since everything in an archive is shipped.
     """
     if not root.is_dir():
-        raise DeckquestError(f"{root} is not a folder", Span(str(root)))
+        raise DeckquestError(f"{root} is not a folder", Span(str(root)), code="DQ7000")
     prefix = display if display is not None else ""
     manifest = load_manifest(root, display=f"{prefix}{MANIFEST_NAME}" if display else None)
     problems = _version_problems(manifest)
     present, walk_problems = _walk(root, limits, skip_hidden)
     problems += walk_problems
     problems += _listing_problems(manifest, present)
+    if not problems:
+        problems += _budget_problems(manifest, present, limits)
     if problems:
-        raise CompileError(problems)
+        raise CompileError(problems)  # it shows the first hundred and counts the rest
     db = _pack_database(root, manifest, problems)
-    problems += _content_problems(root, manifest, db)
+    found, stopped = _content_problems(root, manifest, db, limits)
+    problems += found
     if problems:
-        raise CompileError(problems)
+        raise CompileError(problems, stopped=stopped)
     return ValidationReport(manifest, root, tuple(manifest.listed_files()), len(manifest.scenarios),
                             len(manifest.decks), len(manifest.cards))
 
@@ -111,16 +118,19 @@ def _version_problems(manifest: Manifest) -> list[Diagnostic]:
         return []
     return [_error(f"pack `{manifest.name}` needs deckquest {manifest.deckquest}; this is {__version__}",
                    manifest.span("deckquest"), "upgrade deckquest, or ask the author for a pack "
-                   "that works with your version")]
+                   "that works with your version", code="DQ7006")]
 
 
-def _walk(root: Path, limits: Limits, skip_hidden: bool) -> tuple[set[str], list[Diagnostic]]:
-    """The pack folder's files as relative POSIX paths; links and oversize files are problems.
+def _walk(root: Path, limits: Limits, skip_hidden: bool) -> tuple[dict[str, int], list[Diagnostic]]:
+    """The pack folder's files (relative POSIX path -> size); anything but plain files and folders is a problem.
 
-    Names starting with a dot (`.git`, `.DS_Store`) are the author's tools, never
-    shipped (build and install take only listed files), so they may be skipped.
+    Every entry is looked at with `lstat` and never opened here: a FIFO or a
+    device is refused before anything reads it. Names starting with a dot
+    (`.git`, `.DS_Store`) are the author's tools, never shipped (build and
+    install take only listed files), so they may be skipped.
     """
-    present: set[str] = set()
+    present: dict[str, int] = {}
+    spellings: dict[str, str] = {}
     problems = []
     total = 0
     for folder, dirs, files in os.walk(root, followlinks=False):
@@ -131,50 +141,102 @@ def _walk(root: Path, limits: Limits, skip_hidden: bool) -> tuple[set[str], list
             elif (base / name).is_symlink():
                 dirs.remove(name)
                 problems.append(_link_problem(root, base / name))
+            else:
+                problems += _spelling_problems(root, base / name, spellings)
         for name in files:
             path = base / name
             if skip_hidden and name.startswith("."):
                 continue
-            if path.is_symlink():
+            mode = path.lstat().st_mode
+            if stat.S_ISLNK(mode):
                 problems.append(_link_problem(root, path))
                 continue
             relative = path.relative_to(root).as_posix()
-            present.add(relative)
-            size = path.stat().st_size
+            if not stat.S_ISREG(mode):
+                problems.append(_error(f"`{relative}` is not a regular file (a FIFO, device or socket); "
+                                       "packs hold plain files", Span(str(path)),
+                                       "replace it with a plain file, or delete it", code="DQ7010"))
+                present[relative] = 0  # it is there: listing it does not make it a missing file
+                continue
+            problems += _spelling_problems(root, path, spellings)
+            size = path.lstat().st_size
+            present[relative] = size
             total += size
             if size > limits.max_file_bytes:
                 problems.append(_error(f"`{relative}` is {size} bytes; a pack file may have "
-                                       f"{limits.max_file_bytes}", Span(str(path))))
-        if len(present) > limits.max_files or total > limits.max_total_bytes:
-            problems.append(_error(f"the pack holds more than {limits.max_files} files or "
-                                   f"{limits.max_total_bytes} bytes", Span(str(root))))
-            break
+                                       f"{limits.max_file_bytes}", Span(str(path)), code="DQ7011"))
+            if len(present) > limits.max_files or total > limits.max_total_bytes:
+                problems.append(_error(f"the pack holds more than {limits.max_files} files or "
+                                       f"{limits.max_total_bytes} bytes", Span(str(root)), code="DQ7011"))
+                return present, problems
     return present, problems
+
+
+def _spelling_problems(root: Path, path: Path, spellings: dict[str, str]) -> list[Diagnostic]:
+    """A name that differs from another only in case or Unicode normalization (NFC/NFD) is refused.
+
+    Linux keeps `Café` and `café` (or its decomposed NFD spelling) apart, but
+    macOS and Windows would unpack them onto one file, so a pack that works
+    here would silently lose a file there.
+    """
+    relative = path.relative_to(root).as_posix()
+    key = name_key(relative)
+    other = spellings.setdefault(key, relative)
+    if other == relative:
+        return []
+    shown = relative.encode("unicode_escape").decode("ascii")
+    return [_error(f"`{shown}` and `{other.encode('unicode_escape').decode('ascii')}` differ only in "
+                   "case or Unicode normalization: they would be one file on macOS and Windows",
+                   Span(str(path)), "rename one of them", code="DQ7004")]
+
+
+def _budget_problems(manifest: Manifest, present: dict[str, int], limits: Limits) -> list[Diagnostic]:
+    """The pack's work budget: how many scripts, decks and card files, and how many bytes of each.
+
+    A file within its own limits can still take a second to check; a pack of
+    two thousand of them would take an hour. The budget bounds the whole pack,
+    and is checked before any of its files is read.
+    """
+    problems = []
+    for label, sections, count, size in (
+        ("scripts", ("scenarios", "libraries"), limits.max_scripts, limits.max_script_bytes),
+        ("deck lists and party files", ("decks", "parties"), limits.max_decks, limits.max_deck_bytes),
+        ("card files", ("cards",), limits.max_card_files, limits.max_card_bytes),
+    ):
+        names = [name for section in sections for name in getattr(manifest, section)]
+        total = sum(present.get(name, 0) for name in names)
+        if len(names) > count or total > size:
+            problems.append(_error(
+                f"the pack has {len(names)} {label} of {total} bytes in all; a pack may have {count} "
+                f"{label} of {size} bytes in all", manifest.span(sections[0]),
+                "split the pack into several packs that depend on each other", code="DQ7012"))
+    return problems
 
 
 def _link_problem(root: Path, path: Path) -> Diagnostic:
     relative = path.relative_to(root).as_posix()
     return _error(f"`{relative}` is a symbolic link; packs may hold only plain files and folders",
-                  Span(str(path)), "copy the file into the pack instead of linking to it")
+                  Span(str(path)), "copy the file into the pack instead of linking to it", code="DQ7009")
 
 
-def _listing_problems(manifest: Manifest, present: set[str]) -> list[Diagnostic]:
+def _listing_problems(manifest: Manifest, present: dict[str, int]) -> list[Diagnostic]:
     """Listed files must exist; files present must be listed (so nothing ships unseen)."""
     problems = []
     for section in FILE_SECTIONS:
         for index, name in enumerate(getattr(manifest, section)):
             if name not in present:
                 problems.append(_error(f"`{name}` is listed under `{section}` but is not in the pack",
-                                       manifest.span(section, index), "check the spelling, or add the file"))
+                                       manifest.span(section, index), "check the spelling, or add the file",
+                                       code="DQ7007"))
     listed = set(manifest.listed_files())
-    for name in sorted(present - listed):
+    for name in sorted(present.keys() - listed):
         where = Span(str(manifest.path.parent / name))
         section = "decks" if name.startswith("decks/") or "/decks/" in name else \
             _SECTION_BY_SUFFIX.get(Path(name).suffix, "files")
         also = " (or `libraries:` if only other scripts `use` it)" if section == "scenarios" else ""
         problems.append(_error(
             f"`{name}` is in the pack folder but not listed in pack.yaml", where,
-            f"add `- {name}` under `{section}:`{also} in pack.yaml, or delete the file"))
+            f"add `- {name}` under `{section}:`{also} in pack.yaml, or delete the file", code="DQ7008"))
     return problems
 
 
@@ -195,20 +257,29 @@ def _pack_database(root: Path, manifest: Manifest, problems: list[Diagnostic]):
     return CardDatabase(CardIndex(cards), *base.sources) if cards else base
 
 
-def _content_problems(root: Path, manifest: Manifest, db) -> list[Diagnostic]:
-    """Every deck list loads and every scenario compiles; all their errors, together."""
-    from deckquest.cards.decklist import load_deck
+def _content_problems(root: Path, manifest: Manifest, db, limits: Limits) -> tuple[list[Diagnostic], bool]:
+    """Every deck list loads and every scenario compiles; all their errors, and whether checking
+    stopped early (once a report is full, the remaining files are not checked).
 
-    problems = []
-    for name in manifest.decks:
-        problems += _collect(lambda path: load_deck(path, db), root / name)
-    for name in manifest.parties:
-        problems += _collect(lambda path: _load_party(path, root, db), root / name)
-    for name in manifest.libraries:
-        problems += _collect(_parse, root / name)
-    for name in manifest.scenarios:
-        problems += _collect(lambda path: _compile(path, db), root / name)
-    return problems
+    All the scenarios' compiles share one budget: each compiles the scripts it
+    `use`s again, so 200 scenarios that use one 1 MB library would otherwise
+    parse 200 MB within the pack's 4 MiB of listed scripts.
+    """
+    from deckquest.cards.decklist import load_deck
+    from deckquest.dsl.budget import CompileBudget
+
+    budget = CompileBudget(max_bytes=2 * limits.max_script_bytes, max_scripts=4 * limits.max_scripts)
+
+    checks = [*((name, lambda path: load_deck(path, db)) for name in manifest.decks),
+              *((name, lambda path: _load_party(path, root, db)) for name in manifest.parties),
+              *((name, _parse) for name in manifest.libraries),
+              *((name, lambda path: _compile(path, db, budget)) for name in manifest.scenarios)]
+    problems: list[Diagnostic] = []
+    for index, (name, check) in enumerate(checks):
+        if len(problems) >= _MAX_PROBLEMS:
+            return problems, index < len(checks)
+        problems += _collect(check, root / name)
+    return problems, False
 
 
 def _parse(path: Path):
@@ -227,6 +298,7 @@ def _load_party(path: Path, root: Path, db):
     """
     from deckquest.packs.paths import is_inside, path_problem
     from deckquest.yamlfile import load_yaml, read_text
+    from deckquest.packs.store import resolve_script_reference
     from deckquest.runtime.party import MAX_PARTY_BYTES, load_party
 
     text = read_text(path, str(path), MAX_PARTY_BYTES)
@@ -239,16 +311,16 @@ def _load_party(path: Path, root: Path, db):
             if problem or not is_inside(path.parent / deck, root):
                 line, col = member.lc.value("deck")
                 raise DeckquestError(f"party deck `{deck[:80]}`: {problem or 'it is outside the pack'}",
-                                     Span(str(path), line + 1, col + 1),
+                                     Span(str(path), line + 1, col + 1), code="DQ7003",
                                      source_line=text.splitlines()[line])
-    return load_party(path, db)
+    return load_party(path, db, locate=resolve_script_reference)
 
 
-def _compile(path: Path, db):
+def _compile(path: Path, db, budget):
     from deckquest.dsl.resolver import compile_file
     from deckquest.packs.store import resolve_script_reference
 
-    return compile_file(path, db=db, locator=resolve_script_reference)
+    return compile_file(path, db=db, locator=resolve_script_reference, budget=budget)
 
 
 def _collect(check, path: Path) -> list[Diagnostic]:
@@ -260,7 +332,7 @@ def _collect(check, path: Path) -> list[Diagnostic]:
         return [_from_error(error, path)]
     except RecursionError:
         return [_error("nested too deeply to check", Span(str(path)),
-                       "flatten the deepest blocks into separate scenes")]
+                       "flatten the deepest blocks into separate scenes", code="DQ0006")]
     return []
 
 
@@ -270,8 +342,8 @@ def _from_error(error: DeckquestError, path: Path) -> Diagnostic:
                       source_line=error.source_line)
 
 
-def _error(message: str, span: Span, hint: str | None = None) -> Diagnostic:
-    return Diagnostic("error", message, span, code="pack", hint=hint)
+def _error(message: str, span: Span, hint: str | None = None, *, code: str) -> Diagnostic:
+    return Diagnostic("error", message, span, code=code, hint=hint)
 
 
 def _renamed(error: DeckquestError, folder: Path, prefix: str) -> DeckquestError:
@@ -294,7 +366,7 @@ def _renamed(error: DeckquestError, folder: Path, prefix: str) -> DeckquestError
                                    source_line=source)
 
     if isinstance(error, CompileError):
-        return CompileError([rename(d) for d in error.diagnostics])
+        return CompileError([rename(d) for d in error.diagnostics], error.omitted, error.stopped)
     if error.span is None:
         return error
     fixed = rename(_from_error(error, folder))

@@ -43,7 +43,7 @@ class Version:
 
     @classmethod
     def parse(cls, text: str) -> "Version":
-        match = _VERSION.match(text.strip()) if len(text) <= _MAX_TEXT else None
+        match = _VERSION.fullmatch(text) if len(text) <= _MAX_TEXT else None
         if not match:
             raise VersionError(f"`{text[:40]}` is not a semantic version such as 1.0.0")
         major, minor, patch, pre, _build = match.groups()

@@ -43,6 +43,17 @@ def compile_script(ref: str):
     return compile_file(locate_script(ref), locator=resolve_script_reference)
 
 
+def party_members(path):
+    """A party file's members (or None for none), its decks found as a loose script's
+    references are: in its folder or pack, or in an installed pack."""
+    if path is None:
+        return None
+    from deckquest.packs.store import resolve_script_reference
+    from deckquest.runtime.party import load_party
+
+    return load_party(path, locate=resolve_script_reference)
+
+
 def parse_choices(text: str | None) -> list[int] | None:
     """``--choose 1,2,1``: option numbers, 1-based."""
     if text is None:
@@ -77,8 +88,6 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
     ``save``: a file to write the run to when it stops before its end (the human's end of
     input, ``save`` or ``quit`` at a prompt, Ctrl-C); ``resume``: a save to continue from
     (docs/saves.md). Without them the run is exactly as it always was."""
-    from deckquest.runtime.party import load_party
-
     choices = parse_choices(choose)
     saved = None
     if resume is not None:
@@ -90,7 +99,7 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
         if party is None:
             party = saved["party"]
     scenario = compile_script(script)
-    members = load_party(party) if party is not None else None
+    members = party_members(party)
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
         low, high = scenario.players
         _note(f"{scenario.title} is written for {low} to {high} players; this party has {len(members)}")

@@ -13,22 +13,48 @@ A scenario brings pre-generated PCs; a party file (YAML, checked against
 
 Either way the result is a list of ``PartyMember``: a card table read once, so that the
 many runs of a simulation only shuffle it (``deckquest.engine.pc.create_pc``).
+
+A party file may come from a stranger (beside a shared script, or named by a save), so its
+deck paths follow the rule of a loose script's references, given by the caller as
+``locate`` (``deckquest.packs.store.resolve_script_reference``: inside the party file's
+pack, or its own folder, or an installed pack): ``deck: /etc/passwd`` is refused. A file
+with no ``party:`` line is refused before it is parsed, without quoting it, so that naming
+any file as a party file (``--party``, a save's ``party``) shows none of its contents.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Callable
 
 from deckquest.cards.model import Card
+from deckquest.dsl.locate import local_reference
 from deckquest.engine.pc import designate_critical, required_critical_count
 from deckquest.errors import DeckquestError, Span, did_you_mean
 from deckquest.yamlfile import dotted, key_span, load_yaml, read_text, source_line, value_span
 
 MAX_PARTY_BYTES = 64 * 1024
+
+UNREADABLE_PARTY = "DQ9020"
+NOT_A_PARTY_FILE = "DQ9021"
+INVALID_PARTY = "DQ9022"
+DUPLICATE_ID = "DQ9023"
+DECK_OUTSIDE = "DQ9024"
+NO_DECK_FILE = "DQ9025"
+CRITICAL_CARDS = "DQ9026"
+
+Locate = Callable[[str, Path], Path]
+"""Where a deck reference of a party file points: (reference, party file) -> path, raising
+DeckquestError for one that leaves the party file's pack or folder."""
+
+MAX_QUOTED = 200
+"""The most characters of a party file's line an error quotes (the file may be one long line)."""
+_PARTY_KEY = re.compile(r"^\{?\s*[\"']?party[\"']?\s*:", re.M)
 
 
 @dataclass(frozen=True)
@@ -50,25 +76,28 @@ def party_from_scenario(scenario) -> list[PartyMember]:
             raise DeckquestError(f"PC `{pc.id}` has no deck", pc.decl.span,
                                  hint='add a line `deck "decks/NAME.txt"` to the PC')
         criticals = [(name, copies, pc.decl.span) for name, copies in pc.criticals]
-        members.append(_member(pc.id, pc.name, pc.deck, criticals, pc.decl.span))
+        members.append(_member(pc.id, pc.name, pc.deck, criticals, pc.decl.span,
+                               counted=str(scenario.rules) == "2019"))
     return members
 
 
-def _member(pc_id: str, name: str, deck, criticals, span: Span) -> PartyMember:
-    """Designate the critical cards (T-4.7): exactly 3, or 5 for a Commander deck."""
+def _member(pc_id: str, name: str, deck, criticals, span: Span, counted: bool = True) -> PartyMember:
+    """Designate the critical cards (T-4.7): exactly 3, or 5 for a Commander deck. With
+    `counted` False (a `rules 2014` scenario: the 2014 rules have no critical cards, T-5) any
+    number will do; they count at their printed mana value."""
     cards = tuple(deck.main_cards())
     chosen: set[int] = set()
     for card_name, copies, where in criticals:
         try:
             ids = designate_critical(cards, card_name, copies)
         except ValueError as error:
-            raise DeckquestError(str(error), where) from None
+            raise DeckquestError(str(error), where, code=CRITICAL_CARDS) from None
         chosen |= ids
     wanted = required_critical_count(deck.is_commander)
-    if len(chosen) != wanted:
+    if counted and len(chosen) != wanted:
         raise DeckquestError(
             f"{name} has {len(chosen)} critical cards; T-4.7 asks for exactly {wanted}", span,
-            hint="name the critical cards with their copies, e.g. Forest x3",
+            hint="name the critical cards with their copies, e.g. Forest x3", code=CRITICAL_CARDS,
         )
     return PartyMember(pc_id, name, cards, frozenset(chosen), span)
 
@@ -82,14 +111,26 @@ def party_schema() -> dict:
     return json.loads(text)
 
 
-def load_party(path: str | Path, db=None) -> list[PartyMember]:
-    """Read and check a party file; every error names file:line:col of the YAML node."""
+def load_party(path: str | Path, db=None, *, locate: Locate = local_reference) -> list[PartyMember]:
+    """Read and check a party file; every error names file:line:col of the YAML node.
+
+    ``locate`` resolves each deck reference under the caller's path rule (see the module
+    docstring): by default inside the party file's own pack or folder
+    (``deckquest.dsl.locate.local_reference``); the commands pass ``deckquest.packs.store
+    .resolve_script_reference``, which also knows installed packs.
+    """
     from deckquest.cards.decklist import load_deck
 
     path = Path(path)
     display = str(path)
-    text = read_text(path, display, MAX_PARTY_BYTES)
-    data = load_yaml(text, display)
+    if path.exists() and not path.is_file():  # a FIFO would block, a device never end
+        raise DeckquestError(f"cannot read {display}: not a regular file", Span(display), code=UNREADABLE_PARTY)
+    text = _coded(lambda: read_text(path, display, MAX_PARTY_BYTES), UNREADABLE_PARTY)
+    if not _PARTY_KEY.search(text):
+        raise DeckquestError(f"{display} is not a party file: it has no `party:` line", Span(display),
+                             "a party file starts with `party:` and one `- id: …` entry per PC; "
+                             "the file's lines are not shown", code=NOT_A_PARTY_FILE)
+    data = _coded(lambda: load_yaml(text, display), INVALID_PARTY, text)
     _validate(data, display, text)
     members = []
     seen: set[str] = set()
@@ -98,14 +139,19 @@ def load_party(path: str | Path, db=None) -> list[PartyMember]:
         if entry["id"] in seen:
             raise DeckquestError(f"two party members have the id `{entry['id']}`",
                                  value_span(data, ["party", index, "id"], display),
-                                 source_line=source_line(text, where.line))
+                                 source_line=_quote(text, where.line), code=DUPLICATE_ID)
         seen.add(entry["id"])
-        deck_path = path.parent / str(entry["deck"])
+        where_deck = value_span(data, ["party", index, "deck"], display)
+        try:
+            deck_path = locate(str(entry["deck"]), path)
+        except DeckquestError as problem:
+            raise DeckquestError(f"party deck: {problem.message}", where_deck,
+                                 hint="a party file's decks are in its own folder (or its pack), like a script's",
+                                 source_line=_quote(text, where_deck.line), code=DECK_OUTSIDE) from None
         if not deck_path.is_file():
-            where_deck = value_span(data, ["party", index, "deck"], display)
             raise DeckquestError(f"there is no deck file `{entry['deck']}`", where_deck,
                                  hint=f"deck paths are relative to the party file's folder, {path.parent}",
-                                 source_line=source_line(text, where_deck.line))
+                                 source_line=_quote(text, where_deck.line), code=NO_DECK_FILE)
         deck = load_deck(deck_path, db)
         criticals = [
             (str(item["card"]), int(item.get("copies", 1)),
@@ -122,7 +168,8 @@ def _validate(data, display: str, text: str) -> None:
 
     if not isinstance(data, dict):
         raise DeckquestError("a party file is a mapping with a `party:` list", Span(display, 1, 1),
-                             hint="start the file with `party:` and one `- id: …` entry per PC")
+                             hint="start the file with `party:` and one `- id: …` entry per PC",
+                             code=INVALID_PARTY)
     errors = list(Draft202012Validator(party_schema()).iter_errors(data))
     if not errors:
         return
@@ -133,7 +180,36 @@ def _validate(data, display: str, text: str) -> None:
     located.sort(key=lambda pair: (pair[0].line, pair[0].col))
     span, error = located[0]
     message, hint = _describe(error)
-    raise DeckquestError(message, span, hint, source_line=source_line(text, span.line))
+    raise DeckquestError(message, span, hint, source_line=_quote(text, span.line), code=INVALID_PARTY)
+
+
+def _coded(read, code: str, text: str | None = None):
+    """The result of a shared YAML reader, its errors given this module's code and at most a
+    short quote of the party file's `text` (none before the file is known to be text)."""
+    try:
+        return read()
+    except DeckquestError as error:
+        error.code = error.code or code
+        span = error.span
+        if error.source_line is not None:
+            error.source_line = _shortened(error.source_line)
+        elif span is not None and span.line > 0:  # the renderer would read the line from the file
+            if text is None:
+                error.message += f" (line {span.line})"
+                error.span = Span(span.file)
+            else:
+                error.source_line = _quote(text, span.line)
+        raise
+
+
+def _quote(text: str, line: int) -> str | None:
+    """Line `line` of the party file as an error quotes it: at most MAX_QUOTED characters."""
+    quoted = source_line(text, line)
+    return None if quoted is None else _shortened(quoted)
+
+
+def _shortened(line: str) -> str:
+    return line if len(line) <= MAX_QUOTED else line[:MAX_QUOTED] + " …"
 
 
 def _describe(error) -> tuple[str, str | None]:

@@ -16,7 +16,9 @@ same transcript from that point.
 * Loading checks the JSON Schema (``save.schema.json``) and then every reference (blocks,
   statement indexes, scenes, PCs, NPCs, flags, counters, card ids). Any problem is a
   ``DeckquestError`` naming the file (with line and column where the JSON parser gives
-  them); nothing in a save is ever run.
+  them) and a code (DQ9001-DQ9007, docs/errors.md); nothing in a save is ever run.
+* A save may come from anyone, so it is refused by size (``MAX_SAVE_BYTES``) before it is
+  read whole, and only a regular file is read (a FIFO would block, a device never end).
 """
 
 from __future__ import annotations
@@ -34,12 +36,24 @@ from deckquest.engine.combat.resolve import token_card
 from deckquest.engine.combat.statics import pc_creature_card
 from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
-from deckquest.files import write_atomically
+from deckquest.files import NotRegularFile, read_bounded, write_atomically
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program, Run
 from deckquest.runtime.state import Frame, NpcState, RunState
 from deckquest.systems.trpg import statements as trpg
 
 SAVE_VERSION = 1
+MAX_SAVE_BYTES = 8 * 1024 * 1024
+"""A save's largest size: a four-PC save in the middle of a battle holds some 50 KB."""
+
+_QUOTED_COLUMNS = 120
+
+UNREADABLE_SAVE = "DQ9001"
+SAVE_TOO_LARGE = "DQ9002"
+NOT_UTF8 = "DQ9003"
+NOT_JSON = "DQ9004"
+NOT_A_SAVE = "DQ9005"
+DAMAGED = "DQ9006"
+OTHER_SCRIPT = "DQ9007"
 PERMANENT_FIELDS = tuple(f.name for f in fields(Permanent))
 _ZONES = ("library", "hand", "graveyard", "exile", "exhaustion_zone", "stack", "boost_exile")
 
@@ -174,37 +188,57 @@ def read_save(path) -> dict:
     """Parse and schema-check a save file; its data, or a DeckquestError."""
     display = str(path)
     try:
-        text = Path(path).read_text("utf-8")
+        raw = read_bounded(path, MAX_SAVE_BYTES)
     except FileNotFoundError:
-        raise DeckquestError(f"no save file `{display}`", Span(display)) from None
-    except UnicodeDecodeError:
-        raise DeckquestError("the save is not UTF-8 text", Span(display, 1, 1)) from None
+        raise DeckquestError(f"no save file `{display}`", Span(display), code=UNREADABLE_SAVE) from None
+    except NotRegularFile:
+        raise DeckquestError("cannot read the save: not a regular file", Span(display), code=UNREADABLE_SAVE) from None
     except OSError as error:
-        raise DeckquestError(f"cannot read the save: {error.strerror}", Span(display)) from None
+        raise DeckquestError(f"cannot read the save: {error.strerror}", Span(display), code=UNREADABLE_SAVE) from None
+    if raw is None:
+        raise DeckquestError(f"the save is larger than {MAX_SAVE_BYTES // (1024 * 1024)} MiB", Span(display),
+                             hint="a save holds some kilobytes; is this the right file?", code=SAVE_TOO_LARGE)
     try:
-        data = json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as error:
-        raise DeckquestError(f"the save is not valid JSON: {error.msg}", Span(display, error.lineno, error.colno),
-                             hint="was it cut short or edited by hand?") from None
-    except (ValueError, RecursionError) as error:
-        raise DeckquestError(f"the save is not valid JSON: {error}", Span(display, 1, 1)) from None
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise DeckquestError("the save is not UTF-8 text", Span(display), code=NOT_UTF8) from None
+    data = _parse(text, display)
     if not isinstance(data, dict) or "deckquest_save" not in data:
-        raise DeckquestError("this is not a deckquest save (no `deckquest_save` key)", Span(display, 1, 1))
+        raise DeckquestError("this is not a deckquest save (no `deckquest_save` key)", Span(display),
+                             code=NOT_A_SAVE)
     if data["deckquest_save"] != SAVE_VERSION:
-        raise DeckquestError(f"unsupported save version {data['deckquest_save']!r}", Span(display, 1, 1),
-                             hint=f"this deckquest reads version {SAVE_VERSION}")
+        raise DeckquestError(f"unsupported save version {str(data['deckquest_save'])[:40]}", Span(display),
+                             hint=f"this deckquest reads version {SAVE_VERSION}", code=NOT_A_SAVE)
     from jsonschema import Draft202012Validator
 
     errors = sorted(Draft202012Validator(schema()).iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         error = errors[0]
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-        raise DeckquestError(f"the save is damaged at `{where}`: {error.message[:200]}", Span(display, 1, 1))
+        raise DeckquestError(f"the save is damaged at `{where[:200]}`: {error.message[:200]}", Span(display),
+                             code=DAMAGED)
     where = _float_in({key: value for key, value in data.items() if key != "rng"})
     if where is not None:  # JSON Schema counts 1.0 as an integer; a save holds whole numbers
-        raise DeckquestError(f"the save is damaged at `{where}`: a fraction where a whole number belongs",
-                             Span(display, 1, 1))
+        raise DeckquestError(f"the save is damaged at `{where[:200]}`: a fraction where a whole number belongs",
+                             Span(display), code=DAMAGED)
     return data
+
+
+def _parse(text: str, display: str):
+    """The JSON value of a save's text; any fault, however deep or long, is a coded error."""
+    try:
+        return json.loads(text, parse_constant=_no_constant)
+    except json.JSONDecodeError as error:
+        span, line = _place(text, display, error)
+        where = "" if line is not None else f" (line {error.lineno:,}, column {error.colno:,})"
+        raise DeckquestError(f"the save is not valid JSON: {error.msg}{where}", span,
+                             hint="was it cut short or edited by hand?", code=NOT_JSON, source_line=line) from None
+    except RecursionError:
+        raise DeckquestError("the save is not valid JSON: nested too deeply", Span(display),
+                             code=NOT_JSON) from None
+    except ValueError as error:  # a constant (NaN) or an integer of thousands of digits
+        raise DeckquestError(f"the save is not valid JSON: {str(error)[:200]}", Span(display),
+                             code=NOT_JSON) from None
 
 
 def _float_in(value, path: str = ""):
@@ -219,6 +253,15 @@ def _float_in(value, path: str = ""):
         elif isinstance(value, list):
             stack.extend((item, f"{path}/{index}".lstrip("/")) for index, item in enumerate(value))
     return None
+
+
+def _place(text: str, display: str, error: json.JSONDecodeError) -> tuple[Span, str | None]:
+    """The span and quoted line of a JSON fault; a fault far along a long line (a minified or
+    hostile file) is named by line and column without quoting the line."""
+    if error.colno > _QUOTED_COLUMNS:
+        return Span(display), None
+    line = text[error.pos - error.colno + 1:].split("\n", 1)[0]
+    return Span(display, error.lineno, error.colno), line[:error.colno + _QUOTED_COLUMNS]
 
 
 def _no_constant(name: str):
@@ -239,19 +282,19 @@ def load_run(program: Program, path, agent, *, listener=None, kinds=None, record
         raise DeckquestError(
             f"the save is for {'a different version of ' if same_name else ''}the script "
             f"`{data['script']}`, not `{scenario.path}`" + (" as it is now" if same_name else ""),
-            Span(display, 1, 1),
+            Span(display),
             hint="the script changed since the save was made" if same_name
-            else "resume with the script the save was made for")
+            else "resume with the script the save was made for", code=OTHER_SCRIPT)
     try:
         state = _state(data, program)
         rng = random.Random()
         saved = data["rng"]
         rng.setstate((saved["version"], tuple(saved["internal"]), saved["gauss"]))
     except _Invalid as error:
-        raise DeckquestError(f"the save is damaged: {error}", Span(display, 1, 1)) from None
+        raise DeckquestError(f"the save is damaged: {error}", Span(display), code=DAMAGED) from None
     except (ValueError, TypeError, OverflowError) as error:
         raise DeckquestError(f"the save's random generator state is damaged: {error}",
-                             Span(display, 1, 1)) from None
+                             Span(display), code=DAMAGED) from None
     run = Run(program, agent, rng, record=record, listener=listener, kinds=kinds, max_steps=max_steps,
               battle_events=battle_events, state=state, **hooks)
     run.memory = _memory(data)

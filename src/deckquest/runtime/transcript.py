@@ -234,7 +234,10 @@ class TextRenderer:
                    "stalemate": "No end in sight: the battle is stopped"}[e["outcome"]]
         lives = ", ".join(f"{self.name(pc['id'])} life {pc['life_after']}" for pc in e["pcs"])
         turns = f"{e['turns']} turn{'s' if e['turns'] != 1 else ''}"
-        return [f"{outcome} after {turns} {clock(e['clock'])}" + (f": {lives}." if lives else ".")]
+        lines = [f"{outcome} after {turns} {clock(e['clock'])}" + (f": {lives}." if lives else ".")]
+        if e.get("stopped"):
+            lines.append(f"  (stopped: {e['stopped']})")
+        return lines
 
     def _end(self, e):
         lines = ["", f"== The end: {e['outcome']} == {clock(e['clock'])}"]
@@ -297,7 +300,10 @@ class BattleTurn:
         self._did(e["player"], f"casts {e['card']}{x}{target}")
 
     def _activate(self, e):
-        self._did(e["player"], f"activates {e['card']}")
+        if "loyalty" in e:  # a loyalty ability (T-8.2): which one, and the loyalty it left
+            self._did(e["player"], f"activates {e['card']}: \"{e['ability']}\", loyalty {e['loyalty']}")
+        else:
+            self._did(e["player"], f"activates {e['card']}")
 
     def _tokens(self, e):
         self._did(e["player"], f"makes {e['count']} {e['card']}")

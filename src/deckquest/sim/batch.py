@@ -15,7 +15,7 @@ import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from deckquest.dsl import ast
 from deckquest.errors import DeckquestError, UsageError
@@ -114,10 +114,21 @@ def available_cores() -> int:
     return os.cpu_count() or 1
 
 
-def chunks(runs: int, jobs: int) -> list[tuple[int, int]]:
-    """Ranges of run indexes: small enough for progress and Ctrl-C, big enough to be cheap."""
-    size = max(MIN_CHUNK, min(MAX_CHUNK, runs // (jobs * 8) or 1))
-    return [(start, min(start + size, runs)) for start in range(0, runs, size)]
+class Chunks:
+    """Ranges of run indexes: small enough for progress and Ctrl-C, big enough to be cheap.
+
+    They are made one at a time as workers need them: `sim -n 10000000000` is 20 million
+    ranges, which built up front took 2.98 GB before the first run.
+    """
+
+    def __init__(self, runs: int, jobs: int):
+        self.runs = runs
+        self.size = max(MIN_CHUNK, min(MAX_CHUNK, runs // (jobs * 8) or 1))
+        self.count = -(-runs // self.size)  # not __len__: it may pass sys.maxsize
+
+    def __iter__(self) -> Iterator[tuple[int, int]]:
+        for start in range(0, self.runs, self.size):
+            yield start, min(start + self.size, self.runs)
 
 
 # ---------------------------------------------------------------- running it
@@ -140,12 +151,12 @@ def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *
                        overrides=overrides)
     player = Player(batch)  # in the parent too: user errors surface here, and the map
     jobs = max(1, jobs if jobs is not None else available_cores())
-    ranges = chunks(runs, jobs)
+    ranges = Chunks(runs, jobs)
     started = time.perf_counter()
-    if jobs == 1 or len(ranges) == 1:
+    if jobs == 1 or ranges.count == 1:
         tally, interrupted = _run_here(player, ranges, runs, progress)
     else:
-        tally, interrupted = _run_pool(batch, ranges, runs, min(jobs, len(ranges)), progress)
+        tally, interrupted = _run_pool(batch, ranges, runs, min(jobs, ranges.count), progress)
     report = build_report(player.map, tally, batch, runs_requested=runs, interrupted=interrupted)
     report.jobs = jobs
     report.elapsed = time.perf_counter() - started
@@ -181,7 +192,7 @@ class _CtrlC:
             signal.signal(signal.SIGINT, self.previous)
 
 
-def _run_here(player: Player, ranges, runs: int, progress: Progress | None):
+def _run_here(player: Player, ranges: Chunks, runs: int, progress: Progress | None):
     tally = Tally()
     with _CtrlC() as ctrl_c:
         try:
@@ -210,17 +221,20 @@ def _play_chunk(bounds: tuple[int, int]) -> Tally:
     return _PLAYER.play(*bounds)
 
 
-def _run_pool(batch: Batch, ranges, runs: int, jobs: int, progress: Progress | None):
+def _run_pool(batch: Batch, ranges: Chunks, runs: int, jobs: int, progress: Progress | None):
     """Keep two chunks per worker in flight; merge each as it finishes."""
     tally = Tally()
-    waiting = list(reversed(ranges))
+    waiting = iter(ranges)
     pending: set = set()
     interrupted = False
     with _CtrlC() as ctrl_c, ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch,)) as pool:
         try:
-            while waiting or pending:
-                while waiting and len(pending) < 2 * jobs and not interrupted:
-                    pending.add(pool.submit(_play_chunk, waiting.pop()))
+            while True:
+                while len(pending) < 2 * jobs and not interrupted:
+                    bounds = next(waiting, None)
+                    if bounds is None:
+                        break
+                    pending.add(pool.submit(_play_chunk, bounds))
                 if not pending:
                     break
                 done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Callable
 
 from deckquest.errors import UsageError
-from deckquest.runtime.command import compile_script
+from deckquest.runtime.command import compile_script, party_members
 
 INTERRUPTED = 130  # the shell's code for "stopped by Ctrl-C"
 
@@ -24,7 +24,7 @@ def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: st
         check_output_folder(output)
     bar = ProgressBar() if progress else None
     try:
-        report = simulate(compile_script(script), runs, seed, jobs, party=party, agent=agent, max_steps=max_steps,
+        report = simulate(compile_script(script), runs, seed, jobs, party=party_members(party), agent=agent, max_steps=max_steps,
                           progress=bar)
     finally:
         if bar is not None:
@@ -66,7 +66,7 @@ def explore_command(script: str, *, party, seed: int, max_steps: int, json_file,
     if html_file:
         raise UsageError("--html goes with random runs; --explore prints its findings and writes --json")
     check_output_folder(json_file)
-    report = explore(compile_script(script), party=party, seed=seed, max_steps=max_steps)
+    report = explore(compile_script(script), party=party_members(party), seed=seed, max_steps=max_steps)
     if json_file:
         write_atomically(json_file, json.dumps(report.as_dict(), indent=2) + "\n")
     echo(report.text(), nl=False)
@@ -78,7 +78,56 @@ def tune(script: str, *, check: str, target: str, runs: int, seed: int, jobs: in
     from deckquest.sim.tune import parse_target, tune as find_difficulty
 
     result = find_difficulty(compile_script(script), check, parse_target(target), runs=runs, seed=seed, jobs=jobs,
-                             party=party, agent=agent, max_steps=max_steps)
+                             party=party_members(party), agent=agent, max_steps=max_steps)
     echo(result.text(), nl=False)
 
 
+
+
+MAX_REPORT_BYTES = 64 * 1024 * 1024  # a sim JSON report of a huge script is a few MB
+
+
+def graph(script: str, *, fmt: str, sim_json, output, echo: Callable[..., None]) -> None:
+    """`deckquest graph`: the scene graph as SVG, DOT or Mermaid, with exit rates from a sim
+    JSON report when one is given."""
+    from deckquest.files import write_atomically
+    from deckquest.sim.batch import load
+    from deckquest.sim.graph import exit_rates, render, scene_graph
+
+    scenario, _ = load(compile_script(script))
+    graph_ = scene_graph(scenario)
+    rates = exit_rates(graph_, read_report(sim_json, scenario), str(scenario.path)) if sim_json else None
+    text = render(graph_, fmt, rates)
+    if output:
+        check_output_folder(output)
+        write_atomically(output, text if text.endswith("\n") else text + "\n")
+    else:
+        echo(text, nl=not text.endswith("\n"))
+
+
+def read_report(path, scenario) -> dict:
+    """A `deckquest sim --json` report of this scenario (a user error otherwise)."""
+    import json
+    from pathlib import Path
+
+    from deckquest.errors import DeckquestError, file_span
+
+    path = Path(path)
+    try:
+        if path.stat().st_size > MAX_REPORT_BYTES:
+            raise DeckquestError(f"{path} is larger than a sim report can be ({MAX_REPORT_BYTES // 2**20} MB)",
+                                 file_span(path))
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as error:
+        raise DeckquestError(f"cannot read {path}: {error.strerror}", file_span(path)) from None
+    except (ValueError, RecursionError):
+        raise DeckquestError(f"{path} is not a JSON sim report", file_span(path),
+                             hint="write one with: deckquest sim SCRIPT --json FILE") from None
+    if not isinstance(data, dict) or not isinstance(data.get("lines"), dict) or "runs" not in data:
+        raise DeckquestError(f"{path} is not a JSON sim report", file_span(path),
+                             hint="write one with: deckquest sim SCRIPT --json FILE")
+    title = data.get("scenario", {}).get("title") if isinstance(data.get("scenario"), dict) else None
+    if title != scenario.title:
+        raise DeckquestError(f"{path} is a report of \"{title}\", not of \"{scenario.title}\"", file_span(path),
+                             hint="simulate this script again: deckquest sim SCRIPT --json FILE")
+    return data

@@ -104,10 +104,15 @@ def table(headers: list[str], rows: list[list[object]]) -> str:
         cells = []
         for cell in row:
             css = ' class="num"' if isinstance(cell, (int, float)) else ""
-            text = f"{cell:.3f}" if isinstance(cell, float) else str(cell)
+            text = _number(cell) if isinstance(cell, float) else str(cell)
             cells.append(f"<td{css}>{escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def _number(value: float) -> str:
+    """A float as people write it: 10.5, 10, 0.33 (never 10.500)."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
 
 
 def percent(value: float | None) -> str:
@@ -121,7 +126,7 @@ def render_page(data: dict) -> str:
     """The whole report as one HTML document: verdict, charts, then the tables."""
     title = f"{data['scenario']['title']}: difficulty report"
     body = [f"<h1>{escape(title)}</h1>", _meta(data), _verdict(data["verdict"]),
-            _endings(data), _funnel(data), _checks(data), _pcs(data), _battles(data),
+            _endings(data), _funnel(data), _scene_graph(data), _checks(data), _pcs(data), _battles(data),
             _coverage(data), _system(data), _problems(data)]
     return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
@@ -171,6 +176,15 @@ def _funnel(data: dict) -> str:
             + table(["scene", "title", "runs reaching it", "share", "runs ending there"], table_rows))
 
 
+def _scene_graph(data: dict) -> str:
+    from deckquest.sim.graph import SceneGraph, to_svg
+
+    graph, rates = SceneGraph.from_dict(data["graph"])
+    return ('<h2 id="graph">Scenes and exits</h2><p>Each exit with the branch that takes it and the '
+            "times runs took it per run (above 100% when parties loop).</p>"
+            f'<div class="graph">{to_svg(graph, rates)}</div>')
+
+
 def _checks(data: dict) -> str:
     checks = data["checks"]
     if not checks:
@@ -217,7 +231,7 @@ def _battles(data: dict) -> str:
              percent(row["tpk_share"]), row["pcs_out"]["mean"], row["turns"]["p50"], row["turns"]["p90"],
              row["damage_dealt_mean"], row["damage_taken_mean"]] for row in battles]
     return ('<h2 id="battles">Battles</h2>'
-            + table(["line", "scene", "battles", "outcomes", "TPK", "PCs out (mean)", "turns (median)", "turns (p90)",
+            + table(["line", "scene", "battles", "outcomes", "every PC out", "PCs out (mean)", "turns (median)", "turns (p90)",
                      "damage dealt (mean)", "damage taken (mean)"], rows))
 
 

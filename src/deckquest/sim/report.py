@@ -134,11 +134,20 @@ def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: 
     }
     data["ending_details"] = _ending_details(data, tally)
     data["verdict"] = _verdict(data)
+    data["graph"] = _graph(scenario, data)
     system = program.system
     section = system.report(tally.system_rows, runs)
     if section is not None:  # a game system's own section (GameSystem.report)
         data["system"] = {"name": system.name, **section}
     return Report(data)
+
+
+def _graph(scenario, data: dict) -> dict:
+    """The scene graph with each exit's rate (its statement's runs per run, sim/graph.py)."""
+    from deckquest.sim.graph import exit_rates, scene_graph
+
+    graph = scene_graph(scenario)
+    return graph.as_dict(exit_rates(graph, data, str(scenario.path)))
 
 
 def _endings(script_map: ScriptMap, tally: Tally) -> dict[str, int]:
@@ -395,9 +404,9 @@ def _verdict(data: dict) -> dict:
         reasons.append(f"a PC dies in {any_death:.1%} of runs")
     for site in _hardest_checks(data["checks"]):
         failures = site["attempts"] - site["successes"]
-        exact = f"; fresh-deck odds {site['exact']:.0%}" if site["exact"] is not None else ""
-        reasons.append(f"{_site_name(site)} in `{site['scene']}` fails {failures / site['attempts']:.0%} "
-                       f"of {site['attempts']:,} attempts{exact}")
+        exact = (f" (on a fresh deck it succeeds {site['exact']:.0%})" if site["exact"] is not None else "")
+        reasons.append(f"{_site_name(site)} in `{site['scene']}` fails in {failures:,} of {site['attempts']:,} "
+                       f"attempts: it succeeds {site['successes'] / site['attempts']:.0%} of the time{exact}")
     reasons += [_battle_reason(row) for row in _deadliest_battles(data["battles"])]
     reasons += _coverage_reasons(data["coverage"])
     ends = {scene: info["ended_here"] for scene, info in data["scenes"].items() if info["ended_here"]}
@@ -405,7 +414,8 @@ def _verdict(data: dict) -> dict:
         scene = max(sorted(ends), key=ends.get)
         reasons.append(f"most parties end in the scene `{scene}` ({ends[scene] / runs:.0%} of runs)")
     if data["stuck"]:
-        reasons.append(f"{data['stuck']:,} runs got stuck (see stuck_scenes)")
+        runs_word = "run" if data["stuck"] == 1 else "runs"
+        reasons.append(f"{data['stuck']:,} {runs_word} got stuck (see \"Stuck runs\" below)")
     errors = sum(row["runs"] for row in data["errors"])
     if errors:
         reasons.append(f"{errors:,} runs stopped on a runtime error (see errors)")
@@ -436,8 +446,8 @@ def _deadliest_battles(battles: list[dict], count: int = 2) -> list[dict]:
 
 
 def _battle_reason(row: dict) -> str:
-    return (f"the battle at line {row['line']} in `{row['scene']}` is lost in {row['shares']['defeat']:.0%} "
-            f"of {row['battles']:,} battles (every PC out in {row['tpk_share']:.0%})")
+    return (f"the battle at line {row['line']} in `{row['scene']}` is lost in {row['shares']['defeat']:.1%} "
+            f"of {row['battles']:,} battles (every PC out at its end in {row['tpk_share']:.1%})")
 
 
 def _hardest_checks(checks: list[dict], count: int = 3) -> list[dict]:
@@ -471,17 +481,7 @@ def format_text(data: dict) -> str:
     lines += ["", "Scenes                  reached  share   ended here"]
     for scene_id, scene in data["scenes"].items():
         lines.append(f"  {scene_id:<20} {scene['reached']:>8,} {_pct(scene['share'])}  {scene['ended_here']:>8,}")
-    lines += ["", "Checks (line, label, kind difficulty, who)    attempts  success [95% interval]   exact  exact+boost"]
-    for site in data["checks"]:
-        interval = site["interval"] or [None, None]
-        lines.append(
-            f"  {site['line']:>4} {site['label'][:28]:<28} {site['kind'][:10]:>10} {site['difficulty']:>2} "
-            f"{site['who'][:6]:<6} {site['attempts']:>8,}  {_pct(site['rate'])} "
-            f"[{_pct(interval[0]).strip()}-{_pct(interval[1]).strip()}]  {_pct(site['exact'])}  {_pct(site['exact_boost'])}")
-        if len(site["pcs"]) > 1:
-            for pc_id, row in site["pcs"].items():
-                rate = row["successes"] / row["attempts"]
-                lines.append(f"         {pc_id}: {row['attempts']:,} checks, {_pct(rate)} (exact {_pct(row['exact']).strip()})")
+    lines += _checks_text(data["checks"])
     lines += ["", "PCs           dying  unconscious    dead   life lost (mean p50 p90)   library at end   exhaustion at end"]
     for pc_id, pc in data["pcs"].items():
         lines.append(
@@ -493,8 +493,10 @@ def format_text(data: dict) -> str:
                   f"90% under {clock['p90']:.0f}, longest {clock['max']} min"]
     lines += _battle_text(data["battles"])
     lines += _coverage_text(data["coverage"])
+    if data["stuck_scenes"]:
+        lines += ["", "Stuck runs"]
     for scene, row in data["stuck_scenes"].items():
-        lines.append(f"Stuck in `{scene}`: {row['runs']:,} runs ({row['reason']}); replay: {row['command']}")
+        lines.append(f"  in `{scene}`: {row['runs']:,} runs ({row['reason']}); replay: {row['command']}")
     for row in data["errors"]:
         lines.append(f"Runtime error in {row['runs']:,} runs at line {row['line']} (scene `{row['scene']}`): "
                      f"{row['message']}\n  replay: {row['command']}")
@@ -504,6 +506,25 @@ def format_text(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _checks_text(checks: list[dict]) -> list[str]:
+    """The checks table; its columns are as wide as their longest entry (never cut mid-word)."""
+    label = max([len("label")] + [len(site["label"]) for site in checks])
+    kind = max([len("kind")] + [len(site["kind"]) for site in checks])
+    who = max([len("who")] + [len(site["who"]) for site in checks])
+    lines = ["", f"Checks  line {'label':<{label}} {'kind':>{kind}} difficulty {'who':<{who}} "
+                 "attempts  success [95% interval]   exact  exact+boost"]
+    for site in checks:
+        interval = site["interval"] or [None, None]
+        lines.append(
+            f"        {site['line']:>4} {site['label']:<{label}} {site['kind']:>{kind}} {site['difficulty']:>10} "
+            f"{site['who']:<{who}} {site['attempts']:>8,}  {_pct(site['rate'])} "
+            f"[{_pct(interval[0]).strip()}-{_pct(interval[1]).strip()}]  {_pct(site['exact'])}  {_pct(site['exact_boost'])}")
+        if len(site["pcs"]) > 1:
+            for pc_id, row in site["pcs"].items():
+                rate = row["successes"] / row["attempts"]
+                lines.append(f"             {pc_id}: {row['attempts']:,} checks, {_pct(rate)} "
+                             f"(exact {_pct(row['exact']).strip()})")
+    return lines
 def _system_text(data: dict) -> list[str]:
     """The game system's section of the text page (GameSystem.report_text)."""
     section = data.get("system")
@@ -529,9 +550,13 @@ def _coverage_text(rows: list[dict]) -> list[str]:
 def _battle_text(battles: list[dict]) -> list[str]:
     if not battles:
         return []
-    lines = ["", "Battles (line)   battles   outcomes                      TPK    PCs out (mean)  turns (p50 p90)"]
-    for row in battles:
-        outcomes = ", ".join(f"{k} {v:.0%}" for k, v in row["shares"].items())
-        lines.append(f"  {row['line']:>4}          {row['battles']:>8,}   {outcomes:<28} {_pct(row['tpk_share'])}  "
-                     f"{row['pcs_out']['mean']:6.2f}          {row['turns']['p50']:.0f} {row['turns']['p90']:.0f}")
+    shares = [", ".join(f"{k} {100 * v:.1f}%" for k, v in row["shares"].items()) for row in battles]
+    width = max(len("outcomes"), *(len(text) for text in shares))
+    lines = ["", f"Battles (line)   battles   {'outcomes':<{width}}  every PC out  PCs out (mean)  turns (p50 p90)"]
+    for row, outcomes in zip(battles, shares):
+        lines.append(f"  {row['line']:>4}          {row['battles']:>8,}   {outcomes:<{width}}  "
+                     f"{_pct(row['tpk_share']):>12}  {row['pcs_out']['mean']:14.2f}  "
+                     f"{row['turns']['p50']:.0f} {row['turns']['p90']:.0f}")
+    lines.append("  (every PC out: no PC was still ok at the battle's end, whatever its outcome: a horde that "
+                 "runs out of cards loses even to unconscious PCs, T-6.12)")
     return lines

@@ -42,12 +42,40 @@ class TuneResult:
     original: Trial | None
     trials: tuple[Trial, ...]  # every difficulty tried, by difficulty
 
+    easiest: Trial | None = None  # difficulty 0 and MAX_DIFFICULTY, tried when the target is missed
+    hardest: Trial | None = None
+
+    @property
+    def reached(self) -> bool:
+        """Whether the best difficulty's 95% interval holds the target."""
+        low, high = self.best.interval
+        return low <= self.target <= high
+
+    def unreachable(self) -> str | None:
+        """Why no difficulty gives the target, or None when the best one does."""
+        if self.reached:
+            return None
+        if self.easiest is not None and self.easiest.interval[1] < self.target:
+            return (f"the target cannot be reached: even at difficulty 0 the check succeeds only "
+                    f"{self.easiest.rate:.1%} of the time in context (the PCs' state when they reach it)")
+        if self.hardest is not None and self.hardest.interval[0] > self.target:
+            return (f"the target cannot be reached: even at difficulty {MAX_DIFFICULTY} the check succeeds "
+                    f"{self.hardest.rate:.1%} of the time (critical cards always succeed, T-4.7)")
+        best = self.best
+        around = [t for t in self.trials if abs(t.difficulty - best.difficulty) <= 1]
+        return (f"no difficulty gives {self.target:.0%}: "
+                + ", ".join(f"difficulty {t.difficulty} gives {t.rate:.1%}" for t in around)
+                + f"; difficulty {best.difficulty} is the closest")
+
     def text(self) -> str:
         low, high = self.best.interval
         lines = [f'"{self.site.label}" (line {self.site.line}, {self.site.kind}, by {self.site.who}): '
                  f"target {self.target:.0%}",
                  f"difficulty {self.best.difficulty}: success {self.best.rate:.1%} "
                  f"(95% interval {low:.1%}-{high:.1%}, {self.best.attempts:,} attempts)"]
+        reason = self.unreachable()
+        if reason:
+            lines.append(reason)
         if self.original is not None and self.original.difficulty != self.best.difficulty:
             lines.append(f"now difficulty {self.original.difficulty}: success {self.original.rate:.1%}")
         lines.append("tried: " + ", ".join(f"{t.difficulty}: {t.rate:.1%}" for t in self.trials))
@@ -117,4 +145,10 @@ def tune(script, check: str, target: float, *, runs: int = 2_000, seed: int = 0,
     candidates = [trial(d) for d in (low - 1, low) if 0 <= d]
     best = min(candidates, key=lambda t: (abs(t.rate - target), t.difficulty))
     original = trial(site.difficulty) if site.difficulty <= MAX_DIFFICULTY else None
-    return TuneResult(site, target, best, original, tuple(trials[d] for d in sorted(trials)))
+    low_rate, high_rate = best.interval
+    missed = not low_rate <= target <= high_rate
+    bounds = (trial(0), trial(MAX_DIFFICULTY)) if missed else (None, None)
+    for neighbour in (best.difficulty - 1, best.difficulty + 1):
+        if missed and 0 <= neighbour <= MAX_DIFFICULTY:
+            trial(neighbour)
+    return TuneResult(site, target, best, original, tuple(trials[d] for d in sorted(trials)), *bounds)

@@ -152,7 +152,8 @@ def test_planeswalker_npc_loses_loyalty_to_damage_and_goes_at_zero_t_8_2():
 
 def test_planeswalker_npc_is_attacked_and_uses_loyalty_abilities_t_8_2():
     """The PCs attack the planeswalker: combat damage removes loyalty; on the enemy turn it
-    uses a loyalty ability (here: a 3/3 Beast or untapping lands)."""
+    would use a loyalty ability, but at loyalty 1 its −1 (a 3/3 Beast) would kill it and win
+    nothing, and its +1 has no lands to untap: it uses none (issue 17, item 11)."""
     pc = make_pc(battlefield=[BEAR, BEAR])
     battle = start_battle([pc], [], random.Random(1), prepare=1, npcs=(GARRUK,), horde_deck=False)
     card = battle.horde.battlefield[0].card
@@ -163,7 +164,8 @@ def test_planeswalker_npc_is_attacked_and_uses_loyalty_abilities_t_8_2():
     assert walker.loyalty == 1
     events = []
     apply(battle, Action(act.END_TURN), random.Random(1), events)
-    assert any(e["event"] == "battle_activate" and e["player"] == "horde" for e in events)
+    assert not any(e["event"] == "battle_activate" and e["player"] == "horde" for e in events)
+    assert battle.horde.battlefield[0].loyalty == 1
 
 
 def test_planeswalker_loyalty_to_zero_in_a_whole_battle_t_8_2():

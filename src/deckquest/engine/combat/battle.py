@@ -8,7 +8,7 @@ PCs and returns a `BattleResult`. See docs/battles.md.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable, Protocol, Sequence
 
 from deckquest.cards.model import Card
@@ -19,13 +19,15 @@ from deckquest.engine.combat.combat import horde_beaten
 from deckquest.engine.combat.state import HORDE, Battle
 from deckquest.engine.combat.statics import clear_statics
 from deckquest.engine.combat.turns import apply_legal, legal_actions, start_battle
-from deckquest.engine.pc import OK, PC
+from deckquest.engine.pc import OK, PC, boost_cleanup
 
 #: A deck of which less than this share is simulated gets a warning in the battle report.
 LOW_COVERAGE = 0.8
 # A battle that has not ended after this many turns, or whose battlefields hold more than this
 # many permanents (tokens doubling every turn), ends as a "stalemate": a shared scenario is
-# untrusted input, and no battle may run forever or grow without bound.
+# untrusted input, and no battle may run forever or grow without bound. The rules decide first
+# (the legend rule keeps one Krenko, Mob Boss: combat.legend_rule); `BattleResult.stopped`
+# says which limit a battle still hit.
 MAX_TURNS = 200
 MAX_PERMANENTS = 500
 
@@ -82,6 +84,7 @@ class BattleResult:
     enemies: tuple["EnemyResult", ...] = ()
     warnings: tuple[str, ...] = ()
     allies: tuple["EnemyResult", ...] = ()  # allied NPCs' ends, the same record as enemies
+    stopped: str | None = None  # a stalemate: which limit stopped the battle, in words
 
     @property
     def life_lost(self) -> dict[str, int]:
@@ -137,19 +140,22 @@ def run_battle(
                           bosses=bosses, npcs=tuple(n.card for n in npcs), horde_deck=horde_deck,
                           reset_libraries=reset_libraries, allies=tuple(a.card for a in allies))
     reported = 0
+    stopped = None
     while True:
         if battle.turn != reported:
             if on_turn is not None:
                 for turn in range(reported + 1, battle.turn + 1):
                     on_turn(turn)
             reported = battle.turn
-            _stop_if_endless(battle, events)
+            stopped = _stop_if_endless(battle, events)
         if battle.step == "over":
             break
         actions = legal_actions(battle)
         apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
-    result = _result(battle, pcs, npcs, len(horde_cards), warnings, allies)
+    result = replace(_result(battle, pcs, npcs, len(horde_cards), warnings, allies), stopped=stopped)
     for original, fought in zip(pcs, battle.survivors):
+        if fought.boost_exile:  # T-4.6: the battle's last turn ends with it
+            boost_cleanup(fought, rng)
         leaving = {card for host, card in battle.allies if host == fought.id}
         if fought.id in battle.pc_creatures:  # T-7.2: the 0/1 defender leaves with the battle
             leaving.add(battle.pc_creatures[fought.id])
@@ -159,14 +165,25 @@ def run_battle(
     return result
 
 
-def _stop_if_endless(battle: Battle, events: list | None) -> None:
-    """End the battle as a stalemate past MAX_TURNS turns or MAX_PERMANENTS permanents."""
-    permanents = sum(len(side.battlefield) for side in battle.sides())
+def _stop_if_endless(battle: Battle, events: list | None) -> str | None:
+    """End the battle as a stalemate past MAX_TURNS turns or MAX_PERMANENTS permanents; the
+    reason, in words, when it does (which limit, and who holds the permanents)."""
+    held = {side.id: len(side.battlefield) for side in battle.sides() if side.battlefield}
+    permanents = sum(held.values())
     if battle.turn <= MAX_TURNS and permanents <= MAX_PERMANENTS:
-        return
+        return None
     battle.outcome, battle.step = "stalemate", "over"
+    if battle.turn > MAX_TURNS:
+        reason = f"no side won in {MAX_TURNS} turns"
+    else:
+        most = max(held, key=lambda side: held[side])
+        whose = "the enemies'" if battle.is_enemy(most) else f"{most}'s"
+        reason = (f"{permanents} permanents on the battlefields after {battle.turn} turns, more than "
+                  f"{MAX_PERMANENTS} ({held[most]} of them {whose})")
     if events is not None:
-        events.append({"event": "battle_stalemate", "turn": battle.turn, "permanents": permanents})
+        events.append({"event": "battle_stalemate", "turn": battle.turn, "permanents": permanents,
+                       "held": held, "reason": reason})
+    return reason
 
 
 def _split_enemies(enemies) -> tuple[tuple[Card, ...], tuple[PlayerNpc, ...], tuple, bool]:
@@ -197,10 +214,11 @@ def coverage_warnings(pcs: Sequence[PC], bosses: Sequence[PlayerNpc]) -> tuple[s
 
 
 def write_back(pc: PC, fought: PC, allies: set[int] = frozenset()) -> None:
-    """Copy the battle's outcome for one PC into the party's PC (its concentration
-    counter stays as it was: battle turns are not concentration). Tokens it made stay
-    on its battlefield, so its card table grows by their cards; allied NPCs it hosted
-    (`allies`, card ids) leave every zone."""
+    """Copy the battle's outcome for one PC into the party's PC. Its concentration
+    counter stays as it was (battle turns are not concentration), and so does its boost of
+    the scene (T-4.6: once per scene; a battle's boosts were its turns' own, and the scene's
+    boost cards stayed exiled). Tokens it made stay on its battlefield, so its card table
+    grows by their cards; allied NPCs it hosted (`allies`, card ids) leave every zone."""
     counter = pc.concentration_counter
     pc.cards = fought.cards
     pc.life, pc.status = fought.life, fought.status
@@ -209,7 +227,7 @@ def write_back(pc: PC, fought: PC, allies: set[int] = frozenset()) -> None:
     clear_statics(pc.battlefield)  # lords' and anthems' effects are the battle's (combat/statics.py)
     pc.graveyard = [c for c in fought.graveyard if c not in allies]
     pc.exile, pc.exhaustion_zone = [c for c in fought.exile if c not in allies], fought.exhaustion_zone
-    pc.boost_exile, pc.boost_used, pc.land_played = fought.boost_exile, fought.boost_used, fought.land_played
+    pc.land_played = fought.land_played
     pc.concentration_counter = counter
 
 

@@ -154,7 +154,9 @@ def boss_response(battle: Battle, rng: random.Random, events) -> bool:
 
 def planeswalker_npcs(battle: Battle, rng: random.Random, events) -> None:
     """T-8.2: each planeswalker NPC uses the loyalty ability worth most to it (a + ability
-    counts a little for the loyalty it adds), once per enemy turn."""
+    counts a little for the loyalty it adds), once per enemy turn. It does not kill itself:
+    an ability whose cost would leave it at 0 loyalty (CR 704.5i: it would die) is used only
+    when it wins the battle for the enemies."""
     horde = battle.horde
     for permanent in list(horde.battlefield):
         card = horde.cards[permanent.card]
@@ -168,6 +170,8 @@ def planeswalker_npcs(battle: Battle, rng: random.Random, events) -> None:
             picks = choose_picks(battle, HORDE, ability, 0, 0, (HORDE, permanent.card), rng)
             if picks is None:
                 continue
+            if permanent.loyalty + cost == 0 and not _wins(battle, permanent, ability, picks, rng):
+                continue
             value = ability_value(battle, HORDE, ability, picks, 0, 0, (HORDE, permanent.card)) + 0.5 * cost
             if best is None or value > best[0]:
                 best = (value, index, ability, picks)
@@ -179,6 +183,18 @@ def planeswalker_npcs(battle: Battle, rng: random.Random, events) -> None:
             events.append({"event": "battle_activate", "player": HORDE, "card": card.name, "id": permanent.card,
                            "ability": ability.text, "loyalty": permanent.loyalty})
         resolve(battle, HORDE, permanent.card, ability, picks, 0, rng, events)
+
+
+def _wins(battle: Battle, walker: Permanent, ability, picks, rng: random.Random) -> bool:
+    """Whether the planeswalker's ability, resolved now, beats the survivors (T-6.12): tried
+    on a copy of the battle with a copy of the generator, so the battle itself draws nothing."""
+    trial = battle.copy()
+    trial_rng = random.Random()
+    trial_rng.setstate(rng.getstate())
+    copy = trial.horde.battlefield[battle.horde.battlefield.index(walker)]
+    copy.loyalty += ability.cost.loyalty
+    resolve(trial, HORDE, copy.card, ability, picks, 0, trial_rng, None)
+    return trial.outcome == "defeat"
 
 
 # --- combat ----------------------------------------------------------------------------------

@@ -254,8 +254,10 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
     cost = ability.cost
     picks = _picks(battle, side, ability, action, 0, rng)
     battle.activated.append((side.id, action.card, action.mode))
-    if cost.loyalty is not None:
+    loyalty_left = None
+    if cost.loyalty is not None and permanent is not None:
         permanent.loyalty += cost.loyalty
+        loyalty_left = permanent.loyalty
     if cost.mana:
         _pay_mana(side, ManaCost.parse(cost.mana), 0, exclude=action.card if cost.tap else -1)
     if cost.tap:
@@ -267,6 +269,8 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
                  "id": action.card, "ability": ability.text}
         if picks:
             event["targets"] = [_name(battle, ref) for ref in picks]
+        if loyalty_left is not None:
+            event["loyalty"] = loyalty_left
         events.append(event)
     if cost.sacrifice:
         _sacrifice(battle, side, cost.sacrifice, action.card, rng, events)
@@ -286,7 +290,7 @@ def resolve_stack(battle: Battle, rng: random.Random, events) -> None:
     """Resolve the stack top first until it is empty (CR 608): a permanent spell enters (and
     its enters abilities trigger), an instant or sorcery does what its text says and goes to
     the graveyard; a countered spell was already moved off."""
-    from deckquest.engine.combat.combat import check_outcome
+    from deckquest.engine.combat.combat import check_outcome, state_based_actions
 
     while battle.stack:
         item = battle.stack.pop()
@@ -305,6 +309,8 @@ def resolve_stack(battle: Battle, rng: random.Random, events) -> None:
                 battle.echo_due.append((side.id, item.card))
             refresh_statics(battle)
             enters_triggers(battle, item.controller, item.card, rng, events, kicked=item.mode == KICKED)
+            if "Legendary" in card.supertypes:
+                state_based_actions(battle, events, rng)  # the legend rule, CR 704.5j
         if registered is not None:
             registered.resolve(battle, item.controller, item.card, item.x, rng, events)
         elif not facts.is_permanent:

@@ -282,8 +282,8 @@ def mill_horde(battle: Battle, amount: int, events) -> int:
 
 
 def state_based_actions(battle: Battle, events, rng: random.Random | None = None) -> None:
-    """CR 704: creatures with lethal damage (or deathtouch damage) are destroyed
-    unless indestructible; toughness 0 or less always puts them in the graveyard;
+    """CR 704: the legend rule (CR 704.5j); creatures with lethal damage (or deathtouch damage)
+    are destroyed unless indestructible; toughness 0 or less always puts them in the graveyard;
     a planeswalker with 0 loyalty goes to the graveyard (CR 704.5i, T-8.2). With
     `rng`, the "when … dies" abilities of the creatures that died then resolve.
     Then the battle's end (T-6.12) is checked."""
@@ -292,6 +292,10 @@ def state_based_actions(battle: Battle, events, rng: random.Random | None = None
         refresh_statics(battle)
         found = False
         for side in battle.sides():
+            for permanent in legend_rule(side):  # CR 704.5j
+                _to_graveyard(battle, side, permanent, events)
+                died.append((side.id, permanent.card))
+                found = True
             dead = [p for p in side.battlefield if _is_destroyed(battle, side, p)]
             if battle.shields:  # CR 701.19: lethal damage destroys, a shield prevents it
                 from deckquest.engine.combat.resolve import regenerate
@@ -309,6 +313,26 @@ def state_based_actions(battle: Battle, events, rng: random.Random | None = None
         from deckquest.engine.combat.resolve import dies_triggers
 
         dies_triggers(battle, died, rng, events)
+
+
+def legend_rule(side) -> list[Permanent]:
+    """CR 704.5j, the legend rule: of two or more legendary permanents with the same name
+    that one player controls, the player keeps one and puts the others into the graveyard.
+    The side keeps the one worth most (`resolve.permanent_value`: a planeswalker with more
+    loyalty), of equals the one that came first. Returns the permanents to put there."""
+    legends: dict[str, list[Permanent]] = {}
+    for permanent in side.battlefield:
+        card = side.cards[permanent.card]
+        if "Legendary" in card.supertypes:
+            legends.setdefault(card.name, []).append(permanent)
+    extra: list[Permanent] = []
+    for same in legends.values():
+        if len(same) > 1:
+            from deckquest.engine.combat.resolve import permanent_value
+
+            keep = max(same, key=lambda p: (permanent_value(side, p), -p.damage, -same.index(p)))
+            extra += [p for p in same if p is not keep]
+    return extra
 
 
 def _is_destroyed(battle: Battle, side, permanent: Permanent) -> bool:

@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 
 from deckquest.cards.model import Card
-from deckquest.engine.combat.combat import blockers_are_legal, can_attack, can_block, declare_attacker
+from deckquest.engine.combat.combat import (
+    blockers_are_legal, can_attack, can_block, declare_attacker, state_based_actions,
+)
 from deckquest.engine.combat.effects import effect_of
 from deckquest.engine.combat.resolve import choose_picks, enters_triggers, modes_of, resolve, spell_ability
 from deckquest.engine.combat.profile import MENACE, profile
@@ -19,6 +21,8 @@ from deckquest.engine.combat.statics import refresh_statics
 
 #: T-6.4: library size after the cut, by the number of players (4 or more: 60).
 CUT_SIZES = {1: 27, 2: 36, 3: 45}
+#: T-6.4: only a horde deck of this size is cut (「敵が60枚大群デッキの時は」, seed 000 line 210).
+CUT_DECK_SIZE = 60
 
 
 def cut_size(players: int) -> int:
@@ -27,11 +31,13 @@ def cut_size(players: int) -> int:
 
 def make_horde(cards: list[Card] | tuple[Card, ...], players: int, rng: random.Random,
                cut: bool = True) -> Horde:
-    """Shuffle the horde deck and cut it (T-6.4): mill from the top until the library
-    holds 27, 36, 45 or 60 cards for 1, 2, 3 or 4+ players (smaller decks stay whole)."""
+    """Shuffle the horde deck and cut it (T-6.4): a 60-card horde deck is milled from the
+    top until the library holds 27, 36, 45 or 60 cards for 1, 2, 3 or 4+ players. The rule
+    names 60-card horde decks only: a deck of any other size (a 100-card horde, a 40-card
+    one) is fought whole, as its author built it."""
     horde = Horde(cards=tuple(cards), library=list(range(len(cards))))
     rng.shuffle(horde.library)
-    if cut:
+    if cut and len(cards) == CUT_DECK_SIZE:
         excess = max(0, len(horde.library) - cut_size(players))
         horde.graveyard.extend(horde.library[:excess])
         del horde.library[:excess]
@@ -74,6 +80,8 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
         enter_battlefield(horde, card)  # echo (CR 702.30): the horde's infinite mana pays it
         refresh_statics(battle)
         enters_triggers(battle, HORDE, card, rng, events, kicked=True)  # infinite mana pays any kicker
+        if "Legendary" in physical.supertypes:
+            state_based_actions(battle, events, rng)  # the legend rule, CR 704.5j
     if effect is not None:
         effect.resolve(battle, HORDE, card, 0, rng, events)
     elif not facts.is_permanent and spell_ability(physical) is not None:

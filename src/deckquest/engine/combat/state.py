@@ -130,6 +130,10 @@ class Battle:
     pc_creatures: dict[str, int] = field(default_factory=dict)  # T-7.2: PC id -> its 0/1 defender card
     echo_due: list[tuple[str, int]] = field(default_factory=list)  # CR 702.30: (side, card) to pay at upkeep
     shields: dict[tuple[str, int], int] = field(default_factory=dict)  # CR 701.19: regeneration shields
+    # T-4.6: each PC's boost of the adventure scene (used, the cards it exiled), set aside for
+    # the battle: a battle's boosts are once per turn and go back at each turn's cleanup, the
+    # scene's boost stays used and its cards stay exiled until the scene ends.
+    scene_boosts: dict[str, tuple[bool, list[int]]] = field(default_factory=dict)
 
     def copy(self) -> "Battle":
         return replace(
@@ -141,6 +145,7 @@ class Battle:
             bosses=[b.copy() for b in self.bosses], boss_turns=dict(self.boss_turns),
             stack=self.stack[:], activated=self.activated[:], allies=self.allies[:],
             pc_creatures=dict(self.pc_creatures), echo_due=self.echo_due[:], shields=dict(self.shields),
+            scene_boosts={k: (used, cards[:]) for k, (used, cards) in self.scene_boosts.items()},
         )
 
     def side(self, owner: str) -> PC | Horde:

@@ -25,6 +25,7 @@ from deckquest.engine.combat.boss import (
 from deckquest.engine.combat.casting import activate, activations, cast, castable, mana_sources, resolve_stack
 from deckquest.engine.combat.combat import (
     blockers_are_legal, can_attack, can_block, check_outcome, combat_damage, declare_attacker, drop_lone,
+    state_based_actions,
 )
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
 from deckquest.engine.combat.profile import profile
@@ -68,18 +69,23 @@ def start_battle(
     False: there is no horde deck (`horde_cards` empty). `reset_libraries`: T-6.5,
     each PC shuffles hand, graveyard and exile into its library and draws 7. `allies`:
     cards of creature or planeswalker NPCs fighting with the party (T-8.2, T-8.4), on the
-    first PC's battlefield from turn 1 and played by the survivors' agent.
+    first PC's battlefield from turn 1 and played by the survivors' agent. Each PC's boost of
+    the scene (T-4.6) is set aside in `battle.scene_boosts`: in the battle a PC may boost
+    once per turn, and the scene's boost cards stay exiled.
     """
     if rules not in REFLEX_KIND:
         raise ValueError(f"unknown rules {rules!r}; expected 2019 or 2014")
+    scene_boosts = {}
     for pc in pcs:
         pc.concentration_counter = False  # combat turns are MTG turns, not concentration
         pc.land_played = False
+        scene_boosts[pc.id] = (pc.boost_used, pc.boost_exile)  # T-4.6: the scene's boost waits
+        pc.boost_used, pc.boost_exile = False, []
         if reset_libraries:
             _reset_library(pc, rng)
     battle = Battle(
         survivors=list(pcs), horde=make_horde(horde_cards, len(pcs), rng, cut), rules=rules,
-        tallies={pc.id: Tally() for pc in pcs}, horde_deck=horde_deck,
+        tallies={pc.id: Tally() for pc in pcs}, horde_deck=horde_deck, scene_boosts=scene_boosts,
     )
     for spec in bosses:
         battle.bosses.append(make_boss(spec, rng))
@@ -97,7 +103,7 @@ def start_battle(
                            "permanents": [boss.cards[p.card].name for p in boss.battlefield]})
         for card in npcs:
             events.append({"event": "battle_npc", "card": card.name, "loyalty": profile(card).loyalty})
-    check_outcome(battle)
+    state_based_actions(battle, events, rng)  # the legend rule (CR 704.5j) for what came from outside
     if battle.outcome:
         battle.step = "over"
     elif prepare is True:
@@ -132,10 +138,12 @@ def _reset_library(pc: PC, rng) -> None:
 def _begin_preparation_check(battle: Battle, rng, events) -> None:
     """T-6.2: the party's representative (the first PC in the party order) makes a
     reflex (2014) or red (2019) check; the difficulty is the number of permanents
-    the party controls."""
-    representative = battle.fighting()[0]
-    permanents = sum(len(pc.battlefield) for pc in battle.survivors)
-    _begin_check(battle, "preparation", representative, permanents, "", rng, events)
+    the PCs who fight control: not those of a PC out of the fight (dying or unconscious,
+    T-7.1, T-7.2), nor the allied NPCs the party hosts (cooperation is not control, T-8.4)."""
+    fighters = battle.fighting()
+    allies = set(battle.allies)
+    permanents = sum(1 for pc in fighters for p in pc.battlefield if (pc.id, p.card) not in allies)
+    _begin_check(battle, "preparation", fighters[0], permanents, "", rng, events)
 
 
 def _begin_check(battle: Battle, purpose: str, pc: PC, difficulty: int, return_step: str, rng, events) -> None:

@@ -106,4 +106,5 @@ def summary(result, line: int, enemies: list[str], defeated: list[str]) -> dict:
                  "cards_milled": pc.cards_milled, "spells_cast": pc.spells_cast} for pc in result.pcs],
         "horde_library_left": result.horde_library_left,
         "horde_creatures_left": result.horde_creatures_left, "horde_cut": result.horde_cut,
+        **({"stopped": result.stopped} if result.stopped else {}),
     }

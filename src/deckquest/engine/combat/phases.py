@@ -1,0 +1,54 @@
+"""Concentrate and rest with their triggered abilities (T-2.4, T-2.6), outside battles.
+
+Concentrating is the MTG beginning phase for one PC, resting its ending phase: "at the
+beginning of your upkeep" abilities of the PC's permanents trigger when it concentrates,
+"at the beginning of your end step" ones when it rests. They resolve with the battle
+engine's trigger machinery (`resolve.beginning_triggers`) on a board that holds the PC alone:
+no opponent, no horde, so "each opponent" finds no one and a target must be one of the
+PC's own. What they do stays on the PC (life, cards drawn, tokens, counters); static
+effects are the battle's only (`statics.clear_statics`).
+
+They are the calls for the interpreter's `Run.concentrate`, `Run.rest` and `the party rests`
+to make, with the run's generator and its event list, in place of `engine.pc.concentrate`
+and `engine.pc.rest` (which do the same without triggers); until it makes them, scripts do
+not see these triggers (docs/rules.md, "Rules whose engine half waits for the interpreter").
+"""
+
+from __future__ import annotations
+
+import random
+
+from deckquest.engine import pc as pcs
+from deckquest.engine.combat.resolve import run_trigger, triggered
+from deckquest.engine.combat.state import Battle, Horde, Tally
+from deckquest.engine.combat.statics import clear_statics
+
+
+def concentrate(pc: pcs.PC, rng: random.Random, events: list | None = None) -> list[int]:
+    """T-2.4: `engine.pc.concentrate`, its upkeep triggers resolving after the untap."""
+    return pcs.concentrate(pc, upkeep=lambda who: beginning_triggers(who, "upkeep", rng, events))
+
+
+def rest(pc: pcs.PC, rng: random.Random, events: list | None = None) -> None:
+    """T-2.6: `engine.pc.rest`, its end-step triggers resolving before the damage is removed."""
+    pcs.rest(pc, end_step=lambda who: beginning_triggers(who, "end_step", rng, events))
+
+
+def beginning_triggers(pc: pcs.PC, timing: str, rng: random.Random, events: list | None) -> None:
+    """The PC's "at the beginning of your upkeep / end step" abilities (`timing` upkeep or
+    end_step), in battlefield order, each resolving at once.
+
+    A battle ends when one side is beaten; outside a battle nothing is fought, so the
+    outcome the state-based actions note on this one-PC board (no horde: "victory") is
+    not an end: each trigger resolves on a board with no outcome.
+    """
+    if not any(triggered(pc.cards[p.card], timing) for p in pc.battlefield):
+        return
+    board = Battle(survivors=[pc], horde=Horde(cards=(), library=[]), horde_deck=False,
+                   tallies={pc.id: Tally()}, step="adventure")
+    for permanent in list(pc.battlefield):
+        for ability in triggered(pc.cards[permanent.card], timing):
+            if permanent in pc.battlefield and pc.status != pcs.DEAD:
+                board.outcome = None
+                run_trigger(board, pc.id, permanent.card, ability, rng, events)
+    clear_statics(pc.battlefield)

@@ -1,0 +1,162 @@
+"""The hostile corpus: inputs built to exhaust, crash or litter, each refused within a budget.
+
+Every hostile test runs one deckquest command the way a user would (``python -m deckquest
+...`` in a subprocess) under a memory limit (RLIMIT_AS) and a wall-clock limit, then asserts
+the promises of docs/packs.md ("Limits and budgets"):
+
+- exit code 1 or 2 (a user error), never 70 (internal error), a crash or a timeout;
+- a coded message ``error[DQxxxx]`` on stderr, no ``Traceback``;
+- stderr of bounded size (``max_stderr`` bytes);
+- nothing left behind: no new file or folder in the working folder or in $DECKQUEST_HOME.
+
+Hostile inputs are generated in tmp_path at test time; none is committed.
+
+Use (any test module in tests/hostile/)::
+
+    def test_something(run_hostile, folders):
+        cwd, home = folders                      # fresh, empty folders in tmp_path
+        (cwd / "bad.quest").write_text(...)
+        result = run_hostile(["check", "bad.quest"], cwd=cwd, env_home=home, code="DQ0100")
+        assert result.seconds < 5                # figures are returned for reports
+
+``run_hostile(args, *, cwd, env_home, memory_mb=512, seconds=20, code=None, max_stderr=65_536,
+expect_refusal=True) -> Result(returncode, stdout, stderr, seconds, peak_kb)``.
+With ``expect_refusal=False`` only the limits are enforced (no crash, no traceback, bounded
+stderr, within time and memory), for a command that may legitimately succeed; ``code`` is
+a code (or code prefix such as ``"DQ70"``) that must appear in stderr.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[2] / "src"
+CODED = re.compile(r"error\[DQ\d{4}\]")
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one hostile command did: its exit code, its output and what it cost."""
+
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+    peak_kb: int  # the child's maximum resident set size (getrusage of that one process)
+
+
+def _limit(memory_mb: int, seconds: float):
+    """Runs in the child before exec: the address-space cap and a CPU cap as a backstop."""
+
+    def apply() -> None:
+        limit = memory_mb * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        cpu = int(seconds) + 2
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        os.setsid()  # its own process group, so a timeout kills worker processes too
+
+    return apply
+
+
+def _tree(folder: Path) -> set[str]:
+    if not folder.exists():
+        return set()
+    return {str(p.relative_to(folder)) for p in folder.rglob("*")}
+
+
+def _read(handle, cap: int) -> str:
+    handle.seek(0)
+    return handle.read(cap).decode("utf-8", errors="replace")
+
+
+def run_command(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 512,
+                seconds: float = 20, max_output: int = 1_048_576, interrupt_after: float | None = None) -> Result:
+    """Run `python -m deckquest ARGS` in `cwd` under the limits; output read up to max_output.
+
+    `interrupt_after` seconds, Ctrl-C (SIGINT) is sent to the command, as a user at the
+    terminal would: for commands that run as long as they are let (`sim -n 10000000000`).
+    """
+    env = {**os.environ, "DECKQUEST_HOME": str(env_home), "PYTHONPATH": str(SRC)}
+    env.pop("DECKQUEST_DEBUG", None)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        child = subprocess.Popen([sys.executable, "-m", "deckquest", *args], cwd=cwd, env=env,
+                                 stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                 preexec_fn=_limit(memory_mb, seconds))
+        status, usage, timed_out = _wait(child, seconds, interrupt_after)
+        elapsed = time.monotonic() - started
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
+        if timed_out:
+            pytest.fail(f"`deckquest {' '.join(args)[:200]}` still ran after {seconds} s")
+        return Result(child.returncode, _read(out, max_output), _read(err, max_output), elapsed,
+                      usage.ru_maxrss)
+
+
+def _wait(child: subprocess.Popen, seconds: float, interrupt_after: float | None = None):
+    """Reap the child with wait4 (its own rusage, not every child's); kill it at the deadline."""
+    started = time.monotonic()
+    deadline = started + seconds
+    while True:
+        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        if pid:
+            return status, usage, False
+        if interrupt_after is not None and time.monotonic() > started + interrupt_after:
+            os.kill(child.pid, signal.SIGINT)
+            interrupt_after = None
+        if time.monotonic() > deadline:
+            os.killpg(child.pid, signal.SIGKILL)
+            _, status, usage = os.wait4(child.pid, 0)
+            return status, usage, True
+        time.sleep(0.02)
+
+
+def run_hostile(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 512, seconds: float = 20,
+                code: str | None = None, max_stderr: int = 65_536, expect_refusal: bool = True) -> Result:
+    """Run a hostile command and assert it was refused cleanly within its budget (see module doc)."""
+    cwd, env_home = Path(cwd), Path(env_home)
+    before = (_tree(cwd), _tree(env_home))
+    result = run_command(args, cwd=cwd, env_home=env_home, memory_mb=memory_mb, seconds=seconds,
+                         max_output=max_stderr * 4)
+    shown = f"`deckquest {' '.join(args)[:200]}` -> exit {result.returncode}\n{result.stderr[:2000]}"
+    assert "Traceback" not in result.stderr, shown
+    assert result.returncode not in (70,) and result.returncode >= 0, shown
+    assert len(result.stderr.encode()) <= max_stderr, f"{len(result.stderr.encode()):,} bytes on stderr; " + shown
+    if expect_refusal:
+        assert result.returncode in (1, 2), shown
+        assert CODED.search(result.stderr), "no coded error[DQxxxx] message: " + shown
+        left = (_tree(cwd) - before[0], _tree(env_home) - before[1])
+        assert left == (set(), set()), f"left behind in cwd / home: {left}; " + shown
+    if code is not None:
+        assert f"[{code}" in result.stderr, f"no [{code}...] in: " + shown
+    return result
+
+
+@pytest.fixture(name="run_hostile")
+def run_hostile_fixture():
+    """The `run_hostile` helper (see the module docstring)."""
+    return run_hostile
+
+
+@pytest.fixture(name="run_command")
+def run_command_fixture():
+    """The `run_command` helper: the limits of `run_hostile` without its assertions."""
+    return run_command
+
+
+@pytest.fixture
+def folders(tmp_path) -> tuple[Path, Path]:
+    """(working folder, $DECKQUEST_HOME): fresh folders; the home is not created up front."""
+    cwd = tmp_path / "work"
+    cwd.mkdir()
+    return cwd, tmp_path / "home"

@@ -1,0 +1,27 @@
+"""A few seconds of the seeded mutation fuzzer (tests/hostile/fuzzing.py) over scripts, saves,
+deck lists and pack manifests: every input succeeds or raises DeckquestError (issue 12).
+`benchmarks/fuzz.py --minutes N` runs the same fuzzer at length (docs/hostile.md)."""
+
+from __future__ import annotations
+
+import pytest
+
+from fuzzing import Fuzzer
+
+SECONDS = 1.0  # per target
+# Short inputs keep each one fast: a long deck list of unknown names costs seconds today
+# (issue 12, item 4), and the fuzzer only looks at the clock between inputs.
+MAX_INPUT = 3_000
+
+
+@pytest.fixture(scope="module")
+def fuzzer(tmp_path_factory):
+    return Fuzzer(tmp_path_factory.mktemp("fuzz"), seed=12, max_input=MAX_INPUT)
+
+
+@pytest.mark.parametrize("target", ["script", "save", "deck", "manifest"])
+def test_mutated_inputs_are_accepted_or_refused_never_crash(fuzzer, target):
+    figures = fuzzer.run(SECONDS, targets=[target])
+    assert figures.tried[target] >= 20, figures.tried
+    crashes = "\n\n".join(f"{c.signature}\n{c.text[:500]!r}\n{c.trace[-1500:]}" for c in figures.crashes[:3])
+    assert not figures.crashes, f"{len(figures.crashes)} crashes:\n{crashes}"
