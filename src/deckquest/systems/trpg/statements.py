@@ -23,7 +23,6 @@ from deckquest.engine.adventure import (
 )
 from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
 from deckquest.engine.combat import run_battle
-from deckquest.engine.combat.battle import MAX_PERMANENTS, MAX_TURNS
 from deckquest.engine.combat.profile import VIGILANCE, profile
 from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS
 from deckquest.systems.trpg.battles import (
@@ -463,10 +462,9 @@ def _battle(run, stmt: ast.Battle, frame) -> None:
     if run.agent_acts and run.act("battle", frame):
         return
     depth = len(run.state.frames)
-    outcome = battle(run, stmt, frame)
-    if outcome == "stalemate":
-        run.finish(STUCK, f"the battle at line {stmt.span.line} did not end (more than "
-                            f"{MAX_TURNS} turns or {MAX_PERMANENTS} permanents)")
+    outcome, stopped = battle(run, stmt, frame)
+    if outcome == "stalemate":  # BattleResult.stopped: which limit was hit, in words
+        run.finish(STUCK, f"the battle at line {stmt.span.line} did not end: {stopped}")
         return
     block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
     if block is not None:
@@ -474,9 +472,10 @@ def _battle(run, stmt: ast.Battle, frame) -> None:
         run.state.frames.insert(depth, run.state.frames.pop())
 
 
-def battle(run, stmt: ast.Battle, frame) -> str:
+def battle(run, stmt: ast.Battle, frame) -> tuple[str, str | None]:
     """Fight a combat part (rules section 6); returns "victory", "defeat" or "escape"
-    (or "stalemate" for a battle that would not end: the run then ends as stuck).
+    (or "stalemate" for a battle that would not end: the run then ends as stuck), and for
+    a stalemate the reason a limit stopped it (``BattleResult.stopped``).
 
     The PCs still in the fight (T-7.1, T-7.2: not dying, unconscious or dead) fight the
     enemies with one ``run_battle`` call, after the T-6.2 preparation check; the agent's
@@ -513,7 +512,7 @@ def battle(run, stmt: ast.Battle, frame) -> str:
     _status_changes(run, before)
     for turn in reversed(reached):
         fire_battle_turn(run, turn)
-    return outcome
+    return outcome, result.stopped if result is not None else None
 
 
 def _fight_battle(run, stmt: ast.Battle, frame, fighters: list[pcs.PC], enemies: list[str],
