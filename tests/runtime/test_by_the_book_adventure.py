@@ -307,3 +307,56 @@ def test_T_7_4_loses_0_life_is_an_action_that_reduces_life_and_kills_a_dying_pc(
     statuses = [e["status"] for e in result.events if e["event"] == "status"]
     assert statuses == ["dying", "dead"]
     assert result.outcome == "defeat"
+
+
+# --- T-2.4, T-2.6: concentrate and rest as the beginning and ending phases ----------------
+
+def phase_script(folder: Path, deck: str, land: str, body: str) -> Path:
+    (folder / "deck.txt").write_text(deck, encoding="utf-8")
+    path = folder / "phases.quest"
+    path.write_text(f'''scenario "Phases":
+    rules 2019
+pc alice "Alice":
+    deck "deck.txt"
+    critical "{land}" x3
+''' + body, encoding="utf-8")
+    return path
+
+
+def three_lands_then(land: str, card: str) -> list:
+    """Three lands over three concentrations, then cast ``card`` (T-2.5: one land each)."""
+    return [("concentrate",), ("play_land", land), ("rest",), ("concentrate",), ("play_land", land), ("rest",),
+            ("concentrate",), ("play_land", land), ("cast", card)]
+
+
+def test_T_2_4_concentrating_fires_upkeep_triggers(tmp_path):
+    """T-2.4: with Phyrexian Arena out, Alice's next concentration draws a card and costs her
+    1 life (its upkeep trigger), before the concentration's own draw."""
+    body = '''start scene study "The Study":
+    choice:
+        "Read on":
+            end victory "{alice.life}"
+'''
+    plan = three_lands_then("Swamp", "Phyrexian Arena") + [("rest",), ("concentrate",)]
+    result = deckquest.run(phase_script(tmp_path, "30 Swamp\n30 Phyrexian Arena\n", "Swamp", body),
+                           agent=Plan(choice=[plan]), seed=3)
+    assert [e["card"] for e in result.events if e["event"] == "battle_trigger"] == ["Phyrexian Arena"]
+    assert result.text == "19"
+
+
+def test_T_2_6_resting_fires_end_step_triggers(tmp_path):
+    """T-2.6: the GM's Healing Shrine gains Alice 2 life at her end step: when she rests."""
+    body = '''card shrine "Healing Shrine":
+    cost "{W}"
+    type "Enchantment"
+    text "At the beginning of your end step, you gain 2 life."
+start scene chapel "The Chapel":
+    choice:
+        "Go on":
+            end victory "{alice.life}"
+'''
+    plan = [("concentrate",), ("play_land", "Plains"), ("cast", "Healing Shrine"), ("rest",)]
+    result = deckquest.run(phase_script(tmp_path, "30 Plains\n30 Healing Shrine\n", "Plains", body),
+                           agent=Plan(choice=[plan]), seed=3)
+    assert [e["card"] for e in result.events if e["event"] == "battle_trigger"] == ["Healing Shrine"]
+    assert result.text == "22"

@@ -22,7 +22,7 @@ from deckquest.engine.adventure import (
     untapped_creatures,
 )
 from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
-from deckquest.engine.combat import run_battle
+from deckquest.engine.combat import phases, run_battle
 from deckquest.engine.combat.profile import VIGILANCE, profile
 from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS
 from deckquest.systems.trpg.battles import (
@@ -34,10 +34,13 @@ _STATUS_EVENTS = {pcs.DYING: "pc_dying", pcs.UNCONSCIOUS: "pc_unconscious", pcs.
 
 
 def _party_rests(run, stmt: ast.Rest, frame) -> None:
-    """T-2.6: every PC that can act rests at once: one minute."""
+    """T-2.6: every PC that can act rests at once (its end-step triggers, then the damage and
+    the counter go): one minute."""
+    before = _statuses(run, list(run.state.pcs))
     for pc in run.state.pcs.values():
         if pc.can_act:
-            pcs.rest(pc)
+            phases.rest(pc, run.rng, _phase_events(run))
+    _status_changes(run, before)
     if "rest" in run.wanted:
         run.emit("rest", minutes=REST_MINUTES)
     run.advance(REST_MINUTES)
@@ -565,18 +568,31 @@ def fire_battle_turn(run, turn: int) -> None:
 
 
 def concentrate(run, pc_id: str, card_id: int | None = None) -> None:
-    """T-2.4: one minute; untap, end summoning sickness, draw to 7, concentration counter."""
+    """T-2.4: one minute; untap, end summoning sickness, upkeep triggers, draw to 7,
+    concentration counter (``engine.combat.phases``)."""
     pc = run.state.pcs[pc_id]
     before = _statuses(run, [pc_id])
-    pcs.concentrate(pc)
+    phases.concentrate(pc, run.rng, _phase_events(run))
     _action(run, pc_id, "concentrate", None, CONCENTRATE_MINUTES)
     _status_changes(run, before)
 
 
 def rest(run, pc_id: str, card_id: int | None = None) -> None:
-    """T-2.6: one minute; remove damage from creatures and the concentration counter."""
-    pcs.rest(run.state.pcs[pc_id])
+    """T-2.6: one minute; end-step triggers, then damage leaves creatures and the
+    concentration counter goes (``engine.combat.phases``)."""
+    before = _statuses(run, [pc_id])
+    phases.rest(run.state.pcs[pc_id], run.rng, _phase_events(run))
     _action(run, pc_id, "rest", None, REST_MINUTES)
+    _status_changes(run, before)
+
+
+def _phase_events(run) -> BattleLog | None:
+    """Where the triggers of a concentration or rest report (the battle engine's events,
+    ``battle_trigger`` and what it did, stamped with the clock), when the run records or
+    listens; else None."""
+    if run.battle_events and (run.events is not None or run.listener is not None):
+        return BattleLog(run.publish, run.state.clock)
+    return None
 
 
 def play_land(run, pc_id: str, card_id: int) -> None:
