@@ -360,3 +360,41 @@ start scene chapel "The Chapel":
                            agent=Plan(choice=[plan]), seed=3)
     assert [e["card"] for e in result.events if e["event"] == "battle_trigger"] == ["Healing Shrine"]
     assert result.text == "22"
+
+
+ALLIES = '''creature bear "Old Bear" from card "Grizzly Bears"
+planeswalker sage "The Hermit Sage":
+    cost "{2}{G}{G}"
+    loyalty 3
+    text "+1: You gain 2 life."
+creature wolf "Grey Wolf" from card "Runeclaw Bear"
+start scene glade "The Glade":
+    encounter bear
+    encounter sage
+    recruit bear difficulty 0 by alice:
+        failure:
+            end defeat "The bear will not come."
+    recruit sage difficulty 0 by alice:
+        failure:
+            end defeat "The sage will not come."
+    battle against bear, wolf:
+        victory:
+            end victory "won"
+        defeat:
+            end defeat "lost"
+'''
+
+
+def test_T_8_2_T_8_4_cooperating_npcs_fight_on_the_partys_side(tmp_path):
+    """T-8.4, T-8.2: the recruited bear, named among the enemies, fights for the party, and
+    so does the recruited planeswalker sage: both stand on Alice's battlefield from turn 1;
+    only the wolf is an enemy."""
+    result = deckquest.run(script(tmp_path, ALLIES, GREEN), seed=3)
+    assert [e["success"] for e in result.events if e["event"] == "recruit"] == [True, True]
+    combat, = [e for e in result.events if e["event"] == "combat"]
+    assert combat["enemies"] == ["wolf"]
+    assert combat["allies"] == ["bear", "sage"]
+    joined = [e for e in result.events if e["event"] == "battle_npc"]
+    assert [e["card"] for e in joined] == ["Grey Wolf"]  # only the wolf joins the enemies
+    battle, = [e for e in result.events if e["event"] == "battle"]
+    assert battle["enemies"] == ["wolf"]

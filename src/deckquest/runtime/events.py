@@ -33,7 +33,7 @@ EVENT_KINDS = (
     "wait",  # minutes
     "flag",  # name, value
     "counter",  # name, value
-    "combat",  # line, enemies [npc ids], names, pcs [ids in the fight]: a battle begins
+    "combat",  # line, enemies [npc ids], names, pcs [ids in the fight], allies, ally_names: a battle begins
     "battle",  # line, enemies, defeated, outcome, turns, …, pcs [{id, life_after, status, …}]
     "end",  # outcome, text, scene
 )

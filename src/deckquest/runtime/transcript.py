@@ -194,7 +194,9 @@ class TextRenderer:
         self.names.update(zip(e["enemies"], e["names"]))
         fighters = ", ".join(self.name(pc) for pc in e["pcs"]) or "nobody"
         foes = ", ".join(e["names"]) or "no enemy left standing"  # all beaten before (T-3.4)
-        return ["", f"Battle against {foes} {clock(e['clock'])}: {fighters} in the fight."]
+        self.names.update(zip(e.get("allies", ()), e.get("ally_names", ())))
+        with_them = f", with {', '.join(e['ally_names'])} on their side (T-8.4)" if e.get("ally_names") else ""
+        return ["", f"Battle against {foes} {clock(e['clock'])}: {fighters} in the fight{with_them}."]
 
     def _battle_preparation(self, e):
         if e["turns"] == 0:

@@ -487,24 +487,29 @@ def battle(run, stmt: ast.Battle, frame) -> tuple[str, str | None]:
     ``battle turn N`` for each turn played (in turn order), the T-7 status changes of the
     PCs (``a pc is dying``, ``falls unconscious``), ``NPC is defeated`` for every enemy
     the battle beat, then ``after N minutes`` now due. An enemy already dead, or
-    unconscious after a fight held back (T-3.4), does not fight again.
+    unconscious after a fight held back (T-3.4), does not fight again. The creature and
+    planeswalker NPCs that cooperate (or that a PC controls, T-8.4) and are not defeated
+    fight on the party's side (T-8.2), also when the battle names them among its enemies.
     """
     state = run.state
-    enemies = [ref.name for ref in stmt.enemies
-               if state.npcs[ref.name].status not in (NPC_DEAD, NPC_UNCONSCIOUS)]
+    allies = _allies(run)
+    enemies = [ref.name for ref in stmt.enemies if ref.name not in allies
+               and state.npcs[ref.name].status not in (NPC_DEAD, NPC_UNCONSCIOUS)]
     for npc_id in enemies:
         state.npcs[npc_id].status = NPC_PRESENT
     fighters = [pc for pc in state.pcs.values() if pc.status == pcs.OK]
     if "combat" in run.wanted:
         run.emit("combat", line=stmt.span.line, enemies=list(enemies),
-                   names=[run.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters])
+                   names=[run.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters],
+                   allies=allies, ally_names=[run.scenario.npcs[n].name for n in allies])
     before = _statuses(run, list(state.pcs))
     reached: list[int] = []
     beaten: list[str] = []
     if fighters:
-        result = _fight_battle(run, stmt, frame, fighters, enemies, reached)
+        result = _fight_battle(run, stmt, frame, fighters, enemies, allies, reached)
         outcome, turns = result.outcome, result.turns
         beaten = defeated_enemies(result, enemies, run.scenario)
+        beaten += [ally.id for ally in result.allies if ally.defeated]  # fell on the party's side
     else:  # T-6.12: with every PC out of the fight, the survivors have lost at once
         result, outcome, turns = None, "defeat", 0
     run.advance(turns * BATTLE_TURN_MINUTES)
@@ -518,8 +523,17 @@ def battle(run, stmt: ast.Battle, frame) -> tuple[str, str | None]:
     return outcome, result.stopped if result is not None else None
 
 
+def _allies(run) -> list[str]:
+    """The NPCs that fight on the party's side (T-8.2, T-8.4): creature and planeswalker NPCs
+    that cooperate or are controlled, and are not defeated."""
+    return [npc_id for npc_id, npc in run.state.npcs.items()
+            if (npc.cooperating or npc.controller is not None)
+            and npc.status not in (NPC_DEAD, NPC_UNCONSCIOUS)
+            and run.scenario.npcs[npc_id].kind in ("creature", "planeswalker")]
+
+
 def _fight_battle(run, stmt: ast.Battle, frame, fighters: list[pcs.PC], enemies: list[str],
-                  reached: list[int]):
+                  allies: list[str], reached: list[int]):
     """The preparation check, then the battle itself; its events pass on as they happen."""
     turns = _preparation(run, stmt, frame, fighters)
     log = None
@@ -532,7 +546,7 @@ def _fight_battle(run, stmt: ast.Battle, frame, fighters: list[pcs.PC], enemies:
     on_turn = reached.append if "battle_turn" in run.program.by_event else None
     foes = one_horde([run.program.enemy(npc_id) for npc_id in enemies])
     return run_battle(fighters, foes, agent, run.rng, rules=run.program.rules, prepare=turns,
-                      events=log, on_turn=on_turn)
+                      events=log, on_turn=on_turn, allies=[run.program.enemy(npc_id) for npc_id in allies])
 
 
 def _preparation(run, stmt: ast.Battle, frame, fighters: list[pcs.PC]) -> int:
