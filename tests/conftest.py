@@ -9,3 +9,7 @@ from pathlib import Path
 SYSTEMS = str(Path(__file__).parent / "systems")
 if SYSTEMS not in sys.path:
     sys.path.insert(0, SYSTEMS)
+
+from deckquest.systems import load_all  # noqa: E402
+
+load_all()  # every bundled game system registers itself, as the CLI does (deckquest.cli)

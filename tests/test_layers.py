@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 SRC = Path(__file__).parents[1] / "src" / "deckquest"
-RANKS = {"face": 7, "lsp": 7, "sim": 6, "packs": 6, "runtime": 5, "systems": 4, "engine": 3, "dsl": 3, "grammar": 3,
+RANKS = {"face": 7, "sim": 6, "packs": 6, "runtime": 5, "systems": 4, "engine": 3, "dsl": 3, "grammar": 3,
          "cards": 2, "errors": 1}
 FACE_FILES = {"cli.py", "__init__.py", "__main__.py", "command.py"}
 
@@ -24,7 +24,7 @@ def layer(module: str) -> str:
     parts = module.split(".")
     if parts[0] != "deckquest":
         raise ValueError(module)
-    if len(parts) == 1 or parts[-1] in ("cli", "__main__", "command"):
+    if len(parts) == 1 or parts[-1] in ("cli", "__main__", "command") or parts[1] == "lsp":
         return "face"
     if parts[1] in RANKS:
         return parts[1]

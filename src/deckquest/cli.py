@@ -143,7 +143,7 @@ def cards_coverage(deck: Path):
 
 
 @main.command()
-@click.argument("deck", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("deck", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--critical",
     "critical",
@@ -156,22 +156,31 @@ def cards_coverage(deck: Path):
 @click.option("--party", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="With a script: a party file to use instead of the script's PCs.")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object instead of tables.")
-def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path | None, as_json: bool):
+@click.option("--attack", type=click.IntRange(0, 30), help="Arena: attack dice; with --defence, the wound table (A-19).")
+@click.option("--defence", "--defense", "defence", type=click.IntRange(0, 30), help="Arena: defence dice.")
+@click.option("--height", type=click.Choice(["attacker", "defender"]), help="Arena: who stands higher (+1 die, A-21).")
+def odds(deck: Path | None, critical: tuple[str, ...], rules: str | None, party: Path | None, as_json: bool,
+         attack: int | None, defence: int | None, height: str | None):
     """Print DECK's memo (T-1.6) and the exact chance of success of every check.
 
     Given a scenario script (.quest) instead of a deck list, print every PC's exact odds at
-    every check of the script.
+    every check of the script; with --attack and --defence, an Arena attack's exact wound
+    distribution (docs/arena.md).
     """
     import json
 
+    if attack is not None or defence is not None:
+        _arena_odds(deck, attack, defence, height, as_json)
+        return
+    if deck is None:
+        raise UsageError("odds needs a DECK or a SCRIPT, or --attack and --defence")
     if deck.suffix == ".quest":
+        from deckquest.runtime.command import compile_script, party_members
         from deckquest.sim.script_odds import format_script_odds, script_odds
 
         if critical or rules:
             raise UsageError("--critical and --rules go with a deck list; a script names its PCs' "
                              "critical cards and its rules")
-        from deckquest.runtime.command import compile_script, party_members
-
         edition, sites = script_odds(compile_script(str(deck)), party_members(party))
         if as_json:
             click.echo(json.dumps({"rules": edition, "checks": [site.as_dict() for site in sites]}))
@@ -199,6 +208,17 @@ def odds(deck: Path, critical: tuple[str, ...], rules: str | None, party: Path |
         click.echo(json.dumps(report))
     else:
         click.echo(format_odds(report, [cards[i].name for i in sorted(critical_ids)]))
+
+
+def _arena_odds(deck: Path | None, attack: int | None, defence: int | None, height: str | None, as_json: bool) -> None:
+    import json
+
+    from deckquest.systems.arena.odds import format_wound_report, wound_report
+
+    if deck is not None or attack is None or defence is None:
+        raise UsageError("an attack's odds take --attack and --defence, and no DECK")
+    report = wound_report(attack, defence, {"attacker": 1, "defender": -1}.get(height or "", 0))
+    click.echo(json.dumps(report) if as_json else format_wound_report(report))
 
 
 @main.command()

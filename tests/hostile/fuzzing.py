@@ -212,13 +212,15 @@ class Fuzzer:
         if elapsed > figures.slowest[0]:
             figures.slowest = (elapsed, target, text)
 
-    def run(self, seconds: float, targets=None, figures: Figures | None = None) -> Figures:
-        """Fuzz the targets in turn for `seconds` of wall time."""
+    def run(self, seconds: float | None = None, targets=None, figures: Figures | None = None,
+            inputs: int | None = None) -> Figures:
+        """Fuzz the targets in turn for `seconds` of wall time (the long runs) or for `inputs`
+        inputs (CI: the same inputs on any machine, however loaded)."""
         figures = figures or Figures()
         names = list(targets or self.targets)
-        deadline = time.perf_counter() + seconds
+        deadline = None if seconds is None else time.perf_counter() + seconds
         turn = 0
-        while time.perf_counter() < deadline:
+        while (deadline is None or time.perf_counter() < deadline) and (inputs is None or turn < inputs):
             self.one(names[turn % len(names)], figures)
             turn += 1
         return figures

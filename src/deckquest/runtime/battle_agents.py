@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from deckquest.cards.model import Card
 from deckquest.engine.checks import boost_when_failing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
@@ -25,7 +26,7 @@ from deckquest.engine.combat.profile import (
     CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK,
     MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile,
 )
-from deckquest.engine.combat.state import Battle, find_permanent, keywords_of, power, toughness
+from deckquest.engine.combat.state import Battle, find_permanent, keywords_of, permanent_of, power, toughness
 from deckquest.engine.combat.turns import defenders
 
 # --- the human at the table ------------------------------------------------------------
@@ -149,8 +150,9 @@ class GreedyBattleAgent:
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
         step = battle.step
         if step == "check":
+            assert battle.check is not None  # the check step waits on it
             pending = battle.check.pending
-            wants = boost_when_failing(battle.side(pending.pc), pending)
+            wants = boost_when_failing(battle.player(pending.pc), pending)
             return Action(act.BOOST if wants else act.NO_BOOST, pending.pc)
         if step in ("main1", "main2"):
             return self._main(battle, actions)
@@ -173,8 +175,9 @@ class GreedyBattleAgent:
         if lands:
             return max(lands, key=lambda a: _land_value(battle, a))
         costs: dict = {}
+        held: dict[tuple[str, int], bool] = {}  # per card: a pump instant kept for combat
         plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
-                 if a.kind in (act.CAST, act.ACTIVATE) and not _held_trick(battle, a)]
+                 if a.kind == act.ACTIVATE or (a.kind == act.CAST and not _held(battle, a, held))]
         plays = [p for p in plays if p[0] > 0]
         if plays:
             return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
@@ -187,12 +190,33 @@ class GreedyBattleAgent:
         return Action(act.END_TURN)
 
 
+def _held(battle: Battle, action: Action, held: dict[tuple[str, int], bool]) -> bool:
+    """`_held_trick`, asked once per card of a decision (its casts are listed per target)."""
+    key = (action.player, action.card)
+    found = held.get(key)
+    if found is None:
+        found = held[key] = _held_trick(battle, action)
+    return found
+
+
 def _held_trick(battle: Battle, action: Action) -> bool:
     """A pump instant ("Target creature gets +3/+3 until end of turn") is kept for after
     blockers (combat tricks), not cast in a main phase."""
     if action.kind != act.CAST:
         return False
     card = battle.side(action.player).cards[action.card]
+    held = _TRICKS.get(id(card))
+    if held is None or held[0] is not card:
+        if len(_TRICKS) > 50_000:
+            _TRICKS.clear()
+        held = _TRICKS[id(card)] = (card, _is_trick(card))
+    return held[1]
+
+
+_TRICKS: dict[int, tuple[Card, bool]] = {}  # id(card) -> (card, whether it is a pump instant)
+
+
+def _is_trick(card: Card) -> bool:
     if not is_instant_speed(card) or profile(card).is_permanent:
         return False
     ability = spell_ability(card)
@@ -245,8 +269,8 @@ def _land_value(battle: Battle, action: Action) -> tuple:
     pc = battle.side(action.player)
     facts = profile(pc.cards[action.card])
     made = set().union(*facts.mana) if facts.mana else set()
-    needed = sum(1 for c in pc.hand for color in (pc.cards[c].mana_cost.colors if pc.cards[c].mana_cost else ())
-                 if color in made)
+    costs = [cost for c in pc.hand if (cost := pc.cards[c].mana_cost) is not None]
+    needed = sum(1 for cost in costs for color in cost.colors if color in made)
     return (needed, not facts.enters_tapped, len(made), -action.card)
 
 
@@ -287,11 +311,25 @@ def _horde_threat(battle: Battle) -> list[tuple[float, int]]:
     return sorted(threat, key=lambda t: -t[0])
 
 
+#: The last answer of `_expected_reveal_power`: (card table, library, power). The agent asks
+#: it several times a turn of a library that only changes when the horde reveals or mills.
+_LAST_REVEAL: list = [None, (), 0.0]
+
+
 def _expected_reveal_power(horde) -> float:
     """The mean power the horde's next reveal brings: tokens until a non-token card
     (a geometric number of them, by the library's make-up), then that card."""
     if not horde.library:
         return 0.0
+    library = tuple(horde.library)
+    if _LAST_REVEAL[0] is horde.cards and _LAST_REVEAL[1] == library:
+        return _LAST_REVEAL[2]
+    power = _reveal_power(horde)
+    _LAST_REVEAL[:] = [horde.cards, library, power]
+    return power
+
+
+def _reveal_power(horde) -> float:
     tokens = [profile(horde.cards[c]) for c in horde.library if horde.cards[c].is_token]
     others = [profile(horde.cards[c]) for c in horde.library if not horde.cards[c].is_token]
     token_power = sum(t.power for t in tokens if t.is_creature) / len(tokens) if tokens else 0.0
@@ -392,10 +430,10 @@ def _attack_plan(battle: Battle) -> list[Action]:
 def _chosen_defender(battle: Battle, targets: list[tuple[str, int]]) -> tuple[str, int]:
     walkers = [t for t in targets if t[1] >= 0]
     if walkers:
-        return min(walkers, key=lambda t: (find_permanent(battle.side(t[0]), t[1]).loyalty, t))
+        return min(walkers, key=lambda t: (permanent_of(battle.side(t[0]), t[1]).loyalty, t))
     bosses = [t for t in targets if t[0]]
     if bosses:
-        return min(bosses, key=lambda t: (battle.side(t[0]).life, t))
+        return min(bosses, key=lambda t: (battle.player(t[0]).life, t))
     return targets[0]
 
 
@@ -451,7 +489,7 @@ def _block_plan(battle: Battle) -> list[Action]:
             damage = power(side_of(attack), attacker_of(attack))
             incoming[attack.defender] = incoming.get(attack.defender, 0) + damage
     for attack in attacks:
-        pc_life = battle.side(attack.defender).life
+        pc_life = battle.player(attack.defender).life
         if (attack.owner, attack.card) in blocked or incoming.get(attack.defender, 0) < pc_life:
             continue
         side, attacker = side_of(attack), attacker_of(attack)

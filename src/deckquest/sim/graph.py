@@ -221,6 +221,10 @@ def _wrap(text: str, width: int = 24, lines: int = 2) -> list[str]:
 
 
 def to_svg(graph: SceneGraph, rates: dict[Exit, float] | None = None) -> str:
+    if not graph.nodes:  # a whole game (a system without scenes): nothing to draw
+        return ('<svg xmlns="http://www.w3.org/2000/svg" class="scene-graph" viewBox="0 0 240 40" width="240" '
+                'height="40" role="img" aria-label="no scenes"><text x="10" y="25" font-size="12" '
+                'font-family="sans-serif">The script has no scenes.</text></svg>')
     rows = layers(graph)
     widest = max(len(row) for row in rows)
     width = MARGIN * 2 + widest * NODE_WIDTH + (widest - 1) * COLUMN_GAP + 2 * SIDE_ROOM

@@ -180,6 +180,8 @@ def _scene_graph(data: dict) -> str:
     from deckquest.sim.graph import SceneGraph, to_svg
 
     graph, rates = SceneGraph.from_dict(data["graph"])
+    if not graph.nodes:  # a whole game without scenes
+        return ""
     return ('<h2 id="graph">Scenes and exits</h2><p>Each exit with the branch that takes it and the '
             "times runs took it per run (above 100% when parties loop).</p>"
             f'<div class="graph">{to_svg(graph, rates)}</div>')

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Callable, Protocol, Sequence
+from typing import AbstractSet, Callable, Protocol, Sequence
 
 from deckquest.cards.model import Card
-from deckquest.cards.oracle import coverage
+from deckquest.cards.oracle import Coverage, coverage
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc, PlayerNpc
 from deckquest.engine.combat.combat import horde_beaten
@@ -201,19 +201,35 @@ def _split_enemies(enemies) -> tuple[tuple[Card, ...], tuple[PlayerNpc, ...], tu
     return (hordes[0].cards if hordes else ()), bosses, npcs, bool(hordes)
 
 
+_COVERAGE: dict[int, tuple[tuple[Card, ...], Coverage, float]] = {}
+
+
+def deck_coverage(cards: tuple[Card, ...]) -> tuple[Coverage, float]:
+    """The deck's coverage and its score, worked out once per card table (cached by its
+    identity: a PC's table is shared by every battle it fights until a token joins it)."""
+    entry = _COVERAGE.get(id(cards))
+    if entry is not None and entry[0] is cards:
+        return entry[1], entry[2]
+    if len(_COVERAGE) > 1_000:
+        _COVERAGE.clear()
+    report = coverage(cards)
+    _COVERAGE[id(cards)] = (cards, report, report.score)
+    return report, report.score
+
+
 def coverage_warnings(pcs: Sequence[PC], bosses: Sequence[PlayerNpc]) -> tuple[str, ...]:
     """A warning for each deck of which less than LOW_COVERAGE is simulated (docs/effects.md)."""
     warnings = []
     for name, cards in [(pc.name, pc.cards) for pc in pcs] + [(b.name, b.cards) for b in bosses]:
-        report = coverage(cards)
-        if report.score < LOW_COVERAGE:
-            warnings.append(f"{name}'s deck is only {100 * report.score:.0f}% simulated "
+        report, score = deck_coverage(cards)
+        if score < LOW_COVERAGE:
+            warnings.append(f"{name}'s deck is only {100 * score:.0f}% simulated "
                             f"({report.count('none')} cards not at all, {report.count('partial')} partly): "
                             "see `deckquest cards coverage`")
     return tuple(warnings)
 
 
-def write_back(pc: PC, fought: PC, allies: set[int] = frozenset()) -> None:
+def write_back(pc: PC, fought: PC, allies: AbstractSet[int] = frozenset()) -> None:
     """Copy the battle's outcome for one PC into the party's PC. Its concentration
     counter stays as it was (battle turns are not concentration), and so does its boost of
     the scene (T-4.6: once per scene; a battle's boosts were its turns' own, and the scene's
@@ -258,6 +274,7 @@ def _ally_results(battle: Battle, allies) -> tuple[EnemyResult, ...]:
 def _result(battle: Battle, pcs: Sequence[PC], npcs=(), first_npc: int = 0,
             warnings: tuple[str, ...] = (), allies=()) -> BattleResult:
     horde = battle.horde
+    assert battle.outcome is not None  # the battle is over
     results = []
     for before, after in zip(pcs, battle.survivors):
         tally = battle.tallies[after.id]

@@ -33,7 +33,9 @@ from deckquest.engine.combat.profile import DEATHTOUCH, DOUBLE_STRIKE, FIRST_STR
 from deckquest.engine.combat.resolve import (
     STACK, ability_value, activated_abilities, choose_picks, permanent_value, resolve,
 )
-from deckquest.engine.combat.state import HORDE, Battle, enter_battlefield, find_permanent, keywords_of, power, toughness
+from deckquest.engine.combat.state import (
+    HORDE, Battle, enter_battlefield, keywords_of, permanent_of, power, toughness,
+)
 from deckquest.engine.pc import OPENING_HAND, PC, draw
 from deckquest.engine.permanents import Permanent
 
@@ -163,8 +165,8 @@ def planeswalker_npcs(battle: Battle, rng: random.Random, events) -> None:
         if not card.is_type("Planeswalker") or battle.outcome or permanent not in horde.battlefield:
             continue
         best = None
-        for index, ability in enumerate(activated_abilities(card)):
-            cost = ability.cost.loyalty
+        for ability in activated_abilities(card):
+            cost = ability.cost.loyalty if ability.cost is not None else None
             if cost is None or permanent.loyalty + cost < 0:
                 continue
             picks = choose_picks(battle, HORDE, ability, 0, 0, (HORDE, permanent.card), rng)
@@ -174,11 +176,11 @@ def planeswalker_npcs(battle: Battle, rng: random.Random, events) -> None:
                 continue
             value = ability_value(battle, HORDE, ability, picks, 0, 0, (HORDE, permanent.card)) + 0.5 * cost
             if best is None or value > best[0]:
-                best = (value, index, ability, picks)
+                best = (value, cost, ability, picks)
         if best is None:
             continue
-        _, index, ability, picks = best
-        permanent.loyalty += ability.cost.loyalty
+        _, cost, ability, picks = best
+        permanent.loyalty += cost
         if events is not None:
             events.append({"event": "battle_activate", "player": HORDE, "card": card.name, "id": permanent.card,
                            "ability": ability.text, "loyalty": permanent.loyalty})
@@ -237,20 +239,21 @@ def boss_attacks(battle: Battle, boss: PC, events) -> None:
     # at the one with the least loyalty when they can bring it down, the rest at the PC.
     walkers = sorted(((pc, p) for pc in battle.fighting() for p in pc.battlefield
                       if pc.cards[p.card].is_type("Planeswalker")), key=lambda w: (w[1].loyalty, w[0].id))
-    targets = {}
+    sent_at: dict[int, tuple[str, int]] = {}  # id(attacker) -> the planeswalker it attacks
     if walkers and going:
         pc, walker = walkers[0]
         strongest = sorted(going, key=lambda p: -power(boss, p))
-        sent, total = [], 0
+        sent: list[Permanent] = []
+        total = 0
         for permanent in strongest:
             if total >= walker.loyalty:
                 break
             sent.append(permanent)
             total += max(0, power(boss, permanent))
         if total >= walker.loyalty:
-            targets = {id(p): (pc.id, walker.card) for p in sent}
+            sent_at = {id(p): (pc.id, walker.card) for p in sent}
     for permanent in going:
-        owner, walker_card = targets.get(id(permanent), (defender.id, -1))
+        owner, walker_card = sent_at.get(id(permanent), (defender.id, -1))
         declare_attacker(battle, boss.id, permanent.card, owner, events, defender_card=walker_card)
 
 
@@ -258,24 +261,24 @@ def boss_blocks(battle: Battle, boss: PC, events) -> None:
     """Block the attackers coming at the boss (or its planeswalkers): kill and survive first,
     then chump the biggest while the unblocked damage would take the boss to 0."""
     attacks = sorted((a for a in battle.attacks if a.defender == boss.id and not a.blockers),
-                     key=lambda a: -power(battle.side(a.owner), find_permanent(battle.side(a.owner), a.card)))
+                     key=lambda a: -power(battle.side(a.owner), permanent_of(battle.side(a.owner), a.card)))
     free = [p for p in boss.battlefield if profile(boss.cards[p.card]).is_creature and not p.tapped]
     for attack in attacks:
         side = battle.side(attack.owner)
-        attacker = find_permanent(side, attack.card)
+        attacker = permanent_of(side, attack.card)
         good = [b for b in free if can_block(boss, b, side, attacker) and _kills(boss, b, side, attacker)
                 and _survives(boss, b, side, attacker)]
         if good:
             chosen = min(good, key=lambda b: permanent_value(boss, b))
             attack.blockers.append((boss.id, chosen.card))
             free.remove(chosen)
-    incoming = sum(power(battle.side(a.owner), find_permanent(battle.side(a.owner), a.card))
+    incoming = sum(power(battle.side(a.owner), permanent_of(battle.side(a.owner), a.card))
                    for a in attacks if not a.blockers and a.defender_card < 0)
     for attack in attacks:
         if incoming < boss.life or attack.blockers:
             continue
         side = battle.side(attack.owner)
-        attacker = find_permanent(side, attack.card)
+        attacker = permanent_of(side, attack.card)
         chumps = [b for b in free if can_block(boss, b, side, attacker)]
         if chumps:
             chosen = min(chumps, key=lambda b: permanent_value(boss, b))

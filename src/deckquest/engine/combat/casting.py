@@ -17,14 +17,15 @@ from deckquest.cards.model import Card, ManaCost
 from deckquest.cards.oracle import Ability
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
-from deckquest.engine.combat.effects import effect_of
+from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Source, max_x, pay, requirement
-from deckquest.engine.combat.profile import profile
+from deckquest.engine.combat.profile import PROFILES, profile
+from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program, with_abilities
 from deckquest.engine.combat.resolve import (
-    STACK, ability_value, activated_abilities, choose_picks, enters_triggers, modes_of, permanent_value,
+    STACK, ability_value, choose_picks, enters_triggers, modes_of, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
 )
-from deckquest.engine.combat.state import HORDE, Battle, StackItem, enter_battlefield, find_permanent
+from deckquest.engine.combat.state import HORDE, Battle, StackItem, enter_battlefield, find_permanent, permanent_of
 from deckquest.engine.combat.statics import refresh_statics
 from deckquest.engine.pc import lose_life
 
@@ -43,7 +44,8 @@ def mana_sources(side, exclude: int = -1) -> list[Source]:
     for index, permanent in enumerate(side.battlefield):
         if permanent.tapped or permanent.card == exclude:
             continue
-        facts = profile(side.cards[permanent.card])
+        card = side.cards[permanent.card]
+        facts = PROFILES.get(id(card)) or profile(card)
         if facts.mana and not (facts.is_creature and permanent.summoning_sick):
             sources.append((index, facts.mana))
     return sources
@@ -51,39 +53,31 @@ def mana_sources(side, exclude: int = -1) -> list[Source]:
 
 def is_instant_speed(card: Card) -> bool:
     """An instant, or a card with flash (CR 702.8)."""
-    return card.is_type("Instant") or profile(card).flash
+    return program(card).instant
 
 
-def kicked_cost(card: Card) -> ManaCost | None:
-    """The mana cost plus the kicker (CR 702.33), or None when the card has no kicker."""
-    kicker = recognition(card).kicker
-    if not kicker or card.mana_cost is None:
-        return None
-    return ManaCost(card.mana_cost.symbols + ManaCost.parse(kicker).symbols)
-
-
-def _spell_targets(battle: Battle | None, side, ability: Ability | None, card: int) -> list[tuple[int, tuple]]:
+def _spell_targets(battle: Battle | None, side, code: CardProgram, card: int) -> list[tuple[int, tuple]]:
     """(mode, first target) pairs a spell can be cast with; [(0, NO_TARGET)] when it needs none."""
+    ability = code.spell
     if ability is None:
         return [(0, NO_TARGET)]
-    found = []
-    for mode, effects in enumerate(modes_of(ability)):
-        wanted = slots(effects)
+    found: list[tuple[int, tuple]] = []
+    for mode, wanted, kind in code.modes:
         if not wanted:
             found.append((mode, NO_TARGET))
             continue
         if battle is None:
             continue
-        kind = next(e.kind for e in effects if wanted[0] in (e.target, e.other))
         refs = target_options(battle, side.id, wanted[0], (side.id, card), kind)
-        found += [(mode, ref) for ref in _completable(battle, side, ability, mode, card, refs)]
+        found += [(mode, ref) for ref in _completable(battle, side, ability, mode, card, refs, len(wanted))]
     return found
 
 
-def _completable(battle: Battle, side, ability: Ability, mode: int, card: int, refs: list) -> list:
+def _completable(battle: Battle, side, ability: Ability, mode: int, card: int, refs: list, wanted: int) -> list:
     """The first targets with which every further target can be chosen too (CR 601.2c: a
-    spell needs all its targets; "fights target creature you don't control" needs one)."""
-    if len(slots(modes_of(ability)[mode])) < 2:
+    spell needs all its targets; "fights target creature you don't control" needs one).
+    `wanted`: how many targets the mode chooses."""
+    if wanted < 2:
         return refs
     return [ref for ref in refs if choose_picks(battle, side.id, ability, mode, 0, (side.id, card),
                                                 None, first=ref) is not None]  # greedy: no draw
@@ -110,77 +104,110 @@ def castable(side, battle: Battle | None = None, instant_speed: bool = False) ->
     """Lands the side may play and spells it can pay for: one action per card name (copies
     are interchangeable), value of X, mode and first target. Spells whose text is not
     understood are not offered (they would do nothing). Without `battle`, spells that
-    need targets are left out. `instant_speed`: instants only, no land."""
-    actions = []
+    need targets are left out. `instant_speed`: instants only, no land.
+
+    What can be cast depends on the hand, whether a land was played and what the untapped
+    sources make; only targets and sacrifices depend on the rest of the battle. So the
+    battle remembers, for each such state of a side, the actions that need nothing else and
+    the cards whose targets (or sacrifices) must still be looked at (`Battle.castable_plans`):
+    a state seen before (the other PC acted, the same hand in the next respond window, a
+    boss weighing its next play) is not worked out again."""
+    sources = mana_sources(side)
+    key = (side.id, instant_speed, side.land_played, tuple([made for _, made in sources]), tuple(side.hand))
+    plans = battle.castable_plans if battle is not None and not REGISTRY else None
+    plan = plans.get(key) if plans is not None else None
+    if plan is None:
+        plan = _castable_plan(side, sources, instant_speed)
+        if plans is not None:
+            plans[key] = plan
+    actions: list[Action] = []
+    for entry in plan:
+        if isinstance(entry, Action):
+            actions.append(entry)
+            continue
+        card_id, code, xs = entry
+        if code.sacrifice and not _sacrificeable(side, code.sacrifice, -1):
+            continue
+        for mode, target in _spell_targets(battle, side, code, card_id):
+            for x in xs:
+                actions.append(Action(act.CAST, side.id, card_id, x, target, mode))
+    return actions
+
+
+Planned = Action | tuple[int, CardProgram, range]  # an action, or a card whose targets are still to list
+
+
+def _castable_plan(side, sources: list[Source], instant_speed: bool) -> tuple[Planned, ...]:
+    """`castable` for a side's hand, lands played and mana (see there): the actions that
+    depend on nothing else, in order, and (card, program, values of X) for the cards whose
+    targets or additional sacrifice must be looked at on the battlefield each time."""
+    plan: list[Planned] = []
     seen = set()
-    sources = None
+    cards = side.cards
     for card_id in side.hand:
-        card = side.cards[card_id]
-        if card.name in seen:
+        code = program(cards[card_id])
+        if code.name in seen:
             continue
-        seen.add(card.name)
-        facts = profile(card)
-        if facts.is_land:
+        seen.add(code.name)
+        if code.facts.is_land:
             if not side.land_played and not instant_speed:
-                actions.append(Action(act.PLAY_LAND, side.id, card_id))
+                plan.append(Action(act.PLAY_LAND, side.id, card_id))
             continue
-        if instant_speed and not is_instant_speed(card):
+        if (instant_speed and not code.instant) or not code.offered:
             continue
-        ability = None if facts.is_permanent or effect_of(card) else spell_ability(card)
-        if card.mana_cost is None or not (facts.is_permanent or effect_of(card) or ability):
-            continue
-        if ability is not None and ability.cost is not None and ability.cost.sacrifice and \
-                not _sacrificeable(side, ability.cost.sacrifice, -1):
-            continue
-        if sources is None:
-            sources = mana_sources(side)
-        cost = facts.cost
+        cost = code.cost
         if pay(sources, cost) is None:
             continue
-        for mode, target in _spell_targets(battle, side, ability, card_id):
-            for x in range(max_x(sources, cost) + 1):
-                actions.append(Action(act.CAST, side.id, card_id, x, target, mode))
-        kicked = kicked_cost(card) if facts.is_permanent else None
-        if kicked is not None and pay(sources, requirement(kicked)) is not None:
-            actions.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
-    return actions
+        xs = range(max_x(sources, cost) + 1)
+        if code.sacrifice or any(mode.slots for mode in code.modes):
+            plan.append((card_id, code, xs))
+        else:
+            modes = [mode.number for mode in code.modes] or [0]
+            plan.extend(Action(act.CAST, side.id, card_id, x, NO_TARGET, mode) for mode in modes for x in xs)
+        if code.kicked is not None and pay(sources, code.kicked) is not None:
+            plan.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
+    return tuple(plan)
 
 
 def activations(side, battle: Battle, sorcery_speed: bool = True) -> list[Action]:
     """Activated abilities the side can pay for now, one action per ability and first target;
     loyalty abilities once per planeswalker per turn, at sorcery speed (CR 606.3)."""
     actions = []
+    cards = side.cards
+    able = with_abilities(cards)
     for permanent in side.battlefield:
-        card = side.cards[permanent.card]
-        for index, ability in enumerate(activated_abilities(card)):
-            if not _can_pay(battle, side, permanent, ability, sorcery_speed) or \
+        if permanent.card not in able:
+            continue
+        code = program(cards[permanent.card])
+        for activated in code.activated:
+            index = activated.number
+            if not _can_pay(battle, side, permanent, activated, code.facts.is_creature, sorcery_speed) or \
                     battle.activated.count((side.id, permanent.card, index)) >= MAX_ACTIVATIONS:
                 continue
-            wanted = slots(ability.effects)
+            wanted = activated.slots
             if not wanted:
                 actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, NO_TARGET, index))
                 continue
-            kind = next(e.kind for e in ability.effects if wanted[0] in (e.target, e.other))
-            refs = target_options(battle, side.id, wanted[0], (side.id, permanent.card), kind)
-            for ref in _completable(battle, side, ability, 0, permanent.card, refs):
+            refs = target_options(battle, side.id, wanted[0], (side.id, permanent.card), activated.first_kind)
+            for ref in _completable(battle, side, activated.ability, 0, permanent.card, refs, len(wanted)):
                 actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, ref, index))
     return actions
 
 
-def _can_pay(battle: Battle, side, permanent, ability: Ability, sorcery_speed: bool) -> bool:
-    cost = ability.cost
+def _can_pay(battle: Battle, side, permanent, activated: Activated, is_creature: bool, sorcery_speed: bool) -> bool:
+    cost = activated.cost
     if cost.loyalty is not None:
         used = any(entry[:2] == (side.id, permanent.card) for entry in battle.activated)
         return sorcery_speed and not used and permanent.loyalty + cost.loyalty >= 0
-    if cost.tap and (permanent.tapped or (profile(side.cards[permanent.card]).is_creature and permanent.summoning_sick)):
+    if cost.tap and (permanent.tapped or (is_creature and permanent.summoning_sick)):
         return False
     if cost.life and side.life <= cost.life:
         return False
     if cost.sacrifice and not _sacrificeable(side, cost.sacrifice, permanent.card):
         return False
-    if cost.mana:
+    if activated.mana is not None:
         sources = mana_sources(side, exclude=permanent.card if cost.tap else -1)
-        if pay(sources, requirement(ManaCost.parse(cost.mana))) is None:
+        if pay(sources, activated.mana) is None:
             return False
     return True
 
@@ -199,7 +226,7 @@ def _sacrifice(battle: Battle, side, what: str, source: int, rng: random.Random,
     chosen = _sacrifice_choice(side, what, source)
     if chosen is not None:
         _sacrifice_event(side, chosen, events)
-        leave_battlefield(battle, side, find_permanent(side, chosen), "graveyard", rng, events)
+        leave_battlefield(battle, side, permanent_of(side, chosen), "graveyard", rng, events)
 
 
 def _sacrifice_event(side, card: int, events) -> None:
@@ -213,6 +240,8 @@ def _picks(battle: Battle, side, ability: Ability | None, action: Action, mode: 
     generator of its own seeded 0, so weighing draws nothing from the battle's)."""
     if ability is None or action.target == NO_TARGET:
         return ()
+    if len(slots(modes_of(ability)[mode])) == 1:
+        return (action.target,)  # the one target is the action's (choose_picks would say so)
     at_random = side.id == HORDE
     if at_random and rng is None:
         rng = random.Random(0)
@@ -226,7 +255,7 @@ def cast(battle: Battle, action: Action, rng: random.Random, events) -> None:
     targets (CR 601.2)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
-    ability = None if profile(card).is_permanent or effect_of(card) else spell_ability(card)
+    ability = program(card).spell
     picks = _picks(battle, side, ability, action, action.mode, rng)
     kicked = action.mode == KICKED and ability is None and kicked_cost(card) is not None
     mana_from = _pay_mana(side, kicked_cost(card) if kicked else card.mana_cost, action.x)
@@ -250,8 +279,8 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
     """Pay an activated or loyalty ability's cost and put it on the stack (CR 602)."""
     side = battle.side(action.player)
     permanent = find_permanent(side, action.card)
-    ability = activated_abilities(side.cards[action.card])[action.mode]
-    cost = ability.cost
+    activated = program(side.cards[action.card]).activated[action.mode]
+    ability, cost = activated.ability, activated.cost
     picks = _picks(battle, side, ability, action, 0, rng)
     battle.activated.append((side.id, action.card, action.mode))
     loyalty_left = None
@@ -261,9 +290,10 @@ def activate(battle: Battle, action: Action, rng: random.Random, events) -> None
     if cost.mana:
         _pay_mana(side, ManaCost.parse(cost.mana), 0, exclude=action.card if cost.tap else -1)
     if cost.tap:
+        assert permanent is not None  # {T}: only a permanent on the battlefield is offered
         permanent.tapped = True
     if cost.life:
-        lose_life(side, cost.life)
+        lose_life(battle.player(side.id), cost.life)
     if events is not None:
         event = {"event": "battle_activate", "player": side.id, "card": side.cards[action.card].name,
                  "id": action.card, "ability": ability.text}
@@ -281,6 +311,7 @@ def _name(battle: Battle, ref: tuple[str, int]) -> str:
     owner, card = ref
     if owner == STACK:
         item = battle.stack[card]
+        assert item is not None  # a target on the stack is a spell still there
         return battle.side(item.controller).cards[item.card].name
     side = battle.side(owner)
     return side.cards[card].name if card >= 0 else owner
@@ -332,27 +363,31 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     """How much the greedy policies like a cast or an activation, in mana-value terms: a
     permanent its mana value (a creature a little more for its stats); a spell or ability
     what its effects are worth with the best remaining targets, minus what its cost gives up.
-    Negative: better not. `costs` caches cost penalties while one decision weighs many
-    actions (they do not depend on the target)."""
+    Negative: better not. `costs` is a dict kept while one decision weighs many actions on
+    the same battle: it caches cost penalties (they do not depend on the target) and the worth
+    of damage to each object (`resolve.ability_value`'s memo)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
+    code = program(card)
+    ability: Ability | None
     if action.kind == act.CAST:
-        facts = profile(card)
-        if facts.is_permanent or effect_of(card):
-            value = card.mana_value + action.x
+        facts = code.facts
+        if facts.is_permanent or code.registered:
+            value: float = card.mana_value + action.x
             if facts.is_creature:
                 value += (facts.power + facts.toughness) / 10
             if action.mode == KICKED:  # what the kicked enters abilities do, now
                 value += sum(ability_value(battle, side.id, a, (), 0, 0, (side.id, -1))
-                             for a in recognition(card).abilities if a.kicked and not slots(a.effects))
+                             for a in code.kicked_abilities)
             elif facts.statics:  # a lord or an anthem: what it gives the creatures out now
                 value += _static_value(battle, side, facts.statics)
             return value
-        ability, mode, source = spell_ability(card), action.mode, -1
+        ability, mode, source = code.spell, action.mode, -1
     else:
-        ability, mode, source = activated_abilities(card)[action.mode], 0, action.card
+        ability, mode, source = code.activated[action.mode].ability, 0, action.card
+    assert ability is not None  # castable offers a spell only when its text is understood
     picks = _picks(battle, side, ability, action, mode, rng)
-    value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card))
+    value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card), costs)
     key = (action.kind, action.player, action.card, action.mode)
     if costs is None or key not in costs:
         penalty = _cost_penalty(side, card, ability, source)
@@ -394,7 +429,7 @@ def _cost_penalty(side, card: Card, ability: Ability, source: int) -> float:
     penalty = 0.0
     if cost.sacrifice:
         chosen = _sacrifice_choice(side, cost.sacrifice, source)
-        penalty += permanent_value(side, find_permanent(side, chosen)) if chosen is not None else 0
+        penalty += permanent_value(side, permanent_of(side, chosen)) if chosen is not None else 0
     if source < 0:
         return penalty  # a spell's additional cost; its mana is its card's
     if cost.loyalty is not None:

@@ -18,11 +18,13 @@ import random
 
 from deckquest.engine.combat.profile import (
     ANY_PROTECTION, CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE,
-    INDESTRUCTIBLE, LANDWALK, LANDWALK_TYPES, LIFELINK, MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE,
+    INDESTRUCTIBLE, LANDWALK, LANDWALK_TYPES, LIFELINK, MENACE, PROFILES, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE,
     profile, protected_from,
 )
 from deckquest.engine.combat.statics import is_pc_creature, pc_creature_leaves, refresh_statics
-from deckquest.engine.combat.state import HORDE, Attack, Battle, find_permanent, keywords_of, power, toughness
+from deckquest.engine.combat.state import (
+    HORDE, Attack, Battle, find_permanent, keywords_of, permanent_of, power, toughness,
+)
 from deckquest.engine.pc import OK, gain_life, lose_life
 from deckquest.engine.permanents import Permanent
 
@@ -30,9 +32,12 @@ from deckquest.engine.permanents import Permanent
 def can_attack(side, permanent: Permanent, haste_for_all: bool = False) -> bool:
     """An untapped creature without defender whose controller has controlled it
     since the turn began (summoning sickness), unless it has haste."""
-    card = profile(side.cards[permanent.card])
-    flags = keywords_of(side, permanent)
-    if not card.is_creature or permanent.tapped or flags & DEFENDER:
+    physical = side.cards[permanent.card]
+    card = PROFILES.get(id(physical)) or profile(physical)
+    if not card.is_creature or permanent.tapped:
+        return False
+    flags = card.keywords | permanent.granted | permanent.static_keywords
+    if flags & DEFENDER:
         return False
     return not permanent.summoning_sick or haste_for_all or bool(flags & HASTE)
 
@@ -43,9 +48,10 @@ def can_block(blocker_side, blocker: Permanent, attacker_side, attacker: Permane
     landwalk by none while the blocker's controller controls a land of that type (CR 702.14c).
     An unconscious PC takes no actions, so it never blocks (T-7.2)."""
     card = blocker_side.cards[blocker.card]
-    if not profile(card).is_creature or blocker.tapped:
+    facts = PROFILES.get(id(card)) or profile(card)
+    if not facts.is_creature or blocker.tapped:
         return False
-    mine = keywords_of(blocker_side, blocker)
+    mine = facts.keywords | blocker.granted | blocker.static_keywords
     theirs = keywords_of(attacker_side, attacker)
     if mine & CANT_BLOCK or theirs & UNBLOCKABLE or is_pc_creature(card):
         return False
@@ -66,7 +72,7 @@ def declare_attacker(battle: Battle, owner: str, card: int, defender: str, event
     """The creature attacks `defender` (or that player's planeswalker `defender_card`,
     T-8.2); it taps unless it has vigilance."""
     side = battle.side(owner)
-    permanent = find_permanent(side, card)
+    permanent = permanent_of(side, card)
     if not keywords_of(side, permanent) & VIGILANCE:
         permanent.tapped = True
     battle.attacks.append(Attack(owner, card, defender, defender_card=defender_card))
@@ -165,12 +171,12 @@ def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool 
     life_loss: dict[str, int] = {}
     hits: list[tuple[str, int, str]] = []
     for source_owner, source, target_owner, target, amount in dealt:
-        if target < 0 and target_owner != HORDE and battle.side(target_owner).status == OK \
+        if target < 0 and target_owner != HORDE and battle.player(target_owner).status == OK \
                 and (source_owner, source, target_owner) not in hits:
             hits.append((source_owner, source, target_owner))
         _deal(battle, source_owner, source, target_owner, target, amount, life_loss, events)
     for pc_id, amount in life_loss.items():
-        pc = battle.side(pc_id)
+        pc = battle.player(pc_id)
         lose_life(pc, amount)
         if events is not None:
             events.append({"event": "battle_life", "player": pc_id, "change": -amount, "life": pc.life,
@@ -204,16 +210,17 @@ def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords
         rng.shuffle(blockers)
     else:
         blockers.sort(key=lambda blocker: blocker[2])
-    assigned = []
+    assigned: list[tuple[str, int, int]] = []  # (owner, card or -1 the player, damage)
     for owner, card, lethal in blockers:
         share = min(lethal, amount)
-        assigned.append([owner, card, share])
+        assigned.append((owner, card, share))
         amount -= share
     if amount > 0:
         if keywords & TRAMPLE:
-            assigned.append([attack.defender, attack.defender_card, amount])
+            assigned.append((attack.defender, attack.defender_card, amount))
         else:
-            assigned[0][2] += amount
+            owner, card, share = assigned[0]
+            assigned[0] = (owner, card, share + amount)
     return [(attack.owner, attack.card, owner, card, share) for owner, card, share in assigned if share > 0]
 
 
@@ -231,7 +238,7 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
     keywords = (keywords_of(source_side, source_permanent) if source_permanent is not None
                 else profile(source_side.cards[source]).keywords)
     target_side = battle.side(target_owner)
-    if target < 0 and target_owner != HORDE and target_side.status != OK:
+    if target < 0 and target_owner != HORDE and battle.player(target_owner).status != OK:
         return
     if target >= 0:
         permanent = find_permanent(target_side, target)
@@ -257,11 +264,12 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
     if source_owner != HORDE:
         battle.tallies[source_owner].damage_dealt += amount
         if keywords & LIFELINK:
-            gain_life(source_side, amount)
+            player = battle.player(source_owner)
+            gain_life(player, amount)
             battle.tallies[source_owner].life_gained += amount
             if events is not None:
                 events.append({"event": "battle_life", "player": source_owner, "change": amount,
-                               "life": source_side.life, "status": source_side.status})
+                               "life": player.life, "status": player.status})
     if events is not None:
         target_name = target_side.cards[target].name if target >= 0 else target_owner
         events.append({"event": "battle_damage", "source": source_side.cards[source].name,
@@ -321,9 +329,10 @@ def legend_rule(side) -> list[Permanent]:
     The side keeps the one worth most (`resolve.permanent_value`: a planeswalker with more
     loyalty), of equals the one that came first. Returns the permanents to put there."""
     legends: dict[str, list[Permanent]] = {}
+    cards = side.cards
     for permanent in side.battlefield:
-        card = side.cards[permanent.card]
-        if "Legendary" in card.supertypes:
+        card = cards[permanent.card]
+        if (PROFILES.get(id(card)) or profile(card)).legendary:
             legends.setdefault(card.name, []).append(permanent)
     extra: list[Permanent] = []
     for same in legends.values():
@@ -336,13 +345,15 @@ def legend_rule(side) -> list[Permanent]:
 
 
 def _is_destroyed(battle: Battle, side, permanent: Permanent) -> bool:
-    card = profile(side.cards[permanent.card])
+    physical = side.cards[permanent.card]
+    card = PROFILES.get(id(physical)) or profile(physical)
     if not card.is_creature:
-        return card.loyalty > 0 and permanent.loyalty <= 0 and side.cards[permanent.card].is_type("Planeswalker")
-    left = toughness(side, permanent)
+        return card.loyalty > 0 and permanent.loyalty <= 0 and physical.is_type("Planeswalker")
+    # toughness() and keywords_of(), written out: every state-based check asks every permanent
+    left = card.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
     if left <= 0:
         return True
-    if keywords_of(side, permanent) & INDESTRUCTIBLE:
+    if (card.keywords | permanent.granted | permanent.static_keywords) & INDESTRUCTIBLE:
         return False
     return permanent.damage >= left or (
         permanent.damage > 0 and (side.id, permanent.card) in battle.deathtouched

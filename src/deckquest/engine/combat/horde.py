@@ -16,7 +16,7 @@ from deckquest.engine.combat.combat import (
 from deckquest.engine.combat.effects import effect_of
 from deckquest.engine.combat.resolve import choose_picks, enters_triggers, modes_of, resolve, spell_ability
 from deckquest.engine.combat.profile import MENACE, profile
-from deckquest.engine.combat.state import HORDE, Battle, Horde, enter_battlefield, find_permanent
+from deckquest.engine.combat.state import HORDE, Battle, Horde, enter_battlefield, permanent_of
 from deckquest.engine.combat.statics import refresh_statics
 
 #: T-6.4: library size after the cut, by the number of players (4 or more: 60).
@@ -84,8 +84,7 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
             state_based_actions(battle, events, rng)  # the legend rule, CR 704.5j
     if effect is not None:
         effect.resolve(battle, HORDE, card, 0, rng, events)
-    elif not facts.is_permanent and spell_ability(physical) is not None:
-        ability = spell_ability(physical)
+    elif not facts.is_permanent and (ability := spell_ability(physical)) is not None:
         mode = rng.randrange(len(modes_of(ability)))
         picks = choose_picks(battle, HORDE, ability, mode, 0, (HORDE, card), rng, at_random=True)
         if picks is not None:
@@ -118,7 +117,7 @@ def horde_blocks(battle: Battle, rng: random.Random, events) -> None:
         if permanent.tapped or not profile(horde.cards[permanent.card]).is_creature:
             continue
         options = [a for a in battle.attacks if a.defender == HORDE
-                   and can_block(horde, permanent, battle.side(a.owner), find_permanent(battle.side(a.owner), a.card))]
+                   and can_block(horde, permanent, battle.side(a.owner), permanent_of(battle.side(a.owner), a.card))]
         pick = rng.randrange(len(options) + 1)
         if pick < len(options):
             options[pick].blockers.append((HORDE, permanent.card))

@@ -60,6 +60,14 @@ def requirement(cost: ManaCost | None) -> Requirement:
 Source = tuple[int, tuple[frozenset[str], ...]]  # (index of the permanent, its units)
 
 
+Made = tuple[tuple[frozenset[str], ...], ...]  # what each source makes, in the sources' order
+#: Payments already worked out: id(cost) -> (cost, {(what the sources make, x): the
+#: positions in the sources list to tap, or None}). A battle pays the same few costs from
+#: the same few lands again and again; the answer depends only on what each source makes.
+_PAID: dict[int, tuple[Requirement, dict[tuple[Made, int], tuple[int, ...] | None]]] = {}
+_PAID_MAX = 20_000
+
+
 def pay(sources: list[Source], cost: Requirement, x: int = 0) -> list[int] | None:
     """The permanents to tap to pay `cost` with X = `x`, or None if it cannot be paid.
 
@@ -67,8 +75,28 @@ def pay(sources: list[Source], cost: Requirement, x: int = 0) -> list[int] | Non
     later symbol needs it), so a Forest pays {G} before a dual land does; then
     generic mana takes what is left, leftovers of already tapped sources first.
     Two-brid symbols are paid with their colour when possible, else with two generic.
+    The sources must be in the order of their permanents (as `casting.mana_sources`
+    lists them): the answer is remembered by what each source makes, as positions.
     """
-    units = [(source, unit) for source, made in sources for unit in made]
+    entry = _PAID.get(id(cost))
+    if entry is None or entry[0] is not cost:
+        if len(_PAID) >= _PAID_MAX:
+            _PAID.clear()
+        entry = _PAID[id(cost)] = (cost, {})
+    key = (tuple([made for _, made in sources]), x)
+    memo = entry[1]
+    if key in memo:
+        positions = memo[key]
+    else:
+        if len(memo) >= _PAID_MAX:
+            memo.clear()
+        positions = memo[key] = _positions(key[0], cost, x)
+    return None if positions is None else [sources[i][0] for i in positions]
+
+
+def _positions(made: Made, cost: Requirement, x: int) -> tuple[int, ...] | None:
+    """`pay` for sources numbered by their position."""
+    units = [(source, unit) for source, units_made in enumerate(made) for unit in units_made]
     if len(units) < cost.total(x):
         return None
     for as_colour in range(len(cost.twobrid), -1, -1):
@@ -76,7 +104,7 @@ def pay(sources: list[Source], cost: Requirement, x: int = 0) -> list[int] | Non
         generic = cost.generic + cost.x_count * x + 2 * (len(cost.twobrid) - as_colour)
         tapped = _pay(units, symbols, generic)
         if tapped is not None:
-            return tapped
+            return tuple(tapped)
     return None
 
 

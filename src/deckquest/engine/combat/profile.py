@@ -87,6 +87,7 @@ class Profile:
     flash: bool = False  # CR 702.8: cast at instant speed
     statics: tuple = ()  # its static abilities that affect other permanents (oracle `anthem` effects)
     cost: Requirement | None = None  # its mana cost as payment reads it (empty without a cost)
+    legendary: bool = False  # the legend rule (CR 704.5j) looks at every permanent often
 
 
 def stat(value: str | None) -> int:
@@ -146,21 +147,25 @@ def mana_units(card: Card) -> tuple[frozenset[str], ...]:
     return (colors,) if colors else ()
 
 
-_PROFILES: dict[int, tuple[Card, Profile]] = {}  # id(card) -> (card, its profile)
+#: id(card) -> its profile. Hot loops look a card up here first (`PROFILES.get(id(card)) or
+#: profile(card)`), saving a call; `profile` fills it.
+PROFILES: dict[int, Profile] = {}
+_HELD: list[Card] = []  # the cards of the cached profiles, kept alive
 _PROFILES_MAX = 50_000
 
 
 def profile(card: Card) -> Profile:
     """The card's profile, cached by object identity: hashing a frozen Card walks all
-    its fields, which is too slow for the battle loop. The cache holds the card, so
-    its id cannot be reused while the entry lives."""
-    entry = _PROFILES.get(id(card))
-    if entry is not None and entry[0] is card:
-        return entry[1]
-    if len(_PROFILES) >= _PROFILES_MAX:
-        _PROFILES.clear()
-    facts = read_profile(card)
-    _PROFILES[id(card)] = (card, facts)
+    its fields, which is too slow for the battle loop. The cache holds the card (`_HELD`),
+    so while its entry lives no other object can have its id: a hit needs no other check."""
+    facts = PROFILES.get(id(card))
+    if facts is not None:
+        return facts
+    if len(PROFILES) >= _PROFILES_MAX:
+        PROFILES.clear()
+        _HELD.clear()
+    facts = PROFILES[id(card)] = read_profile(card)
+    _HELD.append(card)
     return facts
 
 
@@ -194,4 +199,5 @@ def read_profile(card: Card) -> Profile:
         flash=any(k.lower() == "flash" for k in card.keywords),
         statics=tuple(statics),
         cost=requirement(card.mana_cost),
+        legendary="Legendary" in card.supertypes,
     )

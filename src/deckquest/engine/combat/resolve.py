@@ -18,14 +18,15 @@ docs/battles.md states); spells and activated abilities use the stack.
 from __future__ import annotations
 
 import random
+from typing import NamedTuple
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Effect, Recognition, Target, Token, recognise
 from deckquest.engine.combat.profile import (
-    DEATHTOUCH, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
+    ANY_PROTECTION, DEATHTOUCH, PROFILES, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
 )
 from deckquest.engine.combat.state import (
-    HORDE, Battle, StackItem, enter_battlefield, find_permanent, keywords_of, power, toughness,
+    HORDE, Battle, StackItem, enter_battlefield, find_permanent, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.combat.statics import fall_unconscious, is_pc_creature, refresh_statics
 from deckquest.engine.pc import DEAD, OK, draw, gain_life, lose_life
@@ -73,29 +74,62 @@ def spell_ability(card: Card) -> Ability | None:
     return ability
 
 
-def triggered(card: Card, timing: str) -> list[Ability]:
-    return [a for a in recognition(card).abilities if a.timing == timing]
+_TRIGGERED: dict[tuple[int, str], tuple[Card, tuple[Ability, ...]]] = {}
 
 
-def activated_abilities(card: Card) -> list[Ability]:
+def triggered(card: Card, timing: str) -> tuple[Ability, ...]:
+    """The card's triggered abilities of a timing (enters, dies, upkeep, …), cached by the
+    card's identity: every upkeep and end step asks it of every permanent."""
+    entry = _TRIGGERED.get((id(card), timing))
+    if entry is not None and entry[0] is card:
+        return entry[1]
+    if len(_TRIGGERED) > 50_000:
+        _TRIGGERED.clear()
+    found = tuple(a for a in recognition(card).abilities if a.timing == timing)
+    _TRIGGERED[(id(card), timing)] = (card, found)
+    return found
+
+
+_ACTIVATED: dict[int, tuple[Card, tuple[Ability, ...]]] = {}
+
+
+def activated_abilities(card: Card) -> tuple[Ability, ...]:
     """Activated and loyalty abilities, in the order printed (an ability's index is its
-    position here)."""
-    return [a for a in recognition(card).abilities if a.timing in ("activated", "loyalty")]
+    position here); cached by the card's identity."""
+    entry = _ACTIVATED.get(id(card))
+    if entry is not None and entry[0] is card:
+        return entry[1]
+    if len(_ACTIVATED) > 50_000:
+        _ACTIVATED.clear()
+    found = tuple(a for a in recognition(card).abilities if a.timing in ("activated", "loyalty"))
+    _ACTIVATED[id(card)] = (card, found)
+    return found
 
 
 def modes_of(ability: Ability) -> tuple[tuple[Effect, ...], ...]:
     return ability.modes or (ability.effects,)
 
 
-def slots(effects: tuple[Effect, ...]) -> list[Target]:
+_SLOTS: dict[int, tuple[tuple[Effect, ...], tuple[Target, ...]]] = {}
+
+
+def slots(effects: tuple[Effect, ...]) -> tuple[Target, ...]:
     """The targets to choose, in order: each distinct "target" phrase once per target it
-    names ("two target lands": twice); an effect that repeats a phrase shares its choice."""
+    names ("two target lands": twice); an effect that repeats a phrase shares its choice.
+    Cached by the identity of the effects (an ability's, which the recognition cache keeps)."""
+    entry = _SLOTS.get(id(effects))
+    if entry is not None and entry[0] is effects:
+        return entry[1]
     found: list[Target] = []
     for effect in effects:
         for target in (effect.target, effect.other):
             if target is not None and target.scope == "target" and target not in found:
                 found.append(target)
-    return [t for t in found for _ in range(t.count)]
+    wanted = tuple(t for t in found for _ in range(t.count))
+    if len(_SLOTS) > 50_000:
+        _SLOTS.clear()
+    _SLOTS[id(effects)] = (effects, wanted)
+    return wanted
 
 
 # --- who is what ----------------------------------------------------------------------------
@@ -124,13 +158,6 @@ def players(battle: Battle, kind: str) -> list[str]:
 
 _TYPE_WORDS = {"artifact": "Artifact", "enchantment": "Enchantment", "land": "Land",
                "planeswalker": "Planeswalker", "creature": "Creature", "instant": "Instant", "sorcery": "Sorcery"}
-
-
-def _kind_ok(card: Card, kinds) -> bool:
-    for kind in kinds:
-        if kind == "permanent" or card.is_type(_TYPE_WORDS.get(kind, "")):
-            return True
-    return False
 
 
 def _condition_ok(battle: Battle, side, permanent: Permanent, condition, source: Ref) -> bool:
@@ -172,9 +199,9 @@ def _spell_ok(battle: Battle, controller: str, item: StackItem | None, target: T
         return False
     card = battle.side(item.controller).cards[item.card]
     for condition in target.conditions:
-        if condition.kind == "type" and not card.is_type(_TYPE_WORDS[condition.value]):
+        if condition.kind == "type" and not card.is_type(_TYPE_WORDS[str(condition.value)]):
             return False
-        if condition.kind == "not_type" and card.is_type(_TYPE_WORDS.get(condition.value, condition.value)):
+        if condition.kind == "not_type" and card.is_type(_TYPE_WORDS.get(str(condition.value), str(condition.value))):
             return False
     return True
 
@@ -186,34 +213,105 @@ def target_options(battle: Battle, controller: str, target: Target, source: Ref,
     found: list[Ref] = []
     if "player" in target.kinds:
         found += [(p, PLAYER) for p in players(battle, kind) if _controller_ok(battle, controller, p, target.controller)]
-    wanted = [k for k in target.kinds if k != "player"]
-    if wanted:
-        source_card = battle.side(source[0]).cards[source[1]] if source[1] >= 0 and source[0] else None
-        for side in battle.sides():
-            if not _controller_ok(battle, controller, side.id, target.controller):
+    wanted = _wanted_types(target.kinds)
+    if wanted is None:
+        return found
+    targeted = target.scope == "target"
+    source_card = battle.side(source[0]).cards[source[1]] if targeted and source[1] >= 0 and source[0] else None
+    coloured = source_card if source_card is not None and source_card.colors else None  # protection is from colours
+    conditions = target.conditions
+    for side in battle.sides():
+        if not _controller_ok(battle, controller, side.id, target.controller):
+            continue
+        shielded = targeted and opposing(battle, controller, side.id)  # hexproof counts (CR 702.11b)
+        cards = side.cards
+        for permanent in side.battlefield:
+            card = cards[permanent.card]
+            if wanted and wanted.isdisjoint(card.type_line.card_types):
                 continue
-            for permanent in side.battlefield:
-                if _kind_ok(side.cards[permanent.card], wanted) and all(
-                        _condition_ok(battle, side, permanent, c, source) for c in target.conditions):
-                    if target.scope == "target" and (protected_from(keywords_of(side, permanent), source_card)
-                                                      if source_card is not None else False):
-                        continue  # CR 702.16b: not a legal target
-                    if target.scope == "target" and keywords_of(side, permanent) & HEXPROOF and \
-                            opposing(battle, controller, side.id):
-                        continue  # CR 702.11b
-                    found.append((side.id, permanent.card))
+            if conditions and not all(_condition_ok(battle, side, permanent, c, source) for c in conditions):
+                continue
+            if targeted and (coloured is not None or shielded):
+                flags = keywords_of(side, permanent)
+                if coloured is not None and flags & ANY_PROTECTION and protected_from(flags, coloured):
+                    continue  # CR 702.16b: not a legal target
+                if shielded and flags & HEXPROOF:
+                    continue  # CR 702.11b
+            found.append((side.id, permanent.card))
+    return found
+
+
+_WANTED: dict[tuple[str, ...], frozenset[str] | None] = {}
+_UNREAD = frozenset(("?",))
+
+
+def _wanted_types(kinds: tuple[str, ...]) -> frozenset[str] | None:
+    """The card types a target's kinds (other than "player") accept: None when none does
+    (only players), the empty set when any permanent does."""
+    wanted = _WANTED.get(kinds, _UNREAD)
+    if wanted is not _UNREAD:
+        return wanted
+    others = [k for k in kinds if k != "player"]
+    found: frozenset[str] | None
+    if not others:
+        found = None
+    elif "permanent" in others:
+        found = frozenset()
+    else:
+        found = frozenset(_TYPE_WORDS.get(k, "") for k in others)
+    _WANTED[kinds] = found
     return found
 
 
 # --- choosing targets -----------------------------------------------------------------------
 
 
-def _assign(effects: tuple[Effect, ...], picks: tuple[Ref, ...]) -> dict[Target, list[Ref]]:
-    """Which chosen refs belong to which "target" phrase (see `slots`)."""
-    assignment: dict[Target, list[Ref]] = {}
-    for target, ref in zip(slots(effects), picks):
-        assignment.setdefault(target, []).append(ref)
+class _Phrases(NamedTuple):
+    """The "target" phrases of some effects: `owners` the phrase of each slot (see `slots`),
+    `phrases` how many distinct phrases, `of_effect` each effect's target and other phrase
+    (-1: not a "target" phrase)."""
+
+    owners: tuple[int, ...]
+    phrases: int
+    of_effect: tuple[tuple[int, int], ...]
+
+
+_PHRASES: dict[int, tuple[tuple[Effect, ...], _Phrases]] = {}
+
+
+def _phrases(effects: tuple[Effect, ...]) -> _Phrases:
+    """The effects' phrases, worked out once (cached by the effects' identity, as `slots`):
+    comparing and hashing the frozen `Target`s at every valuation was most of its cost."""
+    entry = _PHRASES.get(id(effects))
+    if entry is not None and entry[0] is effects:
+        return entry[1]
+    distinct: list[Target] = []
+    for effect in effects:
+        for target in (effect.target, effect.other):
+            if target is not None and target.scope == "target" and target not in distinct:
+                distinct.append(target)
+
+    def phrase(target: Target | None) -> int:
+        return distinct.index(target) if target is not None and target in distinct else -1
+
+    found = _Phrases(tuple(i for i, t in enumerate(distinct) for _ in range(t.count)), len(distinct),
+                     tuple((phrase(e.target), phrase(e.other)) for e in effects))
+    if len(_PHRASES) > 50_000:
+        _PHRASES.clear()
+    _PHRASES[id(effects)] = (effects, found)
+    return found
+
+
+def _assign(phrases: _Phrases, picks: tuple[Ref, ...]) -> list[list[Ref]]:
+    """Which chosen refs belong to which "target" phrase (see `slots`), by phrase number."""
+    assignment: list[list[Ref]] = [[] for _ in range(phrases.phrases)]
+    for owner, ref in zip(phrases.owners, picks):
+        assignment[owner].append(ref)
     return assignment
+
+
+def _chosen(assignment: list[list[Ref]], phrase: int) -> list[Ref]:
+    return assignment[phrase] if phrase >= 0 else []
 
 
 def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x: int, source: Ref,
@@ -234,6 +332,7 @@ def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x
         if not options:
             return None
         if at_random:
+            assert rng is not None  # the horde's random choices come from the battle's generator
             picks.append(options[rng.randrange(len(options))])
         else:
             picks.append(max(options, key=lambda o: ability_value(battle, controller, ability, tuple(picks) + (o,), x,
@@ -248,14 +347,16 @@ def permanent_value(side, permanent: Permanent) -> float:
     """A rough worth in mana: a creature's power and toughness and keywords, a planeswalker's
     loyalty, other permanents half their mana value."""
     card = side.cards[permanent.card]
-    facts = profile(card)
+    facts = PROFILES.get(id(card)) or profile(card)
     if is_pc_creature(card):
         return 10.0  # an unconscious PC (T-7.2): destroying it kills the PC (T-7.4)
     lord = _lord_value(side, permanent, facts.statics) if facts.statics else 0.0
-    if facts.is_creature:
-        flags = keywords_of(side, permanent)
-        return (max(0, power(side, permanent)) + max(0, toughness(side, permanent)) + 0.7 * bin(flags).count("1")
-                + lord)
+    if facts.is_creature:  # power, toughness and keywords_of, written out (a hot path)
+        flags = facts.keywords | permanent.granted | permanent.static_keywords
+        counters = permanent.plus_counters
+        return (max(0, facts.power + counters + permanent.power_bonus + permanent.static_power)
+                + max(0, facts.toughness + counters + permanent.toughness_bonus + permanent.static_toughness)
+                + 0.7 * flags.bit_count() + lord)
     if lord:
         return 0.5 * card.mana_value + 0.5 + lord
     if card.is_type("Planeswalker"):
@@ -293,21 +394,36 @@ def counted(battle: Battle, controller: str, what: str | None) -> int:
 
 
 def ability_value(battle: Battle, controller: str, ability: Ability, picks: tuple[Ref, ...], x: int,
-                  mode: int = 0, source: Ref = ("", -1)) -> float:
-    """What resolving the ability with these targets is worth to its controller (greedy)."""
+                  mode: int = 0, source: Ref = ("", -1), memo: dict | None = None) -> float:
+    """What resolving the ability with these targets is worth to its controller (greedy).
+
+    `memo`: a dict kept while one decision weighs many plays on the same battle (nothing
+    changes between them): the worth of N damage to an object, which every burn spell and
+    every value of X asks again, is worked out once."""
     effects = modes_of(ability)[mode]
-    assignment = _assign(effects, picks)
+    phrases = _phrases(effects)
+    assignment = _assign(phrases, picks)
     total = 0.0
-    for effect in effects:
-        amount = effect.amount.value(x, counted(battle, controller, effect.amount.count_of))
+    for effect, (target, other) in zip(effects, phrases.of_effect):
+        count_of = effect.amount.count_of
+        amount = effect.amount.value(x, counted(battle, controller, count_of) if count_of is not None else 0)
         if effect.kind == "fight":
-            total += _fight_value(battle, controller, assignment.get(effect.target, []), assignment.get(effect.other, []))
+            total += _fight_value(battle, controller, _chosen(assignment, target), _chosen(assignment, other))
             continue
         if effect.kind == "token":
             total += token_value(effect, amount)
             continue
-        for ref in _refs(battle, controller, effect, assignment, source, ()):
-            total += _effect_value(battle, controller, effect, ref, amount, x)
+        refs = _refs(battle, controller, effect, _chosen(assignment, target), source, ())
+        if memo is None or effect.kind != "damage":
+            for ref in refs:
+                total += _effect_value(battle, controller, effect, ref, amount, x)
+            continue
+        for ref in refs:
+            key = ("damage", controller, ref, amount)
+            worth = memo.get(key)
+            if worth is None:
+                worth = memo[key] = _effect_value(battle, controller, effect, ref, amount, x)
+            total += worth
     return total
 
 
@@ -374,7 +490,7 @@ def _at_risk(battle: Battle, ref: Ref) -> bool:
                                                for a in battle.attacks):
         return _combat_result(battle, ref)[0]
     side = battle.side(ref[0])
-    permanent = find_permanent(side, ref[1])
+    permanent = permanent_of(side, ref[1])
     for item in battle.stack:
         if item is None or ref not in item.picks:
             continue
@@ -396,16 +512,15 @@ def _combat_result(battle: Battle, ref: Ref) -> tuple[bool, float, int]:
     it deals to a player or the horde unblocked or trampling over)."""
     owner, card = ref
     side = battle.side(owner)
-    me = find_permanent(side, card)
+    me = permanent_of(side, card)
     mine = keywords_of(side, me)
     attack = next((a for a in battle.attacks if (a.owner, a.card) == ref), None)
     if attack is not None:
-        opponents = [(battle.side(o), find_permanent(battle.side(o), c)) for o, c in attack.blockers]
+        fighting = [(battle.side(o), c) for o, c in attack.blockers]
     else:
         attack = next(a for a in battle.attacks if ref in a.blockers)
-        attacker_side = battle.side(attack.owner)
-        opponents = [(attacker_side, find_permanent(attacker_side, attack.card))]
-    opponents = [(s, p) for s, p in opponents if p is not None]
+        fighting = [(battle.side(attack.owner), attack.card)]
+    opponents = [(s, p) for s, c in fighting if (p := find_permanent(s, c)) is not None]
     incoming = sum(max(0, power(s, p)) for s, p in opponents)
     deadly = any(keywords_of(s, p) & DEATHTOUCH and power(s, p) > 0 for s, p in opponents)
     left = toughness(side, me) - me.damage
@@ -416,8 +531,8 @@ def _combat_result(battle: Battle, ref: Ref) -> tuple[bool, float, int]:
         return dies, 0.0, damage if (attack.owner, attack.card) == ref else 0
     helpers = 0
     if (attack.owner, attack.card) != ref:  # a blocker: the other blockers' damage helps
-        helpers = sum(max(0, power(battle.side(o), find_permanent(battle.side(o), c)))
-                      for o, c in attack.blockers if (o, c) != ref and find_permanent(battle.side(o), c))
+        helpers = sum(max(0, power(battle.side(o), p)) for o, c in attack.blockers
+                      if (o, c) != ref and (p := find_permanent(battle.side(o), c)) is not None)
     for their_side, theirs in sorted(opponents, key=lambda o: toughness(o[0], o[1]) - o[1].damage):
         need = toughness(their_side, theirs) - theirs.damage - helpers
         if mine & DEATHTOUCH and damage > 0:
@@ -465,7 +580,7 @@ def _player_value(battle: Battle, owner: str, kind: str, amount: int, sign: floa
     """Effects on a player: life, cards, library (for the horde, damage and mill are progress)."""
     if owner == HORDE:
         return sign * 0.5 * min(amount, len(battle.horde.library)) if kind in ("damage", "mill") else 0.0
-    player = battle.side(owner)
+    player = battle.player(owner)
     if kind in ("damage", "lose_life"):
         lethal = amount >= player.life
         return sign * (0.4 * amount + (20 if lethal else 0))
@@ -508,12 +623,13 @@ def token_value(effect: Effect, amount: int) -> float:
 # --- resolving ------------------------------------------------------------------------------
 
 
-def _refs(battle: Battle, controller: str, effect: Effect, assignment: dict, source: Ref,
+def _refs(battle: Battle, controller: str, effect: Effect, chosen: list[Ref], source: Ref,
           previous: tuple[Ref, ...]) -> list[Ref]:
-    """The objects an effect acts on, from its target phrase."""
+    """The objects an effect acts on, from its target phrase (`chosen`: the targets chosen
+    for it, when it is a "target" phrase)."""
     target = effect.target
     if target.scope == "target":
-        return list(assignment.get(target, []))
+        return list(chosen)
     if target.scope == "self":
         return [source] if source[1] >= 0 else []
     if target.scope == "you":
@@ -536,16 +652,18 @@ def resolve(battle: Battle, controller: str, source: int, ability: Ability, pick
     from deckquest.engine.combat.combat import state_based_actions
 
     effects = modes_of(ability)[mode]
-    assignment = _assign(effects, picks)
+    phrases = _phrases(effects)
+    assignment = _assign(phrases, picks)
     previous: tuple[Ref, ...] = context
-    for effect in effects:
+    for effect, (target, other) in zip(effects, phrases.of_effect):
         if battle.outcome:
             return
         amount = effect.amount.value(x, counted(battle, controller, effect.amount.count_of))
-        refs = _refs(battle, controller, effect, assignment, (controller, source), previous)
+        refs = _refs(battle, controller, effect, _chosen(assignment, target), (controller, source), previous)
         if effect.kind == "fight":
-            _fight(battle, assignment.get(effect.target, []), assignment.get(effect.other, []), events)
+            _fight(battle, _chosen(assignment, target), _chosen(assignment, other), events)
         elif effect.kind == "token":
+            assert effect.token is not None  # the recogniser gives every token effect its token
             create_tokens(battle, controller, effect.token, amount, events)
         elif effect.kind == "search_land":
             _search_land(battle, controller, effect, rng, events)
@@ -609,7 +727,7 @@ def _player_effect(battle: Battle, controller: str, source: int, kind: str, owne
     elif kind in ("gain_life", "lose_life"):
         change_life(battle, owner, amount if kind == "gain_life" else -amount, events)
     elif kind == "draw":
-        player = battle.side(owner)
+        player = battle.player(owner)
         drawn = draw(player, amount)
         if events is not None:
             events.append({"event": "battle_draw", "player": owner, "cards": len(drawn), "status": player.status})
@@ -620,7 +738,7 @@ def _player_effect(battle: Battle, controller: str, source: int, kind: str, owne
     elif kind == "scry":
         scry(battle.side(owner), amount)
     elif kind == "reveal_land":
-        player = battle.side(owner)
+        player = battle.player(owner)
         if player.library and player.cards[player.library[0]].is_land:
             player.hand.append(player.library.pop(0))
             if events is not None:
@@ -658,7 +776,7 @@ def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: 
             milled = mill_horde(battle, amount, events)
             if controller in battle.tallies and not battle.is_enemy(controller):
                 battle.tallies[controller].cards_milled += milled
-        elif target_side.status == OK:
+        elif battle.player(owner).status == OK:
             change_life(battle, owner, -amount, events, damage=True)
         else:
             return
@@ -688,7 +806,7 @@ def change_life(battle: Battle, owner: str, change: int, events, damage: bool = 
     """Life gained or lost by a PC or a boss, with the T-7 consequences and the tallies."""
     if owner == HORDE or change == 0:
         return
-    player = battle.side(owner)
+    player = battle.player(owner)
     if player.status == DEAD:
         return
     tally = battle.tallies.get(owner)
@@ -752,9 +870,9 @@ def counter_spell(battle: Battle, index: int, unless_pays: int, events) -> None:
     from deckquest.engine.combat.mana import pay
     from deckquest.engine.combat.turns import mana_sources
 
-    if index >= len(battle.stack) or battle.stack[index] is None:
+    item = battle.stack[index] if index < len(battle.stack) else None
+    if item is None:
         return
-    item = battle.stack[index]
     side = battle.side(item.controller)
     if unless_pays:
         sources = mana_sources(side)

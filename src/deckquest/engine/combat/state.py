@@ -16,8 +16,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from deckquest.cards.model import Card
+from deckquest.cards.oracle import Ability
 from deckquest.engine.checks import PendingCheck
-from deckquest.engine.combat.profile import profile
+from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.pc import OK, PC
 from deckquest.engine.permanents import Permanent
 
@@ -79,7 +80,7 @@ class StackItem:
 
     controller: str
     card: int
-    ability: object | None = None  # deckquest.cards.oracle.Ability
+    ability: Ability | None = None
     picks: tuple[tuple[str, int], ...] = ()
     x: int = 0
     mode: int = 0
@@ -121,7 +122,7 @@ class Battle:
     horde_turns: int = 0
     bosses: list[PC] = field(default_factory=list)  # player-type NPCs (T-8.3)
     boss_turns: dict[str, int] = field(default_factory=dict)  # T-6.1: turns in a row per boss (1 or 2)
-    stack: list[StackItem] = field(default_factory=list)
+    stack: list[StackItem | None] = field(default_factory=list)  # None: a countered spell, gone
     activated: list[tuple[str, int, int]] = field(default_factory=list)  # (side, card, ability) used this turn
     bonus_turn: bool = False  # T-6.1: a boss's second turn in a row (only two-turn bosses act)
     horde_deck: bool = True  # the enemies include a horde deck (else the horde side holds only NPCs)
@@ -134,6 +135,10 @@ class Battle:
     # the battle: a battle's boosts are once per turn and go back at each turn's cleanup, the
     # scene's boost stays used and its cards stay exiled until the scene ends.
     scene_boosts: dict[str, tuple[bool, list[int]]] = field(default_factory=dict)
+    # What each side could cast in each state of its hand and mana seen so far
+    # (casting.castable): worked out once per state, not at every decision. Not part of the
+    # battle's state: a copy starts without it, comparisons ignore it.
+    castable_plans: dict[tuple, tuple] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def copy(self) -> "Battle":
         return replace(
@@ -159,11 +164,26 @@ class Battle:
                 return boss
         raise KeyError(owner)
 
+    def player(self, owner: str) -> PC:
+        """A PC or a boss (a player: life, a hand, a status; the horde has none of them)."""
+        for player in self.survivors:
+            if player.id == owner:
+                return player
+        for player in self.bosses:
+            if player.id == owner:
+                return player
+        raise KeyError(owner)
+
     def is_enemy(self, owner: str) -> bool:
         """The horde side and the bosses are one team (the enemies), the PCs the other."""
-        return owner == HORDE or any(boss.id == owner for boss in self.bosses)
+        if owner == HORDE:
+            return True
+        for boss in self.bosses:
+            if boss.id == owner:
+                return True
+        return False
 
-    def sides(self) -> list:
+    def sides(self) -> list[PC | Horde]:
         """Every side that can hold permanents: the horde side, the bosses, the PCs."""
         return [self.horde, *self.bosses, *self.survivors]
 
@@ -180,20 +200,24 @@ class Battle:
 def power(side, permanent: Permanent) -> int:
     """The creature's power now: printed plus its +1/+1 (or -1/-1) counters and
     "until end of turn" changes."""
-    return (profile(side.cards[permanent.card]).power + permanent.plus_counters + permanent.power_bonus
-            + permanent.static_power)
+    card = side.cards[permanent.card]
+    facts = PROFILES.get(id(card)) or profile(card)
+    return facts.power + permanent.plus_counters + permanent.power_bonus + permanent.static_power
 
 
 def toughness(side, permanent: Permanent) -> int:
     """The creature's toughness now (damage not subtracted)."""
-    return (profile(side.cards[permanent.card]).toughness + permanent.plus_counters + permanent.toughness_bonus
-            + permanent.static_toughness)
+    card = side.cards[permanent.card]
+    facts = PROFILES.get(id(card)) or profile(card)
+    return facts.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
 
 
 def keywords_of(side, permanent: Permanent) -> int:
     """Its keyword flags: printed ones, those gained until end of turn and those static
     abilities give it."""
-    return profile(side.cards[permanent.card]).keywords | permanent.granted | permanent.static_keywords
+    card = side.cards[permanent.card]
+    facts = PROFILES.get(id(card)) or profile(card)
+    return facts.keywords | permanent.granted | permanent.static_keywords
 
 
 def find_permanent(side, card: int) -> Permanent | None:
@@ -201,6 +225,15 @@ def find_permanent(side, card: int) -> Permanent | None:
         if permanent.card == card:
             return permanent
     return None
+
+
+def permanent_of(side, card: int) -> Permanent:
+    """The permanent of a card the caller knows is on the battlefield (an attacker, a
+    blocker, the source of an ability being activated)."""
+    permanent = find_permanent(side, card)
+    if permanent is None:
+        raise KeyError(f"{side.id} has no permanent {card}")
+    return permanent
 
 
 def enter_battlefield(side, card: int) -> Permanent:

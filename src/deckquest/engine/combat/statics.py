@@ -27,7 +27,7 @@ T-7.4: the PC dies. When the battle ends the creature leaves with the battle.
 from __future__ import annotations
 
 from deckquest.cards.model import Card
-from deckquest.engine.combat.profile import STATIC_FLAGS, profile
+from deckquest.engine.combat.profile import PROFILES, STATIC_FLAGS, profile
 from deckquest.engine.pc import DEAD, UNCONSCIOUS
 
 _FLAGS: dict = {}  # anthem effect -> its keyword flags
@@ -71,8 +71,10 @@ def refresh_statics(battle) -> None:
     sides = battle.sides()
     sources = []
     for side in sides:
+        cards = side.cards
         for permanent in side.battlefield:
-            statics = profile(side.cards[permanent.card]).statics
+            card = cards[permanent.card]
+            statics = (PROFILES.get(id(card)) or profile(card)).statics
             if statics:
                 sources.append((side, permanent, statics))
     if not sources and not battle.statics_applied:

@@ -30,7 +30,7 @@ from deckquest.engine.combat.combat import (
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.combat.resolve import attack_triggers, beginning_triggers, echo_upkeep, end_of_turn
-from deckquest.engine.combat.state import HORDE, Battle, Check, Tally, enter_battlefield, find_permanent
+from deckquest.engine.combat.state import HORDE, Battle, Check, Horde, Tally, enter_battlefield, permanent_of
 from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
 
@@ -156,7 +156,8 @@ def _begin_check(battle: Battle, purpose: str, pc: PC, difficulty: int, return_s
 
 def _finish_check(battle: Battle, rng, events) -> None:
     check = battle.check
-    pc = battle.side(check.pending.pc)
+    assert check is not None  # the check step waits on it
+    pc = battle.player(check.pending.pc)
     record = finish_check(pc, check.pending, rng)
     battle.check = None
     if events is not None:
@@ -318,7 +319,8 @@ def _enemy_main(battle: Battle, rng, events) -> None:
     stack while the survivors can respond (the `respond` step), else it resolves."""
     for boss in _acting_bosses(battle):
         while not battle.outcome and boss.status == OK and boss_play(battle, boss, rng, events):
-            if battle.stack[-1].ability is None and _responses(battle):
+            top = battle.stack[-1]
+            if top is not None and top.ability is None and _responses(battle):
                 battle.step = "respond"
                 return
             resolve_stack(battle, rng, events)
@@ -370,6 +372,7 @@ def legal_actions(battle: Battle) -> list[Action]:
     """Every action the survivors may take now (empty when the battle is over)."""
     step = battle.step
     if step == "check":
+        assert battle.check is not None  # the check step waits on it
         return [Action(act.BOOST, battle.check.pending.pc), Action(act.NO_BOOST, battle.check.pending.pc)]
     if step in ("main1", "main2"):
         return _main_actions(battle)
@@ -398,12 +401,13 @@ def _responses(battle: Battle) -> list[Action]:
 
 def _main_actions(battle: Battle) -> list[Action]:
     actions = []
-    for pc in battle.fighting():
+    fighting = battle.fighting()
+    for pc in fighting:
         actions.extend(castable(pc, battle))
         actions.extend(activations(pc, battle))
     if not battle.non_combat_action_used:
-        actions.extend(Action(act.ESCAPE, pc.id) for pc in battle.fighting())  # T-6.6, T-6.7
-    if battle.step == "main1" and any(can_attack(pc, p) for pc in battle.fighting() for p in pc.battlefield):
+        actions.extend(Action(act.ESCAPE, pc.id) for pc in fighting)  # T-6.6, T-6.7
+    if battle.step == "main1" and any(can_attack(pc, p) for pc in fighting for p in pc.battlefield):
         actions.append(Action(act.GO_TO_COMBAT))
     actions.append(Action(act.END_TURN))
     return actions
@@ -414,7 +418,8 @@ def defenders(battle: Battle) -> list[tuple[str, int]]:
     horde deck, each boss in the fight, each enemy planeswalker (T-8.2)."""
     found = [("", -1)] if battle.horde_deck else []
     found += [(boss.id, -1) for boss in battle.fighting_bosses()]
-    for side in [battle.horde, *battle.fighting_bosses()]:
+    enemies: list[PC | Horde] = [battle.horde, *battle.fighting_bosses()]
+    for side in enemies:
         found += [(side.id, p.card) for p in side.battlefield if side.cards[p.card].is_type("Planeswalker")]
     return found
 
@@ -436,16 +441,19 @@ def _blocks(battle: Battle) -> list[Action]:
     blocks together, T-6.11), take-backs of declared blocks, and confirm when legal
     (menace, CR 702.110b). Empty when no block is possible at all."""
     blocking = {blocker for a in battle.attacks for blocker in a.blockers}
+    attackers = [((attack.owner, attack.card), side, permanent_of(side, attack.card))
+                 for attack in battle.attacks for side in (battle.side(attack.owner),)]
     actions = []
     for pc in battle.fighting():
         for permanent in pc.battlefield:
             if (pc.id, permanent.card) in blocking:
                 actions.append(Action(act.UNBLOCK, pc.id, permanent.card))
                 continue
-            for attack in battle.attacks:
-                side = battle.side(attack.owner)
-                if can_block(pc, permanent, side, find_permanent(side, attack.card)):
-                    actions.append(Action(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
+            if permanent.tapped:
+                continue  # an untapped creature blocks (can_block)
+            for target, side, attacker in attackers:
+                if can_block(pc, permanent, side, attacker):
+                    actions.append(Action(act.BLOCK, pc.id, permanent.card, target=target))
     if actions and blockers_are_legal(battle):
         actions.append(Action(act.CONFIRM_BLOCKERS))
     return actions
@@ -469,12 +477,13 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
         raise RuleError(f"{action} is not a legal action now", "T-6.1")
     kind = action.kind
     if kind == act.BOOST:
-        boost(battle.side(action.player), battle.check.pending, rng)
+        assert battle.check is not None  # boost is legal only in the check step
+        boost(battle.player(action.player), battle.check.pending, rng)
         _finish_check(battle, rng, events)
     elif kind == act.NO_BOOST:
         _finish_check(battle, rng, events)
     elif kind == act.PLAY_LAND:
-        _play_land(battle.side(action.player), action.card, events)
+        _play_land(battle.player(action.player), action.card, events)
     elif kind == act.CAST:
         _cast(battle, action, rng, events)
     elif kind == act.ACTIVATE:
@@ -491,9 +500,10 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
             _after_response(battle, rng, events)
     elif kind == act.ESCAPE:
         battle.non_combat_action_used = True  # T-6.7
-        untapped = sum(1 for side in [battle.horde, *battle.fighting_bosses()] for p in side.battlefield
+        enemies: list[PC | Horde] = [battle.horde, *battle.fighting_bosses()]
+        untapped = sum(1 for side in enemies for p in side.battlefield
                        if not p.tapped and profile(side.cards[p.card]).is_creature)  # T-6.6: enemy creatures
-        _begin_check(battle, "escape", battle.side(action.player), untapped, battle.step, rng, events)
+        _begin_check(battle, "escape", battle.player(action.player), untapped, battle.step, rng, events)
     elif kind == act.GO_TO_COMBAT:
         battle.step = "declare_attackers"
     elif kind == act.ATTACK:

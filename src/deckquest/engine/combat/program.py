@@ -1,0 +1,148 @@
+"""Card programs: what a card can do in a battle, worked out once per card.
+
+A battle asks the same questions of the cards in a hand and on the battlefield at every
+decision: is it a land, can it be cast at instant speed, what does the spell do, what does
+it cost (kicked too), must something be sacrificed, which targets does each mode choose
+first, which abilities can be activated and what mana they cost. The answers depend on the
+card only, so they are read once into a `CardProgram` (cached by the card's identity, as
+`profile.profile` is) and what changes at each decision (mana, zones, permanents) is all
+that `casting.castable` and `casting.activations` still work out.
+
+A card registered in `effects.REGISTRY` resolves its registered effect instead of its text
+(tests register and unregister cards at will): a program remembers the registered effect it
+was made with and is made again when the registry says otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from deckquest.cards.model import Card, ManaCost
+from deckquest.cards.oracle import Ability, Cost, Target
+from deckquest.engine.combat.effects import REGISTRY, Effect
+from deckquest.engine.combat.mana import Requirement, requirement
+from deckquest.engine.combat.profile import Profile, profile
+from deckquest.engine.combat.resolve import activated_abilities, modes_of, recognition, slots, spell_ability
+
+
+class Mode(NamedTuple):
+    """One mode of a spell: its targets to choose (`slots`) and the effect kind of the first."""
+
+    number: int
+    slots: tuple[Target, ...]
+    first_kind: str  # the kind of the effect the first slot belongs to ("" without a slot)
+
+
+class Activated(NamedTuple):
+    """An activated or loyalty ability: its index on the card, its cost, the mana part of
+    the cost read for payment (None without mana), its targets and the first one's kind."""
+
+    number: int
+    ability: Ability
+    cost: Cost
+    mana: Requirement | None
+    slots: tuple[Target, ...]
+    first_kind: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardProgram:
+    """What a card can do in a battle (see the module doc).
+
+    `offered`: a cast is listed at all (it has a mana cost and does something: a permanent,
+    a registered effect, a spell whose text is understood). `spell` is the ability an instant
+    or sorcery resolves (None for a permanent or a registered card). `sacrifice`: the spell's
+    additional sacrifice ("" for none). `kicked`: a permanent's cost with its kicker."""
+
+    card: Card
+    name: str
+    facts: Profile
+    registered: Effect | None
+    instant: bool
+    offered: bool
+    spell: Ability | None
+    sacrifice: str
+    cost: Requirement
+    kicked: Requirement | None
+    modes: tuple[Mode, ...]
+    activated: tuple[Activated, ...]
+    kicked_abilities: tuple[Ability, ...]  # "when ~ enters, if it was kicked" abilities without targets
+
+
+_PROGRAMS: dict[int, CardProgram] = {}
+_PROGRAMS_MAX = 50_000
+
+
+def program(card: Card) -> CardProgram:
+    """The card's program, cached by object identity (and by the registered effect)."""
+    entry = _PROGRAMS.get(id(card))  # the entry holds the card: no other object has its id
+    if entry is not None and entry.registered is (REGISTRY.get(card.name) if REGISTRY else None):
+        return entry
+    if len(_PROGRAMS) >= _PROGRAMS_MAX:
+        _PROGRAMS.clear()
+    made = read_program(card)
+    _PROGRAMS[id(card)] = made
+    return made
+
+
+def first_kind(effects, wanted: tuple[Target, ...]) -> str:
+    """The kind of the effect the first target belongs to."""
+    if not wanted:
+        return ""
+    return next(e.kind for e in effects if wanted[0] in (e.target, e.other))
+
+
+def kicked_cost(card: Card) -> ManaCost | None:
+    """The mana cost plus the kicker (CR 702.33), or None when the card has no kicker."""
+    kicker = recognition(card).kicker
+    if not kicker or card.mana_cost is None:
+        return None
+    return ManaCost(card.mana_cost.symbols + ManaCost.parse(kicker).symbols)
+
+
+def read_program(card: Card) -> CardProgram:
+    facts = profile(card)
+    registered = REGISTRY.get(card.name)
+    spell = None if facts.is_permanent or registered else spell_ability(card)
+    modes: list[Mode] = []
+    if spell is not None:
+        for index, effects in enumerate(modes_of(spell)):
+            wanted = slots(effects)
+            modes.append(Mode(index, wanted, first_kind(effects, wanted)))
+    activated = []
+    for index, ability in enumerate(activated_abilities(card)):
+        cost = ability.cost
+        assert cost is not None  # activated and loyalty abilities always have one
+        wanted = slots(ability.effects)
+        mana = requirement(ManaCost.parse(cost.mana)) if cost.mana else None
+        activated.append(Activated(index, ability, cost, mana, wanted, first_kind(ability.effects, wanted)))
+    kicked = kicked_cost(card) if facts.is_permanent else None
+    return CardProgram(
+        card=card, name=card.name, facts=facts, registered=registered,
+        instant=card.is_type("Instant") or facts.flash,
+        offered=card.mana_cost is not None and bool(facts.is_permanent or registered or spell),
+        spell=spell,
+        sacrifice=spell.cost.sacrifice if spell is not None and spell.cost is not None else "",
+        cost=facts.cost if facts.cost is not None else requirement(card.mana_cost),
+        kicked=requirement(kicked) if kicked is not None else None,
+        modes=tuple(modes), activated=tuple(activated),
+        kicked_abilities=tuple(a for a in recognition(card).abilities if a.kicked and not slots(a.effects)),
+    )
+
+
+_ABLE: dict[int, tuple[tuple[Card, ...], frozenset[int]]] = {}
+
+
+def with_abilities(cards: tuple[Card, ...]) -> frozenset[int]:
+    """The ids of a card table's cards that have activated (or loyalty) abilities: most
+    permanents (lands, vanilla creatures) have none, and `casting.activations` skips them.
+    Worked out once per table (cached by its identity; a token joining a side makes a new one)."""
+    entry = _ABLE.get(id(cards))
+    if entry is not None and entry[0] is cards:
+        return entry[1]
+    if len(_ABLE) > 1_000:
+        _ABLE.clear()
+    able = frozenset(number for number, card in enumerate(cards) if activated_abilities(card))
+    _ABLE[id(cards)] = (cards, able)
+    return able

@@ -1,0 +1,90 @@
+"""What a battle works out once and reuses (docs/performance.md, issue 19): card programs,
+remembered payments and the castable plans a battle keeps per hand and mana state. Each test
+checks that what is reused is what a fresh computation says (CR 601.2: a spell is cast only
+when its cost can be paid and its targets chosen; CR 601.2g-h: mana abilities are activated
+and the cost paid)."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+from combat_helpers import FOREST, MOUNTAIN, make_battle, make_horde, make_pc
+
+from deckquest.cards.decklist import load_deck
+from deckquest.cards.model import Card, ManaCost
+from deckquest.engine.combat import actions as act
+from deckquest.engine.combat.actions import Action
+from deckquest.engine.combat.boss import PlayerNpc
+from deckquest.engine.combat.mana import pay, requirement
+from deckquest.engine.combat.turns import apply_legal, castable, legal_actions, start_battle
+from deckquest.engine.pc import create_pc, designate_critical
+from deckquest.runtime.battle_agents import GreedyBattleAgent, RandomBattleAgent
+
+DECKS = Path(__file__).resolve().parents[3] / "scenarios" / "goblin_cave" / "decks"
+G = frozenset("G")
+FIREBREATHER = Card.build("Firebreather", "{2}{R}", "Creature — Dragon", power="2", toughness="2",
+                          oracle_text="{R}: Firebreather gets +1/+0 until end of turn.")
+PIKER = Card.build("Goblin Piker", "{1}{R}", "Creature — Goblin Warrior", power="2", toughness="1")
+
+
+def test_a_remembered_payment_taps_the_sources_it_is_given():
+    """CR 601.2g: the same lands at other places on the battlefield (a remembered payment is
+    kept by what the sources make) are tapped where they are."""
+    cost = requirement(ManaCost.parse("{1}{G}"))
+    assert pay([(0, (G,)), (2, (G,))], cost) == [0, 2]
+    assert pay([(1, (G,)), (3, (G,)), (4, (G,))], cost) == [1, 3]
+    assert pay([(5, (G,)), (7, (G,))], cost) == [5, 7]
+
+
+def test_what_is_castable_follows_the_mana_left_with_the_same_hand():
+    """CR 601.2g-h: after an ability taps a Mountain (the hand is unchanged), a two-mana
+    creature can no longer be paid for with the one Mountain left."""
+    pc = make_pc(battlefield=[MOUNTAIN, MOUNTAIN, FIREBREATHER], hand=[PIKER])
+    pc.battlefield[2].summoning_sick = False
+    battle = make_battle([pc], make_horde(library=[FOREST] * 3))
+    piker = Action(act.CAST, "ann", 3)
+    firebreath = Action(act.ACTIVATE, "ann", 2, target=("", -1), mode=0)
+    actions = legal_actions(battle)
+    assert piker in actions and firebreath in actions
+    apply_legal(battle, firebreath, actions, random.Random(1))
+    assert pc.hand == [3] and sum(p.tapped for p in pc.battlefield) == 1
+    assert piker not in legal_actions(battle)
+    assert castable(pc, battle) == castable(pc, battle.copy())
+
+
+def _party(decks, rng):
+    return [create_pc(f"pc{i}", f"PC {i}", cards, designate_critical(cards, critical, 3), rng)
+            for i, (cards, critical) in enumerate(decks)]
+
+
+@pytest.mark.parametrize("agent", [GreedyBattleAgent, RandomBattleAgent])
+@pytest.mark.parametrize("fight", ["horde", "boss"])
+def test_remembered_plans_list_what_a_fresh_battle_lists(agent, fight):
+    """At every decision of whole battles (the Goblin Cave decks; the horde T-6.9, the boss
+    T-8.3), the legal actions are those a copy of the battle lists from scratch (a copy starts
+    without the remembered plans), and the boss's and the survivors' instants too."""
+    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
+    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
+    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
+    bosses = (PlayerNpc("warlord", "Krenko", tuple(load_deck(DECKS / "krenko.txt").main_cards())),)
+    player = agent()
+    decisions = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        pcs = _party([green, red], rng)
+        if fight == "horde":
+            battle = start_battle(pcs, horde, rng)
+        else:
+            battle = start_battle(pcs, (), rng, bosses=bosses, horde_deck=False)
+        while battle.step != "over" and battle.turn < 40:
+            actions = legal_actions(battle)
+            fresh = battle.copy()
+            assert actions == legal_actions(fresh)
+            for side in [*battle.fighting(), *battle.fighting_bosses()]:
+                assert castable(side, battle, instant_speed=True) == castable(fresh.side(side.id), fresh,
+                                                                              instant_speed=True)
+            apply_legal(battle, player.choose(battle, actions, rng), actions, rng)
+            decisions += 1
+    assert decisions > 15
