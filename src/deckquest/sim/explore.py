@@ -16,6 +16,10 @@ first round is done. In them a check may also be forced to a degree a condition 
 alternative, so the search ends when every line is reached or no situation it meets has an
 untaken one, or at ``max_runs``.
 
+When the search leaves a line unreached, ``sim``'s own runs are played (its default agent,
+its seeds, up to ``SIM_RUNS``) until every line is reached: explore then reports nothing
+as unreachable that ``sim`` reaches in its default runs.
+
 A battle is brought to an outcome by dealing again: it is played again from its start
 (up to ``BATTLE_TRIES`` times) with the fighters' hands and libraries shuffled together and
 their hands drawn anew, and the battle's own chance reseeded, until it ends that way: what
@@ -47,6 +51,7 @@ BATTLE_TRIES = 100  # deals of a battle (the first as the run dealt it) to bring
 BATTLE_SEARCHES = 3  # searches for one outcome of one battle that may come to nothing before it is given up
 SEARCH_STALEMATES = 3  # battles that do not end (each plays MAX_TURNS turns) that end a search
 BATTLE_OUTCOMES = ("victory", "defeat", "escape")
+SIM_RUNS = 2000  # sim's default number of runs: played when the search leaves lines unreached
 
 
 @dataclass(frozen=True)
@@ -154,6 +159,7 @@ class Explorer:
                  max_runs: int = DEFAULT_MAX_RUNS):
         self.program = program
         self.map = ScriptMap(program)
+        self.base_seed = seed
         self.seed = run_seed(seed, 0)
         self.max_steps = max_steps
         self.max_runs = max_runs
@@ -169,6 +175,7 @@ class Explorer:
         self.plan: list = []  # the decisions the run being played replays
         self.done: list = []  # (key, value, situation, Step) of the run being played
         self.battle_outcome: str | None = None  # what the last battle played ended in
+        self.last = None  # the last statement of the sim run being played (_sim_runs)
         self.battle_misses: Counter = Counter()  # (battle key, outcome) -> searches that failed
         self.read_flags, self.read_counters = _condition_names(program)
         self.degrees = _degree_variants(program)  # (success, degree) pairs worth forcing
@@ -205,6 +212,7 @@ class Explorer:
                 break
             self._play(plan)
         complete = self._next_plan() is None
+        self._sim_runs()
         lines = sorted(line for file, line in self.lines - self.hits)
         never = [text + (f" (not in {BATTLE_TRIES} deals)" if self.battle_misses[key] else "")
                  for key, text in self.alternatives.items() if key not in self.taken]
@@ -262,6 +270,45 @@ class Explorer:
         if run.state.outcome == STUCK:
             line = statement.span.line if statement is not None else 0
             self._found("stuck", run.state.scene, line, run.state.outcome_text)
+
+    def _sim_runs(self) -> None:
+        """While a line is unreached after the search, play ``sim``'s own runs: its default
+        agent, seeded ``run_seed(seed, i)`` for i below ``SIM_RUNS``, as ``sim --seed S``
+        plays them. A battle won or lost by a party worn down before it (the search deals a
+        battle again, never what led to it) is reached as ``sim`` reaches it, so explore
+        reports no line or battle outcome as unreached that ``sim``'s default runs reach."""
+        for index in range(SIM_RUNS):
+            if self.lines <= self.hits or self.runs >= self.max_runs:
+                return
+            self.runs += 1
+            seed = run_seed(self.base_seed, index)
+            run = Run(self.program, BestAgent(), random.Random(seed), record=False, listener=self._battle_seen,
+                      kinds=("battle",), battle_events=False, max_steps=self.max_steps, seed=seed,
+                      on_statement=self._hit)
+            self.done, self.last = [], None
+            try:
+                run.run()
+            except Exception as error:
+                message = error.message if isinstance(error, DeckquestError) else f"{type(error).__name__}: {error}"
+                self._found_by_sim("error", run.state.scene, message, seed)
+                continue
+            if run.state.outcome == STUCK:
+                self._found_by_sim("stuck", run.state.scene, run.state.outcome_text, seed)
+
+    def _found_by_sim(self, kind: str, scene: str, message: str, seed: int) -> None:
+        """A dead end or error of one of sim's runs, unless the search found one in that scene:
+        with the command that replays the run (it has no forced path)."""
+        if any(found.scene == scene for found in self.findings.values()):
+            return
+        line = self.last.span.line if self.last is not None else 0
+        self._found(kind, scene, line, f"{message} (replay: deckquest run SCRIPT --agent best --seed {seed})")
+
+    def _hit(self, statement) -> None:
+        self.last = statement
+        self.hits.add(self.map.line_of[id(statement)])
+
+    def _battle_seen(self, event: dict) -> None:
+        self.taken.add((("battle", event["line"]), event["outcome"]))
 
     def _heard(self, event: dict) -> None:
         self.battle_outcome = event["outcome"]
