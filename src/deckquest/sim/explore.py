@@ -175,7 +175,6 @@ class Explorer:
         self.plan: list = []  # the decisions the run being played replays
         self.done: list = []  # (key, value, situation, Step) of the run being played
         self.battle_outcome: str | None = None  # what the last battle played ended in
-        self.last = None  # the last statement of the sim run being played (_sim_runs)
         self.battle_misses: Counter = Counter()  # (battle key, outcome) -> searches that failed
         self.read_flags, self.read_counters = _condition_names(program)
         self.degrees = _degree_variants(program)  # (success, degree) pairs worth forcing
@@ -276,7 +275,9 @@ class Explorer:
         agent, seeded ``run_seed(seed, i)`` for i below ``SIM_RUNS``, as ``sim --seed S``
         plays them. A battle won or lost by a party worn down before it (the search deals a
         battle again, never what led to it) is reached as ``sim`` reaches it, so explore
-        reports no line or battle outcome as unreached that ``sim``'s default runs reach."""
+        reports no line or battle outcome as unreached that ``sim``'s default runs reach.
+        These runs only count what they reach: their dead ends and errors, which have no
+        forced path, are ``sim``'s to report (with the seed that replays them)."""
         for index in range(SIM_RUNS):
             if self.lines <= self.hits or self.runs >= self.max_runs:
                 return
@@ -285,26 +286,12 @@ class Explorer:
             run = Run(self.program, BestAgent(), random.Random(seed), record=False, listener=self._battle_seen,
                       kinds=("battle",), battle_events=False, max_steps=self.max_steps, seed=seed,
                       on_statement=self._hit)
-            self.done, self.last = [], None
             try:
                 run.run()
-            except Exception as error:
-                message = error.message if isinstance(error, DeckquestError) else f"{type(error).__name__}: {error}"
-                self._found_by_sim("error", run.state.scene, message, seed)
+            except Exception:  # sim reports its runs' errors and dead ends, with their seeds
                 continue
-            if run.state.outcome == STUCK:
-                self._found_by_sim("stuck", run.state.scene, run.state.outcome_text, seed)
-
-    def _found_by_sim(self, kind: str, scene: str, message: str, seed: int) -> None:
-        """A dead end or error of one of sim's runs, unless the search found one in that scene:
-        with the command that replays the run (it has no forced path)."""
-        if any(found.scene == scene for found in self.findings.values()):
-            return
-        line = self.last.span.line if self.last is not None else 0
-        self._found(kind, scene, line, f"{message} (replay: deckquest run SCRIPT --agent best --seed {seed})")
 
     def _hit(self, statement) -> None:
-        self.last = statement
         self.hits.add(self.map.line_of[id(statement)])
 
     def _battle_seen(self, event: dict) -> None:
