@@ -398,3 +398,38 @@ def test_T_8_2_T_8_4_cooperating_npcs_fight_on_the_partys_side(tmp_path):
     assert [e["card"] for e in joined] == ["Grey Wolf"]  # only the wolf joins the enemies
     battle, = [e for e in result.events if e["event"] == "battle"]
     assert battle["enemies"] == ["wolf"]
+
+
+def test_T_4_12_a_saved_run_remembers_the_checks_made_and_reads_old_saves(tmp_path):
+    """T-4.12 across a save: the check made before saving is still the very same after
+    loading (refused); a save from before issue 17 (`[pc, [file, line, col]]`, the checks of
+    its scene) reads each as made in the situation of the save."""
+    import json
+    import random
+
+    from deckquest.runtime.agents import FirstAgent as First
+    from deckquest.runtime.interpreter import Program, Run
+    from deckquest.runtime.saves import load_run, save_run
+
+    path = script(tmp_path, '''start scene door "The Door":
+    check red difficulty 14 as "Force the door":
+        success:
+            end victory "Open."
+        failure:
+            -> door
+''', GREEN)
+    program = Program(deckquest.compile(path))
+    run = Run(program, First(), random.Random(1), seed=1)
+    while not any(e["event"] == "check" for e in run.events):
+        run.step()
+    saved = tmp_path / "door.save"
+    save_run(run, saved, seed=1, agent="first")
+    data = json.loads(saved.read_text())
+    (entry,) = data["state"]["checks_made"]
+    assert entry[0] == "alice" and entry[3:] == ["red", 14] and len(entry[2]) == 16
+    for text in (saved.read_text(), json.dumps({**data, "state": {**data["state"], "checks_made": [entry[:2]]}})):
+        saved.write_text(text)
+        resumed = load_run(program, saved, First(), max_steps=60)
+        resumed.run()
+        later = [e for e in resumed.events if e["event"] == "check"]
+        assert later and all(c["cards"] == [] for c in later)

@@ -19,7 +19,7 @@ CHANGES = (ast.SetFlag, ast.ClearFlag, ast.CounterAssign, ast.Recruit, ast.Encou
            ast.Battle, ast.Give, ast.TakeControl)
 
 
-def identical_check_loops(scenes: dict, triggers: list, gotos: dict) -> list[tuple[object, list[str]]]:
+def identical_check_loops(scenes: dict, triggers: list, gotos: dict) -> list[tuple[ast.Check | ast.Recruit, list[str]]]:
     """(the first check of the scene, the loop of scene ids from it back to it) for each
     scene with a check on such a loop. ``scenes`` maps scene ids to resolved scenes,
     ``triggers`` are the scenario's, ``gotos`` the scenes each scene leads to."""
@@ -69,5 +69,5 @@ def _changes(statements: list) -> bool:
     return any(isinstance(stmt, CHANGES) for stmt in _statements(statements))
 
 
-def _first_check(statements: list):
+def _first_check(statements: list) -> ast.Check | ast.Recruit | None:
     return next((stmt for stmt in _statements(statements) if isinstance(stmt, (ast.Check, ast.Recruit))), None)

@@ -107,8 +107,7 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
             "npcs": {key: {"status": npc.status, "cooperating": npc.cooperating, "damage": npc.damage,
                            "controller": npc.controller} for key, npc in state.npcs.items()},
             "fired": sorted(state.fired),
-            "checks_made": sorted([pc, list(key), situation, kind, difficulty]
-                                  for pc, (key, situation), kind, difficulty in state.checks_made.made),
+            "checks_made": sorted(_check_made(entry) for entry in state.checks_made.made),
             "items": {key: list(value) for key, value in state.items.items()},
             "choices_made": state.choices_made,
             "steps": state.steps,
@@ -371,6 +370,12 @@ def _state(data: dict, program: Program) -> RunState:
     return state
 
 
+def _check_made(entry: tuple) -> list:
+    """One T-4.12 record as saved: [pc, [file, line, col], situation, kind, difficulty]."""
+    pc, (key, situation), kind, difficulty = entry
+    return [pc, list(key), situation, kind, difficulty]
+
+
 def _checks_made(state: RunState, entries: list, script: str, here: str, program: Program) -> None:
     """T-4.12: the checks made, as saved: ``[pc, [file, line, col], situation, kind, difficulty]``.
 
@@ -385,7 +390,8 @@ def _checks_made(state: RunState, entries: list, script: str, here: str, program
             situation, kind, difficulty = entry[2], entry[3], entry[4]
         else:
             site = sites.get(key)
-            _require(site is not None and len(entry) == 2, f"a check made names no check of the script: line {line}")
+            if site is None or len(entry) != 2:
+                raise _Invalid(f"a check made names no check of the script: line {line}")
             situation, kind, difficulty = trpg.situation(state), site.kind, site.difficulty
         state.checks_made.record(pc, (key, situation), kind, difficulty)
 
