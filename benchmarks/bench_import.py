@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from deckquest.cards.userdb import UserDatabase, import_file
+from deckquest.cards.userdb import UserCards, import_file
 
 LEGALITIES = {fmt: "legal" for fmt in ("standard", "pioneer", "modern", "legacy", "vintage", "commander", "pauper")}
 
@@ -82,7 +82,7 @@ def main() -> None:
         report = import_file(source, Path(folder) / "home")
         seconds = time.perf_counter() - started
         after = peak_rss_mb()
-        database = UserDatabase.open_existing(Path(folder) / "home")
+        database = UserCards.open_existing(Path(folder) / "home")
         assert database is not None and database.get("生成カード1").name == "Generated Card 1"
         print(f"file:          {args.cards} printings, {size_mb:.0f} MB")
         print(f"imported:      {report.imported} cards, skipped {sum(report.skipped.values())} ({dict(report.skipped)})")

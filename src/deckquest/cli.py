@@ -16,6 +16,7 @@ import click
 
 from deckquest import __version__
 from deckquest.errors import DeckquestError, UsageError
+from deckquest.i18n import LANGUAGES, _, choose, command_scope, language, language_for
 
 
 # Written without building anything: when memory is exhausted even formatting can fail.
@@ -49,13 +50,17 @@ class DeckquestGroup(click.Group):
         sys.exit(1)
 
     def _reported(self, ctx):
+        with command_scope():
+            return self._run(ctx)
+
+    def _run(self, ctx):
         try:
             return super().invoke(ctx)
         except UsageError as error:
-            click.echo(error.render(), err=True)
+            click.echo(_rendered(error), err=True)
             sys.exit(2)
         except DeckquestError as error:
-            click.echo(error.render(), err=True)
+            click.echo(_rendered(error), err=True)
             sys.exit(1)
         except (click.exceptions.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
@@ -71,6 +76,20 @@ class DeckquestGroup(click.Group):
                        "This is a bug in deckquest, not in your files. Please report it with the command "
                        "and its files; set DECKQUEST_DEBUG=1 to see the traceback.", err=True)
             sys.exit(70)
+
+
+def _rendered(error: DeckquestError) -> str:
+    """The error in the command's language: ``--lang``, else the failing script's header."""
+    with language(language_for(getattr(error, "language", None))):
+        return error.render()
+
+
+def lang_option(command):
+    """``--lang ja|en``: the language of the output, over the script's ``language`` header."""
+    return click.option("--lang", type=click.Choice(LANGUAGES), default=None, expose_value=False,
+                        callback=lambda ctx, param, value: choose(value), is_eager=True,
+                        help="Language of the output (transcript, report, messages) [default: the script's "
+                             "`language`, else en].")(command)
 
 
 def _write_stderr(message: bytes) -> None:
@@ -103,7 +122,8 @@ def cards():
     show_default=True, help="Scryfall bulk JSON or MTGJSON AtomicCards.json; auto looks at the first bytes.",
 )
 def cards_import(file: Path, file_format: str):
-    """Import FILE into the user card database, replacing the previous import."""
+    """Import FILE into the user card database: it replaces the previous import of the same
+    source (Scryfall or MTGJSON) and keeps the other's."""
     from deckquest.cards.userdb import import_file
 
     if not sys.stderr.isatty():
@@ -127,7 +147,7 @@ def cards_show(name: tuple[str, ...]):
     found = find_with_origin(database, wanted)
     if found is None:
         suggestion = database.suggest(wanted)
-        raise DeckquestError(f"unknown card `{wanted}`", hint=f"did you mean `{suggestion}`?" if suggestion else None)
+        raise DeckquestError(_("unknown card `{wanted}`", wanted=wanted), hint=_("did you mean `{suggestion}`?", suggestion=suggestion) if suggestion else None)
     click.echo(card_sheet(*found))
 
 
@@ -143,6 +163,7 @@ def cards_coverage(deck: Path):
 
 
 @main.command()
+@lang_option
 @click.argument("deck", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option(
     "--critical",
@@ -179,16 +200,18 @@ def odds(deck: Path | None, critical: tuple[str, ...], rules: str | None, party:
         from deckquest.sim.script_odds import format_script_odds, script_odds
 
         if critical or rules:
-            raise UsageError("--critical and --rules go with a deck list; a script names its PCs' "
-                             "critical cards and its rules")
-        edition, sites = script_odds(compile_script(str(deck)), party_members(party))
+            raise UsageError(_("--critical and --rules go with a deck list; a script names its PCs' critical cards and its rules"))
+        scenario = compile_script(str(deck))
+        edition, sites = script_odds(scenario, party_members(party))
+        script_language = scenario.language
         if as_json:
             click.echo(json.dumps({"rules": edition, "checks": [site.as_dict() for site in sites]}))
         else:
-            click.echo(format_script_odds(edition, sites), nl=False)
+            with language(language_for(script_language)):
+                click.echo(format_script_odds(edition, sites), nl=False)
         return
     if party is not None:
-        raise UsageError("--party goes with a script")
+        raise UsageError(_("--party goes with a script"))
     from deckquest.cards.decklist import load_deck
     from deckquest.engine.pc import required_critical_count
     from deckquest.engine.odds import critical_ids_from_options, format_odds, odds_report
@@ -199,10 +222,8 @@ def odds(deck: Path | None, critical: tuple[str, ...], rules: str | None, party:
     critical_ids = critical_ids_from_options(cards, critical)
     required = required_critical_count(loaded.is_commander)
     if rules == "2019" and len(critical_ids) != required:
-        click.echo(
-            f"note: T-4.7 designates exactly {required} critical cards; these odds use {len(critical_ids)}",
-            err=True,
-        )
+        click.echo(_("note: T-4.7 designates exactly {required} critical cards; these odds use {count}",
+                     required=required, count=len(critical_ids)), err=True)
     report = odds_report(cards, critical_ids, rules)
     if as_json:
         click.echo(json.dumps(report))
@@ -222,6 +243,7 @@ def _arena_odds(deck: Path | None, attack: int | None, defence: int | None, heig
 
 
 @main.command()
+@lang_option
 @click.argument("scripts", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--watch", is_flag=True, help="Check again whenever a script or a file it reads changes (Ctrl-C stops).")
 def check(scripts: tuple[Path, ...], watch: bool):
@@ -232,9 +254,9 @@ def check(scripts: tuple[Path, ...], watch: bool):
         try:
             watch_scripts(list(scripts), click.echo)
         except KeyboardInterrupt:
-            click.echo("stopped watching", err=True)
+            click.echo(_("stopped watching"), err=True)
         return
-    failed, _ = check_scripts(scripts, click.echo)
+    failed, _read = check_scripts(scripts, click.echo)
     if failed:
         sys.exit(1)
 
@@ -245,11 +267,12 @@ def lsp_command():
     try:
         from deckquest.lsp.server import main as serve
     except ImportError:
-        raise UsageError("the language server needs pygls: pip install 'deckquest[lsp]'") from None
+        raise UsageError(_("the language server needs pygls: pip install 'deckquest[lsp]'")) from None
     serve()
 
 
 @main.command("run")
+@lang_option
 @click.argument("script")
 @click.option("--party", "party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the run's random generator.")
@@ -298,8 +321,14 @@ def pack_validate(location: Path):
 
     report = validate_pack(location)
     manifest = report.manifest
-    click.echo(f"ok: {manifest.name} {manifest.version}: {report.scenarios} scenarios, "
-               f"{report.decks} decks, {report.cards} card files, {len(report.files)} files")
+    click.echo(f"ok: {manifest.name} {manifest.version}: {_count(report.scenarios, 'scenario')}, "
+               f"{_count(report.decks, 'deck')}, {_count(report.cards, 'card file')}, "
+               f"{_count(len(report.files), 'file')}")
+
+
+def _count(number: int, noun: str) -> str:
+    """"1 scenario", "2 scenarios"."""
+    return f"{number} {noun}" if number == 1 else f"{number} {noun}s"
 
 
 @pack.command("build")
@@ -311,7 +340,7 @@ def pack_build(folder: Path, output: Path | None):
     from deckquest.packs.build import build_pack
 
     result = build_pack(folder, output)
-    click.echo(f"built {result.path} ({result.files} files, {result.size} bytes)")
+    click.echo(f"built {result.path} ({_count(result.files, 'file')}, {_count(result.size, 'byte')})")
 
 
 @pack.command("install")
@@ -359,10 +388,16 @@ def pack_remove(name: str):
 
 
 @main.command("sim")
+@lang_option
 @click.argument("script")
-@click.option("-n", "--runs", type=click.IntRange(min=1), default=2_000, show_default=True, help="How many runs.")
+@click.option("-n", "--runs", type=click.IntRange(min=1), default=None,
+              help="How many runs; with --precision, the most runs [default: 2,000; 100,000 with --precision].")
+@click.option("--precision", metavar="P", default=None,
+              help="Stop once every ending and battle outcome is known to ±P (95%), e.g. 2% or 0.02.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Run i is seeded from (SEED, i) alone.")
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
+@click.option("--scheduler", metavar="ADDRESS", default=None,
+              help="Play the runs on the Dask cluster at ADDRESS, e.g. tcp://10.0.0.5:8786 (the `cluster` extra).")
 @click.option("--party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
 @click.option("--agent", metavar="NAME", default="best", show_default=True,
               help="Who decides for the players: random, first, best, or a game system's agent (docs/agents.md).")
@@ -372,7 +407,8 @@ def pack_remove(name: str):
               help="A run longer than this many statements counts as stuck.")
 @click.option("--explore", is_flag=True, help="Cover every choice option, check outcome and battle outcome instead of random runs.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [default: when it is a terminal].")
-def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, max_steps, explore, progress):
+def sim_command(script, runs, precision, seed, jobs, scheduler, party, agent, json_file, html_file, max_steps,
+                explore, progress):
     """Simulate SCRIPT many times and report how hard it is (docs/sim.md)."""
     from deckquest.sim.command import explore_command, sim
 
@@ -382,7 +418,8 @@ def sim_command(script, runs, seed, jobs, party, agent, json_file, html_file, ma
                                html_file=html_file, echo=click.echo)
     else:
         code = sim(script, runs=runs, seed=seed, jobs=jobs, party=party, agent=agent, json_file=json_file,
-                   html_file=html_file, max_steps=max_steps, progress=show, echo=click.echo)
+                   html_file=html_file, max_steps=max_steps, progress=show, echo=click.echo,
+                   precision=precision, scheduler=scheduler)
     sys.exit(code)
 
 
@@ -403,6 +440,7 @@ def graph_command(script, fmt, sim_json, output):
 
 
 @main.command("tune")
+@lang_option
 @click.argument("script")
 @click.option("--check", "check_site", required=True, metavar="LABEL|LINE", help="The check to tune.")
 @click.option("--target", required=True, metavar="RATE", help="The success rate wanted, e.g. 60%.")

@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from deckquest.i18n import _, current, localize, ngettext
+
 # Hostile input can hold hundreds of thousands of errors on lines thousands of characters long
 # (docs/packs.md, "Limits and budgets"): a report shows this many errors, and this much of a
 # source line around the caret.
@@ -59,9 +61,11 @@ def render(
     hint: str | None = None,
     source_line: str | None = None,
 ) -> str:
-    """Format a message the way compilers do: location, source line, caret, hint."""
-    tag = f"{severity}[{code}]" if code else severity
-    lines = [f"{span}: {tag}: {message}"]
+    """Format a message the way compilers do: location, source line, caret, hint; the message
+    and hint in the current language (the code stays as it is)."""
+    word = severity_word(severity)
+    tag = f"{word}[{code}]" if code else word
+    lines = [f"{span}: {tag}: {localize(message)}"]
     if source_line is None:
         source_line = read_source_line(span)
     if source_line is not None and span.line > 0:
@@ -75,8 +79,17 @@ def render(
         lines.append(f"    {text}")
         lines.append("    " + " " * (col - 1) + "^" * width)
     if hint:
-        lines.append(f"hint: {hint}")
+        lines.append(hint_line(hint))
     return "\n".join(lines)
+
+
+def severity_word(severity: str) -> str:
+    """``error`` or ``warning`` in the current language."""
+    return {"error": _("error"), "warning": _("warning")}.get(severity, severity)
+
+
+def hint_line(hint: str) -> str:
+    return _("hint: {hint}", hint=localize(hint))
 
 
 def _around(text: str, col: int) -> tuple[str, int]:
@@ -126,13 +139,15 @@ class DeckquestError(Exception):
         self.span = span
         self.hint = hint
         self.source_line = source_line
+        self.language: str | None = current()  # the CLI writes the error in it (unless --lang says)
         if code is not None:
             self.code = code
 
     def render(self) -> str:
         if self.span is None:
-            text = f"error[{self.code}]: {self.message}" if self.code else f"error: {self.message}"
-            return text + (f"\nhint: {self.hint}" if self.hint else "")
+            word = severity_word("error")
+            text = f"{word}[{self.code}]: {localize(self.message)}" if self.code else f"{word}: {localize(self.message)}"
+            return text + (f"\n{hint_line(self.hint)}" if self.hint else "")
         return render("error", self.message, self.span, self.code, self.hint, self.source_line)
 
 
@@ -144,22 +159,25 @@ class CompileError(DeckquestError):
     more (its work cap), so a hostile file's report stays short.
     """
 
-    def __init__(self, diagnostics: Sequence[Diagnostic], omitted: int = 0, stopped: bool = False):
+    def __init__(self, diagnostics: Sequence[Diagnostic], omitted: int = 0, stopped: bool = False,
+                 language: str | None = None):
         errors = [d for d in diagnostics if d.severity == "error"]
         first = errors[0] if errors else diagnostics[0]
         super().__init__(first.message, first.span, first.hint, code=first.code)
         self.diagnostics, more = _first_errors(diagnostics, MAX_REPORTED_ERRORS)
         self.omitted = omitted + more
         self.stopped = stopped
+        self.language = language or self.language  # the script's `language`, when its header was read
 
     def render(self) -> str:
         body = "\n".join(d.render() for d in self.diagnostics)
         count = sum(d.severity == "error" for d in self.diagnostics) + self.omitted
         if self.omitted:
-            body += f"\n{self.omitted:,} more error{'s' if self.omitted != 1 else ''} not shown"
+            body += "\n" + ngettext("{count:,} more error not shown", "{count:,} more errors not shown", self.omitted)
         if self.stopped:
-            body += "\nchecking stopped there; fix these errors to see the rest"
-        return f"{body}\n{'at least ' if self.stopped else ''}{count:,} error{'s' if count != 1 else ''}"
+            body += "\n" + _("checking stopped there; fix these errors to see the rest")
+            return body + "\n" + ngettext("at least {count:,} error", "at least {count:,} errors", count)
+        return body + "\n" + ngettext("{count:,} error", "{count:,} errors", count)
 
 
 def _first_errors(diagnostics: Sequence[Diagnostic], limit: int) -> tuple[list[Diagnostic], int]:
@@ -187,7 +205,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
         lowered = {c.lower(): c for c in candidates}
         if word.lower() in lowered:
             matches = [lowered[word.lower()]]
-    return f"did you mean `{matches[0]}`?" if matches else None
+    return _("did you mean `{name}`?", name=matches[0]) if matches else None
 
 
 def file_span(path: str | Path) -> Span:

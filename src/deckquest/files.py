@@ -8,6 +8,7 @@ import stat
 import tempfile
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, file_span
 
 
@@ -21,7 +22,7 @@ def write_atomically(path, text: str, hint: str | None = None) -> None:
     try:
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as error:
-        raise DeckquestError(f"cannot write {path}: {error.strerror}", file_span(path), hint=hint) from None
+        raise DeckquestError(_("cannot write {path}: {strerror}", path=path, strerror=error.strerror), file_span(path), hint=hint) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
@@ -31,7 +32,7 @@ def write_atomically(path, text: str, hint: str | None = None) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         if isinstance(error, OSError):
-            raise DeckquestError(f"cannot write {path}: {error.strerror}", file_span(path)) from None
+            raise DeckquestError(_("cannot write {path}: {strerror}", path=path, strerror=error.strerror), file_span(path)) from None
         raise
 
 

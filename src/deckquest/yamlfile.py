@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
 from deckquest.files import NotRegularFile, read_regular
 
@@ -32,17 +33,17 @@ def read_text(path: Path, display: str, limit: int) -> str:
         raise DeckquestError(f"cannot read {display}: it is not a regular file", Span(display),
                              hint="a FIFO, device, socket or link cannot be read as a file") from None
     except OSError as error:
-        raise DeckquestError(f"cannot read {display}: {error.strerror}", Span(display)) from None
+        raise DeckquestError(_("cannot read {display}: {strerror}", display=display, strerror=error.strerror), Span(display)) from None
     if len(data) > limit:
         raise DeckquestError(
-            f"{display} is larger than the {limit // 1024} KiB allowed", Span(display),
-            hint="a manifest or script this big is not plausible; is it the right file?",
+            _("{display} is larger than the {value} KiB allowed", display=display, value=limit // 1024), Span(display),
+            hint=_("a manifest or script this big is not plausible; is it the right file?"),
         )
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         line = data[: error.start].count(b"\n") + 1
-        raise DeckquestError(f"{display} is not valid UTF-8", Span(display, line, 1)) from None
+        raise DeckquestError(_("{display} is not valid UTF-8", display=display), Span(display, line, 1)) from None
 
 
 def load_yaml(text: str, display: str):
@@ -60,13 +61,13 @@ def load_yaml(text: str, display: str):
         col = mark.column + 1 if mark else 0
         problem = error.problem or error.context or "invalid YAML"
         raise DeckquestError(
-            f"invalid YAML: {problem}", Span(display, line, col),
+            _("invalid YAML: {problem}", problem=problem), Span(display, line, col),
             source_line=source_line(text, line), hint=_yaml_hint(problem),
         ) from None
     except YAMLError as error:
-        raise DeckquestError(f"invalid YAML: {error}", Span(display)) from None
+        raise DeckquestError(_("invalid YAML: {error}", error=error), Span(display)) from None
     except RecursionError:
-        raise DeckquestError(f"{display} is nested too deeply", Span(display)) from None
+        raise DeckquestError(_("{display} is nested too deeply", display=display), Span(display)) from None
     _check_shape(data, display, text)
     return data
 
@@ -83,7 +84,7 @@ def _check_brackets(text: str, display: str) -> None:
             depth += 1
             if depth > _BRACKET_LIMIT:
                 line = text.count("\n", 0, position) + 1
-                raise DeckquestError(f"{display} is nested too deeply", Span(display, line, 1))
+                raise DeckquestError(_("{display} is nested too deeply", display=display), Span(display, line, 1))
         elif char in "]}" and depth:
             depth -= 1
 
@@ -103,22 +104,22 @@ def _check_shape(data, display: str, text: str) -> None:
         tag_value = getattr(tag, "value", tag) if tag is not None else None
         if isinstance(tag_value, str) and tag_value:
             raise DeckquestError(
-                f"YAML tag `{tag_value}` is not allowed here", span,
-                hint="deckquest files hold plain data only: remove the `!` tag",
+                _("YAML tag `{tag_value}` is not allowed here", tag_value=tag_value), span,
+                hint=_("deckquest files hold plain data only: remove the `!` tag"),
                 source_line=source_line(text, span.line),
             )
         if not isinstance(node, (dict, list)):
             continue
         if id(node) in seen:
             raise DeckquestError(
-                "YAML aliases of lists or mappings are not allowed", span,
-                hint="write the data out in full instead of using `*alias`",
+                _("YAML aliases of lists or mappings are not allowed"), span,
+                hint=_("write the data out in full instead of using `*alias`"),
                 source_line=source_line(text, span.line),
             )
         seen.add(id(node))
         if depth >= MAX_NESTING:
             raise DeckquestError(
-                f"data nested more than {MAX_NESTING} levels deep", span,
+                _("data nested more than {MAX_NESTING} levels deep", MAX_NESTING=MAX_NESTING), span,
                 source_line=source_line(text, span.line),
             )
         children = [(child, depth + 1, position) for child, position in _children(node, where)]

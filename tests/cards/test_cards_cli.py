@@ -12,7 +12,9 @@ from click.testing import CliRunner
 
 from deckquest.cards.database import CardIndex
 from deckquest.cards.model import Card
-from deckquest.cards.userdb import DATABASE_FILE
+from deckquest.cards.userdb import database_file
+
+DATABASE_FILE = database_file("scryfall")
 from deckquest.cli import main
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -111,7 +113,29 @@ def test_malformed_json_error_shows_the_line_and_a_caret(home, tmp_path):
 def test_import_output_is_the_same_whatever_the_format_option(home):
     auto = run("cards", "import", str(FIXTURES / "scryfall-edge.json"))
     forced = run("cards", "import", "--format", "scryfall", str(FIXTURES / "scryfall-edge.json"))
-    assert auto.stdout == forced.stdout
+    replaced = f"replaced 7 cards of the Scryfall import of {(FIXTURES / 'scryfall-edge.json').resolve()}"
+    assert forced.stdout.splitlines() == [auto.stdout.splitlines()[0], replaced, *auto.stdout.splitlines()[1:]]
+
+
+def test_imports_add_to_what_is_there_and_say_what_they_replaced(home):
+    """Issue 18 item 13: a second import of another source used to replace the first silently."""
+    run("cards", "import", str(FIXTURES / "scryfall-edge.json"))
+    mtgjson = run("cards", "import", str(FIXTURES / "mtgjson-edge.json"))
+    assert mtgjson.exit_code == 0, mtgjson.stderr
+    assert mtgjson.stdout.splitlines()[1] == (
+        f"kept 7 cards of the Scryfall import of {(FIXTURES / 'scryfall-edge.json').resolve()} "
+        "(where both know a card, this import's values win)")
+    assert run("cards", "show", "灰色熊").exit_code == 0 and run("cards", "show", "火").exit_code == 0
+    again = run("cards", "import", str(FIXTURES / "scryfall-edge.json"))
+    assert f"replaced 7 cards of the Scryfall import of {(FIXTURES / 'scryfall-edge.json').resolve()}" in again.stdout
+    assert "kept 4 cards of the MTGJSON import of" in again.stdout
+
+
+def test_show_a_split_card_with_both_halves_costs(home):
+    """Issue 18 item 13: `cards show` of a split card showed only the first half's cost."""
+    run("cards", "import", str(FIXTURES / "scryfall-edge.json"))
+    shown = run("cards", "show", "Boom // Bust")
+    assert "mana cost:       {1}{R} // {5}{R}\nmana value:      8\n" in shown.stdout
 
 
 def test_unknown_format_option_is_a_usage_error(home):

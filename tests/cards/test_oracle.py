@@ -407,9 +407,11 @@ def test_lords_and_anthems_are_static_anthem_effects_cr_611_3(text, controller, 
 
 
 def test_conditional_statics_stay_unrecognised():
+    """The lord text is not read; the creature still plays as a 2/2, so it is partly simulated."""
     card = Card.build("Sunny Lord", "{1}{W}", "Creature — Human", power="2", toughness="2",
                       oracle_text="~ gets +1/+1 as long as you control a Plains.".replace("~", "Sunny Lord"))
-    assert recognise(card).level == "none"
+    recognition = recognise(card)
+    assert recognition.level == "partial" and recognition.abilities == ()
 
 
 def test_cant_block_is_a_static_restriction_of_the_card():

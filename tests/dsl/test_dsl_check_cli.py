@@ -74,3 +74,22 @@ def test_example_is_the_contract_byte_for_byte():
                             contract.read_text(), re.S).group(1)
         assert shipped == example
     assert shipped.startswith("# The Goblin Cave")
+
+
+def test_deck_and_library_errors_are_named_like_the_script_issue_18(tmp_path, monkeypatch):
+    """Issue 18 item 15: a deck list's errors named it by its absolute path while the script's
+    own errors used the relative path it was given; now both are relative (and both absolute
+    when the script's path is)."""
+    folder = tmp_path / "quest"
+    shutil.copytree(DECKS, folder / "decks")
+    (folder / "decks" / "red.txt").write_text("4 Lightning Blot\n56 Mountain\n")
+    (folder / "lib.quest").write_text("flag x\ncounter y = \n")
+    (folder / "q.quest").write_text(PRELUDE.replace('    rules 2019\n', '    rules 2019\nuse "lib.quest"\n')
+                                    + 'start scene s "S":\n    end victory\n')
+    monkeypatch.chdir(tmp_path)
+    result = run("quest/q.quest")
+    assert result.exit_code == 1
+    starts = [line.split(": error")[0] for line in result.stderr.splitlines() if ": error[" in line]
+    assert sorted(starts) == ["quest/decks/red.txt:1:3", "quest/lib.quest:2:12"]
+    absolute = run(folder / "q.quest")
+    assert f"{folder / 'decks' / 'red.txt'}:1:3: error[DQ1001]" in absolute.stderr

@@ -137,6 +137,8 @@ def test_check_kind_follows_rules_edition(pack, db):
     """T-4 (2019 colours) against T-5.1 (2014 kinds); the hint uses T-5.5's correspondence."""
     (d,) = diagnostics_of(pack, scene("check body difficulty 2:\n    success:\n        end victory\n    failure:\n        end defeat"), db)
     assert d.code == "DQ0036" and "`green`" in d.hint
+    # issue 18 item 15: the caret is under the kind, not the whole line
+    assert (d.span.col, d.span.end_line, d.span.end_col) == (11, d.span.line, 15)
     text = scene("check green difficulty 2:\n    success:\n        end victory\n    failure:\n        end defeat").replace("rules 2019", "rules 2014")
     (d,) = diagnostics_of(pack, text, db)
     assert d.code == "DQ0036" and "`body`" in d.hint
@@ -151,6 +153,17 @@ def test_pc_in_scope_in_check_blocks_and_pc_triggers(pack, db):
     text = scene("check green difficulty 1 by each:\n    failure:\n        pc loses 1 life\nend victory",
                  'when a pc dies:\n    "{pc}"\n')
     assert errors_of(pack, text, db) == []
+
+
+def test_an_unknown_pc_after_by_lists_party_each_all_and_any(pack, db):
+    """Issue 18 item 15: `by everyone` said "unknown PC" without naming what `by` takes (T-4.1:
+    a check is made by a PC, the party, each PC, all of them, or any of them)."""
+    text = scene("check green difficulty 1 by everyone:\n    success:\n        end victory\n    failure:\n        end defeat")
+    (d,) = diagnostics_of(pack, text, db)
+    assert d.code == "DQ0033" and d.hint == "`by` takes a PC (`alice`, `bram`) or `party`, `each`, `all`, `any`"
+    text = scene('recruit b difficulty 1 by evry:\n    success:\n        end victory\nend defeat', 'creature b "B" from card "Grizzly Bears"\n')
+    (d,) = diagnostics_of(pack, text, db)
+    assert d.hint == "`by` takes a PC (`alice`, `bram`) or `party`"
 
 
 def test_party_is_not_a_pc_for_an_effect(pack, db):
@@ -284,6 +297,8 @@ def test_three_critical_cards_or_five_for_commander(pack, db):
 def test_unknown_card(pack, db):
     (d,) = diagnostics_of(pack, scene("encounter b\nend victory", 'creature b "B" from card "Grizly Bears"\n'), db)
     assert d.code == "DQ0054" and "Grizzly Bears" in d.hint
+    # issue 18 item 15: the caret is under the card's name, not the whole line (and no DQ0055 follows)
+    assert (d.span.col, d.span.end_col) == (26, 40)
     # a real card missing from the database may be close to a known one: say how to add it too
     assert "deckquest cards import" in d.hint
 
@@ -362,3 +377,16 @@ def test_shipped_goblin_cave_compiles_with_its_decks(db):
     scenario = compile_file(EXAMPLE, db)
     assert scenario.start == "gate" and set(scenario.decks) == {"alice", "bram", "warlord", "goblins"}
     assert all(w.severity == "warning" for w in scenario.warnings)
+
+
+def test_success_endings_in_the_header_name_endings_the_script_gives(pack, db):
+    """Issue 18 item 8: `success endings victory, "peace"` says which endings count as the
+    party's success; each must be an ending an `end` of the script gives (DQ0130, the caret
+    under the name)."""
+    body = 'choice:\n    "Fight":\n        end victory\n    "Talk":\n        end "peace" "A truce."'
+    text = scene(body).replace("    rules 2019\n", '    rules 2019\n    success endings victory, "peace"\n', 1)
+    assert compile_in(pack, text, db).success_endings == ("victory", "peace")
+    assert compile_in(pack, scene(body), db).success_endings == ()
+    (d,) = diagnostics_of(pack, text.replace('end "peace"', 'end "truce"'), db)
+    assert (d.code, d.span.line, d.span.col, d.span.end_col) == ("DQ0130", 3, 30, 37)
+    assert d.hint == "its endings: `truce`, `victory`"

@@ -154,3 +154,15 @@ def test_very_long_and_chain_is_no_recursion_error():
 def test_deep_not_chain_is_an_error_not_a_crash():
     text = 'scene s "S":\n    if ' + "not " * 5000 + "lit:\n        -> s\n    -> s\n"
     assert [d.code for d in problems(text)] == ["DQ0006"]
+
+
+def test_one_missing_colon_is_one_error_not_a_cascade_at_a_valid_else():
+    """Issue 18 item 15: a missing `:` on a choice option (shared/repro/mistakes/m3.quest) also
+    gave "unexpected `:`" at the valid `else:` of a later `if`: recovery parsed the `else:` apart
+    from its `if`."""
+    text = ('scene s "S":\n    choice:\n        "Talk"\n            "hi"\n        "Leave":\n            "bye"\n'
+            '    if f:\n        -> s\n    else:\n        -> s\n')
+    assert where(text) == [("DQ0011", 3, 15)]
+    # an `else:` with no `if` before it is still reported, with its hint
+    (found,) = problems(text.replace('"Talk"', '"Talk":').replace("    if f:\n        -> s\n", '    "no if"\n'))
+    assert found.span.line == 8 and "right after the block of an `if`" in found.hint

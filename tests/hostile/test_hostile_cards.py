@@ -60,7 +60,7 @@ def test_an_impossible_mana_value_is_skipped_and_counted(run_hostile, folders, c
     assert result.returncode == 0
     assert "imported 1 card" in result.stdout
     assert "1 mana value out of range" in result.stdout
-    assert sorted(path.name for path in home.iterdir()) == ["cards.sqlite"]
+    assert sorted(path.name for path in home.iterdir()) == ["cards-scryfall.sqlite"]
 
 
 def test_a_file_of_only_impossible_mana_values_imports_nothing(run_hostile, folders):
@@ -109,7 +109,7 @@ def test_a_killed_imports_temporary_file_is_removed_by_the_next_import(run_comma
     assert list(home.glob(".cards-*.sqlite.tmp")), "kill -9 left no temporary file to clean up"
     result = run_command(["cards", "import", "one.json"], cwd=cwd, env_home=home)
     assert result.returncode == 0, result.stderr
-    assert sorted(path.name for path in home.iterdir()) == ["cards.sqlite"]
+    assert sorted(path.name for path in home.iterdir()) == ["cards-scryfall.sqlite"]
 
 
 # ------------------------------------------------------------------ deck lists (item 4)

@@ -20,7 +20,7 @@ def test_init_validate_build_install_list_remove(cli, tmp_path):
     assert cli("pack", "init", "my-quest").exit_code == 0
     result = cli("pack", "validate", "my-quest")
     assert result.exit_code == 0, result.output
-    assert result.output == "ok: my-quest 0.1.0: 1 scenarios, 1 decks, 0 card files, 3 files\n"
+    assert result.output == "ok: my-quest 0.1.0: 1 scenario, 1 deck, 0 card files, 3 files\n"
     result = cli("pack", "build", "my-quest")
     assert result.exit_code == 0 and "built" in result.output
     assert (tmp_path / "my-quest-0.1.0.dqpack").is_file()
@@ -81,3 +81,35 @@ def test_run_an_installed_scenario_named_with_or_without_quest(cli, tmp_path):
     assert plain.output == named.output and "== The end" in plain.output
     missing = cli("run", "elsewhere/nothing.quest")
     assert missing.exit_code == 1 and "DQ0014" in missing.output and "Traceback" not in missing.output
+
+
+def test_init_into_a_missing_folder_creates_it_issue_18(cli, tmp_path):
+    """Issue 18 item 12: `pack init NAME --dir missing/folder` was an internal error (exit 70)."""
+    result = cli("pack", "init", "my-quest", "--dir", "missing/folder")
+    assert result.exit_code == 0, result.output
+    assert result.output == ("created missing/folder/my-quest; check it with "
+                             "`deckquest pack validate missing/folder/my-quest`\n")
+    assert cli("pack", "validate", "missing/folder/my-quest").exit_code == 0
+
+
+def test_init_under_a_file_is_a_user_error(cli, tmp_path):
+    (tmp_path / "notes.txt").write_text("x")
+    result = cli("pack", "init", "my-quest", "--dir", "notes.txt/sub")
+    assert result.exit_code == 1
+    assert "error[DQ7051]: cannot create the folder notes.txt/sub" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_init_makes_folders_others_can_read_issue_18(cli, tmp_path):
+    """Issue 18 item 12: the pack folder got mkdtemp's private mode 0700; it is made to be shared,
+    so it gets what any folder gets (0777 less the umask), like its decks/ folder."""
+    import os
+    import stat
+
+    old = os.umask(0o022)
+    try:
+        assert cli("pack", "init", "my-quest", "--dir", "new").exit_code == 0
+    finally:
+        os.umask(old)
+    modes = {path: stat.S_IMODE((tmp_path / path).stat().st_mode) for path in ("new", "new/my-quest", "new/my-quest/decks")}
+    assert modes == {"new": 0o755, "new/my-quest": 0o755, "new/my-quest/decks": 0o755}

@@ -299,8 +299,9 @@ class Terminal:
 
 
 def test_a_human_fights_through_the_terminal_with_bad_input_and_end_of_input(tmp_path):
-    """The human battle agent refuses bad answers; at end of input it passes until the battle
-    is over, and the run then stops at its next question (abandoned)."""
+    """The human battle agent refuses bad answers; at end of input the run stops in the
+    battle (abandoned), before the battle: it no longer passes every turn to a likely defeat
+    (issue 18 item 2)."""
     terminal = Terminal("", "x", "99", "1")  # act: nothing; battle: two bad answers, then 1
     result, events = play(tmp_path, HORDES + '''start scene hall "Hall":
     battle against plants:
@@ -314,21 +315,22 @@ def test_a_human_fights_through_the_terminal_with_bad_input_and_end_of_input(tmp
     shown = "\n".join(terminal.shown)
     assert "horde: library" in shown  # the board
     assert shown.count("please answer with a number from 1 to") == 2
-    assert "(end of input: passing from now on)" in shown
-    assert of_kind(events, "battle")[0]["outcome"] in ("victory", "defeat", "escape")
+    assert "(end of input: passing from now on)" not in shown
+    assert of_kind(events, "battle") == []  # the battle never ended: no summary, no outcome block
     assert result.outcome == "abandoned" and events[-1]["event"] == "end"
+    assert events[-1]["text"] == "end of input in a battle: the run stops before the battle"
 
 
 def test_the_text_transcript_shows_each_turn_in_one_or_two_lines(tmp_path):
     _, events = play(tmp_path, DEFEAT)
     text = render_text(events)
     assert "Battle against Goblin Flood [0:00]: Alice, Bram in the fight." in text
-    assert "  No preparation turns: the enemies move first (T-6.2, T-6.11)." in text
+    assert "  No preparation turns: the enemies move first." in text
     assert "  turn 1 (enemies) [0:00]: the horde reveals Goblin x36." in text
     turn_lines = [line for line in text.splitlines() if line.startswith("  turn ")]
     details = [line for line in text.splitlines() if line.startswith("    ")]
     assert len(turn_lines) == of_kind(events, "battle")[0]["turns"] and len(details) <= len(turn_lines)
-    assert "Defeat (T-6.12) after 1 turn [0:01]: Alice life" in text
+    assert "Defeat after 1 turn [0:01]: Alice life" in text
 
 
 def test_battle_events_can_be_left_out_for_batch_runs(tmp_path):

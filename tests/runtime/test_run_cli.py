@@ -15,6 +15,7 @@ SHRINE = str(SCENARIOS / "drowned_shrine" / "drowned_shrine.quest")
 TOLL = str(SCENARIOS / "bandit_toll" / "bandit_toll.quest")
 CAVE = str(SCENARIOS / "goblin_cave" / "goblin_cave.quest")
 CELLAR = str(SCENARIOS / "rat_cellar" / "rat_cellar.quest")
+CAVE_JA = str(SCENARIOS / "goblin_cave_ja" / "goblin_cave_ja.quest")
 
 
 class TranscriptSnapshot(SingleFileSnapshotExtension):
@@ -52,6 +53,7 @@ RUNS = {
     "bandit_toll_sneak": (TOLL, "--seed", "2", "--choose", "3"),
     "goblin_cave_first": (CAVE, "--seed", "1", "--agent", "first"),
     "goblin_cave_best": (CAVE, "--seed", "2", "--agent", "best"),
+    "goblin_cave_ja_best": (CAVE_JA, "--seed", "2", "--agent", "best"),  # `language ja` (issue 20)
     "rat_cellar_first": (CELLAR, "--seed", "2", "--agent", "first"),
     "rat_cellar_best": (CELLAR, "--seed", "6", "--agent", "best"),
 }

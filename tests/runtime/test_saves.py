@@ -219,7 +219,10 @@ def test_a_save_for_another_script_is_refused(saved):
     assert "drowned_shrine.quest" in str(error) and "resume with the script" in error.hint
 
 
-def test_a_save_for_a_script_edited_since_is_refused(tmp_path):
+def test_a_save_for_a_script_edited_since_is_refused_without_its_outline(tmp_path):
+    """A save written before saves kept an outline of the script cannot tell a harmless edit
+    from one that moves its position: any edit is refused (tests/runtime/test_saves_after_edits.py
+    has the saves that can tell)."""
     folder = tmp_path / "shrine"
     shutil.copytree(SHRINE.parent, folder)
     script = folder / SHRINE.name
@@ -229,6 +232,10 @@ def test_a_save_for_a_script_edited_since_is_refused(tmp_path):
     save_run(run, tmp_path / "s.json")
     assert load_run(original, tmp_path / "s.json", FirstAgent()).state.steps == 1
     script.write_text(script.read_text("utf-8") + "\n# a comment added later\n", "utf-8")
+    assert load_run(Program(compile_file(script)), tmp_path / "s.json", FirstAgent()).script_changes
+    data = json.loads((tmp_path / "s.json").read_text("utf-8"))
+    del data["outline"]
+    (tmp_path / "s.json").write_text(json.dumps(data), "utf-8")
     with pytest.raises(DeckquestError) as caught:
         load_run(Program(compile_file(script)), tmp_path / "s.json", FirstAgent())
     assert "a different version" in str(caught.value) and "changed" in caught.value.hint

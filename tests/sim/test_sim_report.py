@@ -243,3 +243,63 @@ def test_html_numbers_have_no_padding_zeros(tmp_path):
     simulate(SCENARIOS / "skirmish.quest", runs=40, jobs=1).write_html(html)
     cells = re.findall(r'<td class="num">([^<]*)</td>', html.read_text("utf-8"))
     assert cells and not [c for c in cells if re.fullmatch(r"\d+\.\d*0", c)]
+
+
+def test_report_counts_a_shock_land_and_drawback_creatures_as_partly_simulated(tmp_path):
+    """Issue 18 item 11: Blood Crypt taps for mana and Jackal Pup attacks as a 2/1 in a battle
+    (T-6.1), so the report lists them as partly simulated, never "not simulated", and a deck
+    whose only unread text is such riders adds no warning to the verdict."""
+    import shutil
+
+    shutil.copytree(SCENARIOS / "decks", tmp_path / "decks")
+    green = (tmp_path / "decks" / "green.txt").read_text(encoding="utf-8")
+    (tmp_path / "decks" / "green.txt").write_text(
+        green.replace("4 Kalonian Tusker", "4 Blood Crypt\n4 Jackal Pup\n4 Vampire Lacerator"), encoding="utf-8")
+    shutil.copy(SCENARIOS / "skirmish.quest", tmp_path / "skirmish.quest")
+    report = simulate(tmp_path / "skirmish.quest", runs=10, seed=1, jobs=1)
+    alice = next(row for row in report.data["coverage"] if row["owner"] == "alice")
+    assert alice["not_simulated"] == []
+    assert {"Blood Crypt", "Jackal Pup", "Vampire Lacerator"} <= set(alice["partly"])
+    assert not any("battles simulate only" in reason for reason in report.data["verdict"]["reasons"])
+    assert "not simulated: Blood Crypt" not in report.text()
+
+
+PEACEFUL = '''scenario "Two ways through":
+    rules 2019
+    success endings victory, "peace"
+pc alice "Alice":
+    deck "decks/green.txt"
+    critical "Forest" x3
+start scene cliff "The Cliff":
+    check green difficulty 4 by alice as "Talk them down":
+        success:
+            end "peace" "They let Alice pass."
+        failure:
+            check green difficulty 4 by alice as "Climb the cliff":
+                success:
+                    end victory "Alice reaches the top."
+                failure:
+                    end defeat "Alice falls."
+'''
+
+
+def test_the_verdict_counts_the_endings_the_script_calls_success(tmp_path):
+    """Issue 18 item 8: only `victory` counted as success, so a peaceful ending made a winnable
+    adventure look hard. With `success endings victory, "peace"` both count (T-4.2: each
+    check here is one green check of difficulty 4)."""
+    import shutil
+
+    shutil.copytree(SCENARIOS / "decks", tmp_path / "decks")
+    script = tmp_path / "two_ways.quest"
+    script.write_text(PEACEFUL, encoding="utf-8")
+    report = simulate(script, runs=400, seed=2, jobs=1)
+    validate(report.data)
+    endings, runs = report.data["endings"], report.data["runs"]
+    assert report.data["scenario"]["success_endings"] == ["victory", "peace"]
+    share = (endings.get("victory", 0) + endings.get("peace", 0)) / runs
+    assert endings.get("peace", 0) and report.data["verdict"]["success_share"] == round(share, 6)
+    assert report.data["verdict"]["headline"].endswith(f": the party ends in victory or peace in {share:.0%} of runs")
+    plain = tmp_path / "plain.quest"
+    plain.write_text(PEACEFUL.replace('    success endings victory, "peace"\n', ""), encoding="utf-8")
+    counted_victory_only = simulate(plain, runs=400, seed=2, jobs=1).data["verdict"]["success_share"]
+    assert counted_victory_only == round(endings.get("victory", 0) / runs, 6) < share

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Iterable, Protocol
 
 from deckquest.cards.model import Card
+from deckquest.i18n import current
 
 
 MAX_SUGGESTION_CHARS = 200
@@ -135,11 +136,23 @@ def builtin_index() -> CardIndex:
 
 def default_database() -> CardDatabase:
     """The user's imported cards (if any) over the built-in database."""
-    from deckquest.cards.userdb import UserDatabase
+    from deckquest.cards.userdb import UserCards
 
     sources: list[CardSource] = []
-    user = UserDatabase.open_existing(deckquest_home())
+    user = UserCards.open_existing(deckquest_home())
     if user is not None:
         sources.append(user)
     sources.append(builtin_index())
     return CardDatabase(*sources)
+
+
+def card_name(name: str) -> str:
+    """A card's name in the current language (deckquest.i18n): its Japanese name (Card.name_ja)
+    in Japanese, the English one where the card has none (tokens, a GM's own cards)."""
+    return _japanese_name(name) if current() == "ja" else name
+
+
+@lru_cache(maxsize=None)
+def _japanese_name(name: str) -> str:
+    card = default_database().get(name)
+    return card.name_ja if card is not None and card.name_ja else name

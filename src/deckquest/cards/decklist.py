@@ -28,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.cards.database import CardDatabase, default_database, normalize_name
 from deckquest.cards.model import Card
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean, file_span
@@ -244,8 +245,8 @@ class _DeckParser:
     def parse(self) -> Deck:
         count = len(self.lines) - (self.lines[-1] == "")  # the text after the last line break is no line
         if count > MAX_LINES:
-            raise DeckquestError(f"deck list has {count:,} lines; at most {MAX_LINES:,} are read",
-                                 file_span(self.path), "is this the right file? A deck list has a line per card",
+            raise DeckquestError(_("deck list has {count:,} lines; at most {MAX_LINES:,} are read", count=count, MAX_LINES=MAX_LINES),
+                                 file_span(self.path), _("is this the right file? A deck list has a line per card"),
                                  code=TOO_MANY_LINES)
         for number, line in enumerate(self.lines, start=1):
             self._line(number, line)
@@ -379,7 +380,7 @@ class _DeckParser:
         header = _HEADER.match(line, start, end)
         if allow_header and header and (header["colon"] or header["tally"] or " " not in header["title"]):
             title = header["title"]
-            hint = did_you_mean(title, SECTION_TITLES) or f"the sections are {', '.join(SECTION_TITLES)}"
+            hint = did_you_mean(title, SECTION_TITLES) or _("the sections are {names}", names=', '.join(SECTION_TITLES))
             self._error(number, line, start, start + len(title), UNKNOWN_SECTION,
                         f"unknown section header `{title}`", hint)
             return
@@ -427,9 +428,9 @@ class _DeckParser:
         if self.suggestions < MAX_SUGGESTIONS and len(self.diagnostics) < MAX_REPORTED_ERRORS:
             self.suggestions += 1
             suggestion = self.db.suggest(name.text)
-        hint = (f"did you mean `{suggestion}`? If it is another card, import it with `deckquest cards import`"
+        hint = (_("did you mean `{suggestion}`? If it is another card, import it with `deckquest cards import`", suggestion=suggestion)
                 if suggestion
-                else "no card of that name in the card database; import it with `deckquest cards import`")
+                else _("no card of that name in the card database; import it with `deckquest cards import`"))
         self._error(number, line, name.start, name.start + len(name.text), UNKNOWN_CARD,
                     f"unknown card `{name.text}`", hint)
 
@@ -448,18 +449,16 @@ class _DeckParser:
     def _not_a_deck_list(self) -> DeckquestError:
         """No line is a count, a known card or a header: the file is something else, left unquoted."""
         return DeckquestError(
-            "this file does not look like a deck list: no line is a card line (`4 Lightning Bolt`), "
-            "a known card or a section header", file_span(self.path),
-            "give the path of a deck list (MTGO or Arena text export); its lines are not shown",
+            _("this file does not look like a deck list: no line is a card line (`4 Lightning Bolt`), a known card or a section header"), file_span(self.path),
+            _("give the path of a deck list (MTGO or Arena text export); its lines are not shown"),
             code=NOT_A_DECK_LIST)
 
     def _empty_deck(self) -> DeckquestError:
         if self.deck.sideboard:
-            hint = ("every card is in the sideboard: in an MTGO list the first blank line "
-                    "after the main deck starts the sideboard")
+            hint = (_("every card is in the sideboard: in an MTGO list the first blank line after the main deck starts the sideboard"))
         else:
-            hint = "a card line is `<count> <card name>`, e.g. `4 Lightning Bolt`"
-        return DeckquestError("deck list has no main-deck cards", file_span(self.path), hint, code=EMPTY_DECK)
+            hint = _("a card line is `<count> <card name>`, e.g. `4 Lightning Bolt`")
+        return DeckquestError(_("deck list has no main-deck cards"), file_span(self.path), hint, code=EMPTY_DECK)
 
 
 # Reading files
@@ -475,18 +474,18 @@ def _read_text(path: str | Path) -> str:
     try:
         data = read_bounded(path, MAX_DECK_BYTES)
     except NotRegularFile:
-        raise DeckquestError(f"deck list `{path}` is not a regular file", file_span(path), code=UNREADABLE_FILE)
+        raise DeckquestError(_("deck list `{path}` is not a regular file", path=path), file_span(path), code=UNREADABLE_FILE)
     except FileNotFoundError:
-        raise DeckquestError(f"deck list `{path}` does not exist", file_span(path), code=UNREADABLE_FILE)
+        raise DeckquestError(_("deck list `{path}` does not exist", path=path), file_span(path), code=UNREADABLE_FILE)
     except IsADirectoryError:
-        raise DeckquestError(f"deck list `{path}` is a directory, not a file", file_span(path),
+        raise DeckquestError(_("deck list `{path}` is a directory, not a file", path=path), file_span(path),
                              code=UNREADABLE_FILE)
     except OSError as error:
-        raise DeckquestError(f"cannot read deck list `{path}`: {error.strerror}", file_span(path),
+        raise DeckquestError(_("cannot read deck list `{path}`: {strerror}", path=path, strerror=error.strerror), file_span(path),
                              code=UNREADABLE_FILE)
     if data is None:
-        raise DeckquestError(f"deck list `{path}` is larger than {MAX_DECK_BYTES // 1024} KiB", file_span(path),
-                             "a deck list holds a few kilobytes; is this the right file?", code=FILE_TOO_LARGE)
+        raise DeckquestError(_("deck list `{path}` is larger than {value} KiB", path=path, value=MAX_DECK_BYTES // 1024), file_span(path),
+                             _("a deck list holds a few kilobytes; is this the right file?"), code=FILE_TOO_LARGE)
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -507,10 +506,10 @@ def _not_text(path: str | Path, data: bytes, position: int, reason: str) -> Deck
         reason += f", line {span.line} column {span.col}"
         span, source_line = file_span(path), None
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
-        hint = "the file looks like UTF-16; save it as UTF-8"
+        hint = _("the file looks like UTF-16; save it as UTF-8")
     else:
-        hint = "save the file as UTF-8 (convert a Shift_JIS file with `iconv -f SHIFT_JIS -t UTF-8`)"
-    return DeckquestError(f"deck list is not UTF-8 text ({reason})", span, hint,
+        hint = _("save the file as UTF-8 (convert a Shift_JIS file with `iconv -f SHIFT_JIS -t UTF-8`)")
+    return DeckquestError(_("deck list is not UTF-8 text ({reason})", reason=reason), span, hint,
                           code=UNREADABLE_FILE, source_line=source_line)
 
 

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator
 
+from deckquest.i18n import _
 from deckquest.cards.model import Card, ManaCostError
 from deckquest.errors import DeckquestError, Span
 
@@ -102,6 +103,7 @@ def card_from_fields(
     oracle_text: object,
     is_token: bool,
     mana_value: object,
+    face_costs: tuple[object, ...] = (),
 ) -> Card:
     """A Card from a file's printed values, taking the file's colours as they are.
 
@@ -136,6 +138,7 @@ def card_from_fields(
         oracle_text=_text(oracle_text),
         is_token=is_token,
         mana_value=value,
+        face_costs=tuple(_text(cost) for cost in face_costs) if len(face_costs) > 1 else (),
     )
 
 
@@ -187,13 +190,13 @@ def detect_format(path: Path) -> str:
     if stripped.startswith("{"):
         return "mtgjson"
     if not stripped:
-        raise DeckquestError(f"{path} is empty", Span(str(path)), "download the card data file again",
+        raise DeckquestError(_("{path} is empty", path=path), Span(str(path)), _("download the card data file again"),
                              code=NOT_A_CARD_FILE)
     skipped = text[: len(text) - len(stripped)]
     line = skipped.count("\n") + 1
     col = len(skipped) - (skipped.rfind("\n") + 1) + 1
     raise DeckquestError(
-        "not a card data file: expected a Scryfall bulk file (`[`) or MTGJSON AtomicCards.json (`{`)",
+        _("not a card data file: expected a Scryfall bulk file (`[`) or MTGJSON AtomicCards.json (`{`)"),
         Span(str(path), line, col, line, col + 1),
         source_line=text.split("\n")[line - 1][:200],
         code=NOT_A_CARD_FILE,
@@ -206,11 +209,11 @@ def open_card_file(path: Path):
     Only a regular file is opened: a FIFO would block and a device never ends."""
     try:
         if not stat.S_ISREG(path.stat().st_mode):
-            raise DeckquestError(f"cannot read {path}: not a regular file", Span(str(path)),
+            raise DeckquestError(_("cannot read {path}: not a regular file", path=path), Span(str(path)),
                                  code=UNREADABLE_CARD_FILE)
         return open(path, "rb")
     except OSError as error:
-        raise DeckquestError(f"cannot read {path}: {error.strerror}", Span(str(path)),
+        raise DeckquestError(_("cannot read {path}: {strerror}", path=path, strerror=error.strerror), Span(str(path)),
                              code=UNREADABLE_CARD_FILE) from None
 
 
@@ -230,7 +233,7 @@ def read_entries(
         file_format = detect_format(path)
     readers = {"scryfall": scryfall.entries, "mtgjson": mtgjson.entries}
     if file_format not in readers:
-        raise DeckquestError(f"unknown card data format {file_format!r}", hint=f"use one of: {', '.join(FORMATS)}",
+        raise DeckquestError(_("unknown card data format {file_format!r}", file_format=file_format), hint=_("use one of: {names}", names=', '.join(FORMATS)),
                              code=UNKNOWN_FORMAT)
     with open_card_file(path) as handle:
         yield from readers[file_format](JsonStream(handle, path, on_progress=on_progress))

@@ -26,6 +26,7 @@ import re
 from pathlib import Path
 from typing import BinaryIO, Callable, Iterator
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
 
 CHUNK_BYTES = 1 << 20
@@ -206,7 +207,7 @@ class JsonStream:
             except json.JSONDecodeError as fault:
                 truncated = fault.msg.startswith("Unterminated string") or fault.pos >= len(self._buf) - _TOKEN_REACH
                 if self._eof or not truncated:
-                    hint = "the file ends inside a value: the download may be incomplete" if truncated else None
+                    hint = _("the file ends inside a value: the download may be incomplete") if truncated else None
                     raise self._error(f"malformed JSON: {fault.msg}", fault.pos, hint) from None
                 self._more(start)
                 continue

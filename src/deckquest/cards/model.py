@@ -145,6 +145,9 @@ class Card:
     `colors` are the card's colours as the game defines them (a devoid card is
     colourless even with coloured mana symbols; a colour indicator adds colours).
     Power, toughness and loyalty are strings because printed values may be `*`.
+    `face_costs`: the mana costs of the faces of a card whose faces are cast separately
+    (split, aftermath, adventure: "{1}{R}", "{5}{R}"), as printed; `mana_cost` is the front
+    face's (the one a battle casts). Empty for every other card.
     """
 
     name: str
@@ -160,6 +163,7 @@ class Card:
     is_token: bool = False
     name_ja: str | None = None
     mana_value: int = 0
+    face_costs: tuple[str, ...] = ()
 
     @classmethod
     def build(
@@ -178,6 +182,7 @@ class Card:
         is_token: bool = False,
         name_ja: str | None = None,
         mana_value: int | None = None,
+        face_costs=(),
     ) -> "Card":
         """Make a card from printed values, deriving what the rules derive.
 
@@ -213,6 +218,7 @@ class Card:
             is_token=is_token,
             name_ja=name_ja,
             mana_value=mana_value,
+            face_costs=tuple(face_costs),
         )
 
     @property

@@ -45,7 +45,7 @@ def entries(stream: JsonStream) -> Iterator[Entry | Skipped]:
             continue
         card_faces, variants = split_variants(faces)
         yield guarded(lambda: entry(key, card_faces))
-        for _ in variants:
+        for _variant in variants:
             yield Skipped(SAME_NAME)
 
 
@@ -90,6 +90,7 @@ def entry(key: str, faces: list[dict]) -> Entry:
         oracle_text=FACE_SEPARATOR.join(face.get("text") or "" for face in faces) if len(played) > 1 else front.get("text"),
         is_token=False,
         mana_value=front.get("manaValue", front.get("convertedManaCost")),
+        face_costs=tuple(face.get("manaCost") for face in faces) if multi and not one_face else (),
     )
     face_name = front.get("faceName")
     japanese = _japanese(front)

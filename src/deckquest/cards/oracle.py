@@ -14,7 +14,10 @@ is understood when it maps completely onto the vocabulary (or is something the
 combat engine already handles: its keywords, "{T}: Add {G}." mana abilities,
 "enters tapped"). Anything else is listed as unrecognised, so coverage
 reports can say honestly which cards are simulated fully, partly or not at all.
-A card whose text is not understood still plays as its type with its stats.
+A card whose text is not understood still plays as its type with its stats: a
+creature's body and a land's mana from its basic land types (CR 305.6) play, so
+such a card is simulated partly, and only a card of which nothing plays (a spell,
+an aura, a land without a basic type) is not simulated at all.
 """
 
 from __future__ import annotations
@@ -229,7 +232,8 @@ class Ability:
 class Recognition:
     """What the recogniser made of a card: its abilities in the vocabulary and the
     sentences it did not understand. `level` is `full` (nothing left over), `partial`
-    or `none` (no sentence understood). `kicker`: the kicker cost (`{R}`), or ""; `echo`: the
+    (something plays: a sentence understood, a creature's body or a basic-typed land's
+    mana) or `none` (nothing of the card changes play). `kicker`: the kicker cost (`{R}`), or ""; `echo`: the
     echo cost (CR 702.30), or ""."""
 
     level: str
@@ -639,11 +643,20 @@ class _Reading:
 
 def recognise(card: Card) -> Recognition:
     """Map a card's oracle text onto the effect vocabulary (see the module docstring)."""
-    return _recognise(card.name, card.oracle_text or "", tuple(card.card_types), tuple(card.keywords))
+    return _recognise(card.name, card.oracle_text or "", tuple(card.card_types), tuple(card.keywords),
+                      _plays_without_text(card))
+
+
+def _plays_without_text(card: Card) -> bool:
+    """Whether the card changes play even when none of its text is understood: a creature
+    attacks and blocks with its stats, a land with a basic land type taps for its colour
+    (CR 305.6; Blood Crypt). Its ignored text is then a rider, not the whole card."""
+    return card.is_creature or bool(card.basic_land_types)
 
 
 @lru_cache(maxsize=8192)
-def _recognise(name: str, text: str, card_types: tuple[str, ...], keywords: tuple[str, ...]) -> Recognition:
+def _recognise(name: str, text: str, card_types: tuple[str, ...], keywords: tuple[str, ...],
+               plays_without_text: bool = False) -> Recognition:
     reading = _Reading([], [])
     is_spell = "Instant" in card_types or "Sorcery" in card_types
     lines = [line for line in (_REMINDER.sub("", line).strip() for line in _self_named(text, name))
@@ -664,7 +677,7 @@ def _recognise(name: str, text: str, card_types: tuple[str, ...], keywords: tupl
         reading.abilities = [replace(a, cost=reading.spell_cost) if a.timing == "spell" else a for a in reading.abilities]
     if not reading.unrecognised:
         level = "full"
-    elif reading.understood:
+    elif reading.understood or plays_without_text:
         level = "partial"
     else:
         level = "none"

@@ -96,6 +96,7 @@ def entry(card: dict) -> Entry:
         oracle_text=oracle_text,
         is_token=layout in TOKEN_LAYOUTS,
         mana_value=_first_present("cmc", card, front),
+        face_costs=tuple(face.get("mana_cost") for face in faces) if faces and not one_face else (),
     )
     lang = card.get("lang") or "en"
     front_name = front.get("name") if faces and front.get("name") != name else None

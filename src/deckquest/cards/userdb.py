@@ -1,11 +1,18 @@
 """The user's card database: cards imported from a Scryfall or MTGJSON file.
 
-It lives in one SQLite file, `deckquest_home() / "cards.sqlite"`, and is searched
-before the built-in cards (so an imported card overrides a built-in one of the
-same name). An import REPLACES the whole database: it always holds exactly what
-the last successful import read. The import writes a temporary file beside the
-database and renames it over the old one only when everything succeeded, so a
-bad file, a crash or Ctrl-C leaves the previous database exactly as it was.
+Each source of card data has its own SQLite file in `deckquest_home()`:
+`cards-scryfall.sqlite` and `cards-mtgjson.sqlite`. Imports add to what is there: importing
+an MTGJSON file keeps the Scryfall cards, and a re-import of the same source replaces that
+source's cards only (so a newer bulk file leaves no stale cards behind), saying what it
+replaced. Lookups search every import, the latest first: where two imports know a card, the
+latest one's values win, and a Japanese name either knows finds the card and stays on it.
+A database written before imports were kept per source (`cards.sqlite`) is read as the
+import of its format, and replaced by the next import of that format.
+
+The imported cards are searched before the built-in ones (so an imported card overrides a
+built-in one of the same name). An import writes a temporary file beside its source's file
+and renames it over the old one only when everything succeeded, so a bad file, a crash or
+Ctrl-C leaves the previous database exactly as it was.
 
 A process killed outright (kill -9, a power cut) cannot remove its temporary file, which
 may hold hundreds of megabytes. Each temporary file is named after the importing process
@@ -32,6 +39,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
+from deckquest.i18n import _
 from deckquest.cards.database import CardDatabase, deckquest_home, normalize_name
 from deckquest.cards.importers import (
     DUPLICATE_PRINTING,
@@ -41,6 +49,7 @@ from deckquest.cards.importers import (
     TOKEN_NAMED_LIKE_CARD,
     DATABASE_NOT_WRITTEN,
     DATABASE_UNREADABLE,
+    FORMATS,
     NO_CARDS,
     Entry,
     Skipped,
@@ -50,7 +59,8 @@ from deckquest.cards.importers import (
 from deckquest.cards.model import COLOR_NAMES, Card
 from deckquest.errors import DeckquestError, Span
 
-DATABASE_FILE = "cards.sqlite"
+LEGACY_DATABASE_FILE = "cards.sqlite"
+"""The one database of every import before imports were kept per source (read as its format's)."""
 SCHEMA_VERSION = "1"
 TEMPORARY_PREFIX, TEMPORARY_SUFFIX = ".cards-", ".sqlite.tmp"
 _TEMPORARY_PID = re.compile(r"\.cards-(\d+)-")
@@ -83,20 +93,26 @@ CREATE TEMP TABLE japanese (identity TEXT PRIMARY KEY, name_ja TEXT NOT NULL, fr
 """
 
 
+def database_file(file_format: str) -> str:
+    """The file of one source's imported cards ("cards-scryfall.sqlite")."""
+    return f"cards-{file_format}.sqlite"
+
+
+def database_paths(home: Path) -> list[Path]:
+    """Where imported cards may be: one file per source, and the legacy file."""
+    return [home / database_file(name) for name in FORMATS] + [home / LEGACY_DATABASE_FILE]
+
+
 class UserDatabase:
-    """The imported cards, read from SQLite on demand (a CardSource)."""
+    """The cards of one import (one source), read from SQLite on demand (a CardSource)."""
 
     def __init__(self, path: Path, connection: sqlite3.Connection):
         self.path = path
         self._connection = connection
 
     @classmethod
-    def open_existing(cls, home: Path) -> "UserDatabase | None":
-        """The database under `home`, or None when no import has been done."""
-        path = Path(home) / DATABASE_FILE
-        remove_stale_temporaries(Path(home))
-        if not path.is_file():
-            return None
+    def open(cls, path: Path) -> "UserDatabase":
+        """The database in `path` (which exists); DQ8009 when it is not one deckquest wrote."""
         try:
             connection = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
             version = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
@@ -104,20 +120,32 @@ class UserDatabase:
             version = None
         if version != (SCHEMA_VERSION,):
             raise DeckquestError(
-                f"{path} is not a card database this deckquest can read",
+                _("{path} is not a card database this deckquest can read", path=path),
                 Span(str(path)),
-                "import the card data again: deckquest cards import FILE",
+                _("import the card data again: deckquest cards import FILE"),
                 code=DATABASE_UNREADABLE,
             )
         return cls(path, connection)
 
     def get(self, name: str) -> Card | None:
         """The card an English, front-face or Japanese name finds (case-insensitive)."""
-        row = self._connection.execute(
-            "SELECT cards.data, cards.name_ja FROM names JOIN cards ON cards.id = names.card_id WHERE names.key = ?",
+        row = self.row(name)
+        return None if row is None else _card_from_row(row[0], row[1])
+
+    def row(self, name: str) -> tuple[str, str | None, str] | None:
+        """The stored card a name finds: its data, Japanese name and English name key."""
+        return self._connection.execute(
+            "SELECT cards.data, cards.name_ja, cards.name_key FROM names JOIN cards ON cards.id = names.card_id "
+            "WHERE names.key = ?",
             (normalize_name(name),),
         ).fetchone()
-        return None if row is None else _card_from_row(*row)
+
+    def card_row(self, name_key: str) -> tuple[str, str | None] | None:
+        """The stored card of an English name key (`row`'s third value): data and Japanese name."""
+        return self._connection.execute("SELECT data, name_ja FROM cards WHERE name_key = ?", (name_key,)).fetchone()
+
+    def name_keys(self) -> set[str]:
+        return {key for (key,) in self._connection.execute("SELECT name_key FROM cards")}
 
     def names(self) -> Iterable[str]:
         return [name for (name,) in self._connection.execute("SELECT name FROM names")]
@@ -126,28 +154,107 @@ class UserDatabase:
         return self._connection.execute("SELECT COUNT(*) FROM cards").fetchone()[0]
 
     def meta(self, key: str) -> str | None:
-        """What the last import recorded: "source" (the file) or "format"."""
+        """What the import recorded: "source" (the file), "format" or "sequence" (the how-manieth
+        import it was, for the order of imports; none in a legacy database)."""
         row = self._connection.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
+
+    @property
+    def sequence(self) -> int:
+        value = self.meta("sequence")
+        return int(value) if value and value.isdigit() else 0
 
     def close(self) -> None:
         self._connection.close()
 
 
+class UserCards:
+    """Every import's cards (a CardSource): the latest import first.
+
+    A name is looked up in each import in turn; the card it finds is then taken from the
+    latest import that knows that card (by English name), with the Japanese name of the
+    first import that has one, so importing MTGJSON after Scryfall keeps "稲妻" on
+    Lightning Bolt.
+    """
+
+    def __init__(self, databases: list[UserDatabase]):
+        self.databases = sorted(databases, key=lambda database: -database.sequence)
+
+    @classmethod
+    def open_existing(cls, home: Path) -> "UserCards | None":
+        """The imports under `home`, or None when no import has been done."""
+        home = Path(home)
+        remove_stale_temporaries(home)
+        databases = [UserDatabase.open(path) for path in database_paths(home) if path.is_file()]
+        return cls(databases) if databases else None
+
+    def find(self, name: str) -> tuple[Card, UserDatabase] | None:
+        """The card a name finds and the import whose values it has."""
+        for database in self.databases:
+            found = database.row(name)
+            if found is not None:
+                break
+        else:
+            return None
+        if len(self.databases) == 1:
+            return _card_from_row(found[0], found[1]), database
+        rows = [(each, each.card_row(found[2])) for each in self.databases]
+        known = [(each, row) for each, row in rows if row is not None]
+        latest, (data, _) = known[0]
+        name_ja = next((row[1] for _, row in known if row[1]), None)
+        return _card_from_row(data, name_ja), latest
+
+    def get(self, name: str) -> Card | None:
+        found = self.find(name)
+        return None if found is None else found[0]
+
+    def names(self) -> Iterable[str]:
+        return [name for database in self.databases for name in database.names()]
+
+    def __len__(self) -> int:
+        """The number of different cards (by English name) of every import."""
+        return len(set().union(*(database.name_keys() for database in self.databases)))
+
+    def close(self) -> None:
+        for database in self.databases:
+            database.close()
+
+
+@dataclass(frozen=True)
+class PreviousImport:
+    """An import already in the database: its format, file and number of cards."""
+
+    file_format: str
+    source: str
+    cards: int
+
+    def describe(self) -> str:
+        if not self.file_format:
+            return f"the unreadable card database {self.source}"
+        cards = "card" if self.cards == 1 else "cards"
+        return f"{self.cards} {cards} of the {FORMAT_TITLES.get(self.file_format, self.file_format)} import of {self.source}"
+
+
 @dataclass
 class ImportReport:
-    """What an import did: how many cards it stored and why it skipped the rest."""
+    """What an import did: how many cards it stored, why it skipped the rest, which import
+    of the same source it replaced and which imports of other sources it kept."""
 
     source: Path
     file_format: str
     database: Path
     imported: int = 0
     skipped: Counter = field(default_factory=Counter)
+    replaced: tuple[PreviousImport, ...] = ()
+    kept: tuple[PreviousImport, ...] = ()
 
     def summary(self) -> str:
         title = FORMAT_TITLES.get(self.file_format, self.file_format)
         cards = "card" if self.imported == 1 else "cards"
         lines = [f"imported {self.imported} {cards} from {self.source} ({title}) into {self.database}"]
+        lines += [f"replaced {previous.describe()}" for previous in self.replaced]
+        lines += [f"kept {previous.describe()} (where both know a card, this import's values win)"
+                  for previous in self.kept]
         total = sum(self.skipped.values())
         if total:
             lines.append(f"skipped {total}:")
@@ -163,7 +270,8 @@ def import_file(
     file_format: str = "auto",
     on_progress: Callable[[int], None] | None = None,
 ) -> ImportReport:
-    """Import a card data file, replacing the user database under `home` atomically.
+    """Import a card data file into the user database under `home`, atomically: it replaces
+    the previous import of the same format (source) and keeps the others.
 
     `home` defaults to deckquest_home(). On any failure (a user error, an I/O
     error, KeyboardInterrupt) the previous database is untouched and the
@@ -173,37 +281,75 @@ def import_file(
     home = Path(home) if home is not None else deckquest_home()
     if file_format == "auto":
         file_format = detect_format(source)
-    target = home / DATABASE_FILE
+    target = home / database_file(file_format)
     try:
         home.mkdir(parents=True, exist_ok=True)
         remove_stale_temporaries(home)
         handle, temporary = tempfile.mkstemp(prefix=f"{TEMPORARY_PREFIX}{os.getpid()}-", suffix=TEMPORARY_SUFFIX,
                                              dir=home)
     except OSError as error:
-        raise DeckquestError(f"cannot write the card database in {home}: {error.strerror}", Span(str(home)),
+        raise DeckquestError(_("cannot write the card database in {home}: {strerror}", home=home, strerror=error.strerror), Span(str(home)),
                              code=DATABASE_NOT_WRITTEN) from None
     report = ImportReport(source, file_format, target)
+    databases, unreadable = _open_previous(home)
+    sequence = 1 + max((database.sequence for database in databases), default=0)
     try:
         _lock(handle, blocking=True)
-        _write(Path(temporary), read_entries(source, file_format, on_progress), report)
+        _write(Path(temporary), read_entries(source, file_format, on_progress), report, sequence)
         if report.imported == 0:
             raise DeckquestError(
-                f"no cards found in {source}; the card database was not changed",
+                _("no cards found in {source}; the card database was not changed", source=source),
                 Span(str(source)),
-                "import a Scryfall bulk file (e.g. oracle-cards) or MTGJSON AtomicCards.json",
+                _("import a Scryfall bulk file (e.g. oracle-cards) or MTGJSON AtomicCards.json"),
                 code=NO_CARDS,
             )
+        report.replaced, report.kept = _previous_imports(databases, unreadable, file_format)
+        replaced_legacy = [database.path for database in databases
+                           if database.path.name == LEGACY_DATABASE_FILE and database.meta("format") == file_format]
+        for database in databases:
+            database.close()
         os.replace(temporary, target)
+        for path in replaced_legacy + [path for path in unreadable if path.name == LEGACY_DATABASE_FILE]:
+            path.unlink()
     except (OSError, sqlite3.Error) as error:
         Path(temporary).unlink(missing_ok=True)
-        raise DeckquestError(f"the import failed and the card database was not changed: {error}", Span(str(source)),
+        raise DeckquestError(_("the import failed and the card database was not changed: {error}", error=error), Span(str(source)),
                              code=DATABASE_NOT_WRITTEN) from None
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
     finally:
         os.close(handle)  # releases the lock
+        for database in databases:
+            database.close()
     return report
+
+
+def _open_previous(home: Path) -> tuple[list[UserDatabase], list[Path]]:
+    """The imports already under `home`, and the database files there deckquest cannot read
+    (an import replaces one of its own format, and the legacy file, whatever it held)."""
+    databases, unreadable = [], []
+    for path in database_paths(home):
+        if not path.is_file():
+            continue
+        try:
+            databases.append(UserDatabase.open(path))
+        except DeckquestError:
+            unreadable.append(path)
+    return databases, unreadable
+
+
+def _previous_imports(databases: list[UserDatabase], unreadable: list[Path], file_format: str
+                      ) -> tuple[tuple[PreviousImport, ...], tuple[PreviousImport, ...]]:
+    """The imports an import of `file_format` replaces (its own format's, and unreadable files
+    it removes) and keeps (the other formats')."""
+    replaced, kept = [], []
+    for database in databases:
+        previous = PreviousImport(database.meta("format") or "", database.meta("source") or "?", len(database))
+        (replaced if previous.file_format == file_format else kept).append(previous)
+    replaced += [PreviousImport("", str(path), 0) for path in unreadable
+                 if path.name in (LEGACY_DATABASE_FILE, database_file(file_format))]
+    return tuple(replaced), tuple(kept)
 
 
 def remove_stale_temporaries(home: Path) -> list[Path]:
@@ -264,7 +410,7 @@ def _lock(descriptor: int, *, blocking: bool) -> bool:
     return True
 
 
-def _write(path: Path, entries: Iterator[Entry | Skipped], report: ImportReport) -> None:
+def _write(path: Path, entries: Iterator[Entry | Skipped], report: ImportReport, sequence: int = 1) -> None:
     """Fill a new database file from the entries, counting into `report`, then flush it to disk."""
     connection = sqlite3.connect(path)
     try:
@@ -280,7 +426,8 @@ def _write(path: Path, entries: Iterator[Entry | Skipped], report: ImportReport)
         _attach_japanese_names(connection)
         connection.executemany(
             "INSERT INTO meta (key, value) VALUES (?, ?)",
-            [("schema", SCHEMA_VERSION), ("source", str(report.source.resolve())), ("format", report.file_format)],
+            [("schema", SCHEMA_VERSION), ("source", str(report.source.resolve())), ("format", report.file_format),
+             ("sequence", str(sequence))],
         )
         connection.commit()
     finally:
@@ -380,6 +527,7 @@ def _card_data(card: Card) -> str:
             "oracle_text": card.oracle_text,
             "is_token": card.is_token,
             "mana_value": card.mana_value,
+            "face_costs": card.face_costs,
         },
         ensure_ascii=False,
     )
@@ -393,9 +541,14 @@ def _card_from_row(data: str, name_ja: str | None) -> Card:
 def find_with_origin(database: CardDatabase, name: str) -> tuple[Card, str] | None:
     """The card a name finds and where it came from: "imported from FILE" or "built-in"."""
     for source in database.sources:
+        if isinstance(source, UserCards):
+            found = source.find(name)
+            if found is not None:
+                return found[0], f"imported from {found[1].meta('source')}"
+            continue
         card = source.get(name)
         if card is not None:
-            return card, f"imported from {source.meta('source')}" if isinstance(source, UserDatabase) else "built-in"
+            return card, "built-in"
     return None
 
 
@@ -404,7 +557,7 @@ def card_sheet(card: Card, origin: str) -> str:
     rows = [
         ("name", card.name),
         ("Japanese name", card.name_ja or "-"),
-        ("mana cost", str(card.mana_cost) if card.mana_cost else "-"),
+        ("mana cost", _mana_cost_words(card)),
         ("mana value", str(card.mana_value)),
         ("colours", _colour_words(card.colors)),
         ("colour identity", _colour_words(card.color_identity)),
@@ -421,6 +574,13 @@ def card_sheet(card: Card, origin: str) -> str:
     lines.append("oracle text:")
     lines += [f"  {line}" for line in (card.oracle_text or "-").splitlines()]
     return "\n".join(lines)
+
+
+def _mana_cost_words(card: Card) -> str:
+    """The printed cost: every face's of a split card ("{1}{R} // {5}{R}"), "-" for none."""
+    if card.face_costs:
+        return " // ".join(cost or "-" for cost in card.face_costs)
+    return str(card.mana_cost) if card.mana_cost else "-"
 
 
 def _colour_words(colors: tuple[str, ...]) -> str:

@@ -244,6 +244,7 @@ class Check:
     success: list["Stmt"] | None
     failure: list["Stmt"] | None
     outcomes: list[Outcome] = field(default_factory=list)  # every block as written
+    kind_span: Span | None = None  # where KIND is written (DQ0036 points at it)
 
 
 @dataclass(frozen=True)
@@ -518,6 +519,7 @@ class NpcDecl:
     name: str
     from_card: str | None
     fields: list[NpcField]
+    from_card_span: Span | None = None  # the card name's string (DQ0054 points at it)
 
     def get(self, key: str):
         """The value of the inline field ``key``, or None."""

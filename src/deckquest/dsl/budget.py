@@ -11,6 +11,7 @@ the whole pack (docs/packs.md, "Limits and budgets").
 
 from __future__ import annotations
 
+from deckquest.i18n import _
 from deckquest.dsl.diagnostics import error
 from deckquest.errors import CompileError, Span
 
@@ -39,5 +40,4 @@ class CompileBudget:
 
     def _refuse(self, message: str, span: Span) -> None:
         raise CompileError([error("DQ0100", message, span,
-                                  "a script used by several others is compiled once per `use`: use it from "
-                                  "fewer places, or split the adventure into smaller scenarios")])
+                                  _("a script used by several others is compiled once per `use`: use it from fewer places, or split the adventure into smaller scenarios"))])

@@ -16,6 +16,7 @@ from typing import Callable, Iterable
 from deckquest.dsl.resolver import compile_file
 from deckquest.packs.store import resolve_script_reference
 from deckquest.errors import CompileError
+from deckquest.i18n import _, language, language_for, ngettext
 
 WATCH_INTERVAL = 0.5  # seconds between two looks at the files
 
@@ -30,17 +31,29 @@ def check_scripts(scripts: Iterable[Path], echo: Callable[..., None]) -> tuple[b
             scenario = compile_file(script, locator=resolve_script_reference)
         except CompileError as failure:
             failed = True
-            echo(failure.render(), err=True)
+            with language(language_for(failure.language)):
+                echo(failure.render(), err=True)
             continue
         read |= dependencies(scenario)
-        for warning in scenario.warnings:
-            echo(warning.render(), err=True)
-        if scenario.omitted_warnings:
-            echo(f"{scenario.omitted_warnings:,} more warnings not shown", err=True)
-        scenes, count = len(scenario.scenes), len(scenario.warnings) + scenario.omitted_warnings
-        echo(f"{script}: ok ({scenes} scene{'s' if scenes != 1 else ''}"
-             + (f", {count} warning{'s' if count != 1 else ''})" if count else ")"), err=True)
+        with language(language_for(scenario.language)):
+            _report_ok(script, scenario, echo)
     return failed, read
+
+
+def _report_ok(script: Path, scenario, echo: Callable[..., None]) -> None:
+    """A script that compiles: its warnings and the `ok` line, in the script's language."""
+    for warning in scenario.warnings:
+        echo(warning.render(), err=True)
+    if scenario.omitted_warnings:
+        echo(ngettext("{count:,} more warning not shown", "{count:,} more warnings not shown",
+                      scenario.omitted_warnings), err=True)
+    scenes = ngettext("{count} scene", "{count} scenes", len(scenario.scenes))
+    count = len(scenario.warnings) + scenario.omitted_warnings
+    if count:
+        echo(_("{script}: ok ({scenes}, {warnings})", script=script, scenes=scenes,
+               warnings=ngettext("{count} warning", "{count} warnings", count)), err=True)
+    else:
+        echo(_("{script}: ok ({scenes})", script=script, scenes=scenes), err=True)
 
 
 def dependencies(scenario) -> set[Path]:
@@ -66,10 +79,11 @@ def watch(scripts: list[Path], echo: Callable[..., None], *, interval: float = W
           cycles: int | None = None, sleep: Callable[[float], None] = time.sleep) -> None:
     """Check the scripts, then again whenever one of them or a file they read changes, until
     interrupted (Ctrl-C) or, for tests, after ``cycles`` looks at the files."""
-    _, watched = check_scripts(scripts, echo)
+    _failed, watched = check_scripts(scripts, echo)
     watched |= set(scripts)
     stamps = _stamp(watched)
-    echo(f"watching {len(stamps)} file{'s' if len(stamps) != 1 else ''}; Ctrl-C to stop", err=True)
+    echo(ngettext("watching {count} file; Ctrl-C to stop", "watching {count} files; Ctrl-C to stop", len(stamps)),
+         err=True)
     looked = 0
     while cycles is None or looked < cycles:
         sleep(interval)
@@ -78,6 +92,7 @@ def watch(scripts: list[Path], echo: Callable[..., None], *, interval: float = W
         changed = sorted(str(path) for path in now if now[path] != stamps[path])
         if not changed:
             continue
-        echo(f"\n--- {datetime.now():%H:%M:%S} {', '.join(changed)} changed: checking again", err=True)
-        _, read = check_scripts(scripts, echo)
+        echo("\n" + _("--- {time} {files} changed: checking again", time=f"{datetime.now():%H:%M:%S}",
+                        files=", ".join(changed)), err=True)
+        _failed, read = check_scripts(scripts, echo)
         stamps = _stamp(set(stamps) | read)

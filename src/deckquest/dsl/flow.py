@@ -18,6 +18,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.errors import Span, did_you_mean
 
@@ -59,7 +60,7 @@ class Flow:
         if event.kind == "npc_defeated":
             event = replace(event, npc=c._npc_ref(event.npc, event.name_span or event.span))
         if event.kind in ("battle_turn", "after_minutes") and event.number < 1:
-            c.error("DQ0047", f"`{event.number}` never comes: count from 1", event.span)
+            c.error("DQ0047", _("`{number}` never comes: count from 1", number=event.number), event.span)
         subject = c.language is not None and c.language.events.get(event.kind, False)
         scope = Scope(pc=event.kind in PC_EVENTS, degree=event.kind in CHECK_EVENTS, scene=scene, subject=subject)
         condition = self.condition(trigger.condition, scope) if trigger.condition is not None else None
@@ -74,7 +75,7 @@ class Flow:
         ended = False
         for statement in statements:
             if ended:
-                self.c.warn("DQ0046", "this statement never runs: the one before it leaves the scene", statement.span)
+                self.c.warn("DQ0046", _("this statement never runs: the one before it leaves the scene"), statement.span)
                 ended = False  # one warning per block
             resolved.append(self.statement(statement, scope))
             ended = ended or terminates([statement])
@@ -108,10 +109,11 @@ class Flow:
         if s.kind not in kinds:
             other = KIND_CORRESPONDENCE.get(s.kind)
             if other in kinds:
-                hint = f"in {c.rules} rules this check is `{other}` (T-5.5)"
+                hint = _("in {rules} rules this check is `{other}` (T-5.5)", rules=c.rules, other=other)
             else:
-                hint = did_you_mean(s.kind, kinds) or "kinds: " + ", ".join(kinds)
-            c.error("DQ0036", f"`{s.kind}` is not a check kind of the {c.rules} rules", s.span, hint)
+                hint = did_you_mean(s.kind, kinds) or _("kinds: {names}", names=", ".join(kinds))
+            c.error("DQ0036", _("`{kind}` is not a check kind of the {rules} rules", kind=s.kind, rules=c.rules),
+                    s.kind_span or s.span, hint)
         by = self.who(s.by, scope, allowed=("pc", "party", "each", "all", "any"))
         outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
         return replace(s, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
@@ -134,7 +136,7 @@ class Flow:
     def _s_Battle(self, s: ast.Battle, scope):
         enemies = [replace(enemy, name=self.c._npc_ref(enemy.name, enemy.span)) for enemy in s.enemies]
         for extra in s.prepares[1:]:
-            self.c.error("DQ0021", "a battle has one `prepare by` line", extra.span)
+            self.c.error("DQ0021", _("a battle has one `prepare by` line"), extra.span)
         prepare = self.who(s.prepare, scope, allowed=("pc", "party"))
         outcomes = self.outcomes(s.outcomes, ("victory", "defeat", "escape"), scope)
         return replace(s, enemies=enemies, prepare=prepare, prepares=[prepare, *s.prepares[1:]] if s.prepares else [],
@@ -146,10 +148,10 @@ class Flow:
         resolved = []
         for outcome in outcomes:
             if outcome.kind not in allowed:
-                self.c.error("DQ0045", f"`{outcome.kind}:` does not belong here", outcome.span,
-                             "blocks here: " + ", ".join(f"`{k}:`" for k in allowed))
+                self.c.error("DQ0045", _("`{kind}:` does not belong here", kind=outcome.kind), outcome.span,
+                             _("blocks here: {names}", names=", ".join(f"`{k}:`" for k in allowed)))
             elif outcome.kind in seen:
-                self.c.error("DQ0045", f"`{outcome.kind}:` is given twice", outcome.span)
+                self.c.error("DQ0045", _("`{kind}:` is given twice", kind=outcome.kind), outcome.span)
             seen.add(outcome.kind)
             resolved.append(replace(outcome, body=self.block(outcome.body, scope)))
         return resolved
@@ -158,10 +160,11 @@ class Flow:
         if who is None:
             return None
         if who.kind not in allowed:
-            self.c.error("DQ0057", f"`by {who.kind}` is not possible here", who.span,
-                         "here: " + ", ".join("a PC id" if k == "pc" else f"`{k}`" for k in allowed))
+            self.c.error("DQ0057", _("`by {kind}` is not possible here", kind=who.kind), who.span,
+                         _("here: {names}", names=", ".join(_("a PC id") if k == "pc" else f"`{k}`" for k in allowed)))
         elif who.kind == "pc":
-            return replace(who, pc=self.c._pc_ref(who.pc, who.span, scope))
+            return replace(who, pc=self.c._pc_ref(who.pc, who.span, scope,
+                                                  others=tuple(k for k in allowed if k != "pc")))
         return who
 
     def _s_Encounter(self, s: ast.Encounter, scope):
@@ -174,7 +177,7 @@ class Flow:
         if s.scene not in c.scenes:
             if c._counting_only():  # past the errors kept: no "did you mean" over every scene
                 return s
-            c.error("DQ0031", f"unknown scene `{s.scene}`", s.name_span or s.span, did_you_mean(s.scene, c.scenes))
+            c.error("DQ0031", _("unknown scene `{scene}`", scene=s.scene), s.name_span or s.span, did_you_mean(s.scene, c.scenes))
             return s
         c.used.add(s.scene)
         c.gotos.setdefault(scope.scene, set()).add(s.scene)
@@ -228,7 +231,7 @@ class Flow:
         if isinstance(expr, ast.NpcIs):
             return replace(expr, npc=self.c._npc_ref(expr.npc, expr.span, ast.NPC_KINDS))
         expr = self.number(expr, scope)
-        self.c.error("DQ0035", "a number is not a condition", expr.span, "compare it: `... > 0`")
+        self.c.error("DQ0035", _("a number is not a condition"), expr.span, _("compare it: `... > 0`"))
         return expr
 
     def number(self, expr, scope):
@@ -239,11 +242,11 @@ class Flow:
         if isinstance(expr, ast.PcStat):
             return self.pc_stat(expr, scope)
         if isinstance(expr, ast.Degree) and not scope.degree:
-            c.error("DQ0038", "`degree` is only known inside a check's `success:` or `failure:` block", expr.span)
+            c.error("DQ0038", _("`degree` is only known inside a check's `success:` or `failure:` block"), expr.span)
         elif isinstance(expr, ast.Subject):
             self.subject(expr, scope)
         elif isinstance(expr, (ast.Compare, ast.And, ast.Or, ast.Not)):
-            c.error("DQ0035", "a condition is not a number", expr.span, "compare numbers: `torches < 2`")
+            c.error("DQ0035", _("a condition is not a number"), expr.span, _("compare numbers: `torches < 2`"))
         return expr
 
     def subject(self, expr: ast.Subject, scope) -> None:
@@ -251,17 +254,17 @@ class Flow:
         language = self.c.language
         word = language.subject if language is not None else "subject"
         if not scope.subject:
-            self.c.error("DQ0126", f"`{word}` means what a trigger is about, and here there is none", expr.span,
-                         f"`{word}` is bound in the body and condition of a `when` about a {word}")
+            self.c.error("DQ0126", _("`{word}` means what a trigger is about, and here there is none", word=word), expr.span,
+                         _("`{word}` is bound in the body and condition of a `when` about a {word}", word=word))
         elif expr.attribute is not None and expr.attribute not in language.subject_attributes:
             known = language.subject_attributes
-            self.c.error("DQ0127", f"a {word} has no `{expr.attribute}`", expr.span,
+            self.c.error("DQ0127", _("a {word} has no `{attribute}`", word=word, attribute=expr.attribute), expr.span,
                          did_you_mean(expr.attribute, known) or listed(f"a {word} has", known))
 
     def pc_stat(self, expr: ast.PcStat, scope) -> ast.PcStat:
         if expr.stat not in ast.PC_STATS:
-            self.c.error("DQ0035", f"a PC has no `{expr.stat}`", expr.span,
-                         did_you_mean(expr.stat, ast.PC_STATS) or "a PC has " + ", ".join(ast.PC_STATS))
+            self.c.error("DQ0035", _("a PC has no `{stat}`", stat=expr.stat), expr.span,
+                         did_you_mean(expr.stat, ast.PC_STATS) or _("a PC has {names}", names=", ".join(ast.PC_STATS)))
         return replace(expr, pc=self.c._pc_ref(expr.pc, expr.span, scope))
 
     def text(self, text: ast.Text, scope) -> ast.Text:
@@ -275,7 +278,7 @@ class Flow:
             col = text.span.col + 1 + match.start()
             span = Span(text.span.file, text.span.line, col, text.span.line, col + len(match.group(0)))
             if inner is None:
-                self.c.error("DQ0039", "a `{` without its `}`", span, "write `{{` for a brace in the text")
+                self.c.error("DQ0039", _("a `{` without its `}`"), span, _("write `{{` for a brace in the text"))
                 continue
             parts.append(self.interpolated(inner.strip(), span, scope))
         return replace(text, parts=_merge_literals(parts))
@@ -288,10 +291,10 @@ class Flow:
             self.number(ast.Degree(span), scope)
             return ast.Degree(span)
         if not re.fullmatch(r"[^\W\d]\w*(\.[^\W\d]\w*){0,2}", inner):
-            c.error("DQ0039", f"`{{{inner}}}` is not something to show", span,
-                    "interpolate a name: `{pc}`, `{alice}`, `{alice.life}`, `{torches}`, `{party size}`")
+            c.error("DQ0039", _("`{{{inner}}}` is not something to show", inner=inner), span,
+                    _("interpolate a name: `{pc}`, `{alice}`, `{alice.life}`, `{torches}`, `{party size}`"))
             return ""
-        owner, _, stat = inner.rpartition(".")
+        owner, _dot, stat = inner.rpartition(".")
         word = c.language.subject if c.language is not None else None
         if word is not None and (inner == word or owner == word):
             subject = ast.Subject(span, stat if owner else None)
@@ -302,9 +305,8 @@ class Flow:
         if inner == "pc" or c.symbols.get(c.prefix + inner, ("",))[0] == "pc":
             return ast.PcName(span, c._pc_ref(inner, span, scope))
         if owner and (owner == "pc" or c.symbols.get(c.prefix + owner, ("",))[0] == "pc"):
-            c.error("DQ0039", f"a PC has no `{stat}` to show", span,
-                    f"`{{{owner}}}` shows its name; a PC also shows "
-                    + ", ".join(f"`{{{owner}.{name}}}`" for name in ast.PC_STATS))
+            c.error("DQ0039", _("a PC has no `{stat}` to show", stat=stat), span,
+                    _("`{{{owner}}}` shows its name; a PC also shows {names}", owner=owner, names=", ".join(f"`{{{owner}.{name}}}`" for name in ast.PC_STATS)))
             return ""
         return ast.Var(span, c._lookup(inner, span, ("counter", "flag"), "DQ0034"))
 

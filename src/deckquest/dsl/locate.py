@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 from typing import Callable
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
 
 Locator = Callable[[str, Path], Path]  # (reference, the referring script) -> path, or DeckquestError
@@ -25,15 +26,15 @@ def local_reference(reference: str, relative_to: Path) -> Path:
     """A reference inside the script's own pack (or folder); DeckquestError if it leaves it."""
     base = relative_to if relative_to.is_dir() else relative_to.parent
     where = Span(str(relative_to)) if relative_to.is_file() else None
-    if reference.startswith("/") or "\\" in reference or _DRIVE.match(reference) or not reference:
-        raise DeckquestError(f"bad reference `{reference[:80]}`: a reference is a relative path with `/`", where)
+    if reference.startswith("/") or "\\" in reference or "\0" in reference or _DRIVE.match(reference) or not reference:
+        raise DeckquestError(_("bad reference `{reference}`: a reference is a relative path with `/`", reference=reference[:80]), where)
     anchor = _pack_root(base) or base.resolve()
     target = (base / reference).resolve()
     try:
         target.relative_to(anchor)
     except ValueError:
-        raise DeckquestError(f"`{reference[:80]}` leaves the script's pack", where,
-                             hint="a script may only name files inside its own pack") from None
+        raise DeckquestError(_("`{reference}` leaves the script's pack", reference=reference[:80]), where,
+                             hint=_("a script may only name files inside its own pack")) from None
     return target
 
 

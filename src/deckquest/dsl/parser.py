@@ -23,6 +23,7 @@ from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import Indenter
 
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.dsl.diagnostics import error
 from deckquest.dsl.language import DEFAULT_SYSTEM, LANGUAGES, LanguageSpec, language_of
@@ -158,8 +159,8 @@ def scan(text: str, path: str) -> tuple[list[Diagnostic], str]:
     """Limit and layout errors, and the text repaired so that parsing can continue."""
     size = len(text.encode("utf-8", errors="replace"))
     if size > MAX_FILE_BYTES:
-        message = f"the script has {size:,} bytes; the limit is {MAX_FILE_BYTES:,}"
-        return [error("DQ0005", message, Span(path, 1, 1), "split it into several scripts joined by `use`")], text
+        message = _("the script has {size:,} bytes; the limit is {MAX_FILE_BYTES:,}", size=size, MAX_FILE_BYTES=MAX_FILE_BYTES)
+        return [error("DQ0005", message, Span(path, 1, 1), _("split it into several scripts joined by `use`"))], text
     text = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     diagnostics: list[Diagnostic] = []
     lines = text.split("\n")
@@ -182,14 +183,14 @@ def _scan_line(line: str, number: int, path: str, diagnostics: list[Diagnostic],
     lead = line[: len(line) - len(body)]
     if "\t" in lead:
         col = lead.index("\t") + 1
-        diagnostics.append(error("DQ0002", "indent with 4 spaces, not a tab", Span(path, number, col, number, col + 1),
-                                 "replace each tab at the start of the line with 4 spaces"))
+        diagnostics.append(error("DQ0002", _("indent with 4 spaces, not a tab"), Span(path, number, col, number, col + 1),
+                                 _("replace each tab at the start of the line with 4 spaces")))
         lead = lead.replace("\t", " " * INDENT)
     written = len(lead)
     if written % INDENT:
-        diagnostics.append(error("DQ0003", f"indented by {len(lead)} spaces; indent by a multiple of 4",
+        diagnostics.append(error("DQ0003", _("indented by {lead} spaces; indent by a multiple of 4", lead=len(lead)),
                                  Span(path, number, 1, number, len(lead) + 1),
-                                 "each block level is indented 4 spaces more than the line that opens it"))
+                                 _("each block level is indented 4 spaces more than the line that opens it")))
         lead = " " * (round(len(lead) / INDENT) * INDENT)
     if levels is not None:
         lead = " " * _block_level(written, len(lead), levels)
@@ -199,17 +200,17 @@ def _scan_line(line: str, number: int, path: str, diagnostics: list[Diagnostic],
         # line above (so that line gets no "expected a block"), the rest are left out.
         if previous >= too_deep:
             return ""
-        diagnostics.append(error("DQ0006", f"blocks nested more than {MAX_BLOCK_DEPTH} levels deep",
-                                 Span(path, number, len(lead) + 1), "move the inner part into a scene of its own"))
+        diagnostics.append(error("DQ0006", _("blocks nested more than {MAX_BLOCK_DEPTH} levels deep", MAX_BLOCK_DEPTH=MAX_BLOCK_DEPTH),
+                                 Span(path, number, len(lead) + 1), _("move the inner part into a scene of its own")))
         return " " * too_deep + '""'
     if previous < 0 and lead:
-        diagnostics.append(error("DQ0010", "the first line cannot be indented", Span(path, number, 1, number, len(lead) + 1),
-                                 "start the script at the left margin"))
+        diagnostics.append(error("DQ0010", _("the first line cannot be indented"), Span(path, number, 1, number, len(lead) + 1),
+                                 _("start the script at the left margin")))
         lead = ""
     elif len(lead) > previous + INDENT:
-        diagnostics.append(error("DQ0003", f"indented {len(lead) - previous} spaces more than the line above",
+        diagnostics.append(error("DQ0003", _("indented {value} spaces more than the line above", value=len(lead) - previous),
                                  Span(path, number, 1, number, len(lead) + 1),
-                                 "a block is indented 4 spaces more than the line that opens it"))
+                                 _("a block is indented 4 spaces more than the line that opens it")))
         lead = " " * (previous + INDENT)
     return lead + _scan_strings(body, number, len(lead), path, diagnostics)
 
@@ -254,12 +255,12 @@ def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: l
             match = _STRING_OR_COMMENT.match(body, position)
             col = offset + position + 1
             if not match.group(1):
-                diagnostics.append(error("DQ0004", "this string has no closing `\"`", Span(path, number, col, number, col + 1),
-                                         "close the string on the same line; a string cannot span lines"))
+                diagnostics.append(error("DQ0004", _("this string has no closing `\"`"), Span(path, number, col, number, col + 1),
+                                         _("close the string on the same line; a string cannot span lines")))
                 return body + '"'
             if match.end() - position - 2 > MAX_STRING_CHARS:
-                diagnostics.append(error("DQ0007", f"a string may have at most {MAX_STRING_CHARS:,} characters",
-                                         Span(path, number, col, number, col + 1), "split the text into several narration lines"))
+                diagnostics.append(error("DQ0007", _("a string may have at most {MAX_STRING_CHARS:,} characters", MAX_STRING_CHARS=MAX_STRING_CHARS),
+                                         Span(path, number, col, number, col + 1), _("split the text into several narration lines")))
             position = match.end()
             continue
         if char == "(":
@@ -270,8 +271,8 @@ def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: l
         position += 1
     nots = len(re.findall(r"\bnot\b", "".join(code)))
     if deepest > MAX_PAREN_DEPTH or nots > MAX_PAREN_DEPTH:
-        diagnostics.append(error("DQ0006", f"a condition nested more than {MAX_PAREN_DEPTH} deep (parentheses or `not`)",
-                                 Span(path, number, offset + 1), "simplify the condition"))
+        diagnostics.append(error("DQ0006", _("a condition nested more than {MAX_PAREN_DEPTH} deep (parentheses or `not`)", MAX_PAREN_DEPTH=MAX_PAREN_DEPTH),
+                                 Span(path, number, offset + 1), _("simplify the condition")))
         return re.sub(r"[()]|\bnot\b", " ", body)
     return body
 
@@ -300,12 +301,12 @@ def diagnostic_for(exc: UnexpectedInput, path: str, lines: list[str], line_offse
     if isinstance(exc, UnexpectedCharacters):
         line, col = exc.line + line_offset, exc.column
         char = exc.char
-        hint = "strings use double quotes" if char in "'“”" else None
-        return error("DQ0009", f"unexpected character `{char}`", Span(path, line, col, line, col + 1), hint)
+        hint = _("strings use double quotes") if char in "'“”" else None
+        return error("DQ0009", _("unexpected character `{char}`", char=char), Span(path, line, col, line, col + 1), hint)
     token = getattr(exc, "token", None)
     expected = set(getattr(exc, "accepts", None) or getattr(exc, "expected", None) or ())
     if isinstance(exc, UnexpectedEOF) or token is None or token.type == "$END":
-        return error("DQ0001", "unexpected end of file", Span(path, max(1, exc.line + line_offset) if exc.line > 0 else 1, 1))
+        return error("DQ0001", _("unexpected end of file"), Span(path, max(1, exc.line + line_offset) if exc.line > 0 else 1, 1))
     if token.type in ("_INDENT", "_DEDENT"):
         line, col = (token.end_line or token.line) + line_offset, token.end_column or 1
     elif token.type == "_NL":
@@ -316,15 +317,15 @@ def diagnostic_for(exc: UnexpectedInput, path: str, lines: list[str], line_offse
     end = col + max(1, len(str(token))) if token.type not in ("_NL", "_INDENT", "_DEDENT") else col + 1
     span = Span(path, line, col, line, end)
     if token.type == "_INDENT":
-        return error("DQ0010", "unexpected indented block", span, "only a line that ends with `:` opens a block")
+        return error("DQ0010", _("unexpected indented block"), span, _("only a line that ends with `:` opens a block"))
     if "COLON" in expected and token.type == "_NL":
-        return error("DQ0011", "expected `:` at the end of this line", span, "a line that opens an indented block ends with `:`")
+        return error("DQ0011", _("expected `:` at the end of this line"), span, _("a line that opens an indented block ends with `:`"))
     if expected == {"_INDENT"}:
-        return error("DQ0012", "expected an indented block after the `:`", span, "indent the block's lines 4 spaces more")
-    message = "this line ends too soon" if token.type == "_NL" else f"unexpected `{token}`"
-    hint = f"expected {_describe_expected(expected, fragment)}" if expected else None
+        return error("DQ0012", _("expected an indented block after the `:`"), span, _("indent the block's lines 4 spaces more"))
+    message = _("this line ends too soon") if token.type == "_NL" else _("unexpected `{token}`", token=token)
+    hint = _("expected {expected}", expected=_describe_expected(expected, fragment)) if expected else None
     if token.type == "COLON" and "_NL" in expected:
-        hint = "only a line that opens a block ends with `:`"
+        hint = _("only a line that opens a block ends with `:`")
     words = lines[line - 1].split(None, 1) if 0 < line <= len(lines) else []
     first_word = words[0].rstrip(":") if words else ""
     indented = 0 < line <= len(lines) and lines[line - 1][:1] == " "
@@ -388,11 +389,14 @@ def _recover(text: str, path: str, first: UnexpectedInput, fragment: str = "") -
     return found or [diagnostic_for(first, path, lines, 0, fragment)], False
 
 
-def _blocks(lines: list[str]):
-    """(first line number, text) of each top-level block: a column-0 line and its indented lines."""
+def _blocks(lines: list[str], joined: tuple[re.Pattern, re.Pattern] | None = None):
+    """(first line number, text) of each top-level block: a column-0 line and its indented lines.
+    With `joined` = (opening, continuation), a column-0 line matching the continuation goes on
+    a block whose first line matches the opening (`else:` and `else if …:` their `if`)."""
     start, current = None, []
     for number, line in enumerate(lines, start=1):
-        if line and not line[0].isspace() and not line.startswith("#"):
+        if line and not line[0].isspace() and not line.startswith("#") and not (
+                current and joined is not None and joined[0].match(current[0]) and joined[1].match(line)):
             if current:
                 yield start, "\n".join(current) + "\n"
             start, current = number, [line]
@@ -403,6 +407,7 @@ def _blocks(lines: list[str]):
 
 
 _WRAPPER = 'scene recovered "":\n'
+_IF_ELSE = (re.compile(r"if\b"), re.compile(r"else\b"))
 
 
 def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str], limit: int,
@@ -411,7 +416,8 @@ def _statement_errors(chunk: str, first_line: int, path: str, lines: list[str], 
     (the first `limit` of them)."""
     chunk_lines = chunk.split("\n")  # `lines` stays the file's: diagnostics read their line there
     found: list[Diagnostic] = []
-    for start, statement in _blocks([line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]):
+    statements = [line[INDENT:] if line.startswith(" " * INDENT) else "" for line in chunk_lines[1:]]
+    for start, statement in _blocks(statements, _IF_ELSE):  # an `else:` is parsed with its `if`, never alone
         if len(found) >= limit:
             break
         body = "\n".join((" " * INDENT + line) if line else "" for line in statement.split("\n"))
@@ -478,7 +484,7 @@ class AstBuilder(Transformer):
         digits = token[skip:]
         if len(digits) > 7 or int(digits) > MAX_NUMBER:
             if len(self.problems) < MAX_REPORTED_ERRORS:
-                self.problems.append(error("DQ0013", f"numbers may be at most {MAX_NUMBER:,}", self._tok_span(token)))
+                self.problems.append(error("DQ0013", _("numbers may be at most {MAX_NUMBER:,}", MAX_NUMBER=MAX_NUMBER), self._tok_span(token)))
             else:
                 self.omitted += 1
             return MAX_NUMBER
@@ -534,6 +540,14 @@ class AstBuilder(Transformer):
     def reading(self, meta, c):
         return self._entry(meta, "reading", (str(c[0]), str(c[1])))
 
+    def success_endings(self, meta, c):
+        """The endings, each with its place: ((name, span), …)."""
+        return self._entry(meta, "success_endings", tuple(c))
+
+    def ending(self, meta, c):
+        name = unquote(c[0]) if isinstance(c[0], Token) else c[0]
+        return name, self._span(meta)
+
     def use_decl(self, meta, c):
         return ast.Use(self._span(meta), unquote(c[0]), str(c[1]) if c[1] is not None else None)
 
@@ -556,13 +570,14 @@ class AstBuilder(Transformer):
 
     def npc_decl(self, meta, c):
         kind, name, title, from_card, *fields = c
-        return ast.NpcDecl(self._span(meta), kind, str(name), unquote(title), from_card, fields)
+        return ast.NpcDecl(self._span(meta), kind, str(name), unquote(title), from_card and unquote(from_card),
+                           fields, from_card and self._tok_span(from_card))
 
     def npc_kind(self, meta, c):
         return str(c[0])
 
     def from_card(self, meta, c):
-        return unquote(c[0])
+        return c[0]  # the STRING token: npc_decl keeps its text and its place
 
     def cost_field(self, meta, c):
         return ast.NpcField(self._span(meta), "cost", unquote(c[0]))
@@ -669,7 +684,8 @@ class AstBuilder(Transformer):
         kind, difficulty, by, label, *outcomes = c
         return ast.Check(self._span(meta), str(kind), self._int(difficulty), by,
                          unquote(label) if label is not None else None,
-                         _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes)
+                         _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes,
+                         self._tok_span(kind))
 
     def by(self, meta, c):
         return c[0]
@@ -819,7 +835,7 @@ class AstBuilder(Transformer):
 
     def var(self, meta, c):
         ref = c[0]
-        owner, _, stat = ref.name.rpartition(".")
+        owner, _dot, stat = ref.name.rpartition(".")
         if owner and owner == self.subject:
             return ast.Subject(ref.span, stat)
         if owner and stat in ast.PC_STATS:

@@ -16,10 +16,12 @@ own side table (``Scenario.system_table``).
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 from pathlib import Path
 from typing import Any, cast
 
+from deckquest.i18n import _, ngettext
 from deckquest.dsl import ast
 from deckquest.dsl.budget import CompileBudget
 from deckquest.dsl.diagnostics import error, warning
@@ -45,7 +47,21 @@ PLAYER_NPC_LIFE = 20
 REPEATABLE_FIELDS = ("text",)  # one line of rules text each
 # The card types a GM's own card may have: what a battle can play.
 CARD_DECL_TYPES = ("Creature", "Planeswalker", "Instant", "Sorcery", "Artifact", "Enchantment", "Land")
-_KIND_WORDS = {"npc": "NPC", "pc": "PC"}
+_LANGUAGE_LINE = re.compile(r"^[ \t]+language[ \t]+(en|ja)\b", re.MULTILINE)
+
+
+def _declared_language(text: str) -> str | None:
+    """The `language` of a script that does not parse: its errors are still written in it."""
+    found = _LANGUAGE_LINE.search(text, 0, 4096)
+    return found.group(1) if found else None
+
+
+def kind_word(kind: str) -> str:
+    """The word for a kind of name (a declaration's keyword) in the current language."""
+    words = {"npc": _("NPC"), "pc": _("PC"), "scene": _("scene"), "flag": _("flag"), "counter": _("counter"),
+             "card": _("card"), "creature": _("creature"), "planeswalker": _("planeswalker"),
+             "player": _("player"), "horde": _("horde")}
+    return words.get(kind, kind)
 
 
 def compile_file(path: str | Path, db=None, locator: Locator | None = None,
@@ -74,15 +90,15 @@ def read_script(path: Path, span: Span | None = None) -> str:
     where = span or Span(str(path))
     try:
         if path.stat().st_size > MAX_FILE_BYTES:
-            raise CompileError([error("DQ0005", f"the script has {path.stat().st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}",
-                                      Span(str(path), 1, 1), "split it into several scripts joined by `use`")])
+            raise CompileError([error("DQ0005", _("the script has {st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}", st_size=path.stat().st_size, MAX_FILE_BYTES=MAX_FILE_BYTES),
+                                      Span(str(path), 1, 1), _("split it into several scripts joined by `use`"))])
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise CompileError([error("DQ0014", f"{path} is not UTF-8 text", where, "save the script as UTF-8")]) from None
+        raise CompileError([error("DQ0014", _("{path} is not UTF-8 text", path=path), where, _("save the script as UTF-8"))]) from None
     except IsADirectoryError:
-        raise CompileError([error("DQ0014", f"{path} is a folder, not a script", where)]) from None
+        raise CompileError([error("DQ0014", _("{path} is a folder, not a script", path=path), where)]) from None
     except OSError as problem:
-        raise CompileError([error("DQ0014", f"cannot read {path}: {problem.strerror}", where)]) from None
+        raise CompileError([error("DQ0014", _("cannot read {path}: {strerror}", path=path, strerror=problem.strerror), where)]) from None
 
 
 class _Compiler:
@@ -128,7 +144,8 @@ class _Compiler:
             script = parse_source(text, str(self.path), self.language)
         except CompileError as failure:
             raise CompileError(_with_source(failure.diagnostics, text, str(self.path)),
-                               omitted=failure.omitted, stopped=failure.stopped) from None
+                               omitted=failure.omitted, stopped=failure.stopped,
+                               language=_declared_language(text)) from None
         header = self._header(script, library)
         if not library:
             self.rules = header["rules"]  # a used script follows the rules of the script using it
@@ -144,13 +161,16 @@ class _Compiler:
         self.triggers[:0] = [self.flow.trigger(trigger, scene=None) for trigger in script.triggers]
         start = None if library else self._flow(script)
         table = None
+        success_endings: tuple[str, ...] = ()
         if not library:
             self._unused(script)
+            success_endings = self._success_endings(script)
             if self.language is not None:
                 table = self.language.resolve(SystemContext(self, script, header))
         errors = [d for d in self.diagnostics if d.severity == "error"]
         if errors:
-            raise CompileError(_with_source(self.diagnostics, text, str(self.path)), omitted=self.omitted)
+            raise CompileError(_with_source(self.diagnostics, text, str(self.path)), omitted=self.omitted,
+                               language=header["language"])
         return Scenario(
             path=self.path, script=script, title=header["title"], author=header["author"],
             version=header["version"], players=header["players"], rules=self.rules,
@@ -160,6 +180,7 @@ class _Compiler:
             warnings=_with_source([d for d in self.diagnostics if d.severity == "warning"], text, str(self.path)),
             omitted_warnings=self.omitted_warnings,
             system=header["system"], options=header["options"], readings=header["readings"], system_table=table,
+            success_endings=success_endings,
         )
 
     def error(self, code, message, span, hint=None):
@@ -194,19 +215,19 @@ class _Compiler:
                   if self.language is not None else {}}
         if script.header is None:
             if not library:
-                self.error("DQ0020", "the script has no `scenario` header", Span(str(self.path), 1, 1),
-                           'begin the script with `scenario "Title":` and its indented header lines')
+                self.error("DQ0020", _("the script has no `scenario` header"), Span(str(self.path), 1, 1),
+                           _("begin the script with `scenario \"Title\":` and its indented header lines"))
             return values
         for extra in script.headers[1:]:
-            self.error("DQ0021", "a script has one `scenario` header", extra.span,
-                       f"the first one is at line {script.header.span.line}")
+            self.error("DQ0021", _("a script has one `scenario` header"), extra.span,
+                       _("the first one is at line {line}", line=script.header.span.line))
         values["title"] = script.header.title
         seen: dict[object, ast.HeaderEntry] = {}
         for entry in script.header.entries:
             key = _entry_key(entry)
             if key in seen:
-                self.error("DQ0021" if key == entry.key else "DQ0125", f"`{_entry_words(entry)}` is given twice",
-                           entry.span, f"the first is at line {seen[key].span.line}")
+                self.error("DQ0021" if key == entry.key else "DQ0125", _("`{entry}` is given twice", entry=_entry_words(entry)),
+                           entry.span, _("the first is at line {line}", line=seen[key].span.line))
                 continue
             seen[key] = entry
             if entry.key in ("system", "option", "reading"):
@@ -214,8 +235,8 @@ class _Compiler:
             elif self._header_entry_ok(entry):
                 values[entry.key] = entry.value
         if "rules" in seen and values["system"] != DEFAULT_SYSTEM:
-            self.error("DQ0121", f"`rules` names an edition of MTG-TRPG, not of `{values['system']}`",
-                       seen["rules"].span, "remove the line: the `system` line names the game")
+            self.error("DQ0121", _("`rules` names an edition of MTG-TRPG, not of `{system}`", system=values['system']),
+                       seen["rules"].span, _("remove the line: the `system` line names the game"))
         return values
 
     def _system_entry(self, entry: ast.HeaderEntry, values: dict) -> None:
@@ -230,7 +251,7 @@ class _Compiler:
             known = language.option_names() if language is not None else ()
             option = str(entry.value)
             if option not in known:
-                self.error("DQ0122", f"`{system}` has no option `{option}`", entry.span,
+                self.error("DQ0122", _("`{system}` has no option `{option}`", system=system, option=option), entry.span,
                            did_you_mean(option, known) or listed("its options", known))
                 return
             values["options"] = values["options"] | {option}
@@ -238,10 +259,10 @@ class _Compiler:
         name, value = cast(tuple[str, str], entry.value)
         readings = language.reading_values() if language is not None else {}
         if name not in readings:
-            self.error("DQ0123", f"`{system}` has no reading `{name}`", entry.span,
+            self.error("DQ0123", _("`{system}` has no reading `{name}`", system=system, name=name), entry.span,
                        did_you_mean(name, readings) or listed("its readings", readings))
         elif value not in readings[name]:
-            self.error("DQ0124", f"`{value}` is not a reading of `{name}`", entry.span,
+            self.error("DQ0124", _("`{value}` is not a reading of `{name}`", value=value, name=name), entry.span,
                        did_you_mean(value, readings[name]) or listed(f"`{name}` is read", readings[name]))
         else:
             values["readings"] = {**values["readings"], name: value}
@@ -249,16 +270,16 @@ class _Compiler:
     def _header_entry_ok(self, entry: ast.HeaderEntry) -> bool:
         key, value = entry.key, entry.value
         if key == "version" and not SEMVER.match(value):
-            self.error("DQ0022", f"`{value}` is not a version like 1.0.0", entry.span,
-                       "use semantic versioning: MAJOR.MINOR.PATCH")
+            self.error("DQ0022", _("`{value}` is not a version like 1.0.0", value=value), entry.span,
+                       _("use semantic versioning: MAJOR.MINOR.PATCH"))
         elif key == "players" and not 1 <= value[0] <= value[1]:
-            self.error("DQ0023", f"`players {value[0]} to {value[1]}` is not a range of players", entry.span,
-                       "write the smallest party first, at least 1: `players 1 to 4`")
+            self.error("DQ0023", _("`players {value0} to {value1}` is not a range of players", value0=value[0], value1=value[1]), entry.span,
+                       _("write the smallest party first, at least 1: `players 1 to 4`"))
         elif key == "rules" and value not in RULES_EDITIONS:
-            self.error("DQ0024", f"there are no {value} rules", entry.span,
-                       "`rules 2019` (checks reveal two cards) or `rules 2014` (one card)")
+            self.error("DQ0024", _("there are no {value} rules", value=value), entry.span,
+                       _("`rules 2019` (checks reveal two cards) or `rules 2014` (one card)"))
         elif key == "language" and value not in LANGUAGES:
-            self.error("DQ0025", f"unknown language `{value}`", entry.span, "`language en` or `language ja`")
+            self.error("DQ0025", _("unknown language `{value}`", value=value), entry.span, _("`language en` or `language ja`"))
         else:
             return True
         return False
@@ -271,19 +292,20 @@ class _Compiler:
     def _use(self, use: ast.Use) -> None:
         namespace = use.alias or re.sub(r"\W", "_", Path(use.path).stem)
         if namespace in self.namespaces or namespace in self.symbols:
-            self.error("DQ0062", f"the namespace `{namespace}` is used twice", use.span,
-                       f'give one of them another name: `use "{use.path}" as other_name`')
+            self.error("DQ0062", _("the namespace `{namespace}` is used twice", namespace=namespace), use.span,
+                       _("give one of them another name: `use \"{path}\" as other_name`", path=use.path))
             return
         self.namespaces.add(namespace)
         target = self._find_script(use)
         if target is None:
             return
         if target.resolve() in self.stack:
-            self.error("DQ0061", f"`{use.path}` uses this script again (a cycle)", use.span,
-                       "move what both scripts need into a third one that both use")
+            self.error("DQ0061", _("`{path}` uses this script again (a cycle)", path=use.path), use.span,
+                       _("move what both scripts need into a third one that both use"))
             return
         qualified = f"{self.prefix}{namespace}."
-        library = _Compiler(target, self.db, self.stack, self.budget, prefix=qualified, locator=self.locator)
+        library = _Compiler(self._shown(target), self.db, self.stack, self.budget, prefix=qualified,
+                            locator=self.locator)
         library.rules = self.rules
         library.language = self.language
         try:
@@ -314,8 +336,8 @@ class _Compiler:
         """The file a `use` names, or None after reporting why there is none."""
         found = self._reference(use.path, use.span)
         if found is not None and not found.is_file():
-            self.error("DQ0060", f"there is no script `{use.path}`", use.span,
-                       "the path is relative to this script's folder, or names an installed pack's script")
+            self.error("DQ0060", _("there is no script `{path}`", path=use.path), use.span,
+                       _("the path is relative to this script's folder, or names an installed pack's script"))
             return None
         return found
 
@@ -342,20 +364,20 @@ class _Compiler:
                 name = declaration.name if kind in ("flag", "counter") else declaration.id
                 self._declare(kind, name, declaration)
         if len(script.scenes) > MAX_SCENES and not library:
-            self.error("DQ0008", f"{len(script.scenes):,} scenes; a script may have at most {MAX_SCENES:,}",
-                       script.scenes[MAX_SCENES].span, "split the adventure into several scenarios")
+            self.error("DQ0008", _("{scenes:,} scenes; a script may have at most {MAX_SCENES:,}", scenes=len(script.scenes), MAX_SCENES=MAX_SCENES),
+                       script.scenes[MAX_SCENES].span, _("split the adventure into several scenarios"))
 
     def _declare(self, kind: str, name: str, declaration) -> None:
         canonical = self.prefix + name
         if name in RESERVED_WORDS or self.language is not None and name in self.language.reserved_words:
-            self.error("DQ0048", f"`{name}` is a word of the language and cannot name a {_KIND_WORDS.get(kind, kind)}",
-                       declaration.span, f"choose another name, e.g. `{name}_{kind}`")
+            self.error("DQ0048", _("`{name}` is a word of the language and cannot name a {kind}", name=name, kind=kind_word(kind)),
+                       declaration.span, _("choose another name, e.g. `{name}_{kind}`", name=name, kind=kind))
             return
         if canonical in self.symbols:
             first_kind, first = self.symbols[canonical]
             where = f"line {first.span.line}" if first.span.file == str(self.path) else str(first.span)
-            self.error("DQ0030", f"`{name}` is declared twice", declaration.span,
-                       f"the {first_kind} `{name}` is declared at {where}; every name is declared once")
+            self.error("DQ0030", _("`{name}` is declared twice", name=name), declaration.span,
+                       _("the {first_kind} `{name}` is declared at {where}; every name is declared once", first_kind=kind_word(first_kind), name=name, where=where))
             return
         self.symbols[canonical] = (kind, declaration)
         if kind == "flag":
@@ -368,10 +390,10 @@ class _Compiler:
     def _pc(self, pc: ast.PcDecl) -> None:
         deck_lines = [f for f in pc.fields if f.key == "deck"]
         for extra in deck_lines[1:]:
-            self.error("DQ0021", "a PC has one `deck`", extra.span, f"the first is at line {deck_lines[0].span.line}")
+            self.error("DQ0021", _("a PC has one `deck`"), extra.span, _("the first is at line {line}", line=deck_lines[0].span.line))
         deck, deck_path = None, None
         if pc.deck is None:
-            self.error("DQ0055", f"the PC `{pc.id}` has no deck", pc.span, 'add `deck "decks/name.txt"` under it')
+            self.error("DQ0055", _("the PC `{id}` has no deck", id=pc.id), pc.span, _("add `deck \"decks/name.txt\"` under it"))
         else:
             deck_path, deck = self._deck(pc.deck, pc.deck_span)
             if deck is not None:
@@ -379,9 +401,8 @@ class _Compiler:
                 self._criticals(pc, deck)
                 from deckquest.cards.decklist import not_constructed
                 if (why := not_constructed(deck)) is not None:
-                    self.warn("DQ5000", f"the deck of `{pc.id}` is legal in no constructed format: {why} (T-1.1)",
-                              pc.deck_span, "a PC's deck is a deck of a constructed format: 60 cards or more with "
-                              "at most 4 of a card but basic lands, or a 100-card singleton Commander deck")
+                    self.warn("DQ5000", _("the deck of `{id}` is legal in no constructed format: {why} (T-1.1)", id=pc.id, why=why),
+                              pc.deck_span, _("a PC's deck is a deck of a constructed format: 60 cards or more with at most 4 of a card but basic lands, or a 100-card singleton Commander deck"))
         self.pcs[pc.id] = ResolvedPc(pc.id, pc.name, pc, deck_path, deck,
                                      tuple((c.card, c.copies) for c in pc.criticals))
 
@@ -391,40 +412,57 @@ class _Compiler:
         if path is None:
             return None, None
         if not path.is_file():
-            self.error("DQ0051", f"there is no deck file `{reference}`", span,
-                       f"deck paths are relative to the script's folder, {self.path.parent}")
+            self.error("DQ0051", _("there is no deck file `{reference}`", reference=reference), span,
+                       _("deck paths are relative to the script's folder, {parent}", parent=self.path.parent))
             return path, None
         from deckquest.cards.decklist import load_deck
 
         try:
             return path, load_deck(path, self._database())
         except CompileError as failure:
-            self.diagnostics.extend(failure.diagnostics)
+            self.diagnostics.extend(self._as_written(d, path) for d in failure.diagnostics)
         except DeckquestError as problem:
-            self.diagnostics.append(Diagnostic("error", problem.message, problem.span or span,
-                                               problem.code or "DQ0051", problem.hint))
+            self.diagnostics.append(self._as_written(Diagnostic("error", problem.message, problem.span or span,
+                                                                problem.code or "DQ0051", problem.hint), path))
         return path, None
+
+    def _as_written(self, diagnostic: Diagnostic, path: Path) -> Diagnostic:
+        """A deck file's diagnostic named as the script is (`decks/rook.txt:3:1` beside
+        `quest.quest:9:5`, see `_shown`)."""
+        if diagnostic.span.file != str(path):
+            return diagnostic
+        return dataclasses.replace(diagnostic, span=dataclasses.replace(diagnostic.span, file=str(self._shown(path))))
+
+    def _shown(self, path: Path) -> Path:
+        """A file the script refers to, named the way the script's own path was given: relative
+        to the working folder when that was relative, else absolute."""
+        if self.path.is_absolute():
+            return path
+        try:
+            return Path(os.path.relpath(path))
+        except ValueError:  # another drive (Windows)
+            return path
 
     def _criticals(self, pc: ast.PcDecl, deck) -> None:
         """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck (2019 only: T-5 has none)."""
         for critical in pc.criticals:
             have = deck.count_of(critical.card)
             if critical.copies < 1:
-                self.error("DQ0057", f"`x{critical.copies}` designates no critical card", critical.span,
-                           "write at least `x1`, or delete the line")
+                self.error("DQ0057", _("`x{copies}` designates no critical card", copies=critical.copies), critical.span,
+                           _("write at least `x1`, or delete the line"))
             elif have < critical.copies:
                 names = sorted({card.name for card in deck.main_cards()})
                 hint = did_you_mean(critical.card, names) if have == 0 else None
-                what = "no copy" if have == 0 else f"only {have} {'copy' if have == 1 else 'copies'}"
-                self.error("DQ0052", f"the deck of `{pc.id}` has {what} of \"{critical.card}\"", critical.span,
-                           hint or "critical cards are specific cards of the PC's main deck (T-4.7)")
+                what = _("no copy") if have == 0 else ngettext("only {count} copy", "only {count} copies", have)
+                self.error("DQ0052", _("the deck of `{id}` has {what} of \"{card}\"", id=pc.id, what=what, card=critical.card), critical.span,
+                           hint or _("critical cards are specific cards of the PC's main deck (T-4.7)"))
         wanted = 5 if deck.is_commander else 3
         total = sum(c.copies for c in pc.criticals)
         if total != wanted and self.rules == 2019:
-            kind = "a 100-card Commander deck" if deck.is_commander else "a deck"
-            self.error("DQ0053", f"`{pc.id}` has {total} critical cards; {kind} has exactly {wanted} (T-4.7)",
+            kind = _("a 100-card Commander deck") if deck.is_commander else _("a deck")
+            self.error("DQ0053", _("`{id}` has {total} critical cards; {kind} has exactly {wanted} (T-4.7)", id=pc.id, total=total, kind=kind, wanted=wanted),
                        pc.criticals[0].span if pc.criticals else pc.span,
-                       f'name them with `critical "Card" xN` lines that add up to {wanted}')
+                       _("name them with `critical \"Card\" xN` lines that add up to {wanted}", wanted=wanted))
 
     def _database(self):
         """The card database for decks and `from card`: the GM's own cards over the given one."""
@@ -450,22 +488,22 @@ class _Compiler:
             return
         type_line = decl.get("type")
         if type_line is None:
-            self.error("DQ0055", f"the card `{decl.id}` has no `type`", decl.span,
-                       'add a type line under it, e.g. `type "Creature — Goblin Warrior"`')
+            self.error("DQ0055", _("the card `{id}` has no `type`", id=decl.id), decl.span,
+                       _("add a type line under it, e.g. `type \"Creature — Goblin Warrior\"`"))
             return
         types = TypeLine.parse(type_line).card_types
         if not any(t in CARD_DECL_TYPES for t in types):
-            self.error("DQ0057", f"`{type_line}` names no card type", self._field(decl, "type").span,
-                       f"a type line starts with one of {', '.join(CARD_DECL_TYPES)}")
+            self.error("DQ0057", _("`{type_line}` names no card type", type_line=type_line), self._field(decl, "type").span,
+                       _("a type line starts with one of {names}", names=', '.join(CARD_DECL_TYPES)))
             return
         ok = self._cost_ok(decl) & self._keywords_ok(decl.fields)
-        ok &= self._stat_field(decl, "stats", "Creature" in types, "stats 2/2", "a creature")
-        ok &= self._stat_field(decl, "loyalty", "Planeswalker" in types, "loyalty 3", "a planeswalker")
+        ok &= self._stat_field(decl, "stats", "Creature" in types, "stats 2/2", _("a creature"))
+        ok &= self._stat_field(decl, "loyalty", "Planeswalker" in types, "loyalty 3", _("a planeswalker"))
         if not ok:
             return
         if decl.name in self.cards:
-            self.error("DQ0030", f"the card \"{decl.name}\" is declared twice", decl.span,
-                       "every card name is declared once")
+            self.error("DQ0030", _("the card \"{name}\" is declared twice", name=decl.name), decl.span,
+                       _("every card name is declared once"))
             return
         stats = decl.get("stats")
         loyalty = decl.get("loyalty")
@@ -486,11 +524,11 @@ class _Compiler:
         ok = True
         for item in fields:
             if item.key in seen and item.key not in REPEATABLE_FIELDS:
-                self.error("DQ0021", f"`{item.key}` is given twice", item.span, f"the first is at line {seen[item.key].span.line}")
+                self.error("DQ0021", _("`{key}` is given twice", key=item.key), item.span, _("the first is at line {line}", line=seen[item.key].span.line))
                 ok = False
             elif item.key not in allowed:
-                self.error("DQ0056", f"a {kind} has no `{item.key}`", item.span,
-                           f"a {kind} has {', '.join(f'`{k}`' for k in allowed)}")
+                self.error("DQ0056", _("a {kind} has no `{key}`", kind=kind_word(kind), key=item.key), item.span,
+                           _("a {kind} has {names}", kind=kind_word(kind), names=', '.join(f'`{k}`' for k in allowed)))
                 ok = False
             seen.setdefault(item.key, item)
         return ok
@@ -507,8 +545,8 @@ class _Compiler:
         try:
             ManaCost.parse(decl.get("cost"))
         except ManaCostError as problem:
-            self.error("DQ0057", f"`{decl.get('cost')}` is not a mana cost: {problem}", self._field(decl, "cost").span,
-                       'write costs as mana symbols, like "{1}{R}"')
+            self.error("DQ0057", _("`{value}` is not a mana cost: {problem}", value=decl.get('cost'), problem=problem), self._field(decl, "cost").span,
+                       _("write costs as mana symbols, like \"{1}{R}\""))
             return False
         return True
 
@@ -520,20 +558,20 @@ class _Compiler:
         for item in fields:
             for keyword in item.value if item.key == "keywords" else ():
                 if keyword.lower() not in COMBAT_KEYWORDS:
-                    self.error("DQ0057", f"`{keyword}` is not a keyword battles play", item.span,
+                    self.error("DQ0057", _("`{keyword}` is not a keyword battles play", keyword=keyword), item.span,
                                did_you_mean(keyword.lower(), sorted(COMBAT_KEYWORDS))
-                               or f"the keywords are {', '.join(sorted(COMBAT_KEYWORDS))}")
+                               or _("the keywords are {names}", names=', '.join(sorted(COMBAT_KEYWORDS))))
                     ok = False
         return ok
 
     def _stat_field(self, decl, key: str, needed: bool, example: str, kind: str) -> bool:
         """A creature card needs `stats`, a planeswalker card `loyalty`; other cards have neither."""
         if needed and decl.get(key) is None:
-            self.error("DQ0055", f"the card `{decl.id}` is {kind} and has no `{key}`", decl.span, f"add `{example}` under it")
+            self.error("DQ0055", _("the card `{id}` is {kind} and has no `{key}`", id=decl.id, kind=kind, key=key), decl.span, _("add `{example}` under it", example=example))
             return False
         if not needed and decl.get(key) is not None:
-            self.error("DQ0056", f"only {kind} card has `{key}`", self._field(decl, key).span,
-                       "remove the line, or change the card's `type`")
+            self.error("DQ0056", _("only {kind} card has `{key}`", kind=kind, key=key), self._field(decl, key).span,
+                       _("remove the line, or change the card's `type`"))
             return False
         return True
 
@@ -548,9 +586,8 @@ class _Compiler:
         for item in texts:
             recognition = recognise(replace(card, oracle_text=item.value))
             for sentence in recognition.unrecognised:
-                self.error("DQ0058", f"the battle engine does not understand \"{sentence}\"", item.span,
-                           f'write it in the effect vocabulary (docs/effects.md), e.g. "{card.name} deals 2 damage '
-                           'to any target." or "When this creature enters, draw a card."')
+                self.error("DQ0058", _("the battle engine does not understand \"{sentence}\"", sentence=sentence), item.span,
+                           _("write it in the effect vocabulary (docs/effects.md), e.g. \"{name} deals 2 damage to any target.\" or \"When this creature enters, draw a card.\"", name=card.name))
                 ok = False
         return ok
 
@@ -562,10 +599,10 @@ class _Compiler:
         seen: dict[str, ast.NpcField] = {}
         for item in npc.fields:
             if item.key in seen and item.key not in REPEATABLE_FIELDS:
-                self.error("DQ0021", f"`{item.key}` is given twice", item.span, f"the first is at line {seen[item.key].span.line}")
+                self.error("DQ0021", _("`{key}` is given twice", key=item.key), item.span, _("the first is at line {line}", line=seen[item.key].span.line))
             elif item.key not in NPC_FIELDS[npc.kind]:
                 allowed = ", ".join(f"`{k}`" for k in NPC_FIELDS[npc.kind])
-                self.error("DQ0056", f"a {npc.kind} NPC has no `{item.key}`", item.span, f"a {npc.kind} has {allowed}")
+                self.error("DQ0056", _("a {kind} NPC has no `{key}`", kind=kind_word(npc.kind), key=item.key), item.span, _("a {kind} has {allowed}", kind=kind_word(npc.kind), allowed=allowed))
             else:
                 seen[item.key] = item
                 self._npc_field(item, resolved)
@@ -574,19 +611,19 @@ class _Compiler:
 
     def _npc_card(self, npc: ast.NpcDecl, resolved: ResolvedNpc) -> None:
         if npc.kind not in ("creature", "planeswalker"):
-            self.error("DQ0056", f"a {npc.kind} NPC cannot take its values `from card`", npc.span,
-                       "a player or horde NPC is a deck: give it a `deck` line")
+            self.error("DQ0056", _("a {kind} NPC cannot take its values `from card`", kind=kind_word(npc.kind)), npc.span,
+                       _("a player or horde NPC is a deck: give it a `deck` line"))
             return
         card = self._database().get(npc.from_card)
         if card is None:
             suggestion = self._database().suggest(npc.from_card)
-            self.error("DQ0054", f"unknown card \"{npc.from_card}\"", npc.span,
-                       f'did you mean "{suggestion}"? If it is another card, import it with `deckquest cards import`'
-                       if suggestion else "import card data with `deckquest cards import`")
+            self.error("DQ0054", _("unknown card \"{from_card}\"", from_card=npc.from_card), npc.from_card_span or npc.span,
+                       _("did you mean \"{suggestion}\"? If it is another card, import it with `deckquest cards import`", suggestion=suggestion)
+                       if suggestion else _("import card data with `deckquest cards import`"))
             return
         if not card.is_type(npc.kind.capitalize()):
-            self.error("DQ0057", f"\"{card.name}\" is not a {npc.kind} card", npc.span,
-                       f"a {npc.kind} NPC takes a {npc.kind} card's values (T-8.1, T-8.2)")
+            self.error("DQ0057", _("\"{name}\" is not a {kind} card", name=card.name, kind=kind_word(npc.kind)), npc.span,
+                       _("a {kind} NPC takes a {kind} card's values (T-8.1, T-8.2)", kind=kind_word(npc.kind)))
             return
         resolved.card = card
         resolved.cost = str(card.mana_cost) if card.mana_cost else None
@@ -602,8 +639,8 @@ class _Compiler:
             try:
                 ManaCost.parse(item.value)
             except ManaCostError as problem:
-                self.error("DQ0057", f"`{item.value}` is not a mana cost: {problem}", item.span,
-                           'write costs as mana symbols, like "{1}{R}"')
+                self.error("DQ0057", _("`{value}` is not a mana cost: {problem}", value=item.value, problem=problem), item.span,
+                           _("write costs as mana symbols, like \"{1}{R}\""))
                 return
             resolved.cost = item.value
         elif item.key == "stats":
@@ -630,17 +667,18 @@ class _Compiler:
             "player": ("deck", npc.get("deck") is None, 'deck "decks/boss.txt"'),
             "horde": ("deck", npc.get("deck") is None, 'deck "decks/horde.txt"'),
         }[npc.kind]
-        if missing[1] and not any(d.span == npc.span for d in self.diagnostics):
-            self.error("DQ0055", f"the {npc.kind} `{npc.id}` has no `{missing[0]}`", npc.span,
-                       f"add `{missing[2]}` under it" + (', or take a card\'s values: `from card "Name"`'
-                                                          if npc.kind in ("creature", "planeswalker") else ""))
+        if missing[1] and not any(d.span in (npc.span, npc.from_card_span) for d in self.diagnostics):
+            self.error("DQ0055", _("the {kind} `{id}` has no `{missing0}`", kind=kind_word(npc.kind), id=npc.id, missing0=missing[0]), npc.span,
+                       (_("add `{line}` under it, or take a card's values: `from card \"Name\"`", line=missing[2])
+                        if npc.kind in ("creature", "planeswalker") else _("add `{line}` under it", line=missing[2])))
         if npc.kind == "player" and resolved.life is None:
             resolved.life = PLAYER_NPC_LIFE
 
     # -------------------------------------------------------------- names in statements
 
-    def _lookup(self, name: str, span: Span, wanted: tuple[str, ...], code: str) -> str:
-        """The canonical name of a use of `name` expected to be one of `wanted` kinds."""
+    def _lookup(self, name: str, span: Span, wanted: tuple[str, ...], code: str, others: tuple[str, ...] = ()) -> str:
+        """The canonical name of a use of `name` expected to be one of `wanted` kinds; `others`
+        are the words also accepted there (`party`, `each`…), named in the hint."""
         canonical = self.prefix + name
         entry = self.symbols.get(canonical)
         if entry is None or entry[0] not in wanted:
@@ -649,11 +687,12 @@ class _Compiler:
             candidates = [n for n, (k, _) in self.symbols.items() if k in wanted]
             if self.prefix:
                 candidates = [n[len(self.prefix):] for n in candidates if n.startswith(self.prefix)]
-            wanted_words = " or ".join(_KIND_WORDS.get(k, k) for k in wanted)
+            wanted_words = _(" or ").join(kind_word(k) for k in wanted)
             if entry is None:
-                self.error(code, f"unknown {wanted_words} `{name}`", span, did_you_mean(name, candidates))
+                self.error(code, _("unknown {wanted_words} `{name}`", wanted_words=wanted_words, name=name), span,
+                           _unknown_hint(name, candidates, others))
             else:
-                self.error("DQ0035", f"`{name}` is a {_KIND_WORDS.get(entry[0], entry[0])}, not a {wanted_words}", span,
+                self.error("DQ0035", _("`{name}` is a {entry0}, not a {wanted_words}", name=name, entry0=kind_word(entry[0]), wanted_words=wanted_words), span,
                            did_you_mean(name, candidates))
             return name
         self.used.add(canonical)
@@ -663,38 +702,38 @@ class _Compiler:
         canonical = self._lookup(name, span, ("npc",), "DQ0032")
         npc = self.npcs.get(canonical)
         if npc is not None and npc.kind not in kinds:
-            self.error("DQ0035", f"`{name}` is a {npc.kind} NPC; only a {' or '.join(kinds)} can be recruited (T-8.4)", span)
+            self.error("DQ0035", _("`{name}` is a {kind} NPC; only a {names} can be recruited (T-8.4)", name=name, kind=kind_word(npc.kind), names=_(" or ").join(kind_word(k) for k in kinds)), span)
         return canonical
 
-    def _pc_ref(self, name: str, span: Span, scope: Scope) -> str:
+    def _pc_ref(self, name: str, span: Span, scope: Scope, others: tuple[str, ...] = ()) -> str:
         if name == "pc":
             if not scope.pc:
-                self.error("DQ0037", "`pc` means the PC in scope, and here there is none", span,
-                           "`pc` is bound inside a check's blocks and in triggers about a PC; name a PC or use `each pc`")
+                self.error("DQ0037", _("`pc` means the PC in scope, and here there is none"), span,
+                           _("`pc` is bound inside a check's blocks and in triggers about a PC; name a PC or use `each pc`"))
             return name
         if name == "party" and self.prefix + name not in self.symbols:
-            self.error("DQ0033", "`party` is not a PC", span,
-                       "an effect on every PC is written `each pc loses 1 life`, `each pc draws 1`")
+            self.error("DQ0033", _("`party` is not a PC"), span,
+                       _("an effect on every PC is written `each pc loses 1 life`, `each pc draws 1`"))
             return name
-        return self._lookup(name, span, ("pc",), "DQ0033")
+        return self._lookup(name, span, ("pc",), "DQ0033", others)
 
     # -------------------------------------------------------------- triggers, scenes, statements
 
     def _flow(self, script: ast.Script) -> str | None:
         starts = [s for s in script.scenes if s.start]
         if not starts and (script.scenes or self.scenes_required()):
-            self.error("DQ0040", "no scene is the start scene", script.scenes[0].span if script.scenes else Span(str(self.path), 1, 1),
-                       "mark the first scene: `start scene id \"Title\":`")
+            self.error("DQ0040", _("no scene is the start scene"), script.scenes[0].span if script.scenes else Span(str(self.path), 1, 1),
+                       _("mark the first scene: `start scene id \"Title\":`"))
         for extra in starts[1:]:
-            self.error("DQ0041", "only one scene can be the start scene", extra.span,
-                       f"`{starts[0].id}` at line {starts[0].span.line} is already the start")
+            self.error("DQ0041", _("only one scene can be the start scene"), extra.span,
+                       _("`{id}` at line {line} is already the start", id=starts[0].id, line=starts[0].span.line))
         for scene in script.scenes:
             resolved = self.flow.scene(scene)
             if self.scenes.get(scene.id) is scene:
                 self.scenes[scene.id] = resolved
             if not terminates(scene.body):
-                self.error("DQ0042", f"the scene `{scene.id}` can end without `->` or `end`", scene.span,
-                           "finish every path through the scene with `-> scene` or `end victory|defeat \"text\"`")
+                self.error("DQ0042", _("the scene `{id}` can end without `->` or `end`", id=scene.id), scene.span,
+                           _("finish every path through the scene with `-> scene` or `end victory|defeat \"text\"`"))
         start = starts[0].id if starts else None
         self._reachability(script, start)
         if getattr(self.language, "name", DEFAULT_SYSTEM) == DEFAULT_SYSTEM:  # MTG-TRPG's checks (T-4.12)
@@ -704,11 +743,11 @@ class _Compiler:
     def _identical_check_loops(self, script: ast.Script) -> None:
         scenes = {scene.id: self.scenes[scene.id] for scene in script.scenes if scene.id in self.scenes}
         for check, loop in identical_check_loops(scenes, self.triggers, self.gotos):
-            self.warn("DQ5001", f"the loop {' -> '.join(f'`{s}`' for s in loop)} changes no flag, counter, NPC or "
-                      "item, so this check can only come back the very same: T-4.12 refuses it then "
-                      "(it fails without revealing a card)", check.span,
-                      "change something on the way round (for example `attempts += 1`), or lead elsewhere "
-                      "after a failure")
+            self.warn("DQ5001", _("the loop {loop} changes no flag, counter, NPC or item, so this check can only "
+                                  "come back the very same: T-4.12 refuses it then (it fails without revealing a card)",
+                                  loop=" -> ".join(f"`{s}`" for s in loop)), check.span,
+                      _("change something on the way round (for example `attempts += 1`), or lead elsewhere "
+                        "after a failure"))
 
     def _reachability(self, script: ast.Script, start: str | None) -> None:
         if start is None:
@@ -722,16 +761,32 @@ class _Compiler:
                 todo.extend(self.gotos.get(scene, ()))
         for scene in script.scenes:
             if scene.id not in seen:
-                self.warn("DQ0043", f"no path leads to the scene `{scene.id}`", scene.span,
-                          f"add `-> {scene.id}` where the players should reach it, or remove it")
+                self.warn("DQ0043", _("no path leads to the scene `{id}`", id=scene.id), scene.span,
+                          _("add `-> {id}` where the players should reach it, or remove it", id=scene.id))
+
+    def _success_endings(self, script: ast.Script) -> tuple[str, ...]:
+        """`success endings victory, "peace"`: the endings the sim's verdict counts as the
+        party's success; each must be one an `end` of the script gives (DQ0130)."""
+        entry = next((e for e in script.header.entries if e.key == "success_endings"), None) if script.header else None
+        if entry is None:
+            return ()
+        given = sorted(_endings_given([scene.body for scene in self.scenes.values()]
+                                      + [trigger.body for trigger in self.triggers]
+                                      + [t.body for scene in self.scenes.values() for t in scene.triggers]))
+        endings = cast(tuple[tuple[str, Span], ...], entry.value)
+        for name, span in endings:
+            if name not in given:
+                self.error("DQ0130", f"no `end` of the script gives the ending `{name}`", span,
+                           did_you_mean(name, given) or listed("its endings", given))
+        return tuple(dict.fromkeys(name for name, _ in endings))
 
     def _unused(self, script: ast.Script) -> None:
         for kind, declarations in (("NPC", script.npcs), ("flag", script.flags), ("counter", script.counters)):
             for declaration in declarations:
                 name = getattr(declaration, "id", None) or declaration.name
                 if name not in self.used:
-                    self.warn("DQ0044", f"the {kind} `{name}` is never used", declaration.span,
-                              "remove it, or use it in a scene")
+                    self.warn("DQ0044", _("the {kind} `{name}` is never used", kind=kind_word(kind), name=name), declaration.span,
+                              _("remove it, or use it in a scene"))
 
 
 class SystemContext:
@@ -803,6 +858,29 @@ def _entry_words(entry: ast.HeaderEntry) -> str:
 
 def _number(text: str | None) -> int | None:
     return int(text) if text is not None and text.lstrip("-").isdigit() else None
+
+
+def _endings_given(blocks: list[list]) -> set[str]:
+    """The outcomes of every `end` statement in the blocks, nested ones included."""
+    given, todo = set(), list(blocks)
+    while todo:
+        for stmt in todo.pop():
+            if isinstance(stmt, ast.End):
+                given.add(stmt.outcome)
+            todo.extend(ast.nested_blocks(stmt))
+    return given
+
+
+def _unknown_hint(name: str, candidates: list[str], others: tuple[str, ...]) -> str | None:
+    """"did you mean …?", and where other words are accepted too (`by everyone`), all of them."""
+    hint = did_you_mean(name, [*candidates, *others])
+    if not others:
+        return hint
+    known = ", ".join(f"`{c}`" for c in sorted(candidates)[:8]) + (", …" if len(candidates) > 8 else "")
+    words = ", ".join(f"`{o}`" for o in others)
+    takes = (_("`by` takes a PC ({known}) or {words}", known=known, words=words) if candidates
+             else _("`by` takes a PC id or {words}", words=words))
+    return f"{hint} {takes}" if hint else takes
 
 
 def _with_source(diagnostics: list[Diagnostic], text: str, path: str) -> list[Diagnostic]:

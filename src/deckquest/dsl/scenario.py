@@ -98,6 +98,7 @@ class Scenario:
     options: frozenset[str] = frozenset()  # the system's ☆ options switched on
     readings: dict[str, str] = field(default_factory=dict)  # every reading of the system: chosen or default
     system_table: Any = None  # what the system's resolve hook worked out (deckquest.dsl.language)
+    success_endings: tuple[str, ...] = ()  # `success endings …`: what counts as success; () = the default rule
 
     def scene(self, scene_id: str) -> ast.Scene:
         return self.scenes[scene_id]

@@ -8,6 +8,8 @@ scenes (T-3.4, T-8.1) and paying for a spell from untapped mana sources: pure ru
 
 from __future__ import annotations
 
+from deckquest.cards.database import card_name
+from deckquest.i18n import _
 from deckquest.engine import pc as pcs
 from deckquest.engine.combat.mana import pay
 from deckquest.engine.combat.profile import (
@@ -119,15 +121,15 @@ def legal_actions(pc: pcs.PC) -> list[tuple[str, int | None, str]]:
     if not pc.can_act:
         return []
     if not pc.concentration_counter:
-        return [("concentrate", None, f"{pc.name}: concentrate (1 minute, T-2.4)")]
+        return [("concentrate", None, _("{pc}: concentrate (1 minute, T-2.4)", pc=pc.name))]
     found: list[tuple[str, int | None, str]] = []
     hand = _one_of_each(pc)
     if not pc.land_played:
-        found += [("play_land", card_id, f"{pc.name}: play {pc.cards[card_id].name}")
+        found += [("play_land", card_id, _("{pc}: play {card}", pc=pc.name, card=card_name(pc.cards[card_id].name)))
                   for card_id in hand if pc.cards[card_id].is_land]
-    found += [("cast", card_id, f"{pc.name}: cast {pc.cards[card_id].name}")
+    found += [("cast", card_id, _("{pc}: cast {card}", pc=pc.name, card=card_name(pc.cards[card_id].name)))
               for card_id in hand if _castable_outside_combat(pc, card_id)]
-    found.append(("rest", None, f"{pc.name}: rest (1 minute, T-2.6)"))
+    found.append(("rest", None, _("{pc}: rest (1 minute, T-2.6)", pc=pc.name)))
     return found
 
 

@@ -17,6 +17,7 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Callable, Hashable, NamedTuple
 
+from deckquest.i18n import _
 from deckquest.engine.colors import (
     KINDS_2014, KINDS_2019, bonus_2014, check_kind, color_bonus, is_colorless_for_boost, rule_colors,
 )
@@ -407,10 +408,25 @@ def _reveal_2014(pc: PC, pending: PendingCheck) -> None:
 def check_note(pending: PendingCheck) -> str:
     """Why a check failed without a comparison, or "" when it was compared."""
     if pending.library_short:
-        return "too few cards in the library to reveal: the check fails"
+        return _("too few cards in the library to reveal: the check fails")
     if pending.critical == "failure" and not pending.revealed:
-        return "only critical cards remain in the library: the check fails (T-4.7)"
+        return _("only critical cards remain in the library: the check fails (T-4.7)")
     return ""
+
+
+def standing(pc: PC, pending: PendingCheck) -> str:
+    """Where a check stands before its boost is decided (T-4.6), in words for the player:
+    already a success, a failure by how much, or decided by a critical card (T-4.7), which a
+    boost cannot change."""
+    if pending.critical is not None:
+        deciding = pending.revealed[0] if pending.critical == "failure" else pending.revealed[-1]
+        outcome = _("success") if pending.critical == "success" else _("failure")
+        return (_("critical {card}: automatic {outcome}, which a boost cannot change",
+                  card=pc.cards[deciding].name, outcome=outcome) if pending.revealed else check_note(pending))
+    if pending.success:
+        return _("already a success")
+    short = pending.target - pending.result + (1 if pending.rules == "2014" else 0)
+    return _("a failure by {short} so far (a boost adds 1 per colourless card among the top 6)", short=short)
 
 
 # --- T-4.12: no repeat of the very same check ------------------------------------------

@@ -10,12 +10,29 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from deckquest.i18n import _
 from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card, sort_colors
 
 #: T-4.1: the 2019 check kinds; "colorless" is the check without colour bonus (T-4.9).
 KINDS_2019 = ("white", "blue", "black", "red", "green", "colorless")
 #: T-5.1: the 2014 check kinds.
 KINDS_2014 = ("negotiation", "intellect", "dexterity", "reflex", "body")
+
+
+
+def check_kind_word(kind: str) -> str:
+    """A check kind in the current language: the rules' own names (白判定, 交渉判定, ...)."""
+    words = {"white": _("white"), "blue": _("blue"), "black": _("black"), "red": _("red"), "green": _("green"),
+             "colorless": _("colorless"), "negotiation": _("negotiation"), "intellect": _("intellect"),
+             "dexterity": _("dexterity"), "reflex": _("reflex"), "body": _("body")}
+    return words.get(kind, kind)
+
+
+def who_word(who: str) -> str:
+    """Who makes a check (`by party`, `each`, `all`, `any`, or a PC's id) in the current language."""
+    words = {"party": _("party"), "each": _("each PC"), "all": _("every PC"), "any": _("any PC")}
+    return words.get(who, who)
+
 
 KIND_COLOR = {"white": "W", "blue": "U", "black": "B", "red": "R", "green": "G"}
 

@@ -23,6 +23,8 @@ from functools import lru_cache
 from math import comb
 from typing import Collection, Iterable, Sequence
 
+from deckquest.engine.colors import check_kind_word
+from deckquest.i18n import _, ljust
 from deckquest.cards.model import COLORS, COLOR_NAMES, Card
 from deckquest.engine.checks import BOOST_SIZE
 from deckquest.engine.colors import (
@@ -67,7 +69,7 @@ class DeckMemo:
 
     def __str__(self) -> str:
         parts = [f"{color}{self.colors[COLOR_NAMES[color]]}" for color in COLORS if self.colors[COLOR_NAMES[color]]]
-        parts.append(f"colorless {self.colors['colorless']}")
+        parts.append(_("colorless {count}", count=self.colors["colorless"]))
         return f"{' '.join(parts)} / {self.library}"
 
 
@@ -284,7 +286,7 @@ def critical_ids_from_options(cards: Sequence[Card], options: Iterable[str]) -> 
         try:
             chosen |= designate_critical(cards, name, count, already=chosen)
         except ValueError as error:
-            raise DeckquestError(f"--critical {option!r}: {error}", hint=_critical_hint(cards, name)) from None
+            raise DeckquestError(_("--critical {option!r}: {error}", option=option, error=error), hint=_critical_hint(cards, name)) from None
     return chosen
 
 
@@ -316,27 +318,27 @@ def format_odds(report: dict, critical_names: Sequence[str] = ()) -> str:
     """The text of `deckquest odds`: the memo, then success chances in percent."""
     colors = report["colors"]
     memo = DeckMemo(colors, report["library"])
-    lines = [f"deck memo (T-1.6): {memo}"]
+    lines = [_("deck memo (T-1.6): {memo}", memo=memo)]
     designated = Counter(critical_names)
-    listed = ", ".join(f"{name} x{n}" for name, n in designated.items()) or "none"
+    listed = ", ".join(f"{name} x{n}" for name, n in designated.items()) or _("none")
     if report["rules"] == "2019" or designated:
-        lines.append(f"critical cards (T-4.7): {sum(designated.values())} ({listed})")
+        lines.append(_("critical cards (T-4.7): {count} ({listed})", count=sum(designated.values()), listed=listed))
     else:
-        lines.append("critical cards: none, the 2014 rules have none (T-5.2)")
+        lines.append(_("critical cards: none, the 2014 rules have none (T-5.2)"))
     if report["rules"] == "2019":
-        lines += ["", "chance of success in percent, 2019 rules (T-4.4: result >= target)"]
-        lines += _format_table(report["odds"], "difficulty")
-        lines += ["", "with boost when failing (T-4.6: exile the top 6, +1 per colorless card)"]
-        lines += _format_table(report["odds_boost"], "difficulty")
+        lines += ["", _("chance of success in percent, 2019 rules (T-4.4: result >= target)")]
+        lines += _format_table(report["odds"], _("difficulty"))
+        lines += ["", _("with boost when failing (T-4.6: exile the top 6, +1 per colorless card)")]
+        lines += _format_table(report["odds_boost"], _("difficulty"))
     else:
-        lines += ["", "chance of success in percent, 2014 rules (T-5.2: value > target number)"]
-        lines += _format_table(report["odds"], "target")
+        lines += ["", _("chance of success in percent, 2014 rules (T-5.2: value > target number)")]
+        lines += _format_table(report["odds"], _("target"))
     return "\n".join(lines)
 
 
 def _format_table(table: dict[str, dict[str, float]], heading: str) -> list[str]:
     levels = list(next(iter(table.values())))
-    rows = [f"{heading:<12}" + "".join(f"{level:>6}" for level in levels)]
+    rows = [ljust(heading, 12) + "".join(f"{level:>6}" for level in levels)]
     for kind, row in table.items():
-        rows.append(f"{kind:<12}" + "".join(f"{100 * row[level]:6.1f}" for level in levels))
+        rows.append(ljust(check_kind_word(kind), 12) + "".join(f"{100 * row[level]:6.1f}" for level in levels))
     return rows

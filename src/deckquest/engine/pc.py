@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from deckquest.cards.database import normalize_name
 from deckquest.cards.model import Card
 from deckquest.engine.permanents import Permanent
+from deckquest.i18n import _
 
 STARTING_LIFE = 20  # T-1.2
 OPENING_HAND = 7  # T-1.2, T-2.8
@@ -28,6 +29,13 @@ DYING = "dying"  # T-7.1: life 0, out of combat, still conscious
 UNCONSCIOUS = "unconscious"  # T-7.2: drew from an empty library
 DEAD = "dead"  # T-7.4
 ABLE = frozenset((OK, DYING))  # T-7.2, T-7.4: the statuses in which a PC takes actions
+
+
+def status_word(status: str) -> str:
+    """A PC's or an NPC's state (T-7) in the current language: 瀕死, 気絶, 死亡 in Japanese."""
+    words = {DYING: _("dying"), UNCONSCIOUS: _("unconscious"), DEAD: _("dead"), OK: _("ok"),
+             "defeated": _("defeated"), "destroyed": _("destroyed"), "recruited": _("recruited")}
+    return words.get(status, status)
 
 
 class RuleError(ValueError):

@@ -75,6 +75,7 @@ class Analysis:
     references: dict[str, list[Range]] = field(default_factory=dict)
     checks: list[tuple[Range, object]] = field(default_factory=list)  # check statements and where
     last_good: object | None = None  # this text's Scenario, or the last one that compiled
+    language: str | None = None  # the script's `language`: diagnostics are published in it
 
     @property
     def known(self):
@@ -96,16 +97,19 @@ def analyse(path: str | Path, text: str, previous: Analysis | None = None, db=No
     """Compile ``text`` (the editor's unsaved buffer of ``path``) and index its names."""
     path = str(path)
     scenario = None
+    language = None
     try:
         scenario = compile_source(text, path, db, locator=resolve_script_reference)
         diagnostics = list(scenario.warnings)
+        language = scenario.language
     except CompileError as failure:
         diagnostics = failure.diagnostics
+        language = failure.language
     except DeckquestError as failure:  # a file the script reads could not be read
         diagnostics = [Diagnostic("error", str(failure), failure.span or Span(path, 1, 1), failure.code or "",
                                   failure.hint)]
     diagnostics = [d for d in diagnostics if d.span.file == path or not d.span.file]
-    result = Analysis(path, text, diagnostics, scenario)
+    result = Analysis(path, text, diagnostics, scenario, language=language)
     result.last_good = scenario if scenario is not None else (previous.last_good if previous else None)
     script = scenario.script if scenario is not None else _parse_quietly(text, path)
     if script is None and previous is not None:

@@ -15,6 +15,8 @@ from urllib.parse import unquote, urlparse
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
+from deckquest.errors import hint_line
+from deckquest.i18n import language, localize
 from deckquest import __version__
 from deckquest.lsp import features
 from deckquest.lsp.analysis import Analysis, Range, analyse, diagnostic_range, quick_fix
@@ -42,7 +44,7 @@ class QuestServer(LanguageServer):
         lines = document.source.splitlines()
         self.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
             uri=uri, version=document.version,
-            diagnostics=[lsp_diagnostic(d, lines) for d in analysis.diagnostics]))
+            diagnostics=[lsp_diagnostic(d, lines, analysis.language) for d in analysis.diagnostics]))
         return analysis
 
     def analysis(self, uri: str) -> Analysis:
@@ -59,9 +61,12 @@ def lsp_range(where: Range) -> types.Range:
                        end=types.Position(line=where.end_line, character=where.end))
 
 
-def lsp_diagnostic(diagnostic, lines: list[str]) -> types.Diagnostic:
+def lsp_diagnostic(diagnostic, lines: list[str], script_language: str | None = None) -> types.Diagnostic:
+    """The diagnostic as the editor shows it, in the script's language (`language ja`); the quick
+    fix reads the hint as it was made (English), so it works in either."""
     severity = types.DiagnosticSeverity.Error if diagnostic.severity == "error" else types.DiagnosticSeverity.Warning
-    message = diagnostic.message + (f"\nhint: {diagnostic.hint}" if diagnostic.hint else "")
+    with language(script_language):
+        message = localize(diagnostic.message) + ("\n" + hint_line(diagnostic.hint) if diagnostic.hint else "")
     fix = quick_fix(diagnostic, lines)
     data = None if fix is None else {"replace": [fix[0].line, fix[0].start, fix[0].end_line, fix[0].end],
                                      "with": fix[1]}

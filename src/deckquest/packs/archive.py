@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
 from deckquest.files import open_regular
 from deckquest.packs.paths import name_key, path_problem
@@ -95,14 +96,14 @@ def unpack_archive(source: Path, dest: Path, limits: Limits = DEFAULT_LIMITS) ->
     try:
         handle = os.fdopen(open_regular(source), "rb")
     except OSError as error:
-        raise DeckquestError(f"{display} is not a pack archive ({error})", Span(display),
+        raise DeckquestError(_("{display} is not a pack archive ({error})", display=display, error=error), Span(display),
                              code="DQ7020") from None
     with handle:
         try:
             _check_directory_size(handle, display, limits)
             archive = zipfile.ZipFile(handle)
         except (zipfile.BadZipFile, OSError, ValueError, EOFError, struct.error) as error:
-            raise DeckquestError(f"{display} is not a pack archive ({error})", Span(display),
+            raise DeckquestError(_("{display} is not a pack archive ({error})", display=display, error=error), Span(display),
                                  code="DQ7020") from None
         with archive:
             infos = _checked_entries(archive, display, limits)
@@ -275,4 +276,4 @@ def _printable(name: str) -> str:
 
 
 def _refuse(display: str, reason: str, code: str, hint: str | None = None) -> DeckquestError:
-    return DeckquestError(f"refusing pack archive: {reason}", Span(display), hint=hint, code=code)
+    return DeckquestError(_("refusing pack archive: {reason}", reason=reason), Span(display), hint=hint, code=code)

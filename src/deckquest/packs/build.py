@@ -12,6 +12,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
 from deckquest.packs.archive import ARCHIVE_SUFFIX, write_archive
 from deckquest.packs.paths import is_inside
@@ -44,8 +45,8 @@ def build_pack(folder: Path, output: Path | None = None) -> BuildResult:
     elif output.is_dir():
         output = output / default_name
     if is_inside(output.parent, folder):
-        raise DeckquestError(f"cannot write the archive inside the pack folder {folder}",
-                             Span(str(output)), code="DQ7050", hint="pass `--output` with a folder outside the pack")
+        raise DeckquestError(_("cannot write the archive inside the pack folder {folder}", folder=folder),
+                             Span(str(output)), code="DQ7050", hint=_("pass `--output` with a folder outside the pack"))
     names = sorted(report.files)
     handle, temporary = tempfile.mkstemp(prefix=".building-", suffix=ARCHIVE_SUFFIX, dir=output.parent)
     try:
@@ -60,25 +61,39 @@ def build_pack(folder: Path, output: Path | None = None) -> BuildResult:
 
 
 def init_pack(name: str, parent: Path) -> Path:
-    """Create `parent/name`: a pack skeleton with one scenario that validates as it is."""
+    """Create `parent/name`: a pack skeleton with one scenario that validates as it is.
+
+    `parent` is created when missing (`--dir adventures/new`). The pack folder gets the
+    permissions of any folder the user makes (0777 less the umask), not the 0700 of the
+    private staging folder it is assembled in: it is made to be shared."""
     if not PACK_NAME.fullmatch(name):
-        raise DeckquestError(f"`{name}` is not a pack name", code="DQ7051",
-                             hint="use lowercase letters, digits and single dashes, e.g. `goblin-cave`")
+        raise DeckquestError(_("`{name}` is not a pack name", name=name), code="DQ7051",
+                             hint=_("use lowercase letters, digits and single dashes, e.g. `goblin-cave`"))
     root = parent / name
     if root.exists():
-        raise DeckquestError(f"{root} already exists", code="DQ7051", hint="choose another name or folder")
+        raise DeckquestError(_("{root} already exists", root=root), code="DQ7051", hint=_("choose another name or folder"))
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise DeckquestError(_("cannot create the folder {parent}: {reason}", parent=parent, reason=error.strerror or error),
+                             Span(str(parent)), code="DQ7051", hint=_("pass `--dir` a folder you can write in")) from None
     script = name.replace("-", "_")
     files = {
         "pack.yaml": _MANIFEST.format(name=name, script=script, title=name.replace("-", " ").title()),
         f"{script}.quest": _SCENARIO.format(title=name.replace("-", " ").title()),
         "decks/hero.txt": _DECK,
     }
-    staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=parent))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=parent))
+    except OSError as error:
+        raise DeckquestError(f"cannot create the pack in {parent}: {error.strerror or error}", Span(str(parent)),
+                             code="DQ7051", hint="pass `--dir` a folder you can write in") from None
     try:
         for relative, text in files.items():
             path = staging / relative
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
+        os.chmod(staging, 0o777 & ~_umask())
         staging.rename(root)
     except BaseException:
         import shutil
@@ -86,6 +101,13 @@ def init_pack(name: str, parent: Path) -> Path:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return root
+
+
+def _umask() -> int:
+    """The process's umask (reading it means setting it; it is set straight back)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 _MANIFEST = """\

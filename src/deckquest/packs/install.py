@@ -27,6 +27,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
 from deckquest.files import NotRegularFile, open_regular
 from deckquest.packs.archive import DEFAULT_LIMITS, Limits, unpack_archive
@@ -77,7 +78,7 @@ def _copy_folder(source: Path, dest: Path, limits: Limits, current, allow_downgr
     for name in report.files:
         total += _copy_file(source.joinpath(*name.split("/")), dest.joinpath(*name.split("/")), limits)
         if total > limits.max_total_bytes:
-            raise DeckquestError(f"the pack grew past {limits.max_total_bytes} bytes while installing",
+            raise DeckquestError(_("the pack grew past {max_total_bytes} bytes while installing", max_total_bytes=limits.max_total_bytes),
                                  Span(str(source)), code="DQ7011")
     return load_manifest(dest, display=str(source / MANIFEST_NAME))  # messages name the source
 
@@ -92,10 +93,10 @@ def _copy_file(origin: Path, target: Path, limits: Limits) -> int:
     try:
         reader = os.fdopen(open_regular(origin), "rb")
     except NotRegularFile:
-        raise DeckquestError(f"`{origin}` changed into a link or special file while installing",
+        raise DeckquestError(_("`{origin}` changed into a link or special file while installing", origin=origin),
                              Span(str(origin)), code="DQ7010") from None
     except OSError as error:
-        raise DeckquestError(f"cannot read {origin}: {error.strerror}", Span(str(origin)),
+        raise DeckquestError(_("cannot read {origin}: {strerror}", origin=origin, strerror=error.strerror), Span(str(origin)),
                              code="DQ7007") from None
     target.parent.mkdir(parents=True, exist_ok=True)
     copied = 0
@@ -103,7 +104,7 @@ def _copy_file(origin: Path, target: Path, limits: Limits) -> int:
         for chunk in iter(lambda: reader.read(_CHUNK), b""):
             copied += len(chunk)
             if copied > limits.max_file_bytes:
-                raise DeckquestError(f"`{origin}` grew past {limits.max_file_bytes} bytes while installing",
+                raise DeckquestError(_("`{origin}` grew past {max_file_bytes} bytes while installing", origin=origin, max_file_bytes=limits.max_file_bytes),
                                      Span(str(origin)), code="DQ7011")
             writer.write(chunk)
     return copied
@@ -125,9 +126,9 @@ def _check_before_unpacking(manifest: Manifest, current: dict[str, InstalledPack
     installed = current.get(manifest.name)
     if installed is not None and manifest.version < installed.manifest.version and not allow_downgrade:
         raise DeckquestError(
-            f"pack `{manifest.name}` {installed.version} is installed; {manifest.version} is older",
+            _("pack `{name}` {version} is installed; {version2} is older", name=manifest.name, version=installed.version, version2=manifest.version),
             manifest.span("version"), code="DQ7043",
-            hint="pass `--allow-downgrade` to install the older version anyway")
+            hint=_("pass `--allow-downgrade` to install the older version anyway"))
     _check_dependencies(manifest, current)
 
 
@@ -137,23 +138,20 @@ def _check_dependencies(manifest: Manifest, current: dict[str, InstalledPack]) -
         have = current.get(dependency.name)
         if have is None:
             raise DeckquestError(
-                f"pack `{manifest.name}` needs pack `{dependency.name}` {dependency.versions}, "
-                "which is not installed", manifest.span("depends"), code="DQ7040",
-                hint=f"install `{dependency.name}` first, then this pack",
+                _("pack `{name}` needs pack `{name2}` {versions}, which is not installed", name=manifest.name, name2=dependency.name, versions=dependency.versions), manifest.span("depends"), code="DQ7040",
+                hint=_("install `{name}` first, then this pack", name=dependency.name),
             )
         if not dependency.versions.allows(have.manifest.version):
             raise DeckquestError(
-                f"pack `{manifest.name}` needs `{dependency.name}` {dependency.versions}, "
-                f"but version {have.version} is installed", manifest.span("depends"), code="DQ7040",
-                hint=f"install a version of `{dependency.name}` that matches {dependency.versions}",
+                _("pack `{name}` needs `{name2}` {versions}, but version {version} is installed", name=manifest.name, name2=dependency.name, versions=dependency.versions, version=have.version), manifest.span("depends"), code="DQ7040",
+                hint=_("install a version of `{name}` that matches {versions}", name=dependency.name, versions=dependency.versions),
             )
     for other in current.values():
         for dependency in other.manifest.depends:
             if dependency.name == manifest.name and not dependency.versions.allows(manifest.version):
                 raise DeckquestError(
-                    f"installing `{manifest.name}` {manifest.version} would break pack "
-                    f"`{other.name}`, which needs `{manifest.name}` {dependency.versions}", code="DQ7041",
-                    hint=f"remove `{other.name}` first, or install a matching version",
+                    _("installing `{name}` {version} would break pack `{name2}`, which needs `{name}` {versions}", name=manifest.name, version=manifest.version, name2=other.name, versions=dependency.versions), code="DQ7041",
+                    hint=_("remove `{name}` first, or install a matching version", name=other.name),
                 )
 
 
@@ -167,10 +165,9 @@ def _commit(unpacked: Path, folder: Path, manifest: Manifest, previous: Installe
             return InstallResult(previous, previous.version, unchanged=True)
         if not force:
             raise DeckquestError(
-                f"pack `{manifest.name}` {manifest.version} is already installed with other contents",
+                _("pack `{name}` {version} is already installed with other contents", name=manifest.name, version=manifest.version),
                 manifest.span("version"), code="DQ7042",
-                hint="a different pack under the same name and version: check where it comes from; "
-                     "pass `--force` to replace the installed one with it")
+                hint=_("a different pack under the same name and version: check where it comes from; pass `--force` to replace the installed one with it"))
         forced = True
     aside = None
     if target.exists():
@@ -204,12 +201,12 @@ def remove_pack(name: str) -> InstalledPack:
         if pack is None:
             from deckquest.errors import did_you_mean
 
-            raise DeckquestError(f"no installed pack `{name}`", code="DQ7044",
-                                 hint=did_you_mean(name, current) or "`deckquest pack list` shows them")
+            raise DeckquestError(_("no installed pack `{name}`", name=name), code="DQ7044",
+                                 hint=did_you_mean(name, current) or _("`deckquest pack list` shows them"))
         users = [p.name for p in current.values() if name in {d.name for d in p.manifest.depends}]
         if users:
-            raise DeckquestError(f"pack `{', '.join(users)}` depends on `{name}`", code="DQ7045",
-                                 hint="remove the packs that depend on it first")
+            raise DeckquestError(_("pack `{names}` depends on `{name}`", names=', '.join(users), name=name), code="DQ7045",
+                                 hint=_("remove the packs that depend on it first"))
         aside = Path(tempfile.mkdtemp(prefix=f"{OLD}{name}-", dir=folder))
         pack.root.rename(aside / "removed")
         shutil.rmtree(aside, ignore_errors=True)

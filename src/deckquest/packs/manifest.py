@@ -14,6 +14,7 @@ from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean
 from deckquest.packs.paths import name_key, path_problem
 from deckquest.packs.versions import Version, VersionError, VersionRange
@@ -81,12 +82,12 @@ def load_manifest(location: Path, display: str | None = None) -> Manifest:
     display = display or str(path)
     if not path.exists() and not path.is_symlink():
         raise DeckquestError(
-            f"no {MANIFEST_NAME} in {path.parent}", Span(display), code="DQ7000",
-            hint="a pack is a folder with a pack.yaml; `deckquest pack init NAME` makes one",
+            _("no {MANIFEST_NAME} in {parent}", MANIFEST_NAME=MANIFEST_NAME, parent=path.parent), Span(display), code="DQ7000",
+            hint=_("a pack is a folder with a pack.yaml; `deckquest pack init NAME` makes one"),
         )
     if not stat.S_ISREG(path.lstat().st_mode):
-        raise DeckquestError(f"{display} is not a regular file", Span(display), code="DQ7010",
-                             hint="pack.yaml must be a plain file, not a link, FIFO or device")
+        raise DeckquestError(_("{display} is not a regular file", display=display), Span(display), code="DQ7010",
+                             hint=_("pack.yaml must be a plain file, not a link, FIFO or device"))
     try:
         text = read_text(path, display, MAX_YAML_BYTES)
         data = load_yaml(text, display)
@@ -133,7 +134,7 @@ def _describe(error, data, display: str, lines: list[str]) -> list[Diagnostic]:
         return [_diag(f"missing required key `{missing}`{where}", span, lines, None)]
     if error.validator == "type":
         kind = _kind(error.instance)
-        hint = "write it in quotes, e.g. \"1.0.0\"" if error.validator_value == "string" else None
+        hint = _("write it in quotes, e.g. \"1.0.0\"") if error.validator_value == "string" else None
         return [_diag(f"`{dotted(path)}` must be a {_kind_name(error.validator_value)}, not {kind}",
                       span, lines, hint)]
     if error.validator == "pattern" and path and path[-1] == "name":
@@ -143,7 +144,7 @@ def _describe(error, data, display: str, lines: list[str]) -> list[Diagnostic]:
         return [_diag(f"`{_printable(error.instance)}` is not a semantic version", span, lines,
                       "write MAJOR.MINOR.PATCH, e.g. \"1.0.0\"")]
     if error.validator in ("maxLength", "maxItems"):
-        what = "characters" if error.validator == "maxLength" else "items"
+        what = _("characters") if error.validator == "maxLength" else _("items")
         return [_diag(f"`{dotted(path)}` is too long ({len(error.instance)} {what}; "
                       f"at most {error.validator_value})", span, lines, None)]
     if error.validator in ("minLength", "minItems"):

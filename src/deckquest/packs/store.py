@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Iterator
 
+from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span, did_you_mean
 from deckquest.packs.manifest import MANIFEST_NAME, Manifest, load_manifest
 from deckquest.packs.paths import is_inside, path_problem
@@ -89,8 +90,8 @@ def locked_store(wait: float = LOCK_WAIT_SECONDS) -> Iterator[Path]:
         while not _try_lock(descriptor):
             if time.monotonic() > deadline:
                 raise DeckquestError(
-                    f"another deckquest is installing or removing packs in {folder}", code="DQ7046",
-                    hint="wait for it to finish, then try again")
+                    _("another deckquest is installing or removing packs in {folder}", folder=folder), code="DQ7046",
+                    hint=_("wait for it to finish, then try again"))
             time.sleep(0.05)
         _held = 1
         try:
@@ -205,10 +206,10 @@ def resolve_script_reference(ref: str, relative_to: Path) -> Path:
     where = Span(str(relative_to)) if relative_to.is_file() else None
     problem = path_problem(ref, allow_parent=True)
     if problem:
-        raise DeckquestError(f"bad reference `{str(ref)[:80]}`: {problem}", where, code="DQ0050")
+        raise DeckquestError(_("bad reference `{ref}`: {problem}", ref=str(ref)[:80], problem=problem), where, code="DQ0050")
     root = find_pack_root(base)
     own = load_manifest(root) if root else None
-    first, _, rest = ref.partition("/")
+    first, _slash, rest = ref.partition("/")
     if rest and PACK_NAME.fullmatch(first) and not (base / first).exists():
         if own is not None and first == own.name:
             return _inside(root, rest, ref, where)
@@ -225,7 +226,7 @@ def _no_such_pack(name: str, ref: str, where: Span | None) -> None:
     """A missing local folder named like an installed pack is most likely a typo: say so."""
     hint = did_you_mean(name, installed_packs())
     if hint:
-        raise DeckquestError(f"`{ref}`: no folder `{name}` here and no installed pack `{name}`",
+        raise DeckquestError(_("`{ref}`: no folder `{name}` here and no installed pack `{name}`", ref=ref, name=name),
                              where, hint=hint, code="DQ0050")
 
 
@@ -234,9 +235,9 @@ def _from_installed_pack(pack: InstalledPack, rest: str, ref: str, own: Manifest
     name = pack.name
     if own is not None and name not in {d.name for d in own.depends}:
         raise DeckquestError(
-            f"`{ref}`: pack `{own.name}` uses pack `{name}` without listing it under `depends`",
+            _("`{ref}`: pack `{name}` uses pack `{name2}` without listing it under `depends`", ref=ref, name=own.name, name2=name),
             where, code="DQ0050",
-            hint=f"add `- {{name: {name}, version: \"^{pack.version}\"}}` under depends in pack.yaml",
+            hint=_("add `- {{name: {name}, version: \"^{version}\"}}` under depends in pack.yaml", name=name, version=pack.version),
         )
     return _inside(pack.root, rest, ref, where)
 
@@ -247,14 +248,14 @@ def _inside(root: Path, relative: str, ref: str, where: Span | None) -> Path:
     for part in relative.split("/"):
         if part == "..":
             if not parts:
-                raise DeckquestError(f"`{ref}` points outside its pack", where, code="DQ0050",
-                                     hint="a script may only use files inside its own pack")
+                raise DeckquestError(_("`{ref}` points outside its pack", ref=ref), where, code="DQ0050",
+                                     hint=_("a script may only use files inside its own pack"))
             parts.pop()
         else:
             parts.append(part)
     target = root.joinpath(*parts)
     if not is_inside(target, root):
-        raise DeckquestError(f"`{ref}` leads outside its pack (through a symbolic link)", where,
+        raise DeckquestError(_("`{ref}` leads outside its pack (through a symbolic link)", ref=ref), where,
                              code="DQ0050")
     return target
 
@@ -272,15 +273,15 @@ def locate_scenario(ref: str) -> Path:
     `scenario` may be the script's path as listed in pack.yaml, with or
     without `.quest`, or just its file name stem when that is unambiguous.
     """
-    name, _, wanted = ref.partition("/")
+    name, _slash, wanted = ref.partition("/")
     if not wanted:
-        raise DeckquestError(f"`{ref}` does not name a pack scenario", code="DQ7047",
-                             hint="write PACK/SCENARIO, e.g. `deckquest-examples/goblin_cave`")
+        raise DeckquestError(_("`{ref}` does not name a pack scenario", ref=ref), code="DQ7047",
+                             hint=_("write PACK/SCENARIO, e.g. `deckquest-examples/goblin_cave`"))
     pack = installed_pack(name)
     if pack is None:
         raise DeckquestError(
-            f"no installed pack `{name}`", code="DQ7044",
-            hint=did_you_mean(name, installed_packs()) or "`deckquest pack list` shows the installed packs",
+            _("no installed pack `{name}`", name=name), code="DQ7044",
+            hint=did_you_mean(name, installed_packs()) or _("`deckquest pack list` shows the installed packs"),
         )
     scenarios = pack.manifest.scenarios
     matches = [s for s in scenarios if wanted in (s, s.removesuffix(".quest"))]
@@ -288,7 +289,7 @@ def locate_scenario(ref: str) -> Path:
         matches = [s for s in scenarios if PurePosixPath(s).stem == wanted]
     if len(matches) != 1:
         refs = [ref.partition("/")[2] for ref in scenario_refs(pack.manifest)]
-        what = "is ambiguous" if matches else "is not a scenario"
-        raise DeckquestError(f"`{wanted}` {what} in pack `{name}` {pack.version}", code="DQ7047",
-                             hint=did_you_mean(wanted, refs) or f"its scenarios: {', '.join(refs)}")
+        what = _("is ambiguous") if matches else _("is not a scenario")
+        raise DeckquestError(_("`{wanted}` {what} in pack `{name}` {version}", wanted=wanted, what=what, name=name, version=pack.version), code="DQ7047",
+                             hint=did_you_mean(wanted, refs) or _("its scenarios: {names}", names=', '.join(refs)))
     return _inside(pack.root, matches[0], ref, None)

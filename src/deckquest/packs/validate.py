@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.version import __version__
 from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span
 from deckquest.packs.archive import ARCHIVE_SUFFIX, DEFAULT_LIMITS, Limits, unpack_archive
@@ -64,7 +65,7 @@ def validate_archive(archive: Path, dest: Path, limits: Limits = DEFAULT_LIMITS)
     Messages name `archive!path` rather than the temporary folder.
     """
     if archive.suffix != ARCHIVE_SUFFIX:
-        raise DeckquestError(f"{archive} is not a pack folder, pack.yaml or {ARCHIVE_SUFFIX} archive",
+        raise DeckquestError(_("{archive} is not a pack folder, pack.yaml or {ARCHIVE_SUFFIX} archive", archive=archive, ARCHIVE_SUFFIX=ARCHIVE_SUFFIX),
                              Span(str(archive)), code="DQ7000")
     unpack_archive(archive, dest, limits)
     return validate_unpacked(archive, dest, limits)
@@ -86,7 +87,7 @@ def validate_folder(root: Path, limits: Limits = DEFAULT_LIMITS, display: str | 
     is checked with it off, since everything in an archive is shipped.
     """
     if not root.is_dir():
-        raise DeckquestError(f"{root} is not a folder", Span(str(root)), code="DQ7000")
+        raise DeckquestError(_("{root} is not a folder", root=root), Span(str(root)), code="DQ7000")
     prefix = display if display is not None else ""
     manifest = load_manifest(root, display=f"{prefix}{MANIFEST_NAME}" if display else None)
     problems = _version_problems(manifest)
@@ -310,7 +311,7 @@ def _load_party(path: Path, root: Path, db):
             problem = path_problem(deck, allow_parent=True)
             if problem or not is_inside(path.parent / deck, root):
                 line, col = member.lc.value("deck")
-                raise DeckquestError(f"party deck `{deck[:80]}`: {problem or 'it is outside the pack'}",
+                raise DeckquestError(_("party deck `{deck}`: {value}", deck=deck[:80], value=problem or _("it is outside the pack")),
                                      Span(str(path), line + 1, col + 1), code="DQ7003",
                                      source_line=text.splitlines()[line])
     return load_party(path, db, locate=resolve_script_reference)

@@ -28,8 +28,11 @@ import builtins
 from itertools import chain
 from typing import Callable, Iterable, Iterator
 
+from deckquest.cards.database import card_name
+from deckquest.engine.colors import check_kind_word
+from deckquest.i18n import _
 from deckquest.engine import pc as pcs
-from deckquest.engine.checks import boost_when_failing
+from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine import adventure
 from deckquest.engine.adventure import creature_power, destroyed, exchange_damage, mana_sources, npc_stats
 from deckquest.engine.combat.mana import pay
@@ -79,17 +82,19 @@ class ScriptedAgent(FirstAgent):
 
     def choose(self, run, stmt, labels: list[str]) -> int:
         made = run.state.choices_made
-        where = f"the choice in scene `{run.state.scene}` (line {stmt.span.line})"
+        where = _("the choice in scene `{scene}` (line {line})", scene=run.state.scene, line=stmt.span.line)
         if made >= len(self.choices):
             raise DeckquestError(
-                f"--choose ran out of answers at {where}, choice number {made + 1}", stmt.span,
-                hint=f"add an answer from 1 to {len(labels)}: {', '.join(labels)}",
+                _("--choose ran out of answers at {where}, choice number {number}", where=where, number=made + 1),
+                stmt.span, hint=_("add an answer from 1 to {count}: {options}", count=len(labels),
+                                  options=", ".join(labels)),
             )
         number = self.choices[made]
         if not 1 <= number <= len(labels):
             raise DeckquestError(
-                f"--choose answers {number} to {where}, which offers {len(labels)} options",
-                stmt.span, hint=f"the options: {', '.join(labels)}",
+                _("--choose answers {number} to {where}, which offers {count} options", number=number, where=where,
+                  count=len(labels)),
+                stmt.span, hint=_("the options: {options}", options=", ".join(labels)),
             )
         return number - 1
 
@@ -274,6 +279,15 @@ def legal_actions(run, pc_id: str) -> list[tuple[str, int | None, str]]:
 STOP_WORDS = ("save", "quit")  # typed at any prompt: the run stops (and is saved with --save)
 
 
+def before_moment(moment: str) -> str:
+    """The human's cue to act before a choice, a check, a fight or a battle (T-2.4 to T-2.6)."""
+    cues = {"choice": _("Before the choice, your PCs may act (T-2.4 to T-2.6):"),
+            "check": _("Before the check, your PCs may act (T-2.4 to T-2.6):"),
+            "fight": _("Before the fight, your PCs may act (T-2.4 to T-2.6):"),
+            "battle": _("Before the battle, your PCs may act (T-2.4 to T-2.6):")}
+    return cues.get(moment) or _("Before the {moment}, your PCs may act (T-2.4 to T-2.6):", moment=moment)
+
+
 class HumanAgent:
     """Asks a person at the terminal, through injected ``input`` and ``output`` callables.
 
@@ -295,26 +309,26 @@ class HumanAgent:
             try:
                 answer = self.input(prompt).strip()
             except EOFError:
-                raise StopRun("end of input: the run stops here") from None
+                raise StopRun(_("end of input: the run stops here")) from None
             if answer.lower() in STOP_WORDS:
-                raise StopRun(f"`{answer.lower()}`: the run stops here")
+                raise StopRun(_("`{answer}`: the run stops here", answer=answer.lower()))
             if answer.isdigit() and low <= int(answer) <= count:
                 return int(answer)
             if allow_zero and answer == "":
                 return 0
-            self.output(f"please answer with a number from {low} to {count}")
+            self.output(_("please answer with a number from {low} to {high}", low=low, high=count))
 
     def _yes(self, prompt: str) -> bool:
         while True:
             try:
                 answer = self.input(prompt).strip().lower()
             except EOFError:
-                raise StopRun("end of input: the run stops here") from None
+                raise StopRun(_("end of input: the run stops here")) from None
             if answer in STOP_WORDS:
-                raise StopRun(f"`{answer}`: the run stops here")
+                raise StopRun(_("`{answer}`: the run stops here", answer=answer))
             if answer in ("y", "yes", "n", "no"):
                 return answer.startswith("y")
-            self.output("please answer y or n")
+            self.output(_("please answer y or n"))
 
     def act(self, run, moment: str) -> Iterator[tuple[str, str, int | None]]:
         while (action := self._ask_action(run, moment)) is not None:
@@ -324,60 +338,69 @@ class HumanAgent:
         actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
         if not actions:
             return None
-        self.output(f"Before the {moment}, your PCs may act (T-2.4 to T-2.6):")
+        self.output(before_moment(moment))
         for pc_id in dict.fromkeys(action[0] for action in actions):
             pc = run.state.pcs[pc_id]
-            self.output(f"  {pc.name}: life {pc.life}, hand: {', '.join(pc.names(pc.hand)) or 'empty'}")
-        for number, (_, _, _, text) in enumerate(actions, start=1):
-            self.output(f"  {number}. {text}")
-        self.output("  0. nothing more")
-        picked = self._ask(f"action 0-{len(actions)} (enter = nothing): ", len(actions), True)
+            hand = _(", ").join(card_name(name) for name in pc.names(pc.hand)) or _("empty")
+            self.output("  " + _("{pc}: life {life}, hand: {hand}", pc=pc.name, life=pc.life, hand=hand))
+        for number, offered in enumerate(actions, start=1):
+            self.output(f"  {number}. {offered[3]}")
+        self.output("  0. " + _("nothing more"))
+        picked = self._ask(_("action 0-{count} (enter = nothing): ", count=len(actions)), len(actions), True)
         if picked == 0:
             return None
-        pc_id, action, card_id, _ = actions[picked - 1]
+        pc_id, action, card_id, _text = actions[picked - 1]
         return pc_id, action, card_id
 
     def choose(self, run, stmt, labels):
         for number, label in enumerate(labels, start=1):
             self.output(f"  {number}. {label}")
-        return self._ask(f"choose 1-{len(labels)}: ", len(labels)) - 1
+        return self._ask(_("choose {low}-{high}: ", low=1, high=len(labels)), len(labels)) - 1
 
     def pick_pc(self, run, stmt, kind, difficulty, candidates):
-        self.output(f"Who makes the {kind} check (difficulty {difficulty})?")
+        self.output(_("Who makes the {kind} check (difficulty {difficulty})?", kind=check_kind_word(kind),
+                      difficulty=difficulty))
         for number, pc_id in enumerate(candidates, start=1):
             chance = float(odds(run, pc_id, kind, difficulty))
-            self.output(f"  {number}. {run.state.pcs[pc_id].name} ({chance:.0%} to succeed)")
-        return candidates[self._ask(f"choose 1-{len(candidates)}: ", len(candidates)) - 1]
+            self.output(f"  {number}. " + _("{pc} ({chance:.0%} to succeed)", pc=run.state.pcs[pc_id].name,
+                                             chance=chance))
+        return candidates[self._ask(_("choose {low}-{high}: ", low=1, high=len(candidates)), len(candidates)) - 1]
 
     def boost(self, run, pc, pending):
-        cards = ", ".join(pc.names(pending.revealed))
-        return self._yes(f"{pc.name} revealed {cards}: target {pending.target}, result "
-                         f"{pending.result}. Boost (exile the top 6 cards)? [y/n] ")
+        cards = _(", ").join(card_name(name) for name in pc.names(pending.revealed))
+        return self._yes(_("{pc} revealed {cards}: target {target}, result {result}: {standing}. Boost (exile the "
+                           "top 6 cards)? [y/n] ", pc=pc.name, cards=cards, target=pending.target,
+                           result=pending.result, standing=standing(pc, pending)))
 
     def support(self, run, pc, kind, difficulty, ready):
-        self.output(f"Support {pc.name}'s {kind} check with a creature (T-3.3)?")
+        self.output(_("Support {pc}'s {kind} check with a creature (T-3.3)?", pc=pc.name, kind=check_kind_word(kind)))
         for number, index in enumerate(ready, start=1):
             permanent = pc.battlefield[index]
-            self.output(f"  {number}. {pc.cards[permanent.card].name} "
+            self.output(f"  {number}. {card_name(pc.cards[permanent.card].name)} "
                         f"(+{creature_power(pc, permanent)})")
-        self.output("  0. no support")
-        picked = self._ask(f"choose 0-{len(ready)}: ", len(ready), True)
+        self.output("  0. " + _("no support"))
+        picked = self._ask(_("choose {low}-{high}: ", low=0, high=len(ready)), len(ready), True)
         return ready[picked - 1] if picked else None
 
     def fighter(self, run, stmt, candidates):
         name = run.scenario.npcs[stmt.npc].name
-        self.output(f"Which creature fights {name}?")
+        self.output(_("Which creature fights {name}?", name=name))
         for number, (pc_id, index) in enumerate(candidates, start=1):
             pc = run.state.pcs[pc_id]
-            self.output(f"  {number}. {pc.name}'s {pc.cards[pc.battlefield[index].card].name}")
-        self.output("  0. none (the PC takes the blow)")
-        picked = self._ask(f"choose 0-{len(candidates)}: ", len(candidates), True)
+            self.output(f"  {number}. " + _("{pc}'s {card}", pc=pc.name,
+                                             card=card_name(pc.cards[pc.battlefield[index].card].name)))
+        self.output("  0. " + _("none (the PC takes the blow)"))
+        picked = self._ask(_("choose {low}-{high}: ", low=0, high=len(candidates)), len(candidates), True)
         return candidates[picked - 1] if picked else None
 
     def battle_agent(self):
-        """The same person, asked through the same input and output (at end of input it
-        passes until the battle is over; the run then stops at its next question)."""
-        return HumanBattleAgent(self.input, self.output)
+        """The same person, asked through the same input and output. End of input, `save` or
+        `quit` in a battle stops the run there (``StopRun``): a battle is one statement, so
+        the run stops, and is saved, at the decision before it (issue 18)."""
+        def stop(why: str) -> None:
+            raise StopRun(f"{why} in a battle: the run stops before the battle")
+
+        return HumanBattleAgent(self.input, self.output, stop=stop, stop_words=STOP_WORDS)
 
 
 class SeatsAgent(FirstAgent):
@@ -409,4 +432,4 @@ def make_agent(name: str, choices: list[int] | None = None, input=None, output=N
         return BestAgent()
     if name == "human":
         return HumanAgent(input or builtins.input, output or print)
-    raise UsageError(f"unknown agent `{name}`", hint=f"agents: {', '.join(agent_names(system))}")
+    raise UsageError(_("unknown agent `{agent}`", agent=name), hint=_("agents: {names}", names=", ".join(agent_names(system))))

@@ -15,8 +15,11 @@ from __future__ import annotations
 import random
 from typing import Callable
 
+from deckquest.cards.database import card_name
 from deckquest.cards.model import Card
-from deckquest.engine.checks import boost_when_failing
+from deckquest.engine.pc import status_word
+from deckquest.i18n import _
+from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
 from deckquest.engine.combat.casting import is_instant_speed, play_value
@@ -38,12 +41,17 @@ class HumanBattleAgent:
     """Asks a person: prints the board and the numbered legal actions through
     `output`, reads the choice through `input` (both injected, so it is testable).
     Anything but a listed number is refused and asked again; at end of input it
-    passes (accept, confirm, end turn) so a battle always finishes."""
+    passes (accept, confirm, end turn) so a battle always finishes, unless `stop` is given:
+    then end of input, or one of `stop_words` typed, calls `stop(why)`, which raises (a
+    scenario run stops there, and is saved from before the battle: issue 18)."""
 
-    def __init__(self, input: Callable[[str], str] = input, output: Callable[[str], None] = print):
+    def __init__(self, input: Callable[[str], str] = input, output: Callable[[str], None] = print,
+                 stop: Callable[[str], None] | None = None, stop_words: tuple[str, ...] = ()):
         self.input = input
         self.output = output
         self.ended = False
+        self.stop = stop
+        self.stop_words = stop_words
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
         if self.ended:
@@ -53,14 +61,18 @@ class HumanBattleAgent:
             self.output(f"  {number}. {describe(battle, action)}")
         while True:
             try:
-                answer = self.input(f"choose 1-{len(actions)}: ").strip()
+                answer = self.input(_("choose {low}-{high}: ", low=1, high=len(actions))).strip()
             except EOFError:
+                if self.stop is not None:
+                    self.stop("end of input")
                 self.ended = True
-                self.output("(end of input: passing from now on)")
+                self.output(_("(end of input: passing from now on)"))
                 return _passing(actions)
+            if self.stop is not None and answer.lower() in self.stop_words:
+                self.stop(f"`{answer.lower()}`")
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
-            self.output(f"please answer with a number from 1 to {len(actions)}")
+            self.output(_("please answer with a number from {low} to {high}", low=1, high=len(actions)))
 
 
 def _passing(actions: list[Action]) -> Action:
@@ -75,45 +87,54 @@ def _passing(actions: list[Action]) -> Action:
 def render_board(battle: Battle) -> str:
     """The battle as a person needs to see it before choosing."""
     horde = battle.horde
-    lines = [f"turn {battle.turn} ({battle.active}), step {battle.step}"]
+    side_word = _("party") if battle.active == "survivors" else _("enemies")
+    lines = [_("turn {turn} ({side}), step {step}", turn=battle.turn, side=side_word, step=battle.step)]
     if battle.horde_deck or horde.battlefield:
-        lines.append(f"horde: library {len(horde.library)}, hand {len(horde.hand)}"
-                     if battle.horde_deck else "enemy NPCs:")
+        lines.append(_("horde: library {library}, hand {hand}", library=len(horde.library), hand=len(horde.hand))
+                     if battle.horde_deck else _("enemy NPCs:"))
         lines += [f"    {_permanent(horde, p)}" for p in horde.battlefield]
     for boss in battle.bosses:
-        lines.append(f"{boss.name} (boss): life {boss.life}, {boss.status}, library {len(boss.library)}, "
-                     f"hand {len(boss.hand)}")
+        lines.append(_("{name} (boss): life {life}, {status}, library {library}, hand {hand}", name=boss.name,
+                       life=boss.life, status=status_word(boss.status), library=len(boss.library),
+                       hand=len(boss.hand)))
         lines += [f"    {_permanent(boss, p)}" for p in boss.battlefield]
     for item in battle.stack:
         if item is not None:
             side = battle.side(item.controller)
-            lines.append(f"  on the stack: {side.cards[item.card].name} ({getattr(side, 'name', item.controller)})")
+            lines.append("  " + _("on the stack: {card} ({player})", card=card_name(side.cards[item.card].name),
+                                  player=getattr(side, "name", item.controller)))
     for attack in battle.attacks:
-        attacker = battle.side(attack.owner).cards[attack.card].name
-        blockers = ", ".join(battle.side(o).cards[c].name for o, c in attack.blockers) or "unblocked"
-        lines.append(f"  attacking {attack.defender}: {attacker} (#{attack.card}) <- {blockers}")
+        attacker = card_name(battle.side(attack.owner).cards[attack.card].name)
+        blockers = _(", ").join(card_name(battle.side(o).cards[c].name) for o, c in attack.blockers) or _("unblocked")
+        lines.append("  " + _("attacking {defender}: {attacker} (#{number}) <- {blockers}", defender=attack.defender,
+                              attacker=attacker, number=attack.card, blockers=blockers))
     if battle.check is not None:
         pending = battle.check.pending
-        lines.append(f"  {battle.check.purpose} check: target {pending.target}, result {pending.result}")
+        side = battle.side(pending.pc)
+        lines.append("  " + _("{purpose} check: revealed {cards}; target {target}, result {result}: {standing}",
+                              purpose=battle.check.purpose,
+                              cards=_(", ").join(card_name(name) for name in side.names(pending.revealed)),
+                              target=pending.target, result=pending.result, standing=standing(side, pending)))
     for pc in battle.survivors:
-        lines.append(f"{pc.name}: life {pc.life}, {pc.status}, library {len(pc.library)}")
-        lines.append("    hand: " + (", ".join(pc.cards[c].name for c in pc.hand) or "-"))
+        lines.append(_("{pc}: life {life}, {status}, library {library}", pc=pc.name, life=pc.life,
+                       status=status_word(pc.status), library=len(pc.library)))
+        lines.append("    " + _("hand: {cards}", cards=_(", ").join(card_name(pc.cards[c].name) for c in pc.hand) or "-"))
         lines += [f"    {_permanent(pc, p)}" for p in pc.battlefield]
     return "\n".join(lines)
 
 
 def _permanent(side, permanent) -> str:
     card = side.cards[permanent.card]
-    text = f"{card.name} (#{permanent.card})"
+    text = f"{card_name(card.name)} (#{permanent.card})"
     if card.is_type("Planeswalker"):
-        text += f" loyalty {permanent.loyalty}"
+        text += " " + _("loyalty {loyalty}", loyalty=permanent.loyalty)
     if card.is_creature:
         text += f" {power(side, permanent)}/{toughness(side, permanent)}"
         if permanent.damage:
-            text += f" damage {permanent.damage}"
+            text += " " + _("damage {damage}", damage=permanent.damage)
         if permanent.summoning_sick:
-            text += " sick"
-    return text + (" tapped" if permanent.tapped else "")
+            text += " " + _("sick")
+    return text + (" " + _("tapped") if permanent.tapped else "")
 
 
 # --- random ----------------------------------------------------------------------------

@@ -11,10 +11,11 @@ import random
 from pathlib import Path
 from typing import Callable
 
+from deckquest.i18n import _, language, language_for
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import AGENT_NAMES, agent_names, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
-from deckquest.runtime.transcript import TextRenderer, json_line
+from deckquest.runtime.transcript import TextRenderer, json_line, untagged
 
 
 def locate_script(ref: str) -> Path:
@@ -31,7 +32,7 @@ def locate_script(ref: str) -> Path:
             return locate_scenario(ref)
     if ref.endswith(".quest"):
         return path
-    raise DeckquestError(f"no script `{ref}`", hint="give a .quest file or PACK/SCENARIO of an installed pack")
+    raise DeckquestError(_("no script `{ref}`", ref=ref), hint=_("give a .quest file or PACK/SCENARIO of an installed pack"))
 
 
 def compile_script(ref: str):
@@ -62,7 +63,7 @@ def parse_choices(text: str | None) -> list[int] | None:
     for item in text.split(","):
         item = item.strip()
         if not item.isdigit() or int(item) < 1:
-            raise UsageError(f"--choose takes option numbers like 1,2,1; `{item}` is not one")
+            raise UsageError(_("--choose takes option numbers like 1,2,1; `{item}` is not one", item=item))
         numbers.append(int(item))
     return numbers
 
@@ -70,9 +71,9 @@ def parse_choices(text: str | None) -> list[int] | None:
 def default_agent(agent: str | None, choices: list[int] | None, interactive: bool, system=None) -> str:
     if agent is not None:
         if agent not in agent_names(system):
-            raise UsageError(f"unknown agent `{agent}`", hint=f"agents: {', '.join(agent_names(system))}")
+            raise UsageError(_("unknown agent `{agent}`", agent=agent), hint=_("agents: {names}", names=", ".join(agent_names(system))))
         if choices is not None and agent != "scripted":
-            raise UsageError("--choose goes with --agent scripted (or no --agent)")
+            raise UsageError(_("--choose goes with --agent scripted (or no --agent)"))
         return agent
     if choices is not None:
         return "scripted"
@@ -99,10 +100,20 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
         if party is None:
             party = saved["party"]
     scenario = compile_script(script)
+    with language(language_for(scenario.language)):  # the transcript, prompts and notes (docs/language.md)
+        return _play(scenario, party=party, seed=seed, agent=agent, choices=choices, interactive=interactive,
+                     saved=saved, output_format=output_format, echo=echo, ask=ask, max_steps=max_steps, save=save,
+                     resume=resume)
+
+
+def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices: list[int] | None,
+          interactive: bool, saved: dict | None, output_format: str, echo: Callable[[str], None],
+          ask: Callable[[str], str], max_steps: int, save: str | None, resume: str | None) -> RunResult:
     members = party_members(party)
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
         low, high = scenario.players
-        _note(f"{scenario.title} is written for {low} to {high} players; this party has {len(members)}")
+        _note(_("{title} is written for {low} to {high} players; this party has {count}", title=scenario.title,
+                low=low, high=high, count=len(members)))
     program = Program(scenario, members)
     name = default_agent(agent, choices, interactive, program.system)
     if output_format == "jsonl":
@@ -114,13 +125,21 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
         def listener(event):
             for line in renderer.lines(event):
                 echo(line)
-    agent_object = make_agent(name, choices, input=ask, output=echo, system=program.system)
+    agent_object = make_agent(name, choices, input=lambda prompt: ask(untagged(prompt)),
+                              output=lambda line: echo(untagged(line)),  # no rule tags at the table
+                              system=program.system)
     if resume is not None:
         from deckquest.runtime.saves import load_run
 
         run = load_run(program, resume, agent_object, record=False, listener=listener, max_steps=max_steps)
+        if output_format != "jsonl":  # no `start` event comes: the renderer learns the names here
+            renderer.names.update({pc_id: pc.name for pc_id, pc in run.state.pcs.items()})
         seed = saved["seed"]
-        _note(f"resuming {resume}: scene `{run.state.scene}`, {run.state.steps} steps in")
+        if run.script_changes:
+            _note(_("the script changed since the save ({changes}), not where the run stands: resuming with the "
+                    "script as it is now", changes=run.script_changes))
+        _note(_("resuming {save}: scene `{scene}`, {steps} steps in", save=resume, scene=run.state.scene,
+                steps=run.state.steps))
     else:
         run = Run(program, agent_object, random.Random(seed), record=False, listener=listener,
                   max_steps=max_steps, seed=seed)
@@ -147,7 +166,8 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         except KeyboardInterrupt:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(f"interrupted: the run is saved to {path}; continue it with --resume {path}")
+            _note(_("interrupted: the run is saved to {path}{before}; continue it with --resume {path}", path=path,
+                    before=_before_battle(run)))
             raise
         if going:
             continue
@@ -155,11 +175,26 @@ def play_saving(run: Run, path: str, *, seed: int | None, agent: str | None,
         if result.outcome == ABANDONED:
             run.restore(before)
             save_run(run, path, seed=seed, agent=agent, party=party)
-            _note(f"the run is saved to {path}; continue it with --resume {path}")
+            _note(_("the run is saved to {path}{before}; continue it with --resume {path}", path=path,
+                    before=_before_battle(run)))
         return result
+
+
+def _before_battle(run: Run) -> str:
+    """Said of a save made in a battle: it is the run before the battle (a battle is one
+    statement, and is not saved halfway yet); resumed, the battle is fought from its start."""
+    from deckquest.dsl import ast
+
+    frame = run.state.frames[-1] if run.state.frames else None
+    block = run.program.blocks[frame.block] if frame is not None else []
+    stmt = block[frame.index] if frame is not None and frame.index < len(block) else None
+    if not isinstance(stmt, ast.Battle):
+        return ""
+    return _(" as it was before the battle at line {line} (a battle is not saved halfway: resumed, it is "
+             "fought again from its start, with the same cards)", line=stmt.span.line)
 
 
 def _note(text: str) -> None:
     import sys
 
-    print(f"note: {text}", file=sys.stderr)
+    print(_("note: {text}", text=text), file=sys.stderr)

@@ -36,6 +36,8 @@ import random
 from dataclasses import dataclass
 from typing import Callable
 
+from deckquest.engine.colors import check_kind_word
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.combat.turns import REFLEX_KIND
@@ -155,12 +157,12 @@ class Program:
     def _site(self, stmt) -> "CheckSite":
         if isinstance(stmt, ast.Battle):  # T-6.2: the preparation check, part of the battle
             return CheckSite(check_key(stmt), stmt.prepare.kind, stmt.prepare.pc, REFLEX_KIND[self.rules],
-                             "Preparation turns (T-6.2)", None, None, None)
+                             _("Preparation turns (T-6.2)"), None, None, None)
         by = stmt.by
         if isinstance(stmt, ast.Recruit):  # T-8.4: a negotiation (2019: white) check
-            kind, label = RECRUIT_KIND[self.rules], f"Recruit {self.scenario.npcs[stmt.npc].name}"
+            kind, label = RECRUIT_KIND[self.rules], _("Recruit {name}", name=self.scenario.npcs[stmt.npc].name)
         else:
-            kind, label = stmt.kind, stmt.label or f"{stmt.kind} check"
+            kind, label = stmt.kind, stmt.label or _("{kind} check", kind=check_kind_word(stmt.kind))
         return CheckSite(
             check_key(stmt), "party" if by is None else by.kind, by.pc if by is not None else None,
             kind, label, None if stmt.success is None else self.block_id(stmt.success),
@@ -191,8 +193,9 @@ def _check_party_covers_script(scenario, party: list[PartyMember]) -> None:
     for name, span in sorted(_named_pcs(scenario), key=lambda found: (found[1].line, found[1].col)):
         if name not in ids:
             raise DeckquestError(
-                f"the scenario refers to the PC `{name}` by name, but the party has no PC with that id",
-                span, hint=f"give one party member `id: {name}` (party ids: {', '.join(sorted(ids))})",
+                _("the scenario refers to the PC `{name}` by name, but the party has no PC with that id", name=name),
+                span, hint=_("give one party member `id: {name}` (party ids: {ids})", name=name,
+                             ids=", ".join(sorted(ids))),
             )
 
 
@@ -294,6 +297,7 @@ class Run:
         # What agents remember between decisions (``best``: the scene visit it prepared in):
         # not game state, but copied with snapshots and clones so they continue identically.
         self.memory: dict = {}
+        self.script_changes = ""  # a resumed run: the lines its script changed since the save (saves.py)
         if state is not None:  # a resumed run (runtime/saves.py): ``rng`` is in the saved state
             self.state = state
             return
@@ -364,7 +368,7 @@ class Run:
             elif state.game is not None:
                 self._game_step(state)
             else:
-                self._finish(STUCK, f"the scene `{state.scene}` ran out of statements")
+                self._finish(STUCK, _("the scene `{scene}` ran out of statements", scene=state.scene))
             return
         frame = frames[-1]
         block = self.program.blocks[frame.block]
@@ -372,11 +376,11 @@ class Run:
             frames.pop()
             return
         if state.party_dead and not frame.in_trigger:
-            self._finish("defeat", "Every PC is dead.")
+            self._finish("defeat", _("Every PC is dead."))
             return
         state.steps += 1
         if state.steps > self.max_steps:
-            self._finish(STUCK, f"more than {self.max_steps} steps: a loop with no way out?")
+            self._finish(STUCK, _("more than {steps} steps: a loop with no way out?", steps=self.max_steps))
             return
         stmt = block[frame.index]
         frame.index += 1
@@ -736,7 +740,7 @@ class Run:
         offered = [i for i, option in enumerate(stmt.options)
                    if option.condition is None or self._value(option.condition, frame.pc, frame.degree)]
         if not offered:
-            self._finish(STUCK, f"no option of the choice at line {stmt.span.line} is available")
+            self._finish(STUCK, _("no option of the choice at line {line} is available", line=stmt.span.line))
             return
         if self.agent_acts and self._act("choice", frame):
             return

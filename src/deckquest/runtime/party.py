@@ -32,6 +32,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable
 
+from deckquest.i18n import _
 from deckquest.cards.model import Card
 from deckquest.dsl.locate import local_reference
 from deckquest.engine.pc import designate_critical, required_critical_count
@@ -73,8 +74,8 @@ def party_from_scenario(scenario) -> list[PartyMember]:
     members = []
     for pc in scenario.pcs.values():
         if pc.deck is None:
-            raise DeckquestError(f"PC `{pc.id}` has no deck", pc.decl.span,
-                                 hint='add a line `deck "decks/NAME.txt"` to the PC')
+            raise DeckquestError(_("PC `{id}` has no deck", id=pc.id), pc.decl.span,
+                                 hint=_("add a line `deck \"decks/NAME.txt\"` to the PC"))
         criticals = [(name, copies, pc.decl.span) for name, copies in pc.criticals]
         members.append(_member(pc.id, pc.name, pc.deck, criticals, pc.decl.span,
                                counted=str(scenario.rules) == "2019"))
@@ -96,8 +97,8 @@ def _member(pc_id: str, name: str, deck, criticals, span: Span, counted: bool = 
     wanted = required_critical_count(deck.is_commander)
     if counted and len(chosen) != wanted:
         raise DeckquestError(
-            f"{name} has {len(chosen)} critical cards; T-4.7 asks for exactly {wanted}", span,
-            hint="name the critical cards with their copies, e.g. Forest x3", code=CRITICAL_CARDS,
+            _("{name} has {chosen} critical cards; T-4.7 asks for exactly {wanted}", name=name, chosen=len(chosen), wanted=wanted), span,
+            hint=_("name the critical cards with their copies, e.g. Forest x3"), code=CRITICAL_CARDS,
         )
     return PartyMember(pc_id, name, cards, frozenset(chosen), span)
 
@@ -124,12 +125,11 @@ def load_party(path: str | Path, db=None, *, locate: Locate = local_reference) -
     path = Path(path)
     display = str(path)
     if path.exists() and not path.is_file():  # a FIFO would block, a device never end
-        raise DeckquestError(f"cannot read {display}: not a regular file", Span(display), code=UNREADABLE_PARTY)
+        raise DeckquestError(_("cannot read {display}: not a regular file", display=display), Span(display), code=UNREADABLE_PARTY)
     text = _coded(lambda: read_text(path, display, MAX_PARTY_BYTES), UNREADABLE_PARTY)
     if not _PARTY_KEY.search(text):
-        raise DeckquestError(f"{display} is not a party file: it has no `party:` line", Span(display),
-                             "a party file starts with `party:` and one `- id: …` entry per PC; "
-                             "the file's lines are not shown", code=NOT_A_PARTY_FILE)
+        raise DeckquestError(_("{display} is not a party file: it has no `party:` line", display=display), Span(display),
+                             _("a party file starts with `party:` and one `- id: …` entry per PC; the file's lines are not shown"), code=NOT_A_PARTY_FILE)
     data = _coded(lambda: load_yaml(text, display), INVALID_PARTY, text)
     _validate(data, display, text)
     members = []
@@ -137,7 +137,7 @@ def load_party(path: str | Path, db=None, *, locate: Locate = local_reference) -
     for index, entry in enumerate(data["party"]):
         where = value_span(data, ["party", index], display)
         if entry["id"] in seen:
-            raise DeckquestError(f"two party members have the id `{entry['id']}`",
+            raise DeckquestError(_("two party members have the id `{entry}`", entry=entry['id']),
                                  value_span(data, ["party", index, "id"], display),
                                  source_line=_quote(text, where.line), code=DUPLICATE_ID)
         seen.add(entry["id"])
@@ -145,12 +145,12 @@ def load_party(path: str | Path, db=None, *, locate: Locate = local_reference) -
         try:
             deck_path = locate(str(entry["deck"]), path)
         except DeckquestError as problem:
-            raise DeckquestError(f"party deck: {problem.message}", where_deck,
-                                 hint="a party file's decks are in its own folder (or its pack), like a script's",
+            raise DeckquestError(_("party deck: {message}", message=problem.message), where_deck,
+                                 hint=_("a party file's decks are in its own folder (or its pack), like a script's"),
                                  source_line=_quote(text, where_deck.line), code=DECK_OUTSIDE) from None
         if not deck_path.is_file():
-            raise DeckquestError(f"there is no deck file `{entry['deck']}`", where_deck,
-                                 hint=f"deck paths are relative to the party file's folder, {path.parent}",
+            raise DeckquestError(_("there is no deck file `{entry}`", entry=entry['deck']), where_deck,
+                                 hint=_("deck paths are relative to the party file's folder, {parent}", parent=path.parent),
                                  source_line=_quote(text, where_deck.line), code=NO_DECK_FILE)
         deck = load_deck(deck_path, db)
         criticals = [
@@ -167,8 +167,8 @@ def _validate(data, display: str, text: str) -> None:
     from jsonschema import Draft202012Validator
 
     if not isinstance(data, dict):
-        raise DeckquestError("a party file is a mapping with a `party:` list", Span(display, 1, 1),
-                             hint="start the file with `party:` and one `- id: …` entry per PC",
+        raise DeckquestError(_("a party file is a mapping with a `party:` list"), Span(display, 1, 1),
+                             hint=_("start the file with `party:` and one `- id: …` entry per PC"),
                              code=INVALID_PARTY)
     errors = list(Draft202012Validator(party_schema()).iter_errors(data))
     if not errors:

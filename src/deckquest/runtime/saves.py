@@ -30,6 +30,7 @@ from dataclasses import fields
 from importlib import resources
 from pathlib import Path
 
+from deckquest.i18n import _
 from deckquest.cards.oracle import Token
 from deckquest.engine import pc as pcs
 from deckquest.engine.combat.resolve import token_card
@@ -38,6 +39,7 @@ from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
 from deckquest.files import NotRegularFile, read_bounded, write_atomically
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program, Run
+from deckquest.runtime.script_changes import Changes, compare, outline
 from deckquest.runtime.state import Frame, NpcState, RunState
 from deckquest.systems.trpg import statements as trpg
 
@@ -66,11 +68,19 @@ def schema() -> dict:
 
 def script_digest(scenario) -> str:
     """The sha256 of the script's text (the main file's bytes)."""
+    return hashlib.sha256(_script_bytes(scenario)).hexdigest()
+
+
+def _script_bytes(scenario) -> bytes:
     try:
-        return hashlib.sha256(Path(scenario.path).read_bytes()).hexdigest()
+        return Path(scenario.path).read_bytes()
     except OSError as error:
-        raise DeckquestError(f"cannot read the script to save or resume its run: {error.strerror}",
+        raise DeckquestError(_("cannot read the script to save or resume its run: {strerror}", strerror=error.strerror),
                              Span(str(scenario.path))) from None
+
+
+def _script_text(scenario) -> str:
+    return _script_bytes(scenario).decode("utf-8", errors="replace")
 
 
 # ---------------------------------------------------------------- writing
@@ -88,6 +98,7 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
         "deckquest_save": SAVE_VERSION,
         "script": script,
         "script_sha256": script_digest(scenario),
+        "outline": outline(program, _script_text(scenario), state.frames),
         "seed": seed,
         "agent": agent if agent is not None else getattr(run.agent, "name", None),
         "party": party,
@@ -161,7 +172,7 @@ def _extra_card(card, pc: pcs.PC) -> dict:
         except (TypeError, ValueError):
             same = False
         if not same:
-            raise DeckquestError(f"cannot save {pc.name}'s token {card.name}: it was not made by a token effect")
+            raise DeckquestError(_("cannot save {name}'s token {name2}: it was not made by a token effect", name=pc.name, name2=card.name))
         return {"kind": "token", "name": token.name, "power": token.power, "toughness": token.toughness,
                 "colors": list(token.colors), "subtypes": list(token.subtypes),
                 "keywords": list(token.keywords), "artifact": token.is_artifact}
@@ -189,36 +200,36 @@ def read_save(path) -> dict:
     try:
         raw = read_bounded(path, MAX_SAVE_BYTES)
     except FileNotFoundError:
-        raise DeckquestError(f"no save file `{display}`", Span(display), code=UNREADABLE_SAVE) from None
+        raise DeckquestError(_("no save file `{display}`", display=display), Span(display), code=UNREADABLE_SAVE) from None
     except NotRegularFile:
-        raise DeckquestError("cannot read the save: not a regular file", Span(display), code=UNREADABLE_SAVE) from None
+        raise DeckquestError(_("cannot read the save: not a regular file"), Span(display), code=UNREADABLE_SAVE) from None
     except OSError as error:
-        raise DeckquestError(f"cannot read the save: {error.strerror}", Span(display), code=UNREADABLE_SAVE) from None
+        raise DeckquestError(_("cannot read the save: {strerror}", strerror=error.strerror), Span(display), code=UNREADABLE_SAVE) from None
     if raw is None:
-        raise DeckquestError(f"the save is larger than {MAX_SAVE_BYTES // (1024 * 1024)} MiB", Span(display),
-                             hint="a save holds some kilobytes; is this the right file?", code=SAVE_TOO_LARGE)
+        raise DeckquestError(_("the save is larger than {value} MiB", value=MAX_SAVE_BYTES // (1024 * 1024)), Span(display),
+                             hint=_("a save holds some kilobytes; is this the right file?"), code=SAVE_TOO_LARGE)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise DeckquestError("the save is not UTF-8 text", Span(display), code=NOT_UTF8) from None
+        raise DeckquestError(_("the save is not UTF-8 text"), Span(display), code=NOT_UTF8) from None
     data = _parse(text, display)
     if not isinstance(data, dict) or "deckquest_save" not in data:
-        raise DeckquestError("this is not a deckquest save (no `deckquest_save` key)", Span(display),
+        raise DeckquestError(_("this is not a deckquest save (no `deckquest_save` key)"), Span(display),
                              code=NOT_A_SAVE)
     if data["deckquest_save"] != SAVE_VERSION:
-        raise DeckquestError(f"unsupported save version {str(data['deckquest_save'])[:40]}", Span(display),
-                             hint=f"this deckquest reads version {SAVE_VERSION}", code=NOT_A_SAVE)
+        raise DeckquestError(_("unsupported save version {data}", data=str(data['deckquest_save'])[:40]), Span(display),
+                             hint=_("this deckquest reads version {SAVE_VERSION}", SAVE_VERSION=SAVE_VERSION), code=NOT_A_SAVE)
     from jsonschema import Draft202012Validator
 
     errors = sorted(Draft202012Validator(schema()).iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
         error = errors[0]
         where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-        raise DeckquestError(f"the save is damaged at `{where[:200]}`: {error.message[:200]}", Span(display),
+        raise DeckquestError(_("the save is damaged at `{where}`: {message}", where=where[:200], message=error.message[:200]), Span(display),
                              code=DAMAGED)
     where = _float_in({key: value for key, value in data.items() if key != "rng"})
     if where is not None:  # JSON Schema counts 1.0 as an integer; a save holds whole numbers
-        raise DeckquestError(f"the save is damaged at `{where[:200]}`: a fraction where a whole number belongs",
+        raise DeckquestError(_("the save is damaged at `{where}`: a fraction where a whole number belongs", where=where[:200]),
                              Span(display), code=DAMAGED)
     return data
 
@@ -230,13 +241,13 @@ def _parse(text: str, display: str):
     except json.JSONDecodeError as error:
         span, line = _place(text, display, error)
         where = "" if line is not None else f" (line {error.lineno:,}, column {error.colno:,})"
-        raise DeckquestError(f"the save is not valid JSON: {error.msg}{where}", span,
-                             hint="was it cut short or edited by hand?", code=NOT_JSON, source_line=line) from None
+        raise DeckquestError(_("the save is not valid JSON: {msg}{where}", msg=error.msg, where=where), span,
+                             hint=_("was it cut short or edited by hand?"), code=NOT_JSON, source_line=line) from None
     except RecursionError:
-        raise DeckquestError("the save is not valid JSON: nested too deeply", Span(display),
+        raise DeckquestError(_("the save is not valid JSON: nested too deeply"), Span(display),
                              code=NOT_JSON) from None
     except ValueError as error:  # a constant (NaN) or an integer of thousands of digits
-        raise DeckquestError(f"the save is not valid JSON: {str(error)[:200]}", Span(display),
+        raise DeckquestError(_("the save is not valid JSON: {error}", error=str(error)[:200]), Span(display),
                              code=NOT_JSON) from None
 
 
@@ -276,28 +287,65 @@ def load_run(program: Program, path, agent, *, listener=None, kinds=None, record
     data = read_save(path)
     display = str(path)
     scenario = program.scenario
-    if script_digest(scenario) != data["script_sha256"]:
-        same_name = Path(data["script"]).name == Path(scenario.path).name
+    changes = None
+    same_name = Path(data["script"]).name == Path(scenario.path).name
+    if script_digest(scenario) != data["script_sha256"] and same_name and "outline" in data:
+        changes = _edited(data, program, display)  # this script, edited: resumed if the position holds
+        data = _renumbered(data, changes, program)
+    elif script_digest(scenario) != data["script_sha256"]:
         raise DeckquestError(
-            f"the save is for {'a different version of ' if same_name else ''}the script "
-            f"`{data['script']}`, not `{scenario.path}`" + (" as it is now" if same_name else ""),
+            _("the save is for a different version of the script `{script}`, not `{path}` as it is now",
+              script=data["script"], path=scenario.path) if same_name
+            else _("the save is for the script `{script}`, not `{path}`", script=data["script"], path=scenario.path),
             Span(display),
-            hint="the script changed since the save was made" if same_name
-            else "resume with the script the save was made for", code=OTHER_SCRIPT)
+            hint=_("the script changed since the save was made") if same_name
+            else _("resume with the script the save was made for"), code=OTHER_SCRIPT)
     try:
         state = _state(data, program)
         rng = random.Random()
         saved = data["rng"]
         rng.setstate((saved["version"], tuple(saved["internal"]), saved["gauss"]))
     except _Invalid as error:
-        raise DeckquestError(f"the save is damaged: {error}", Span(display), code=DAMAGED) from None
+        raise DeckquestError(_("the save is damaged: {error}", error=error), Span(display), code=DAMAGED) from None
     except (ValueError, TypeError, OverflowError) as error:
-        raise DeckquestError(f"the save's random generator state is damaged: {error}",
+        raise DeckquestError(_("the save's random generator state is damaged: {error}", error=error),
                              Span(display), code=DAMAGED) from None
     run = Run(program, agent, rng, record=record, listener=listener, kinds=kinds, max_steps=max_steps,
               battle_events=battle_events, state=state, **hooks)
     run.memory = _memory(data)
+    run.script_changes = changes.changed_lines if changes is not None else ""
     return run
+
+
+def _edited(data: dict, program: Program, display: str) -> Changes:
+    """The script changed since the save: what changed, or a DQ9007 refusal saying why the
+    saved position may no longer mean what it meant (runtime/script_changes.py)."""
+    try:
+        changes = compare(data["outline"], program, _script_text(program.scenario), data["state"],
+                          data["script"])
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        raise DeckquestError(f"the save is damaged: its outline of the script: {error}", Span(display),
+                             code=DAMAGED) from None
+    if changes.refusals:
+        raise DeckquestError(
+            f"the script changed since the save where it matters: {'; '.join(changes.refusals)}",
+            Span(display), code=OTHER_SCRIPT,
+            hint=f"changed since the save: {changes.changed_lines}; resume with the script as it was, "
+                 "or undo those edits")
+    return changes
+
+
+def _renumbered(data: dict, changes: Changes, program: Program) -> dict:
+    """The save's state with its frames and checks moved to where their blocks and lines are
+    now, and the flags and counters the edit added, as declared."""
+    state = dict(data["state"])
+    state["frames"] = [{**frame, "block": changes.block_numbers[frame["block"]]} for frame in state["frames"]]
+    state["checks_made"] = [[pc, [file, changes.line_numbers[line] if file == data["script"] else line, col]]
+                            for pc, (file, line, col) in state["checks_made"]]
+    scenario = program.scenario
+    state["flags"] = {name: state["flags"].get(name, False) for name in scenario.flags}
+    state["counters"] = {name: state["counters"].get(name, decl.initial) for name, decl in scenario.counters.items()}
+    return {**data, "state": state}
 
 
 def _memory(data: dict) -> dict:

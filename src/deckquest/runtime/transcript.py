@@ -1,6 +1,8 @@
 """Transcripts: a run's events rendered for people (text) or programs (JSONL).
 
-docs/transcripts.md describes both formats. The text renderer keeps only what it needs to
+docs/transcripts.md describes both formats. The text is written in the current language
+(deckquest.i18n: the script's `language` or `--lang`), with the cards' Japanese names in
+Japanese; the JSONL stays as the events are. The text renderer keeps only what it needs to
 name things (the party's names from the ``start`` event, the enemies' from ``combat``), so
 it can render a stream of events as they arrive: the human agent reads the story while it
 happens. A battle turn is the exception: its events are gathered into one or two lines,
@@ -10,10 +12,38 @@ written when the next turn begins or the battle ends.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from typing import Iterable
 
+from deckquest.cards.database import card_name
+from deckquest.engine.colors import check_kind_word
+from deckquest.engine.pc import status_word
+from deckquest.i18n import _, ngettext
+
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+
+_TAG = r"[TGAI]-\d+(?:\.\d+)*"
+_TAGS = rf"{_TAG}(?:(?:, | to | and ){_TAG})*"
+_TAG_ALONE = re.compile(rf" ?\({_TAGS}\)")  # "(T-6.2, T-6.11)", "(T-2.4 to T-2.6)"
+_TAG_AFTER = re.compile(rf"(?:,? |、){_TAGS}(?=[):):])")  # "(24 cut, T-6.4)", "(scene end, T-2.9: …)", "削減、T-6.4)"
+GM_TEXT = frozenset({"narration", "end"})
+"""Events whose text the script's author wrote: shown as written, tags and all."""
+
+
+def untagged(line: str) -> str:
+    """A line without the rule tags (T-6.2, G-15, …) that point into the rules digests, which
+    the package does not ship: the table transcript is for players (the JSONL keeps them)."""
+    return _TAG_AFTER.sub("", _TAG_ALONE.sub("", line))
+
+
+def color_word(color: str) -> str:
+    """A card's colour (W, U, B, R, G) in the current language."""
+    return check_kind_word(COLOR_WORDS.get(color, color))
+
+
+def card_names(names: Iterable[str]) -> str:
+    return _(", ").join(card_name(name) for name in names)
 
 
 def clock(minutes: int) -> str:
@@ -29,11 +59,12 @@ def signed(number: int) -> str:
 
 def counted(names: list[str]) -> str:
     """``Goblin x3, Goblin Piker``: names in order of first appearance, repeats counted."""
-    return ", ".join(name if count == 1 else f"{name} x{count}" for name, count in Counter(names).items())
+    return _(", ").join(card_name(name) if count == 1 else f"{card_name(name)} x{count}"
+                     for name, count in Counter(names).items())
 
 
 class TextRenderer:
-    """Turns events into English lines, one event at a time.
+    """Turns events into lines in the current language, one event at a time.
 
     A battle turn's engine events are gathered and written as one or two lines when the
     next turn begins or the battle ends (``BattleTurn``).
@@ -47,10 +78,17 @@ class TextRenderer:
 
     def name(self, pc: str | None) -> str:
         if pc == "horde":
-            return self.horde
-        return self.names.get(pc, pc or "nobody")
+            return _("the horde") if self.horde == "the horde" else _("the enemy side")
+        if not pc:
+            return _("nobody")
+        return self.names.get(pc) or card_name(pc)  # a PC, an enemy, or a card a spell targets
 
     def lines(self, event: dict) -> list[str]:
+        """The event's lines, without rule tags but in the author's own text (`untagged`)."""
+        rendered = self._lines(event)
+        return rendered if event["event"] in GM_TEXT else [untagged(line) for line in rendered]
+
+    def _lines(self, event: dict) -> list[str]:
         kind = event["event"]
         if self.system is not None:
             own = self.system.render(event, self.names)
@@ -70,156 +108,191 @@ class TextRenderer:
             seed = "" if e.get("seed") is None else f", seed {e['seed']}"
             seats = ", ".join(f"{seat['name']} ({seat['agent']})" for seat in e["seats"])
             return [f"# {e['title']}", f"system {e['system']}{seed}, agent {e['agent']}", f"seats: {seats}"]
-        seed = "" if e.get("seed") is None else f", seed {e['seed']}"
-        party = ", ".join(member["name"] for member in e["party"])
-        return [f"# {e['title']}", f"rules {e['rules']}{seed}, agent {e['agent']}", f"party: {party}"]
+        seed = "" if e.get("seed") is None else _(", seed {seed}", seed=e["seed"])
+        party = _(", ").join(member["name"] for member in e["party"])
+        return [f"# {e['title']}", _("rules {rules}{seed}, agent {agent}", rules=e["rules"], seed=seed, agent=e["agent"]),
+                _("party: {party}", party=party)]
 
     def _scene(self, e):
         return ["", f"== {e['title']} == {clock(e['clock'])}"]
 
     def _scene_end(self, e):
         moved = [f"{self.name(pc)} {count}" for pc, count in e["exhausted"].items() if count]
-        return [f"(scene end, T-2.9: cards to the exhaustion zone: {', '.join(moved)})"] if moved else []
+        return ([_("(scene end, T-2.9: cards to the exhaustion zone: {moved})", moved=_(", ").join(moved))]
+                if moved else [])
 
     def _narration(self, e):
         return [e["text"]]
 
     def _choice(self, e):
-        return [f"> {e['label']}  (option {e['chosen']} of {len(e['options'])})"]
+        return [_("> {label}  (option {chosen} of {options})", label=e["label"], chosen=e["chosen"],
+                  options=len(e["options"]))]
 
     def _check(self, e):
-        label = f' ("{e["label"]}")' if e.get("label") else ""
-        head = f"{self.name(e['pc'])} checks {e['kind']}, difficulty {e['difficulty']}{label}"
+        fields = dict(pc=self.name(e["pc"]), kind=check_kind_word(e["kind"]), difficulty=e["difficulty"])
+        head = (_("{pc} checks {kind}, difficulty {difficulty} (\"{label}\")", label=e["label"], **fields)
+                if e.get("label") else _("{pc} checks {kind}, difficulty {difficulty}", **fields))
         if not e["cards"] and e["note"]:
-            return [head, f"  {e['note']}: failure"]
-        parts = [f"revealed {', '.join(e['cards'])}"]
+            return [head, "  " + _("{note}: failure", note=e["note"])]
+        parts = [_("revealed {cards}", cards=card_names(e["cards"]))]
         if e["color"]:
-            parts.append(f"colour {COLOR_WORDS.get(e['color'], e['color'])}")
+            parts.append(_("colour {color}", color=color_word(e["color"])))
         extras = []
         if e["support"]:
-            extras.append(f"support +{e['support']} from {e['supporter']}")
+            extras.append(_("support +{support} from {supporter}", support=e["support"], supporter=e["supporter"]))
         if e["boost"]:
-            extras.append(f"boost +{e['boost_bonus']}")
-        result = f"target {e['target']}, result {e['result']}"
+            extras.append(_("boost +{bonus}", bonus=e["boost_bonus"]))
+        result = _("target {target}, result {result}", target=e["target"], result=e["result"])
         if extras:
             result += f" ({', '.join(extras)})"
         parts.append(result)
-        line = "  " + "; ".join(parts)
-        verdict = "success" if e["success"] else "failure"
-        line += f" -> {verdict}, degree {signed(e['degree'])}"
+        line = "  " + _("; ").join(parts)
+        verdict = _("success") if e["success"] else _("failure")
+        line += " " + _("-> {verdict}, degree {degree}", verdict=verdict, degree=signed(e["degree"]))
         lines = [head, line]
         if e["criticals"]:
-            automatic = f": automatic {e['critical']}" if e["critical"] else ""
-            lines.append(f"  critical card revealed: {', '.join(e['criticals'])}{automatic} (T-4.7)")
+            criticals = card_names(e["criticals"])
+            lines.append("  " + (_("critical card revealed: {cards}: automatic {verdict} (T-4.7)", cards=criticals,
+                                   verdict=_("success") if e["critical"] == "success" else _("failure"))
+                                 if e["critical"] else
+                                 _("critical card revealed: {cards} (T-4.7)", cards=criticals)))
         if e["boost"]:
-            lines.append(f"  boost exiled {', '.join(e['boost_cards'])} (T-4.6)")
+            lines.append("  " + _("boost exiled {cards} (T-4.6)", cards=card_names(e["boost_cards"])))
         if e["note"]:
             lines.append(f"  {e['note']}")
         return lines
 
     def _check_group(self, e):
-        verdict = "success" if e["success"] else "failure"
-        word = "every PC" if e["who"] == "all" else "any PC"
-        return [f"  {e['label']} by {word}: {verdict}, degree {signed(e['degree'])}"]
+        verdict = _("success") if e["success"] else _("failure")
+        fields = dict(label=e["label"], verdict=verdict, degree=signed(e["degree"]))
+        if e["who"] == "all":
+            return ["  " + _("{label} by every PC: {verdict}, degree {degree}", **fields)]
+        return ["  " + _("{label} by any PC: {verdict}, degree {degree}", **fields)]
 
     def _recruit(self, e):
         if e["success"]:
-            return [f"{e['name']} agrees to cooperate (T-8.4)."]
-        return [f"{e['name']} refuses to cooperate."]
+            return [_("{name} agrees to cooperate (T-8.4).", name=e["name"])]
+        return [_("{name} refuses to cooperate.", name=e["name"])]
 
     def _take_control(self, e):
         if e["success"]:
-            return [f"{self.name(e['pc'])} pays {e['cost']} and takes control of {e['name']} (T-8.4)."]
-        return [f"Nobody takes control of {e['name']}: {e['note']}."]
+            return [_("{pc} pays {cost} and takes control of {name} (T-8.4).", pc=self.name(e["pc"]), cost=e["cost"],
+                      name=e["name"])]
+        return [_("Nobody takes control of {name}: {note}.", name=e["name"], note=e["note"])]
 
     def _encounter(self, e):
-        return [f"{e['name']} appears."]
+        return [_("{name} appears.", name=e["name"])]
 
     def _fight(self, e):
-        manner = ", holding back" if e["holding_back"] else ""
+        manner = _(", holding back") if e["holding_back"] else ""
         if e["note"] and e["creature"] is None and e["pc"] is None:
-            return [f"{e['name']} is not fought: {e['note']}."]
+            return [_("{name} is not fought: {note}.", name=e["name"], note=e["note"])]
         if e["creature"] is None:
-            return [f"No creature fights {e['name']}{manner}: it hits {self.name(e['pc'])} for {e['taken']}."]
-        verb = "blocks" if e.get("blocked") else "attacks"  # T-3.2, T-3.1
-        line = (f"{self.name(e['pc'])}'s {e['creature']} {verb} {e['name']}{manner}: "
-                f"deals {e['dealt']}, takes {e['taken']}")
+            return [_("No creature fights {name}{manner}: it hits {pc} for {taken}.", name=e["name"], manner=manner,
+                      pc=self.name(e["pc"]), taken=e["taken"])]
+        fields = dict(pc=self.name(e["pc"]), creature=card_name(e["creature"]), name=e["name"], manner=manner,
+                      dealt=e["dealt"], taken=e["taken"])
+        if e.get("blocked"):  # T-3.2: it blocked the NPC's attack
+            if e["creature_died"]:
+                return [_("{pc}'s {creature} blocks {name}{manner}: deals {dealt}, takes {taken}; {creature} dies.",
+                          **fields)]
+            return [_("{pc}'s {creature} blocks {name}{manner}: deals {dealt}, takes {taken}.", **fields)]
         if e["creature_died"]:
-            line += f"; {e['creature']} dies"
-        return [line + "."]
+            return [_("{pc}'s {creature} fights {name}{manner}: deals {dealt}, takes {taken}; {creature} dies.",
+                      **fields)]
+        return [_("{pc}'s {creature} fights {name}{manner}: deals {dealt}, takes {taken}.", **fields)]
 
     def _npc_defeated(self, e):
-        return [f"{e['name']} is defeated ({e['status']})."]
+        return [_("{name} is defeated ({status}).", name=e["name"], status=status_word(e["status"]))]
 
     def _life(self, e):
-        verb = "loses" if e.get("loss", e["change"] < 0) else "gains"
-        return [f"{self.name(e['pc'])} {verb} {abs(e['change'])} life (now {e['life']})."]
+        fields = dict(pc=self.name(e["pc"]), amount=abs(e["change"]), life=e["life"])
+        if not e.get("loss", e["change"] < 0):  # T-7.4: `loses 0 life` is a loss
+            return [_("{pc} gains {amount} life (now {life}).", **fields)]
+        return [_("{pc} loses {amount} life (now {life}).", **fields)]
 
     def _status(self, e):
-        words = {"dying": "is dying (T-7.1)", "unconscious": "falls unconscious (T-7.2)",
-                 "dead": "dies (T-7.4)", "ok": "is back on their feet"}
-        return [f"{self.name(e['pc'])} {words.get(e['status'], e['status'])}."]
+        pc = self.name(e["pc"])
+        lines = {"dying": _("{pc} is dying (T-7.1).", pc=pc), "unconscious": _("{pc} falls unconscious (T-7.2).", pc=pc),
+                 "dead": _("{pc} dies (T-7.4).", pc=pc), "ok": _("{pc} is back on their feet.", pc=pc)}
+        return [lines.get(e["status"], f"{pc} {e['status']}.")]
 
     def _draw(self, e):
-        return [f"{self.name(e['pc'])} draws {e['count']} card{'s' if e['count'] != 1 else ''}."]
+        return [ngettext("{pc} draws {count} card.", "{pc} draws {count} cards.", e["count"], pc=self.name(e["pc"]))]
 
     def _give(self, e):
-        return [f"{self.name(e['pc'])} receives {e['item']}."]
+        return [_("{pc} receives {item}.", pc=self.name(e["pc"]), item=e["item"])]
 
     def _action(self, e):
         who = self.name(e["pc"])
-        text = {"concentrate": f"{who} concentrates", "rest": f"{who} rests",
-                "play_land": f"{who} plays {e['card']}", "cast": f"{who} casts {e['card']}"}
-        return [f"{clock(e['clock'])} {text[e['action']]}."]
+        if e["action"] == "concentrate":
+            text = _("{pc} concentrates.", pc=who)
+        elif e["action"] == "rest":
+            text = _("{pc} rests.", pc=who)
+        elif e["action"] == "play_land":
+            text = _("{pc} plays {card}.", pc=who, card=card_name(e["card"]))
+        else:
+            text = _("{pc} casts {card}.", pc=who, card=card_name(e["card"]))
+        return [f"{clock(e['clock'])} {text}"]
 
     def _rest(self, e):
-        unit = "minute" if e["minutes"] == 1 else "minutes"
-        return [f"{clock(e['clock'])} The party rests ({e['minutes']} {unit})."]
+        return [f"{clock(e['clock'])} " + ngettext("The party rests ({count} minute).", "The party rests ({count} minutes).",
+                                                   e["minutes"])]
 
     def _sleep(self, e):
-        return [f"{clock(e['clock'])} The party sleeps for {e['minutes'] // 60} hours."]
+        return [f"{clock(e['clock'])} " + _("The party sleeps for {hours} hours.", hours=e["minutes"] // 60)]
 
     def _wait(self, e):
-        if e["minutes"] == 1:
-            return [f"{clock(e['clock'])} 1 minute passes."]
-        return [f"{clock(e['clock'])} {e['minutes']} minutes pass."]
+        return [f"{clock(e['clock'])} " + ngettext("{count} minute passes.", "{count} minutes pass.", e["minutes"])]
 
     def _flag(self, e):
-        return [f"(flag {e['name']} {'set' if e['value'] else 'cleared'})"]
+        if e["value"]:
+            return [_("(flag {name} set)", name=e["name"])]
+        return [_("(flag {name} cleared)", name=e["name"])]
 
     def _counter(self, e):
         return [f"({e['name']} = {e['value']})"]
 
     def _combat(self, e):
         self.names.update(zip(e["enemies"], e["names"]))
-        fighters = ", ".join(self.name(pc) for pc in e["pcs"]) or "nobody"
-        foes = ", ".join(e["names"]) or "no enemy left standing"  # all beaten before (T-3.4)
+        fighters = _(", ").join(self.name(pc) for pc in e["pcs"]) or _("nobody")
+        foes = _(", ").join(e["names"]) or _("no enemy left standing")  # all beaten before (T-3.4)
         self.names.update(zip(e.get("allies", ()), e.get("ally_names", ())))
-        with_them = f", with {', '.join(e['ally_names'])} on their side (T-8.4)" if e.get("ally_names") else ""
-        return ["", f"Battle against {foes} {clock(e['clock'])}: {fighters} in the fight{with_them}."]
+        if e.get("ally_names"):  # T-8.4: cooperating NPCs fight on the party's side
+            return ["", _("Battle against {foes} {clock}: {fighters} in the fight, with {allies} on their side (T-8.4).",
+                          foes=foes, clock=clock(e["clock"]), fighters=fighters, allies=_(", ").join(e["ally_names"]))]
+        return ["", _("Battle against {foes} {clock}: {fighters} in the fight.", foes=foes, clock=clock(e["clock"]),
+                      fighters=fighters)]
 
     def _battle_preparation(self, e):
         if e["turns"] == 0:
-            return ["  No preparation turns: the enemies move first (T-6.2, T-6.11)."]
-        return [f"  {e['turns']} preparation turn{'s' if e['turns'] != 1 else ''} for the party (T-6.2)."]
+            return ["  " + _("No preparation turns: the enemies move first (T-6.2, T-6.11).")]
+        return ["  " + ngettext("{count} preparation turn for the party (T-6.2).",
+                                "{count} preparation turns for the party (T-6.2).", e["turns"])]
 
     def _battle_start(self, e):
         self.horde = "the horde" if e.get("horde_library") or e.get("horde_cut") else "the enemy side"
         if self.horde != "the horde":
             return []
-        cards = e["horde_library"]
-        return [f"  The horde deck: {cards} card{'s' if cards != 1 else ''} ({e['horde_cut']} cut, T-6.4)."]
+        return ["  " + ngettext("The horde deck: {count} card ({cut} cut, T-6.4).",
+                                "The horde deck: {count} cards ({cut} cut, T-6.4).", e["horde_library"],
+                                cut=e["horde_cut"])]
 
     def _battle_warning(self, e):
-        return [f"  warning: {e['message']}"]
+        return ["  " + _("warning: {message}", message=e["message"])]
 
     def _battle_boss(self, e):
-        out = f", on the battlefield: {counted(e['permanents'])}" if e.get("permanents") else ""
-        return [f"  {e['name']}: life {e['life']}, library {e['library']}{out} (T-8.3)."]
+        fields = dict(name=e["name"], life=e["life"], library=e["library"])
+        if e.get("permanents"):
+            return ["  " + _("{name}: life {life}, library {library}, on the battlefield: {permanents} (T-8.3).",
+                             permanents=counted(e["permanents"]), **fields)]
+        return ["  " + _("{name}: life {life}, library {library} (T-8.3).", **fields)]
 
     def _battle_npc(self, e):
-        loyalty = f" with loyalty {e['loyalty']}" if e.get("loyalty") else ""
-        return [f"  {e['card']} joins the enemies{loyalty}."]
+        if e.get("loyalty"):
+            return ["  " + _("{card} joins the enemies with loyalty {loyalty}.", card=card_name(e["card"]),
+                             loyalty=e["loyalty"])]
+        return ["  " + _("{card} joins the enemies.", card=card_name(e["card"]))]
 
     def _battle_turn(self, e):
         done = self._battle_end(e)
@@ -231,21 +304,29 @@ class TextRenderer:
         return done.lines() if done is not None else []
 
     def _battle(self, e):
-        outcome = {"victory": "Victory (T-6.12)", "defeat": "Defeat (T-6.12)",
-                   "escape": "The party escapes (T-6.6)",
-                   "stalemate": "No end in sight: the battle is stopped"}[e["outcome"]]
-        lives = ", ".join(f"{self.name(pc['id'])} life {pc['life_after']}" for pc in e["pcs"])
-        turns = f"{e['turns']} turn{'s' if e['turns'] != 1 else ''}"
-        lines = [f"{outcome} after {turns} {clock(e['clock'])}" + (f": {lives}." if lives else ".")]
+        outcome = {"victory": _("Victory (T-6.12)"), "defeat": _("Defeat (T-6.12)"),
+                   "escape": _("The party escapes (T-6.6)"),
+                   "stalemate": _("No end in sight: the battle is stopped")}[e["outcome"]]
+        lives = _(", ").join(_("{pc} life {life}", pc=self.name(pc["id"]), life=pc["life_after"]) for pc in e["pcs"])
+        turns = ngettext("{count} turn", "{count} turns", e["turns"])
+        head = _("{outcome} after {turns} {clock}", outcome=outcome, turns=turns, clock=clock(e["clock"]))
+        lines = [head + (f": {lives}." if lives else ".")]
         if e.get("stopped"):
-            lines.append(f"  (stopped: {e['stopped']})")
+            lines.append("  " + _("(stopped: {reason})", reason=e["stopped"]))
         return lines
 
     def _end(self, e):
-        lines = ["", f"== The end: {e['outcome']} == {clock(e['clock'])}"]
+        lines = ["", _("== The end: {outcome} == {clock}", outcome=end_word(e["outcome"]), clock=clock(e["clock"]))]
         if e["text"]:
             lines.append(e["text"])
         return lines
+
+
+def end_word(outcome: str) -> str:
+    """How a run ended (`end victory`, `end defeat`, stuck, ...) in the current language."""
+    words = {"victory": _("victory"), "defeat": _("defeat"), "stuck": _("stuck"), "abandoned": _("abandoned"),
+             "error": _("error")}
+    return words.get(outcome, outcome)
 
 
 def render_text(events: Iterable[dict], system=None) -> str:
@@ -266,21 +347,28 @@ class BattleTurn:
     """One battle turn's engine events, written as a line of what each side did (lands,
     spells, the horde's reveal, escape checks) and a line of its combat and results
     (attacks, blocks, life, cards milled, permanents that died or left). Other engine events
-    (damage to creatures, triggers, pumps) are in the JSONL only."""
+    (damage to creatures, triggers, pumps) are in the JSONL only.
+
+    What a spell or an ability did outside combat (life, deaths, cards leaving, milling) is
+    written on the deed's own line, after it (`casts Healing Salve on Ilse -> Ilse +3 life
+    (15)`), never on the line of an attack it has nothing to do with. What happened from the
+    first attack to the combat damage (a trick cast meanwhile included) is the combat line's;
+    a deed after the combat damage has its results again."""
 
     def __init__(self, event: dict, name):
-        side = "party" if event["active"] == "survivors" else "enemies"
-        self.head = f"  turn {event['turn']} ({side}) {clock(event['clock'])}"
+        fields = dict(turn=event["turn"], clock=clock(event["clock"]))
+        self.head = "  " + (_("turn {turn} (party) {clock}", **fields) if event["active"] == "survivors"
+                            else _("turn {turn} (enemies) {clock}", **fields))
         self.name = name
-        self.deeds: dict[str, list[str]] = {}  # player -> what they did, in order
+        self.deeds: dict[str, list[tuple[str, TurnEffects]]] = {}  # player -> what they did, in order
         self.revealed: list[str] = []
         self.horde_casts: list[str] = []
         self.attacks: dict[str, list[str]] = {}  # defender -> the attackers' names
         self.blocks: list[str] = []
-        self.life: dict[str, list[int | str]] = {}  # player -> [net change, life after, status]
-        self.milled: Counter = Counter()
-        self.died: list[str] = []
-        self.left: list[str] = []  # exiled or returned to hand
+        self.effects: TurnEffects | None = None  # the results of the latest deed, until combat
+        self.combat = TurnEffects()  # the results of the attacks on, and of no deed
+        self.fighters: set[str] = set()  # the attacking and blocking creatures' names
+        self.fought = False  # combat damage was dealt: later deeds are the second main phase's
 
     def add(self, e: dict) -> None:
         method = getattr(self, "_" + e["event"][len("battle_"):], None)
@@ -288,91 +376,147 @@ class BattleTurn:
             method(e)
 
     def _did(self, player: str, deed: str) -> None:
-        self.deeds.setdefault(player, []).append(deed)
+        in_combat = bool(self.fighters) and not self.fought
+        self.effects = None if in_combat else TurnEffects()
+        self.deeds.setdefault(player, []).append((deed, self.effects or TurnEffects()))
+
+    def _results(self) -> "TurnEffects":
+        """Where a result goes: the latest deed's effects before combat, else the combat line's."""
+        return self.effects if self.effects is not None else self.combat
 
     def _play_land(self, e):
-        self._did(e["player"], f"plays {e['card']}")
+        self._did(e["player"], _("plays {card}", card=card_name(e["card"])))
 
     def _cast(self, e):
         if e["player"] == "horde":
             self.horde_casts.append(e["card"])
+            self.effects = None  # the horde's spells are on its reveal: their results go with combat's
             return
-        target = f" on {', '.join(self.name(t) for t in e['targets'])}" if e.get("targets") else ""
-        x = f" (X={e['x']})" if e.get("x") else ""
-        self._did(e["player"], f"casts {e['card']}{x}{target}")
+        spell = card_name(e["card"]) + (f" (X={e['x']})" if e.get("x") else "")
+        if e.get("targets"):
+            self._did(e["player"], _("casts {card} on {targets}", card=spell,
+                                     targets=_(", ").join(self.name(t) for t in e["targets"])))
+        else:
+            self._did(e["player"], _("casts {card}", card=spell))
 
     def _activate(self, e):
         if "loyalty" in e:  # a loyalty ability (T-8.2): which one, and the loyalty it left
-            self._did(e["player"], f"activates {e['card']}: \"{e['ability']}\", loyalty {e['loyalty']}")
+            self._did(e["player"], _("activates {card}: \"{ability}\", loyalty {loyalty}", card=card_name(e["card"]),
+                                     ability=e["ability"], loyalty=e["loyalty"]))
         else:
-            self._did(e["player"], f"activates {e['card']}")
+            self._did(e["player"], _("activates {card}", card=card_name(e["card"])))
 
     def _tokens(self, e):
-        self._did(e["player"], f"makes {e['count']} {e['card']}")
+        self._did(e["player"], _("makes {count} {card}", count=e["count"], card=card_name(e["card"])))
 
     def _reveal(self, e):
         self.revealed += e["cards"]
 
     def _check(self, e):
-        verdict = "success" if e["success"] else "failure"
-        self._did(e["player"], f"tries to escape: target {e['target']}, result {e['result']}, {verdict}")
+        """An escape check (T-6.6): the cards revealed, and the critical card where one
+        decided it (a critical first card makes the target 20, a second the result 20, T-4.7)."""
+        verdict = _("success") if e["success"] else _("failure")
+        revealed = e.get("revealed") or []
+        target, result = _("target {target}", target=e["target"]), _("result {result}", result=e["result"])
+        if e.get("critical") == "failure" and len(revealed) >= 2:
+            target += " (" + _("critical {card}", card=card_name(revealed[-2])) + ")"
+        elif e.get("critical") == "success" and len(revealed) >= 2:
+            result += " (" + _("critical {card}", card=card_name(revealed[-1])) + ")"
+        elif e.get("critical"):  # only critical cards were left to reveal
+            verdict += " (" + _("only critical cards left") + ")"
+        if e.get("boost_bonus"):
+            result += " (" + _("boost +{bonus}", bonus=e["boost_bonus"]) + ")"
+        cards = _("revealed {cards}; ", cards=card_names(revealed)) if revealed else ""
+        self._did(e["player"], _("tries to escape: {cards}{target}, {result}, {verdict}", cards=cards, target=target,
+                                 result=result, verdict=verdict))
 
     def _draw(self, e):
         if e["status"] != "ok":
-            self._did(e["player"], f"cannot draw and is {e['status']} (T-7.2)")
+            self._did(e["player"], _("cannot draw and is {status} (T-7.2)", status=status_word(e["status"])))
 
     def _discard(self, e):
-        self._did(e["player"], f"discards {e['card']}")
+        self._did(e["player"], _("discards {card}", card=card_name(e["card"])))
 
     def _attack(self, e):
-        defender = e.get("planeswalker") or self.name(e["defender"])
+        self.effects = None  # from the first attack on, results are combat's
+        self.fighters.add(e["card"])
+        defender = card_name(e["planeswalker"]) if e.get("planeswalker") else self.name(e["defender"])
         self.attacks.setdefault(defender, []).append(e["card"])
 
     def _block(self, e):
-        self.blocks.append(f"{e['card']} on {e['attacker']}")
+        self.fighters.add(e["card"])
+        self.blocks.append(_("{card} on {attacker}", card=card_name(e["card"]), attacker=card_name(e["attacker"])))
+
+    def _damage(self, e):
+        if e["source"] in self.fighters:
+            self.effects, self.fought = None, True
 
     def _life(self, e):
-        entry = self.life.setdefault(e["player"], [0, 0, "ok"])
+        entry = self._results().life.setdefault(e["player"], [0, 0, "ok"])
         entry[0] += e["change"]
         entry[1:] = [e["life"], e["status"]]
 
     def _mill(self, e):
-        self.milled[e["player"]] += len(e["cards"])
+        self._results().milled[e["player"]] += len(e["cards"])
 
     def _dies(self, e):
-        self.died.append(e["card"])
+        self._results().died.append(e["card"])
 
     def _exile(self, e):
-        self.left.append(f"{e['card']} (exiled)")
+        self._results().left.append(_("{card} (exiled)", card=card_name(e["card"])))
 
     def _bounce(self, e):
-        self.left.append(f"{e['card']} (to its owner's hand)")
+        self._results().left.append(_("{card} (to its owner's hand)", card=card_name(e["card"])))
 
     def _counter(self, e):
-        self._did(e["player"], f"has {e['card']} countered")
+        self._did(e["player"], _("has {card} countered", card=card_name(e["card"])))
 
     def lines(self) -> list[str]:
-        deeds = [f"{self.name(player)} {', '.join(done)}" for player, done in self.deeds.items()]
+        deeds = [_("{player} {deeds}", player=self.name(player),
+                   deeds=_(", ").join(self._deed(deed, effects) for deed, effects in done))
+                 for player, done in self.deeds.items()]
         if self.revealed:
-            horde = [f"reveals {counted(self.revealed)}"]
+            horde = [_("reveals {cards}", cards=counted(self.revealed))]
             extra = Counter(self.horde_casts) - Counter(self.revealed)
             if extra:
-                horde.append(f"casts {counted(list(extra.elements()))}")
-            deeds.insert(0, "the horde " + ", ".join(horde))
-        lines = [f"{self.head}: {'; '.join(deeds) or 'nothing cast'}."]
+                horde.append(_("casts {card}", card=counted(list(extra.elements()))))
+            deeds.insert(0, _("the horde {deeds}", deeds=_(", ").join(horde)))
+        lines = [f"{self.head}: " + (_("; ").join(deeds) or _("nothing cast")) + _(".")]
         results = []
-        results += [f"{counted(names)} attack{'s' if len(names) == 1 else ''} {defender}"
+        results += [ngettext("{attackers} attacks {defender}", "{attackers} attack {defender}", len(names),
+                             attackers=counted(names), defender=defender)
                     for defender, names in self.attacks.items()]
         if self.blocks:
-            results.append("blocks: " + ", ".join(self.blocks))
-        for player, (change, life, status) in self.life.items():
-            state = f", {status}" if status != "ok" else ""
-            results.append(f"{self.name(player)} {signed(change)} life ({life}{state})")
-        results += [f"{self.name(player)} mills {count}" for player, count in self.milled.items()]
-        if self.died:
-            results.append("dies: " + counted(self.died))
-        if self.left:
-            results.append("leaves: " + counted(self.left))
+            results.append(_("blocks: {blocks}", blocks=_(", ").join(self.blocks)))
+        results += self.combat.words(self.name)
         if results:
-            lines.append("    " + "; ".join(results) + ".")
+            lines.append("    " + _("; ").join(results) + _("."))
         return lines
+
+    def _deed(self, deed: str, effects: "TurnEffects") -> str:
+        words = effects.words(self.name)
+        return deed + " -> " + _("; ").join(words) if words else deed
+
+
+class TurnEffects:
+    """Results in a battle turn: each player's net life change with the life after, cards
+    milled, permanents that died or left the battlefield."""
+
+    def __init__(self):
+        self.life: dict[str, list] = {}  # player -> [net change, life after, status]
+        self.milled: Counter = Counter()
+        self.died: list[str] = []
+        self.left: list[str] = []  # exiled or returned to hand
+
+    def words(self, name) -> list[str]:
+        found = []
+        for player, (change, life, status) in self.life.items():
+            fields = dict(player=name(player), change=signed(change), life=life)
+            found.append(_("{player} {change} life ({life})", **fields) if status == "ok" else
+                         _("{player} {change} life ({life}, {status})", status=status_word(str(status)), **fields))
+        found += [_("{player} mills {count}", player=name(player), count=count) for player, count in self.milled.items()]
+        if self.died:
+            found.append(_("dies: {cards}", cards=counted(self.died)))
+        if self.left:
+            found.append(_("leaves: {cards}", cards=counted(self.left)))
+        return found

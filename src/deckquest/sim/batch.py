@@ -1,26 +1,33 @@
 """``simulate``: many seeded runs of one scenario, on worker processes, into a ``Report``.
 
 Run ``i`` of a batch seeded ``S`` is seeded ``run_seed(S, i)`` and nothing else, and the
-tallies of the chunks are only ever added up, so a batch gives the same report on one
-job or twelve. Workers come from ``concurrent.futures`` (the standard library): each one
-rebuilds the ``Program`` from the compiled scenario once, then plays chunks of run
-indexes. Ctrl-C stops the batch between chunks; the report covers the chunks finished.
+tallies of the chunks are added up in chunk order, so a batch gives the same report on one
+job or twelve, or on a Dask cluster (sim/cluster.py). Workers come from
+``concurrent.futures`` (the standard library): each one rebuilds the ``Program`` from the
+compiled scenario once, then plays chunks of run indexes. With a precision (``--precision``)
+the batch stops after the first prefix of chunks whose runs know every share to ±P
+(sim/precision.py). Ctrl-C stops the batch between chunks; the report covers the chunks
+finished.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import queue
 import signal
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, Protocol
 
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import make_agent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program
+from deckquest.sim.precision import Precision, PrecisionChunks
 from deckquest.sim.report import Report, build_report
 from deckquest.sim.trace import ScriptMap, Tally, play_runs, run_seed
 from deckquest.systems import system_of
@@ -28,6 +35,7 @@ from deckquest.systems import system_of
 SIM_AGENTS = ("random", "first", "best")
 MAX_CHUNK = 500
 MIN_CHUNK = 20
+ABANDON_STEP = 10  # runs between looks at "the batch has stopped" in a worker
 
 Progress = Callable[[int, int], None]  # (runs done, runs in the batch)
 
@@ -56,12 +64,18 @@ class Player:
         self.map = ScriptMap(self.program)
         self.agent = make_agent(batch.agent, system=self.program.system)
 
-    def play(self, start: int, stop: int) -> Tally:
+    def play(self, start: int, stop: int, abandoned: Callable[[], bool] | None = None) -> Tally:
+        """Runs ``start`` to ``stop``; with ``abandoned``, asked every few runs, a worker
+        gives up a chunk the batch no longer needs (the parent throws its tally away)."""
         tally = Tally()
         batch = self.batch
-        play_runs(self.program, self.map, self.agent,
-                  [(index, run_seed(batch.seed, index)) for index in range(start, stop)],
-                  batch.max_steps, tally)
+        step = stop - start if abandoned is None else ABANDON_STEP
+        for first in range(start, stop, step):
+            if abandoned is not None and abandoned():
+                break
+            play_runs(self.program, self.map, self.agent,
+                      [(index, run_seed(batch.seed, index)) for index in range(first, min(first + step, stop))],
+                      batch.max_steps, tally)
         return tally
 
 
@@ -74,7 +88,7 @@ def set_difficulty(program: Program, line: int, difficulty: int) -> None:
             if isinstance(stmt, (ast.Check, ast.Recruit)) and stmt.span.line == line and stmt.span.file == main:
                 program.sites[id(stmt)] = replace(program.sites[id(stmt)], difficulty=difficulty)
                 return
-    raise DeckquestError(f"no check at line {line} of {main}")
+    raise DeckquestError(_("no check at line {line} of {main}", line=line, main=main))
 
 
 # ---------------------------------------------------------------- preparing a batch
@@ -102,7 +116,7 @@ def make_batch(script, *, party=None, agent: str = "best", seed: int = 0,
     scenario, members = load(script, party)
     names = SIM_AGENTS + tuple(a for a in getattr(system_of(scenario), "agents", ()) if a not in SIM_AGENTS)
     if agent not in names:
-        raise UsageError(f"unknown simulation agent `{agent}`", hint=f"agents: {', '.join(names)}")
+        raise UsageError(_("unknown simulation agent `{agent}`", agent=agent), hint=_("agents: {names}", names=', '.join(names)))
     party_file = str(party) if isinstance(party, (str, Path)) else None
     return Batch(scenario, members, agent, seed, max_steps, tuple(overrides), party_file)
 
@@ -136,31 +150,87 @@ class Chunks:
 
 def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *,
              party=None, agent: str = "best", max_steps: int = DEFAULT_MAX_STEPS,
-             progress: Progress | None = None, overrides=()) -> Report:
+             progress: Progress | None = None, overrides=(), precision: float | None = None,
+             scheduler: str | None = None) -> Report:
     """Play ``runs`` seeded runs of ``script`` and report on them.
 
     ``script`` is a .quest path, ``PACK/SCENARIO`` of an installed pack, or a compiled
     ``Scenario``; ``party`` a party YAML path or a list of ``PartyMember``. ``jobs`` worker
     processes (default: one per core); the report is the same for every ``jobs``.
-    ``progress(done, total)`` is called after each chunk. Ctrl-C returns the report of
-    the runs finished so far, with ``report.interrupted`` set.
+    ``precision`` (e.g. 0.02): stop once every ending's and battle outcome's 95% interval
+    is within ±precision, ``runs`` being the cap. ``scheduler``: the address of a Dask
+    scheduler to play the chunks on instead (the same report). ``progress(done, total)``
+    is called after each chunk. Ctrl-C returns the report of the runs finished so far,
+    with ``report.interrupted`` set.
     """
     if runs < 1:
-        raise UsageError(f"the number of runs must be at least 1, not {runs}")
+        raise UsageError(_("the number of runs must be at least 1, not {runs}", runs=runs))
+    if precision is not None and not 0 < precision < 0.5:
+        raise UsageError(_("the precision must be above 0 and below 0.5, not {precision}", precision=precision))
     batch = make_batch(script, party=party, agent=agent, seed=seed, max_steps=max_steps,
                        overrides=overrides)
     player = Player(batch)  # in the parent too: user errors surface here, and the map
+    rule = Precision(precision) if precision is not None else None
     jobs = max(1, jobs if jobs is not None else available_cores())
-    ranges = Chunks(runs, jobs)
+    ranges = PrecisionChunks(runs) if rule is not None else Chunks(runs, jobs)
+    merged = InOrder(player.map, rule)
     started = time.perf_counter()
-    if jobs == 1 or ranges.count == 1:
-        tally, interrupted = _run_here(player, ranges, runs, progress)
+    if scheduler is not None:
+        from deckquest.sim.cluster import run_on_cluster
+
+        interrupted, jobs = run_on_cluster(scheduler, batch, ranges, merged, progress)
+    elif jobs == 1 or ranges.count == 1:
+        interrupted = _run_here(player, ranges, merged, progress)
     else:
-        tally, interrupted = _run_pool(batch, ranges, runs, min(jobs, ranges.count), progress)
-    report = build_report(player.map, tally, batch, runs_requested=runs, interrupted=interrupted)
+        interrupted = _run_pool(batch, ranges, min(jobs, ranges.count), merged, progress)
+    tally = merged.tally
+    report = build_report(player.map, tally, batch, runs_requested=runs, interrupted=interrupted,
+                          precision=None if rule is None else rule.section(player.map, tally))
     report.jobs = jobs
     report.elapsed = time.perf_counter() - started
     return report
+
+
+class InOrder:
+    """The chunks' tallies added up in chunk order, the stop rule asked after each one.
+
+    A chunk that finishes before an earlier one waits here; so the rule only ever sees the
+    runs of a prefix of chunks, whatever order workers finish in, and stops the batch at
+    the same run on one job, twelve, or a cluster. Chunks past the stop are thrown away.
+    """
+
+    def __init__(self, script_map: ScriptMap, rule: Precision | None):
+        self.map = script_map
+        self.rule = rule
+        self.tally = Tally()
+        self.next = 0  # the chunk whose tally comes next
+        self.waiting: dict[int, Tally] = {}  # chunks finished out of order
+        self.stopped = False  # the rule is met: no more chunks are needed
+
+    def add(self, number: int, tally: Tally) -> None:
+        if self.stopped:
+            return
+        self.waiting[number] = tally
+        while self.next in self.waiting and not self.stopped:
+            self.tally.merge(self.waiting.pop(self.next))
+            self.next += 1
+            self.stopped = self.rule is not None and self.rule.reached(self.map, self.tally)
+
+    def expected(self, cap: int) -> int:
+        """The runs the batch will likely play, for the progress bar: the cap, or with a rule
+        the runs at which the widest interval would be narrow enough (it shrinks as 1/sqrt(n))."""
+        runs = self.tally.runs
+        if self.rule is None or self.stopped or not runs:
+            return cap if not self.stopped else runs
+        widest = self.rule.widest(self.map, self.tally)
+        if widest is None:
+            return cap
+        return max(runs, min(cap, int(runs * (widest.half_width / self.rule.target) ** 2) + 1))
+
+    def add_waiting(self) -> None:
+        """After Ctrl-C: every chunk finished counts, in order or not (adding commutes)."""
+        for number in sorted(self.waiting):
+            self.tally.merge(self.waiting.pop(number))
 
 
 class _CtrlC:
@@ -192,60 +262,104 @@ class _CtrlC:
             signal.signal(signal.SIGINT, self.previous)
 
 
-def _run_here(player: Player, ranges: Chunks, runs: int, progress: Progress | None):
-    tally = Tally()
+def _run_here(player: Player, ranges, merged: InOrder, progress: Progress | None) -> bool:
+    """Play the chunks in this process, one after the other; True when interrupted."""
     with _CtrlC() as ctrl_c:
         try:
-            for start, stop in ranges:
-                tally.merge(player.play(start, stop))
+            for number, (start, stop) in enumerate(ranges):
+                merged.add(number, player.play(start, stop))
                 if progress is not None:
-                    progress(tally.runs, runs)
+                    progress(merged.tally.runs, merged.expected(ranges.runs))
+                if merged.stopped:
+                    return False
                 if ctrl_c.stopped:
-                    return tally, True
+                    return True
         except KeyboardInterrupt:
-            return tally, True
-    return tally, False
+            return True
+    return False
+
+
+class Task(Protocol):
+    """A chunk in flight: a ``concurrent.futures.Future`` or sim/cluster.py's Dask task."""
+
+    def add_done_callback(self, fn: Callable[["Task"], object]) -> object: ...
+    def result(self) -> Tally: ...
+    def done(self) -> bool: ...
+    def cancel(self) -> bool: ...
+
+
+def drive(submit: Callable[[tuple[int, int]], Task], slots: int, ranges, merged: InOrder,
+          progress: Progress | None) -> bool:
+    """Keep ``slots`` chunks in flight, hand each finished one to ``merged``; True when
+    interrupted. On a stop the chunks in flight are left to the caller to abandon."""
+    finished: queue.Queue[int] = queue.Queue()  # fed by the tasks' callbacks, from other threads
+    chunks = enumerate(ranges)
+    pending: dict[int, Task] = {}
+    interrupted = False
+    with _CtrlC() as ctrl_c:
+        try:
+            while not merged.stopped and not interrupted:
+                while len(pending) < slots:
+                    item = next(chunks, None)
+                    if item is None:
+                        break
+                    number, bounds = item
+                    pending[number] = task = submit(bounds)
+                    task.add_done_callback(_announce(finished, number))
+                if not pending:
+                    break
+                try:
+                    number = finished.get(timeout=0.2)
+                except queue.Empty:
+                    pass
+                else:
+                    merged.add(number, pending.pop(number).result())
+                    if progress is not None:
+                        progress(merged.tally.runs, merged.expected(ranges.runs))
+                interrupted = ctrl_c.stopped
+        except KeyboardInterrupt:
+            interrupted = True
+        if interrupted:  # let the running chunks finish, and count them
+            for number, task in pending.items():
+                if task.done() or not task.cancel():
+                    merged.add(number, task.result())
+            merged.add_waiting()
+        else:
+            for task in pending.values():
+                task.cancel()
+    return interrupted
+
+
+def _announce(finished: "queue.Queue[int]", number: int) -> Callable[[Task], None]:
+    """A task's done callback: put its chunk number on the queue the driver waits on."""
+    def done(_: Task) -> None:
+        finished.put(number)
+    return done
 
 
 _PLAYER: Player | None = None
+_ABANDON = None  # the batch's "stopped" event, shared with the parent
 
 
-def _start_worker(batch: Batch) -> None:
+def _start_worker(batch: Batch, abandon) -> None:
     """A worker ignores Ctrl-C (the parent decides) and prepares the program once."""
-    global _PLAYER
+    global _PLAYER, _ABANDON
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _PLAYER = Player(batch)
+    _ABANDON = abandon
 
 
 def _play_chunk(bounds: tuple[int, int]) -> Tally:
-    return _PLAYER.play(*bounds)
+    assert _PLAYER is not None and _ABANDON is not None
+    return _PLAYER.play(*bounds, abandoned=_ABANDON.is_set)
 
 
-def _run_pool(batch: Batch, ranges: Chunks, runs: int, jobs: int, progress: Progress | None):
-    """Keep two chunks per worker in flight; merge each as it finishes."""
-    tally = Tally()
-    waiting = iter(ranges)
-    pending: set = set()
-    interrupted = False
-    with _CtrlC() as ctrl_c, ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch,)) as pool:
-        try:
-            while True:
-                while len(pending) < 2 * jobs and not interrupted:
-                    bounds = next(waiting, None)
-                    if bounds is None:
-                        break
-                    pending.add(pool.submit(_play_chunk, bounds))
-                if not pending:
-                    break
-                done, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
-                for future in done:
-                    tally.merge(future.result())
-                if done and progress is not None:
-                    progress(tally.runs, runs)
-                interrupted = interrupted or ctrl_c.stopped
-        except KeyboardInterrupt:
-            interrupted = True
-            for future in pending:  # let the running chunks finish, and count them
-                if not future.cancel():
-                    tally.merge(future.result())
-    return tally, interrupted
+def _run_pool(batch: Batch, ranges, jobs: int, merged: InOrder, progress: Progress | None) -> bool:
+    """Two chunks per worker process in flight; when the stop rule is met, the chunks still
+    running are abandoned (the workers see the event within a few runs)."""
+    abandon = multiprocessing.get_context().Event()
+    with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch, abandon)) as pool:
+        interrupted = drive(lambda bounds: pool.submit(_play_chunk, bounds), 2 * jobs, ranges, merged, progress)
+        if merged.stopped:
+            abandon.set()
+    return interrupted

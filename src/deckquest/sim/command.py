@@ -8,24 +8,37 @@ from __future__ import annotations
 
 from typing import Callable
 
+from deckquest.i18n import _, language, ngettext
 from deckquest.errors import UsageError
 from deckquest.runtime.command import compile_script, party_members
 
 INTERRUPTED = 130  # the shell's code for "stopped by Ctrl-C"
 
 
-def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: str, json_file, html_file,
-        max_steps: int, progress: bool, echo: Callable[..., None]) -> int:
+DEFAULT_RUNS = 2_000  # ending shares to about ±2 points
+PRECISION_CAP = 100_000  # the most runs --precision plays when -n does not say
+
+
+def sim(script: str, *, runs: int | None, seed: int, jobs: int | None, party, agent: str, json_file, html_file,
+        max_steps: int, progress: bool, echo: Callable[..., None], precision: str | None = None,
+        scheduler: str | None = None) -> int:
     """Run the batch, print the text report, write the files; the exit code."""
     from deckquest.sim.batch import simulate
+    from deckquest.sim.precision import parse_precision
     from deckquest.sim.progress import ProgressBar
 
+    target = parse_precision(precision) if precision is not None else None
+    if runs is None:
+        runs = DEFAULT_RUNS if target is None else PRECISION_CAP
+    if scheduler is not None and jobs is not None:
+        raise UsageError("--jobs is for worker processes on this machine; with --scheduler the cluster's "
+                         "workers play the runs", hint="leave out --jobs, or --scheduler")
     for output in (json_file, html_file):
         check_output_folder(output)
     bar = ProgressBar() if progress else None
     try:
-        report = simulate(compile_script(script), runs, seed, jobs, party=party_members(party), agent=agent, max_steps=max_steps,
-                          progress=bar)
+        report = simulate(compile_script(script), runs, seed, jobs, party=party_members(party), agent=agent,
+                          max_steps=max_steps, progress=bar, precision=target, scheduler=scheduler)
     finally:
         if bar is not None:
             bar.close()
@@ -36,10 +49,18 @@ def sim(script: str, *, runs: int, seed: int, jobs: int | None, party, agent: st
     echo(report.text(), nl=False)
     if progress:  # with the bar, the final speed; without it (a pipe, CI) stderr stays quiet
         rate = report.runs / report.elapsed if report.elapsed else 0.0
-        echo(f"{report.runs:,} runs in {report.elapsed:.2f} s on {report.jobs} job"
-             f"{'s' if report.jobs != 1 else ''} ({rate:,.0f} runs/s)", err=True)
+        with language(report.language):
+            if scheduler is not None:
+                echo(ngettext("{runs:,} runs in {seconds:.2f} s on {count} worker thread ({rate:,.0f} runs/s)",
+                              "{runs:,} runs in {seconds:.2f} s on {count} worker threads ({rate:,.0f} runs/s)",
+                              report.jobs, runs=report.runs, seconds=report.elapsed, rate=rate), err=True)
+            else:
+                echo(ngettext("{runs:,} runs in {seconds:.2f} s on {count} job ({rate:,.0f} runs/s)",
+                              "{runs:,} runs in {seconds:.2f} s on {count} jobs ({rate:,.0f} runs/s)", report.jobs,
+                              runs=report.runs, seconds=report.elapsed, rate=rate), err=True)
     if report.interrupted:
-        echo(f"interrupted: the report covers the {report.runs:,} runs finished", err=True)
+        with language(report.language):
+            echo(_("interrupted: the report covers the {runs:,} runs finished", runs=report.runs), err=True)
         return INTERRUPTED
     return 0
 
@@ -51,8 +72,8 @@ def check_output_folder(path) -> None:
     from deckquest.errors import DeckquestError, file_span
 
     if path and not Path(path).parent.is_dir():
-        raise DeckquestError(f"cannot write {path}: the folder {Path(path).parent} does not exist",
-                             file_span(path), hint="create the folder first, or write the report elsewhere")
+        raise DeckquestError(_("cannot write {path}: the folder {parent} does not exist", path=path, parent=Path(path).parent),
+                             file_span(path), hint=_("create the folder first, or write the report elsewhere"))
 
 
 def explore_command(script: str, *, party, seed: int, max_steps: int, json_file, html_file,
@@ -64,7 +85,7 @@ def explore_command(script: str, *, party, seed: int, max_steps: int, json_file,
     from deckquest.sim.report import write_atomically
 
     if html_file:
-        raise UsageError("--html goes with random runs; --explore prints its findings and writes --json")
+        raise UsageError(_("--html goes with random runs; --explore prints its findings and writes --json"))
     check_output_folder(json_file)
     report = explore(compile_script(script), party=party_members(party), seed=seed, max_steps=max_steps)
     if json_file:
@@ -94,7 +115,7 @@ def graph(script: str, *, fmt: str, sim_json, output, echo: Callable[..., None])
     from deckquest.sim.batch import load
     from deckquest.sim.graph import exit_rates, render, scene_graph
 
-    scenario, _ = load(compile_script(script))
+    scenario, _program = load(compile_script(script))
     graph_ = scene_graph(scenario)
     rates = exit_rates(graph_, read_report(sim_json, scenario), str(scenario.path)) if sim_json else None
     text = render(graph_, fmt, rates)
@@ -115,19 +136,19 @@ def read_report(path, scenario) -> dict:
     path = Path(path)
     try:
         if path.stat().st_size > MAX_REPORT_BYTES:
-            raise DeckquestError(f"{path} is larger than a sim report can be ({MAX_REPORT_BYTES // 2**20} MB)",
+            raise DeckquestError(_("{path} is larger than a sim report can be ({value} MB)", path=path, value=MAX_REPORT_BYTES // 2**20),
                                  file_span(path))
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as error:
-        raise DeckquestError(f"cannot read {path}: {error.strerror}", file_span(path)) from None
+        raise DeckquestError(_("cannot read {path}: {strerror}", path=path, strerror=error.strerror), file_span(path)) from None
     except (ValueError, RecursionError):
-        raise DeckquestError(f"{path} is not a JSON sim report", file_span(path),
-                             hint="write one with: deckquest sim SCRIPT --json FILE") from None
+        raise DeckquestError(_("{path} is not a JSON sim report", path=path), file_span(path),
+                             hint=_("write one with: deckquest sim SCRIPT --json FILE")) from None
     if not isinstance(data, dict) or not isinstance(data.get("lines"), dict) or "runs" not in data:
-        raise DeckquestError(f"{path} is not a JSON sim report", file_span(path),
-                             hint="write one with: deckquest sim SCRIPT --json FILE")
+        raise DeckquestError(_("{path} is not a JSON sim report", path=path), file_span(path),
+                             hint=_("write one with: deckquest sim SCRIPT --json FILE"))
     title = data.get("scenario", {}).get("title") if isinstance(data.get("scenario"), dict) else None
     if title != scenario.title:
-        raise DeckquestError(f"{path} is a report of \"{title}\", not of \"{scenario.title}\"", file_span(path),
-                             hint="simulate this script again: deckquest sim SCRIPT --json FILE")
+        raise DeckquestError(_("{path} is a report of \"{title}\", not of \"{title2}\"", path=path, title=title, title2=scenario.title), file_span(path),
+                             hint=_("simulate this script again: deckquest sim SCRIPT --json FILE"))
     return data

@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from html import escape
 
+from deckquest.sim.precision import precision_line
+from deckquest.engine.colors import check_kind_word, who_word
+from deckquest.i18n import _, current, pgettext
+from deckquest.sim.report import outcome_word, rating_word
 from deckquest.systems import REGISTRY
 
 BAR_HEIGHT = 22
@@ -54,6 +58,7 @@ def paired_bar_chart(title: str, rows: list[tuple[str, float, float | None]]) ->
         f'<svg class="chart" role="img" aria-label="{escape(title)}" width="{CHART_WIDTH}" '
         f'height="{height}" xmlns="http://www.w3.org/2000/svg">'
     ]
+    words = {"simulated": _("simulated"), "exact": _("exact")}
     for index, (label, rate, exact) in enumerate(rows):
         y = 5 + index * 2 * BAR_HEIGHT
         parts.append(f'<text x="0" y="{y + 15}">{escape(label[:38])}</text>')
@@ -63,9 +68,9 @@ def paired_bar_chart(title: str, rows: list[tuple[str, float, float | None]]) ->
             width = max(0.0, min(1.0, value)) * span
             parts.append(
                 f'<rect class="bar {name}" x="{LABEL_WIDTH}" y="{y + offset + 2}" width="{width:.1f}" '
-                f'height="{BAR_HEIGHT - 8}" fill="{color}"><title>{name} {value:.1%}</title></rect>'
+                f'height="{BAR_HEIGHT - 8}" fill="{color}"><title>{words[name]} {value:.1%}</title></rect>'
             )
-            parts.append(f'<text x="{LABEL_WIDTH + width + 6:.1f}" y="{y + offset + 13}">{name} {value:.1%}</text>')
+            parts.append(f'<text x="{LABEL_WIDTH + width + 6:.1f}" y="{y + offset + 13}">{words[name]} {value:.1%}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
@@ -124,13 +129,21 @@ def percent(value: float | None) -> str:
 
 def render_page(data: dict) -> str:
     """The whole report as one HTML document: verdict, charts, then the tables."""
-    title = f"{data['scenario']['title']}: difficulty report"
+    title = _("{title}: difficulty report", title=data["scenario"]["title"])
     body = [f"<h1>{escape(title)}</h1>", _meta(data), _verdict(data["verdict"]),
             _endings(data), _funnel(data), _scene_graph(data), _checks(data), _pcs(data), _battles(data),
             _coverage(data), _system(data), _problems(data)]
-    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+    return (f'<!DOCTYPE html>\n<html lang="{current()}"><head><meta charset="utf-8">'
             f"<title>{escape(title)}</title><style>{STYLE}</style></head>"
             f"<body>{''.join(body)}</body></html>\n")
+
+
+def _heading(anchor: str, text: str) -> str:
+    return f'<h2 id="{anchor}">{escape(text)}</h2>'
+
+
+def _paragraph(text: str) -> str:
+    return f"<p>{escape(text)}</p>"
 
 
 def _system(data: dict) -> str:
@@ -141,10 +154,14 @@ def _system(data: dict) -> str:
 
 
 def _meta(data: dict) -> str:
-    text = (f"{data['runs']:,} runs of {escape(data['scenario']['path'])}, seed {data['seed']}, "
-            f"agent {escape(data['agent'])}, rules {escape(data['scenario']['rules'])}")
+    text = escape(_("{runs:,} runs of {path}, seed {seed}, agent {agent}, rules {rules}", runs=data["runs"],
+                    path=data["scenario"]["path"], seed=data["seed"], agent=data["agent"],
+                    rules=data["scenario"]["rules"]))
     if data["interrupted"]:
-        text += f" (interrupted: {data['runs']:,} of {data['runs_requested']:,} runs)"
+        text += escape(_(" (interrupted: {runs:,} of {requested:,} runs)", runs=data["runs"],
+                         requested=data["runs_requested"]))
+    if "precision" in data:
+        text += f"<br>{escape(precision_line(data))}"
     return f'<p class="meta">{text}</p>'
 
 
@@ -156,14 +173,18 @@ def _verdict(verdict: dict) -> str:
 
 def _endings(data: dict) -> str:
     details = data["ending_details"]
-    rows = [(d["outcome"], d["share"], f"{d['share']:.1%} ({d['runs']:,})") for d in details]
+    rows = [(outcome_word(d["outcome"]), d["share"], f"{d['share']:.1%} ({d['runs']:,})") for d in details]
     if data["stuck"]:
-        rows.append(("(stuck)", data["stuck"] / data["runs"], f"{data['stuck'] / data['runs']:.1%}"))
-    table_rows = [[d["outcome"], d["runs"], percent(d["share"]),
-                   f"{percent(d['interval'][0])} to {percent(d['interval'][1])}", d["rating"],
+        rows.append(("(" + _("stuck") + ")", data["stuck"] / data["runs"], f"{data['stuck'] / data['runs']:.1%}"))
+    table_rows = [[outcome_word(d["outcome"]), d["runs"], percent(d["share"]),
+                   _span(d["interval"][0], d["interval"][1]), rating_word(d["rating"]),
                    "; ".join(d["reasons"])] for d in details]
-    return ('<h2 id="endings">Endings</h2>' + bar_chart("Ending shares", rows, "#55a868")
-            + table(["ending", "runs", "share", "95% interval", "rating", "why"], table_rows))
+    return (_heading("endings", _("Endings")) + bar_chart(_("Ending shares"), rows, "#55a868")
+            + table([_("ending"), _("runs"), _("share"), _("95% interval"), _("rating"), _("why")], table_rows))
+
+
+def _span(low: float | None, high: float | None) -> str:
+    return _("{low} to {high}", low=percent(low), high=percent(high))
 
 
 def _funnel(data: dict) -> str:
@@ -172,8 +193,8 @@ def _funnel(data: dict) -> str:
             for scene_id, info in scenes.items()]
     table_rows = [[scene_id, info["title"], info["reached"], percent(info["share"]), info["ended_here"]]
                   for scene_id, info in scenes.items()]
-    return ('<h2 id="scenes">Scene funnel</h2>' + bar_chart("Scene reach", rows)
-            + table(["scene", "title", "runs reaching it", "share", "runs ending there"], table_rows))
+    return (_heading("scenes", _("Scene funnel")) + bar_chart(_("Scene reach"), rows)
+            + table([_("scene"), _("title"), _("runs reaching it"), _("share"), _("runs ending there")], table_rows))
 
 
 def _scene_graph(data: dict) -> str:
@@ -182,59 +203,63 @@ def _scene_graph(data: dict) -> str:
     graph, rates = SceneGraph.from_dict(data["graph"])
     if not graph.nodes:  # a whole game without scenes
         return ""
-    return ('<h2 id="graph">Scenes and exits</h2><p>Each exit with the branch that takes it and the '
-            "times runs took it per run (above 100% when parties loop).</p>"
-            f'<div class="graph">{to_svg(graph, rates)}</div>')
+    return (_heading("graph", _("Scenes and exits"))
+            + _paragraph(_("Each exit with the branch that takes it and the times runs took it per run (above 100% "
+                           "when parties loop)."))
+            + f'<div class="graph">{to_svg(graph, rates)}</div>')
 
 
 def _checks(data: dict) -> str:
     checks = data["checks"]
     if not checks:
-        return '<h2 id="checks">Checks</h2><p>The script has no checks.</p>'
+        return _heading("checks", _("Checks")) + _paragraph(_("The script has no checks."))
     rows = [(f"{site['line']}: {site['label']}", site["rate"], site["exact"]) for site in checks]
     table_rows = []
     for site in checks:
         interval = site["interval"]
         table_rows.append([
-            site["line"], site["scene"], site["label"], f"{site['kind']} {site['difficulty']}", site["who"],
+            site["line"], site["scene"], site["label"], f"{check_kind_word(site['kind'])} {site['difficulty']}",
+            who_word(site["who"]),
             site["attempts"], percent(site["rate"]),
-            f"{percent(interval[0])} to {percent(interval[1])}" if interval else "-",
+            _span(interval[0], interval[1]) if interval else "-",
             percent(site["exact"]), percent(site["exact_boost"]), ", ".join(site["pcs_checking"])])
-    return ('<h2 id="checks">Checks: simulated success and fresh-deck odds</h2>'
-            + paired_bar_chart("Check success", rows)
-            + table(["line", "scene", "check", "kind", "by", "attempts", "success", "95% interval",
-                     "exact", "exact with boost", "PCs"], table_rows))
+    return (_heading("checks", _("Checks: simulated success and fresh-deck odds"))
+            + paired_bar_chart(_("Check success"), rows)
+            + table([_("line"), _("scene"), _("check"), _("kind"), _("by"), _("attempts"), pgettext("column", "success"),
+                     _("95% interval"), _("exact"), _("exact with boost"), _("PCs")], table_rows))
 
 
 def _pcs(data: dict) -> str:
-    parts = ['<h2 id="pcs">Player characters</h2>']
+    parts = [_heading("pcs", _("Player characters"))]
     rows = []
     for pc_id, pc in data["pcs"].items():
         rows.append([pc_id, pc["name"], percent(pc["dying_share"]), percent(pc["unconscious_share"]),
                      percent(pc["dead_share"]), pc["life_lost"]["mean"], pc["life_lost"]["p90"],
                      pc["library_end"]["mean"], pc["exhaustion_end"]["mean"]])
-    parts.append(table(["PC", "name", "dying", "unconscious", "dead", "life lost (mean)", "life lost (p90)",
-                        "library at end (mean)", "exhaustion zone at end (mean)"], rows))
+    parts.append(table([_("PC"), _("name"), _("dying"), _("unconscious"), _("dead"), _("life lost (mean)"),
+                        _("life lost (p90)"), _("library at end (mean)"), _("exhaustion zone at end (mean)")], rows))
     for pc_id, pc in data["pcs"].items():
         counts = {int(value): count for value, count in pc["life_lost"]["histogram"].items()}
-        parts.append(f"<h3>Life lost by {escape(pc['name'])} (runs per amount)</h3>")
-        parts.append(histogram_chart(f"Life lost by {pc['name']}", counts))
+        parts.append("<h3>" + escape(_("Life lost by {name} (runs per amount)", name=pc["name"])) + "</h3>")
+        parts.append(histogram_chart(_("Life lost by {name}", name=pc["name"]), counts))
     clock = data["clock"]
-    parts.append(f"<p>Game clock at the end: mean {clock['mean']:.0f} minutes, median {clock['p50']:.0f}, "
-                 f"90% of runs under {clock['p90']:.0f}, longest {clock['max']}.</p>")
+    parts.append("<p>" + _("Game clock at the end: mean {mean:.0f} minutes, median {p50:.0f}, 90% of runs under "
+                           "{p90:.0f}, longest {longest}.", mean=clock["mean"], p50=clock["p50"], p90=clock["p90"],
+                           longest=clock["max"]) + "</p>")
     return "".join(parts)
 
 
 def _battles(data: dict) -> str:
     battles = data["battles"]
     if not battles:
-        return '<h2 id="battles">Battles</h2><p>No battle was fought in these runs.</p>'
-    rows = [[row["line"], row["scene"], row["battles"], ", ".join(f"{k} {v:.1%}" for k, v in row["shares"].items()),
+        return _heading("battles", _("Battles")) + _paragraph(_("No battle was fought in these runs."))
+    rows = [[row["line"], row["scene"], row["battles"],
+             ", ".join(f"{outcome_word(k)} {v:.1%}" for k, v in row["shares"].items()),
              percent(row["tpk_share"]), row["pcs_out"]["mean"], row["turns"]["p50"], row["turns"]["p90"],
              row["damage_dealt_mean"], row["damage_taken_mean"]] for row in battles]
-    return ('<h2 id="battles">Battles</h2>'
-            + table(["line", "scene", "battles", "outcomes", "every PC out", "PCs out (mean)", "turns (median)", "turns (p90)",
-                     "damage dealt (mean)", "damage taken (mean)"], rows))
+    return (_heading("battles", _("Battles"))
+            + table([_("line"), _("scene"), _("battles"), _("outcomes"), _("every PC out"), _("PCs out (mean)"),
+                     _("turns (median)"), _("turns (p90)"), _("damage dealt (mean)"), _("damage taken (mean)")], rows))
 
 
 def _coverage(data: dict) -> str:
@@ -242,19 +267,21 @@ def _coverage(data: dict) -> str:
              ", ".join(row["partly"]) or "-"] for row in data["coverage"]]
     if not rows:
         return ""
-    return ('<h2 id="coverage">Cards in battles</h2><p>How much of each deck the battle engine '
-            "simulates; the battle figures leave out the text of the cards listed.</p>"
-            + table(["deck of", "cards", "simulated", "not simulated", "partly"], rows))
+    return (_heading("coverage", _("Cards in battles"))
+            + _paragraph(_("How much of each deck the battle engine simulates; the battle figures leave out the text "
+                           "of the cards listed."))
+            + table([_("deck of"), _("cards"), _("simulated"), _("not simulated"), _("partly")], rows))
 
 
 def _problems(data: dict) -> str:
-    parts = ['<h2 id="problems">Stuck runs, errors and unreached lines</h2>']
+    parts = [_heading("problems", _("Stuck runs, errors and unreached lines"))]
     stuck = [[scene, row["runs"], row["reason"], row["command"]] for scene, row in data["stuck_scenes"].items()]
     if stuck:
-        parts.append(table(["scene", "stuck runs", "why", "replay"], stuck))
+        parts.append(table([_("scene"), _("stuck runs"), _("why"), _("replay")], stuck))
     errors = [[row["line"], row["scene"], row["runs"], row["message"], row["command"]] for row in data["errors"]]
     if errors:
-        parts.append(table(["line", "scene", "runs", "error", "replay"], errors))
+        parts.append(table([_("line"), _("scene"), _("runs"), _("error"), _("replay")], errors))
     unreached = data["lines"]["unreached"]
-    parts.append(f"<p>Lines no run reached: {escape(', '.join(unreached)) if unreached else 'none'}.</p>")
+    parts.append("<p>" + escape(_("Lines no run reached: {lines}.", lines=", ".join(unreached) if unreached
+                                  else _("none"))) + "</p>")
     return "".join(parts)

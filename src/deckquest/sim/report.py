@@ -11,7 +11,10 @@ import json
 import shlex
 
 from deckquest import files
+from deckquest.engine.colors import check_kind_word, who_word
+from deckquest.i18n import _, current, language, language_for, ljust, localize, ngettext, rjust, width
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS
+from deckquest.sim.precision import precision_line
 from deckquest.sim.stats import histogram_mean, histogram_percentile, wilson_interval
 from deckquest.sim.trace import ERROR, ScriptMap, Tally, run_seed
 from deckquest.systems import REGISTRY
@@ -59,6 +62,7 @@ class Report:
         self.interrupted = data["interrupted"]
         self.jobs = 1
         self.elapsed = 0.0
+        self.language = current()  # the text and HTML pages are written in it
 
     def __repr__(self) -> str:
         return f"<Report of {self.runs:,} runs: {self.data['verdict']['headline']}>"
@@ -90,30 +94,42 @@ class Report:
     def write_html(self, path) -> None:
         from deckquest.sim.html import render_page
 
-        write_atomically(path, render_page(self.data))
+        with language(self.language):
+            write_atomically(path, render_page(self.data))
 
     def text(self) -> str:
-        return format_text(self.data)
+        with language(self.language):
+            return format_text(self.data)
 
 
 def write_atomically(path, text: str) -> None:
     """Write a report file atomically (never a half-written report)."""
-    files.write_atomically(path, text, hint="write the report into an existing folder you may write to")
+    files.write_atomically(path, text, hint=_("write the report into an existing folder you may write to"))
 
 
 # ---------------------------------------------------------------- building the data
 
 
 def build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: int,
-                 interrupted: bool) -> Report:
+                 interrupted: bool, precision: dict | None = None) -> Report:
+    """The report's data; its sentences (verdict, reasons) in the script's language (or --lang)."""
+    with language(language_for(script_map.program.scenario.language)):
+        return _build_report(script_map, tally, batch, runs_requested=runs_requested, interrupted=interrupted,
+                             precision=precision)
+
+
+def _build_report(script_map: ScriptMap, tally: Tally, batch, *, runs_requested: int,
+                  interrupted: bool, precision: dict | None = None) -> Report:
     program = script_map.program
     scenario = program.scenario
     runs = tally.runs
     data = {
-        "scenario": {"title": scenario.title, "path": str(scenario.path), "rules": program.rules},
+        "scenario": {"title": scenario.title, "path": str(scenario.path), "rules": program.rules,
+                     "success_endings": list(scenario.success_endings)},
         "runs": runs,
         "runs_requested": runs_requested,
         "interrupted": interrupted,
+        **({"precision": precision} if precision is not None else {}),  # sim --precision
         "seed": batch.seed,
         "agent": batch.agent,
         "max_steps": batch.max_steps,
@@ -220,7 +236,7 @@ def _checks(script_map: ScriptMap, tally: Tally) -> list[dict]:
         weights = [(row["attempts"], row["exact"]) for row in pcs.values()]
         boost_weights = [(row["attempts"], row["exact_boost"]) for row in pcs.values()]
         rows.append({
-            "scene": site.scene, "line": site.line, "label": site.label, "kind": site.kind,
+            "scene": site.scene, "line": site.line, "label": localize(site.label), "kind": site.kind,
             "difficulty": site.difficulty, "who": site.who, "pcs_checking": list(pcs),
             "attempts": attempts, "successes": successes, "refused": tally.refused.get(site.number, 0),
             "rate": _share(successes, attempts) if attempts else None,
@@ -309,7 +325,7 @@ def _replay(batch, index: int) -> dict:
 
 
 def _stuck(tally: Tally, batch) -> dict:
-    return {scene: {"runs": count, "reason": tally.first_stuck[scene][1],
+    return {scene: {"runs": count, "reason": localize(tally.first_stuck[scene][1]),
                     **_replay(batch, tally.first_stuck[scene][0])}
             for scene, count in sorted(tally.stuck.items(), key=lambda item: (-item[1], item[0]))}
 
@@ -318,7 +334,7 @@ def _errors(tally: Tally, batch, script_map: ScriptMap) -> list[dict]:
     rows = []
     for key, count in sorted(tally.errors.items(), key=lambda item: (-item[1], item[0])):
         message, file, line, scene = key
-        row = {"message": message, "line": line, "scene": scene, "runs": count,
+        row = {"message": localize(message), "line": line, "scene": scene, "runs": count,
                **_replay(batch, tally.first_error[key][0])}
         if file and file != script_map.main_file:
             row["file"] = file
@@ -340,6 +356,21 @@ def _lines(script_map: ScriptMap, tally: Tally) -> dict:
 # ---------------------------------------------------------------- the verdict
 
 
+def rating_word(rating: str) -> str:
+    """A verdict's or an ending's rating (the JSON keeps the English word) in the current language."""
+    words = {"easy": _("easy"), "fair": _("fair"), "hard": _("hard"), "very hard": _("very hard"),
+             "unknown": _("unknown"), "never": _("never"), "common": _("common"), "occasional": _("occasional"),
+             "rare": _("rare"), "very rare": _("very rare")}
+    return words.get(rating, rating)
+
+
+def outcome_word(outcome: str) -> str:
+    """How a run ended, in the current language."""
+    words = {"victory": _("victory"), "defeat": _("defeat"), "stuck": _("stuck"), ERROR: _("error"),
+             "abandoned": _("abandoned"), "escape": _("escape"), "stalemate": _("stalemate")}
+    return words.get(outcome, outcome)
+
+
 def _frequency(share: float, count: int) -> str:
     if count == 0:
         return "never"
@@ -353,7 +384,8 @@ def _frequency(share: float, count: int) -> str:
 
 
 def _site_name(site: dict) -> str:
-    return f"\"{site['label']}\" (line {site['line']}, {site['kind']} {site['difficulty']})"
+    return _("\"{label}\" (line {line}, {kind} {difficulty})", label=site["label"], line=site["line"],
+             kind=check_kind_word(site["kind"]), difficulty=site["difficulty"])
 
 
 def _ending_details(data: dict, tally: Tally) -> list[dict]:
@@ -367,10 +399,11 @@ def _ending_details(data: dict, tally: Tally) -> list[dict]:
                          if ending == outcome), key=lambda item: (-item[0], item[1]))[:3]
         reasons = []
         if where is not None:
-            reasons.append(f"most of these runs end in the scene `{where}` ({scenes[where] / count:.0%})")
+            reasons.append(_("most of these runs end in the scene `{scene}` ({share:.0%})", scene=where,
+                             share=scenes[where] / count))
         for n, number in failed:
             site = data["checks"][number]
-            reasons.append(f"{_site_name(site)} failed in {n / count:.0%} of these runs")
+            reasons.append(_("{site} failed in {share:.0%} of these runs", site=_site_name(site), share=n / count))
         details.append({
             "outcome": outcome, "runs": count, "share": _share(count, runs),
             "interval": _interval(count, runs), "rating": _frequency(count / runs if runs else 0, count),
@@ -380,56 +413,73 @@ def _ending_details(data: dict, tally: Tally) -> list[dict]:
 
 
 def _success_share(data: dict) -> tuple[float, str]:
-    """The party's success: victories if the script has them, else every end but defeat."""
+    """The party's success: the endings the script's header counts as success (`success
+    endings victory, "peace"`); without that line, victories if the script has them, else
+    every end but defeat."""
     runs = data["runs"] or 1
     endings = data["endings"]
+    declared = data["scenario"].get("success_endings")
+    if declared:
+        names = ", ".join(declared[:-1]) + (" or " if len(declared) > 1 else "") + declared[-1]
+        return sum(endings.get(name, 0) for name in declared) / runs, f"the party ends in {names}"
     if "victory" in endings:
-        return endings["victory"] / runs, "the party wins"
+        return endings["victory"] / runs, _("the party wins")
     good = sum(n for outcome, n in endings.items() if outcome not in ("defeat", ERROR))
-    return good / runs, "the party avoids defeat"
+    return good / runs, _("the party avoids defeat")
 
 
 def _verdict(data: dict) -> dict:
     runs = data["runs"]
     if runs == 0:
-        return {"rating": "unknown", "headline": "no run finished", "reasons": []}
+        return {"rating": "unknown", "headline": _("no run finished"), "reasons": []}
     share, what = _success_share(data)
     level = next((i for i, floor in enumerate(RATING_FLOORS) if share >= floor), len(RATING_FLOORS))
-    reasons = [f"{what} in {share:.1%} of {runs:,} runs"]
+    reasons = [ngettext("{what} in {share:.1%} of {count:,} run", "{what} in {share:.1%} of {count:,} runs", runs,
+                        what=what, share=share)]
     any_death = _any_death_share(data)
     if any_death >= DEADLY_SHARE and level < len(RATINGS) - 1:
         level += 1
-        reasons.append(f"a PC dies in {any_death:.0%} of runs: one rating harder")
+        reasons.append(_("a PC dies in {share:.0%} of runs: one rating harder", share=any_death))
     elif any_death:
-        reasons.append(f"a PC dies in {any_death:.1%} of runs")
+        reasons.append(_("a PC dies in {share:.1%} of runs", share=any_death))
     for site in _hardest_checks(data["checks"]):
         failures = site["attempts"] - site["successes"]
-        exact = (f" (on a fresh deck it succeeds {site['exact']:.0%})" if site["exact"] is not None else "")
-        reasons.append(f"{_site_name(site)} in `{site['scene']}` fails in {failures:,} of {site['attempts']:,} "
-                       f"attempts: it succeeds {site['successes'] / site['attempts']:.0%} of the time{exact}")
+        fields = dict(site=_site_name(site), scene=site["scene"], failures=failures, attempts=site["attempts"],
+                      rate=site["successes"] / site["attempts"])
+        if site["exact"] is None:
+            reasons.append(_("{site} in `{scene}` fails in {failures:,} of {attempts:,} attempts: it succeeds "
+                             "{rate:.0%} of the time", **fields))
+        else:
+            reasons.append(_("{site} in `{scene}` fails in {failures:,} of {attempts:,} attempts: it succeeds "
+                             "{rate:.0%} of the time (on a fresh deck it succeeds {exact:.0%})",
+                             exact=site["exact"], **fields))
     reasons += [_battle_reason(row) for row in _deadliest_battles(data["battles"])]
     reasons += _coverage_reasons(data["coverage"])
     ends = {scene: info["ended_here"] for scene, info in data["scenes"].items() if info["ended_here"]}
     if ends:
         scene = max(sorted(ends), key=ends.get)
-        reasons.append(f"most parties end in the scene `{scene}` ({ends[scene] / runs:.0%} of runs)")
+        reasons.append(_("most parties end in the scene `{scene}` ({share:.0%} of runs)", scene=scene,
+                         share=ends[scene] / runs))
     if data["stuck"]:
-        runs_word = "run" if data["stuck"] == 1 else "runs"
-        reasons.append(f"{data['stuck']:,} {runs_word} got stuck (see \"Stuck runs\" below)")
+        reasons.append(ngettext("{count:,} run got stuck (see \"Stuck runs\" below)",
+                                "{count:,} runs got stuck (see \"Stuck runs\" below)", data["stuck"]))
     errors = sum(row["runs"] for row in data["errors"])
     if errors:
-        reasons.append(f"{errors:,} runs stopped on a runtime error (see errors)")
+        reasons.append(ngettext("{count:,} run stopped on a runtime error (see errors)",
+                                "{count:,} runs stopped on a runtime error (see errors)", errors))
     rating = RATINGS[level]
     return {"rating": rating, "success_share": round(share, 6),
-            "headline": f"{rating.upper()}: {what} in {share:.0%} of runs", "reasons": reasons}
+            "headline": _("{rating}: {what} in {share:.0%} of runs", rating=rating_word(rating).upper(), what=what,
+                          share=share), "reasons": reasons}
 
 
 def _coverage_reasons(rows: list[dict]) -> list[str]:
     """A warning for each battling deck whose cards the battle engine mostly cannot play."""
     from deckquest.engine.combat.battle import LOW_COVERAGE
 
-    return [f"battles simulate only {row['score']:.0%} of {row['name']}'s deck: the battle figures "
-            f"are rough (see `deckquest cards coverage`)" for row in rows if row["score"] < LOW_COVERAGE]
+    return [_("battles simulate only {score:.0%} of {name}'s deck: the battle figures are rough "
+              "(see `deckquest cards coverage`)", score=row["score"], name=row["name"])
+            for row in rows if row["score"] < LOW_COVERAGE]
 
 
 def _any_death_share(data: dict) -> float:
@@ -446,8 +496,9 @@ def _deadliest_battles(battles: list[dict], count: int = 2) -> list[dict]:
 
 
 def _battle_reason(row: dict) -> str:
-    return (f"the battle at line {row['line']} in `{row['scene']}` is lost in {row['shares']['defeat']:.1%} "
-            f"of {row['battles']:,} battles (every PC out at its end in {row['tpk_share']:.1%})")
+    return _("the battle at line {line} in `{scene}` is lost in {share:.1%} of {battles:,} battles "
+             "(every PC out at its end in {tpk:.1%})", line=row["line"], scene=row["scene"],
+             share=row["shares"]["defeat"], battles=row["battles"], tpk=row["tpk_share"])
 
 
 def _hardest_checks(checks: list[dict], count: int = 3) -> list[dict]:
@@ -465,65 +516,76 @@ def _pct(value: float | None) -> str:
 
 
 def format_text(data: dict) -> str:
-    lines = [f"{data['scenario']['title']}: {data['runs']:,} runs, seed {data['seed']}, agent {data['agent']}"]
+    lines = [_("{title}: {runs:,} runs, seed {seed}, agent {agent}", title=data["scenario"]["title"],
+               runs=data["runs"], seed=data["seed"], agent=data["agent"])]
     if data["interrupted"]:
-        lines.append(f"INTERRUPTED: {data['runs']:,} of {data['runs_requested']:,} runs finished")
+        lines.append(_("INTERRUPTED: {runs:,} of {requested:,} runs finished", runs=data["runs"],
+                       requested=data["runs_requested"]))
+    if "precision" in data:
+        lines.append(precision_line(data))
     verdict = data["verdict"]
-    lines += ["", f"Verdict: {verdict['headline']}"] + [f"  - {reason}" for reason in verdict["reasons"]]
-    lines += ["", "Endings                 runs   share   95% interval   rating"]
+    lines += ["", _("Verdict: {headline}", headline=verdict["headline"])]
+    lines += [f"  - {reason}" for reason in verdict["reasons"]]
+    lines += ["", _("Endings                 runs   share   95% interval   rating")]
     for detail in data["ending_details"]:
         low, high = detail["interval"]
-        lines.append(f"  {detail['outcome']:<18} {detail['runs']:>7,} {_pct(detail['share'])}  "
-                     f"{_pct(low)}-{_pct(high).strip():<7} {detail['rating']}")
+        lines.append(f"  {ljust(outcome_word(detail['outcome']), 18)} {detail['runs']:>7,} {_pct(detail['share'])}  "
+                     f"{_pct(low)}-{_pct(high).strip():<7} {rating_word(detail['rating'])}")
         lines += [f"      {reason}" for reason in detail["reasons"]]
     if data["stuck"]:
-        lines.append(f"  {'(stuck)':<18} {data['stuck']:>7,} {_pct(data['stuck'] / data['runs'])}")
-    lines += ["", "Scenes                  reached  share   ended here"]
+        stuck = "(" + _("stuck") + ")"
+        lines.append(f"  {ljust(stuck, 18)} {data['stuck']:>7,} {_pct(data['stuck'] / data['runs'])}")
+    lines += ["", _("Scenes                  reached  share   ended here")]
     for scene_id, scene in data["scenes"].items():
         lines.append(f"  {scene_id:<20} {scene['reached']:>8,} {_pct(scene['share'])}  {scene['ended_here']:>8,}")
     lines += _checks_text(data["checks"])
-    lines += ["", "PCs           dying  unconscious    dead   life lost (mean p50 p90)   library at end   exhaustion at end"]
+    lines += ["", _("PCs           dying  unconscious    dead   life lost (mean p50 p90)   library at end   "
+                    "exhaustion at end")]
     for pc_id, pc in data["pcs"].items():
         lines.append(
             f"  {pc_id:<10} {_pct(pc['dying_share'])} {_pct(pc['unconscious_share'])}      {_pct(pc['dead_share'])}   "
             f"{pc['life_lost']['mean']:6.1f} {pc['life_lost']['p50']:4.0f} {pc['life_lost']['p90']:4.0f}"
             f"            {pc['library_end']['mean']:6.1f}            {pc['exhaustion_end']['mean']:6.1f}")
     clock = data["clock"]
-    lines += ["", f"Game clock at the end: mean {clock['mean']:.0f} min, median {clock['p50']:.0f}, "
-                  f"90% under {clock['p90']:.0f}, longest {clock['max']} min"]
+    lines += ["", _("Game clock at the end: mean {mean:.0f} min, median {p50:.0f}, 90% under {p90:.0f}, "
+                    "longest {longest} min", mean=clock["mean"], p50=clock["p50"], p90=clock["p90"], longest=clock["max"])]
     lines += _battle_text(data["battles"])
     lines += _coverage_text(data["coverage"])
     if data["stuck_scenes"]:
-        lines += ["", "Stuck runs"]
+        lines += ["", _("Stuck runs")]
     for scene, row in data["stuck_scenes"].items():
-        lines.append(f"  in `{scene}`: {row['runs']:,} runs ({row['reason']}); replay: {row['command']}")
+        lines.append("  " + _("in `{scene}`: {runs:,} runs ({reason}); replay: {command}", scene=scene, runs=row["runs"],
+                              reason=row["reason"], command=row["command"]))
     for row in data["errors"]:
-        lines.append(f"Runtime error in {row['runs']:,} runs at line {row['line']} (scene `{row['scene']}`): "
-                     f"{row['message']}\n  replay: {row['command']}")
+        lines.append(_("Runtime error in {runs:,} runs at line {line} (scene `{scene}`): {message}", runs=row["runs"],
+                       line=row["line"], scene=row["scene"], message=row["message"]))
+        lines.append("  " + _("replay: {command}", command=row["command"]))
     lines += _system_text(data)
     unreached = data["lines"]["unreached"]
-    lines += ["", f"Lines no run reached: {', '.join(unreached) if unreached else 'none'}"]
+    lines += ["", _("Lines no run reached: {lines}", lines=", ".join(unreached) if unreached else _("none"))]
     return "\n".join(lines) + "\n"
 
 
 def _checks_text(checks: list[dict]) -> list[str]:
     """The checks table; its columns are as wide as their longest entry (never cut mid-word)."""
-    label = max([len("label")] + [len(site["label"]) for site in checks])
-    kind = max([len("kind")] + [len(site["kind"]) for site in checks])
-    who = max([len("who")] + [len(site["who"]) for site in checks])
-    lines = ["", f"Checks  line {'label':<{label}} {'kind':>{kind}} difficulty {'who':<{who}} "
-                 "attempts  success [95% interval]   exact  exact+boost"]
+    words = {"label": _("label"), "kind": _("kind"), "who": _("who")}
+    label = max([width(words["label"])] + [width(site["label"]) for site in checks])
+    kind = max([width(words["kind"])] + [width(check_kind_word(site["kind"])) for site in checks])
+    who = max([width(words["who"])] + [width(who_word(site["who"])) for site in checks])
+    lines = ["", _("Checks  line {label} {kind} difficulty {who} attempts  success [95% interval]   exact  exact+boost",
+                   label=ljust(words["label"], label), kind=rjust(words["kind"], kind), who=ljust(words["who"], who))]
     for site in checks:
         interval = site["interval"] or [None, None]
         lines.append(
-            f"        {site['line']:>4} {site['label']:<{label}} {site['kind']:>{kind}} {site['difficulty']:>10} "
-            f"{site['who']:<{who}} {site['attempts']:>8,}  {_pct(site['rate'])} "
+            f"        {site['line']:>4} {ljust(site['label'], label)} {rjust(check_kind_word(site['kind']), kind)} "
+            f"{site['difficulty']:>10} {ljust(who_word(site['who']), who)} {site['attempts']:>8,}  {_pct(site['rate'])} "
             f"[{_pct(interval[0]).strip()}-{_pct(interval[1]).strip()}]  {_pct(site['exact'])}  {_pct(site['exact_boost'])}")
         if len(site["pcs"]) > 1:
             for pc_id, row in site["pcs"].items():
                 rate = row["successes"] / row["attempts"]
-                lines.append(f"             {pc_id}: {row['attempts']:,} checks, {_pct(rate)} "
-                             f"(exact {_pct(row['exact']).strip()})")
+                lines.append("             " + _("{pc}: {attempts:,} checks, {rate} (exact {exact})", pc=pc_id,
+                                                   attempts=row["attempts"], rate=_pct(rate),
+                                                   exact=_pct(row["exact"]).strip()))
     return lines
 def _system_text(data: dict) -> list[str]:
     """The game system's section of the text page (GameSystem.report_text)."""
@@ -537,11 +599,12 @@ def _coverage_text(rows: list[dict]) -> list[str]:
         return []
     from deckquest.engine.combat.battle import LOW_COVERAGE
 
-    lines = ["", "Cards in battles (deckquest cards coverage DECK lists each card's text)"]
+    lines = ["", _("Cards in battles (deckquest cards coverage DECK lists each card's text)")]
     for row in rows:
-        warning = "  LOW: battle figures leave much of this deck out" if row["score"] < LOW_COVERAGE else ""
-        lines.append(f"  {row['name']}: {row['cards']} cards, {row['score']:.0%} simulated{warning}")
-        for label, names in (("not simulated", row["not_simulated"]), ("partly", row["partly"])):
+        warning = "  " + _("LOW: battle figures leave much of this deck out") if row["score"] < LOW_COVERAGE else ""
+        lines.append("  " + _("{name}: {cards} cards, {score:.0%} simulated", name=row["name"], cards=row["cards"],
+                              score=row["score"]) + warning)
+        for label, names in ((_("not simulated"), row["not_simulated"]), (_("partly"), row["partly"])):
             if names:
                 lines.append(f"      {label}: {', '.join(names)}")
     return lines
@@ -550,13 +613,15 @@ def _coverage_text(rows: list[dict]) -> list[str]:
 def _battle_text(battles: list[dict]) -> list[str]:
     if not battles:
         return []
-    shares = [", ".join(f"{k} {100 * v:.1f}%" for k, v in row["shares"].items()) for row in battles]
-    width = max(len("outcomes"), *(len(text) for text in shares))
-    lines = ["", f"Battles (line)   battles   {'outcomes':<{width}}  every PC out  PCs out (mean)  turns (p50 p90)"]
+    shares = [", ".join(f"{outcome_word(k)} {100 * v:.1f}%" for k, v in row["shares"].items()) for row in battles]
+    outcomes_word = _("outcomes")
+    columns = max(width(outcomes_word), *(width(text) for text in shares))
+    lines = ["", _("Battles (line)   battles   {outcomes}  every PC out  PCs out (mean)  turns (p50 p90)",
+                   outcomes=ljust(outcomes_word, columns))]
     for row, outcomes in zip(battles, shares):
-        lines.append(f"  {row['line']:>4}          {row['battles']:>8,}   {outcomes:<{width}}  "
+        lines.append(f"  {row['line']:>4}          {row['battles']:>8,}   {ljust(outcomes, columns)}  "
                      f"{_pct(row['tpk_share']):>12}  {row['pcs_out']['mean']:14.2f}  "
                      f"{row['turns']['p50']:.0f} {row['turns']['p90']:.0f}")
-    lines.append("  (every PC out: no PC was still ok at the battle's end, whatever its outcome: a horde that "
-                 "runs out of cards loses even to unconscious PCs, T-6.12)")
+    lines.append("  " + _("(every PC out: no PC was still ok at the battle's end, whatever its outcome: a horde that "
+                          "runs out of cards loses even to unconscious PCs, T-6.12)"))
     return lines

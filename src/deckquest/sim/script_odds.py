@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckquest.engine.colors import check_kind_word, who_word
+from deckquest.i18n import _, ljust, width
 from deckquest.runtime.interpreter import Program
 from deckquest.engine.odds import check_probability
 from deckquest.sim.trace import ScriptMap, Site
@@ -65,16 +67,19 @@ def _pc_odds(member, site: Site, rules: str) -> PcOdds:
 def format_script_odds(rules: str, sites: list[SiteOdds]) -> str:
     """The text of ``deckquest odds SCRIPT``: a block per check site, a line per PC."""
     if not sites:
-        return "the script has no check\n"
-    level = "difficulty" if rules == "2019" else "target number"
-    lines = [f"exact chance of success on a fresh library, {rules} rules"
-             + (" (with boost: T-4.6, when the check would fail)" if rules == "2019" else "")]
+        return _("the script has no check") + "\n"
+    level = _("difficulty") if rules == "2019" else _("target number")
+    lines = [_("exact chance of success on a fresh library, {rules} rules (with boost: T-4.6, when the check would "
+               "fail)", rules=rules) if rules == "2019"
+             else _("exact chance of success on a fresh library, {rules} rules", rules=rules)]
     for entry in sites:
         site = entry.site
-        lines += ["", f'"{site.label}" (line {site.line}, scene {site.scene}): {site.kind} {level} '
-                      f"{site.difficulty}, by {site.who}"]
-        width = max(len(o.name) for o in entry.pcs)
+        lines += ["", _("\"{label}\" (line {line}, scene {scene}): {kind} {level} {difficulty}, by {who}",
+                        label=site.label, line=site.line, scene=site.scene, kind=check_kind_word(site.kind),
+                        level=level, difficulty=site.difficulty, who=who_word(site.who))]
+        columns = max(width(o.name) for o in entry.pcs)
         for odds in entry.pcs:
-            boost = f"   with boost {100 * odds.with_boost:5.1f}%" if odds.with_boost is not None else ""
-            lines.append(f"    {odds.name:<{width}}  {100 * odds.success:5.1f}%{boost}")
+            boost = ("   " + _("with boost {rate:5.1f}%", rate=100 * odds.with_boost)
+                     if odds.with_boost is not None else "")
+            lines.append(f"    {ljust(odds.name, columns)}  {100 * odds.success:5.1f}%{boost}")
     return "\n".join(lines) + "\n"

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckquest.engine.colors import check_kind_word, who_word
+from deckquest.i18n import _, current, language, language_for
 from deckquest.errors import DeckquestError, UsageError, did_you_mean
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program
 from deckquest.sim.stats import wilson_interval
@@ -44,6 +46,7 @@ class TuneResult:
 
     easiest: Trial | None = None  # difficulty 0 and MAX_DIFFICULTY, tried when the target is missed
     hardest: Trial | None = None
+    language: str = "en"  # of the text: the script's `language`, or --lang
 
     @property
     def reached(self) -> bool:
@@ -56,29 +59,36 @@ class TuneResult:
         if self.reached:
             return None
         if self.easiest is not None and self.easiest.interval[1] < self.target:
-            return (f"the target cannot be reached: even at difficulty 0 the check succeeds only "
-                    f"{self.easiest.rate:.1%} of the time in context (the PCs' state when they reach it)")
+            return _("the target cannot be reached: even at difficulty 0 the check succeeds only {rate:.1%} of the "
+                     "time in context (the PCs' state when they reach it)", rate=self.easiest.rate)
         if self.hardest is not None and self.hardest.interval[0] > self.target:
-            return (f"the target cannot be reached: even at difficulty {MAX_DIFFICULTY} the check succeeds "
-                    f"{self.hardest.rate:.1%} of the time (critical cards always succeed, T-4.7)")
+            return _("the target cannot be reached: even at difficulty {difficulty} the check succeeds {rate:.1%} of "
+                     "the time (critical cards always succeed, T-4.7)", difficulty=MAX_DIFFICULTY, rate=self.hardest.rate)
         best = self.best
         around = [t for t in self.trials if abs(t.difficulty - best.difficulty) <= 1]
-        return (f"no difficulty gives {self.target:.0%}: "
-                + ", ".join(f"difficulty {t.difficulty} gives {t.rate:.1%}" for t in around)
-                + f"; difficulty {best.difficulty} is the closest")
+        return _("no difficulty gives {target:.0%}: {tried}; difficulty {best} is the closest", target=self.target,
+                 tried=", ".join(_("difficulty {difficulty} gives {rate:.1%}", difficulty=t.difficulty, rate=t.rate)
+                                 for t in around), best=best.difficulty)
 
     def text(self) -> str:
+        with language(self.language):
+            return self._text()
+
+    def _text(self) -> str:
         low, high = self.best.interval
-        lines = [f'"{self.site.label}" (line {self.site.line}, {self.site.kind}, by {self.site.who}): '
-                 f"target {self.target:.0%}",
-                 f"difficulty {self.best.difficulty}: success {self.best.rate:.1%} "
-                 f"(95% interval {low:.1%}-{high:.1%}, {self.best.attempts:,} attempts)"]
+        lines = [_("\"{label}\" (line {line}, {kind}, by {who}): target {target:.0%}", label=self.site.label,
+                   line=self.site.line, kind=check_kind_word(self.site.kind), who=who_word(self.site.who),
+                   target=self.target),
+                 _("difficulty {difficulty}: success {rate:.1%} (95% interval {low:.1%}-{high:.1%}, {attempts:,} "
+                   "attempts)", difficulty=self.best.difficulty, rate=self.best.rate, low=low, high=high,
+                   attempts=self.best.attempts)]
         reason = self.unreachable()
         if reason:
             lines.append(reason)
         if self.original is not None and self.original.difficulty != self.best.difficulty:
-            lines.append(f"now difficulty {self.original.difficulty}: success {self.original.rate:.1%}")
-        lines.append("tried: " + ", ".join(f"{t.difficulty}: {t.rate:.1%}" for t in self.trials))
+            lines.append(_("now difficulty {difficulty}: success {rate:.1%}", difficulty=self.original.difficulty,
+                           rate=self.original.rate))
+        lines.append(_("tried: {trials}", trials=", ".join(f"{t.difficulty}: {t.rate:.1%}" for t in self.trials)))
         return "\n".join(lines) + "\n"
 
 
@@ -88,11 +98,11 @@ def parse_target(text: str) -> float:
     try:
         value = float(cleaned)
     except ValueError:
-        raise UsageError(f"--target takes a rate like 60% or 0.6, not `{text}`") from None
+        raise UsageError(_("--target takes a rate like 60% or 0.6, not `{text}`", text=text)) from None
     if text.strip().endswith("%") or value > 1:
         value /= 100
     if not 0 <= value <= 1:
-        raise UsageError(f"--target must be between 0% and 100%, not `{text}`")
+        raise UsageError(_("--target must be between 0% and 100%, not `{text}`", text=text))
     return value
 
 
@@ -105,22 +115,31 @@ def find_site(script_map: ScriptMap, wanted: str) -> Site:
         matches = [s for s in sites if s.label.lower() == wanted.strip().lower()]
     labels = sorted({s.label for s in sites})
     if not matches:
-        hint = did_you_mean(wanted, labels) or ("checks: " + ", ".join(f'"{label}"' for label in labels)
-                                                if labels else "the script has no check")
-        raise DeckquestError(f"no check `{wanted}` in the script", hint=hint)
+        hint = did_you_mean(wanted, labels) or (_("checks: {names}", names=", ".join(f'"{label}"' for label in labels))
+                                                if labels else _("the script has no check"))
+        raise DeckquestError(_("no check `{wanted}` in the script", wanted=wanted), hint=hint)
     if len(matches) > 1:
         lines = ", ".join(str(s.line) for s in matches)
-        raise DeckquestError(f"{len(matches)} checks are labelled `{wanted}` (lines {lines})",
-                             hint="name one by its line: --check LINE")
+        raise DeckquestError(_("{matches} checks are labelled `{wanted}` (lines {lines})", matches=len(matches), wanted=wanted, lines=lines),
+                             hint=_("name one by its line: --check LINE"))
     return matches[0]
 
 
 def tune(script, check: str, target: float, *, runs: int = 2_000, seed: int = 0, jobs: int | None = None,
          party=None, agent: str = "best", max_steps: int = DEFAULT_MAX_STEPS) -> TuneResult:
     """Try difficulties of the check ``check`` (label or line) until the closest to ``target``."""
-    from deckquest.sim.batch import load, simulate
+    from deckquest.sim.batch import load
 
     scenario, members = load(script, party)
+    with language(language_for(scenario.language)):
+        return _tune(scenario, members, check, target, runs=runs, seed=seed, jobs=jobs, agent=agent,
+                     max_steps=max_steps)
+
+
+def _tune(scenario, members, check: str, target: float, *, runs: int, seed: int, jobs: int | None, agent: str,
+          max_steps: int) -> TuneResult:
+    from deckquest.sim.batch import simulate
+
     site = find_site(ScriptMap(Program(scenario, members)), check)
     trials: dict[int, Trial] = {}
 
@@ -130,8 +149,7 @@ def tune(script, check: str, target: float, *, runs: int = 2_000, seed: int = 0,
                               max_steps=max_steps, overrides=[(site.line, difficulty)])
             row = report.data["checks"][site.number]
             if not row["attempts"]:
-                raise DeckquestError(f'no run reached "{site.label}" (line {site.line}) '
-                                     f"with difficulty {difficulty}", hint="try more runs (-n) or another agent")
+                raise DeckquestError(_("no run reached \"{label}\" (line {line}) with difficulty {difficulty}", label=site.label, line=site.line, difficulty=difficulty), hint=_("try more runs (-n) or another agent"))
             trials[difficulty] = Trial(difficulty, row["attempts"], row["successes"])
         return trials[difficulty]
 
@@ -151,4 +169,5 @@ def tune(script, check: str, target: float, *, runs: int = 2_000, seed: int = 0,
     for neighbour in (best.difficulty - 1, best.difficulty + 1):
         if missed and 0 <= neighbour <= MAX_DIFFICULTY:
             trial(neighbour)
-    return TuneResult(site, target, best, original, tuple(trials[d] for d in sorted(trials)), *bounds)
+    return TuneResult(site, target, best, original, tuple(trials[d] for d in sorted(trials)), *bounds,
+                      language=current())

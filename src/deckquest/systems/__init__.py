@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Hashable, Mapping
 
+from deckquest.i18n import _
 from deckquest.dsl import language as dsl_language
 from deckquest.engine.game import Agent, GameState
 from deckquest.errors import DeckquestError
@@ -145,13 +146,13 @@ class GameSystem:
     @classmethod
     def game_data(cls, game: GameState) -> dict:
         """A whole game as plain JSON data for a save (``runtime/saves.py``)."""
-        raise DeckquestError(f"a run of a `{cls.name}` game cannot be saved yet",
-                             hint="play it to its end without --save")
+        raise DeckquestError(_("a run of a `{name}` game cannot be saved yet", name=cls.name),
+                             hint=_("play it to its end without --save"))
 
     @classmethod
     def load_game(cls, scenario: Any, data: dict) -> GameState:
         """The game a save holds (``game_data``'s inverse)."""
-        raise DeckquestError(f"a `{cls.name}` game cannot be resumed from a save")
+        raise DeckquestError(_("a `{name}` game cannot be resumed from a save", name=cls.name))
 
     @classmethod
     def whole_game(cls) -> bool:

@@ -405,3 +405,20 @@ def test_an_allied_creature_blocks_for_the_party_t_8_4():
     apply(battle, block, random.Random(1))
     apply(battle, Action(act.CONFIRM_BLOCKERS), random.Random(1))
     assert battle.outcome == "victory"
+
+
+def test_ignored_creature_drawbacks_do_not_warn_t_6_1():
+    """Issue 18 item 11: a normal deck whose only unread text is two creatures' drawbacks and a
+    shock land's life payment plays their bodies and mana (T-6.1): no low-coverage warning."""
+    from deckquest.cards.database import default_database
+
+    db = default_database()
+    cards = ([db.get("Swamp")] * 10 + [db.get("Mountain")] * 10 + [db.get("Blood Crypt")] * 4
+             + [db.get("Vampire Lacerator")] * 4 + [db.get("Jackal Pup")] * 4 + [db.get("Sengir Vampire")] * 4
+             + [db.get("Hill Giant")] * 24)
+    rng = random.Random(1)
+    pc = create_pc("rook", "Rook", cards, frozenset(), rng)
+    events: list = []
+    result = run_battle([pc], [ZOMBIE] * 5, RandomBattleAgent(), rng, prepare=False, events=events)
+    assert result.warnings == ()
+    assert not any(e["event"] == "battle_warning" for e in events)

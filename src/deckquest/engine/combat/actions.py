@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from deckquest.cards.database import card_name
+from deckquest.i18n import _
+
 # Kinds of action, by the step in which they are legal.
 BOOST = "boost"  # check: T-4.6 exile the top 6 for +1 per colourless card
 NO_BOOST = "no_boost"  # check: accept the result
@@ -51,30 +54,33 @@ def describe(battle, action: Action) -> str:
     kind = action.kind
     if kind in (PLAY_LAND, CAST, ACTIVATE, ATTACK, BLOCK, UNBLOCK):
         pc = battle.side(action.player)
-        name = pc.cards[action.card].name
+        name = card_name(pc.cards[action.card].name)
         if kind == PLAY_LAND:
-            return f"{pc.name}: play {name}"
+            return _("{pc}: play {card}", pc=pc.name, card=name)
         if kind == CAST:
-            return (f"{pc.name}: cast {name}" + (f" with X={action.x}" if action.x else "")
-                    + _targeting(battle, action.target))
+            spell = name + (_(" with X={x}", x=action.x) if action.x else "")
+            return _("{pc}: cast {card}", pc=pc.name, card=spell) + _targeting(battle, action.target)
         if kind == ACTIVATE:
-            return f"{pc.name}: activate {name} (ability {action.mode + 1})" + _targeting(battle, action.target)
+            return (_("{pc}: activate {card} (ability {number})", pc=pc.name, card=name, number=action.mode + 1)
+                    + _targeting(battle, action.target))
         if kind == ATTACK:
-            return f"{pc.name}: attack with {name}" + (_targeting(battle, action.target) if action.target[0] else "")
+            return (_("{pc}: attack with {card}", pc=pc.name, card=name)
+                    + (_targeting(battle, action.target) if action.target[0] else ""))
         if kind == UNBLOCK:
-            return f"{pc.name}: take back the block of {name}"
+            return _("{pc}: take back the block of {card}", pc=pc.name, card=name)
         owner, card = action.target
-        return f"{pc.name}: block {battle.side(owner).cards[card].name} (#{card}) with {name}"
+        return _("{pc}: block {attacker} (#{number}) with {card}", pc=pc.name,
+                 attacker=card_name(battle.side(owner).cards[card].name), number=card, card=name)
     if kind == ESCAPE:
-        return f"{battle.side(action.player).name}: try to escape (check, T-6.6)"
+        return _("{pc}: try to escape (check, T-6.6)", pc=battle.side(action.player).name)
     return {
-        BOOST: "boost the check (exile the top 6 cards, T-4.6)",
-        NO_BOOST: "accept the check result",
-        GO_TO_COMBAT: "go to combat",
-        END_TURN: "end the turn",
-        CONFIRM_ATTACKERS: "confirm attackers",
-        CONFIRM_BLOCKERS: "confirm blockers",
-        PASS: "let it resolve",
+        BOOST: _("boost the check (exile the top 6 cards, T-4.6)"),
+        NO_BOOST: _("accept the check result"),
+        GO_TO_COMBAT: _("go to combat"),
+        END_TURN: _("end the turn"),
+        CONFIRM_ATTACKERS: _("confirm attackers"),
+        CONFIRM_BLOCKERS: _("confirm blockers"),
+        PASS: _("let it resolve"),
     }[kind]
 
 
@@ -84,8 +90,10 @@ def _targeting(battle, target: tuple[str, int]) -> str:
         return ""
     if owner == "stack":
         item = battle.stack[card]
-        return f" targeting {battle.side(item.controller).cards[item.card].name} (on the stack)"
+        return _(" targeting {card} (on the stack)", card=card_name(battle.side(item.controller).cards[item.card].name))
     side = battle.side(owner)
     if card < 0:
-        return f" targeting {getattr(side, 'name', owner)}"
-    return f" targeting {side.cards[card].name} (#{card}, {getattr(side, 'name', owner)})"
+        return _(" targeting {player}", player=getattr(side, "name", owner))
+    return _(" targeting {card} (#{number}, {player})", card=card_name(side.cards[card].name), number=card,
+             player=getattr(side, "name", owner))
+

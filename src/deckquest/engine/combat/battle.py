@@ -11,6 +11,7 @@ import random
 from dataclasses import dataclass, replace
 from typing import AbstractSet, Callable, Protocol, Sequence
 
+from deckquest.i18n import _
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Coverage, coverage
 from deckquest.engine.combat.actions import Action
@@ -174,12 +175,14 @@ def _stop_if_endless(battle: Battle, events: list | None) -> str | None:
         return None
     battle.outcome, battle.step = "stalemate", "over"
     if battle.turn > MAX_TURNS:
-        reason = f"no side won in {MAX_TURNS} turns"
+        reason = _("no side won in {turns} turns", turns=MAX_TURNS)
     else:
         most = max(held, key=lambda side: held[side])
-        whose = "the enemies'" if battle.is_enemy(most) else f"{most}'s"
-        reason = (f"{permanents} permanents on the battlefields after {battle.turn} turns, more than "
-                  f"{MAX_PERMANENTS} ({held[most]} of them {whose})")
+        fields = dict(permanents=permanents, turns=battle.turn, most=MAX_PERMANENTS, held=held[most])
+        reason = (_("{permanents} permanents on the battlefields after {turns} turns, more than {most} ({held} of "
+                    "them the enemies')", **fields) if battle.is_enemy(most) else
+                  _("{permanents} permanents on the battlefields after {turns} turns, more than {most} ({held} of "
+                    "them {side}'s)", side=most, **fields))
     if events is not None:
         events.append({"event": "battle_stalemate", "turn": battle.turn, "permanents": permanents,
                        "held": held, "reason": reason})
@@ -223,9 +226,9 @@ def coverage_warnings(pcs: Sequence[PC], bosses: Sequence[PlayerNpc]) -> tuple[s
     for name, cards in [(pc.name, pc.cards) for pc in pcs] + [(b.name, b.cards) for b in bosses]:
         report, score = deck_coverage(cards)
         if score < LOW_COVERAGE:
-            warnings.append(f"{name}'s deck is only {100 * score:.0f}% simulated "
-                            f"({report.count('none')} cards not at all, {report.count('partial')} partly): "
-                            "see `deckquest cards coverage`")
+            warnings.append(_("{name}'s deck is only {score:.0f}% simulated ({none} cards not at all, {partly} "
+                              "partly): see `deckquest cards coverage`", name=name, score=100 * score,
+                              none=report.count("none"), partly=report.count("partial")))
     return tuple(warnings)
 
 

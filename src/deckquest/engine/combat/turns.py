@@ -164,7 +164,8 @@ def _finish_check(battle: Battle, rng, events) -> None:
         events.append({"event": "battle_check", "purpose": check.purpose, "player": pc.id, "kind": record.kind,
                        "difficulty": record.difficulty, "revealed": list(record.revealed),
                        "target": record.target, "result": record.result, "degree": record.degree,
-                       "success": record.success, "boost_bonus": record.boost_bonus})
+                       "success": record.success, "critical": record.critical,
+                       "boost_bonus": record.boost_bonus})
     if check.purpose == "preparation":
         turns = min(MAX_PREPARATION_TURNS, max(0, record.degree)) if record.success else 0
         battle.preparation_turns = battle.preparation_given = turns

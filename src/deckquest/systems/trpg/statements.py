@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from hashlib import blake2b
 
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.adventure import (
@@ -273,11 +274,11 @@ def _refused_check(run, site, pc_id: str | None, pc, kind: str,
                    difficulty: int) -> tuple[str | None, bool, int, bool]:
     """No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0."""
     if pc is None:
-        refusal = "no PC can make this check"
+        refusal = _("no PC can make this check")
     elif pc.status not in pcs.ABLE:
-        refusal = f"{pc.name} is {pc.status} and cannot make a check (T-7.2)"
+        refusal = _("{pc} is {status} and cannot make a check (T-7.2)", pc=pc.name, status=pcs.status_word(pc.status))
     else:
-        refusal = f"{pc.name} already made this very check, and nothing has changed since (T-4.12)"
+        refusal = _("{pc} already made this very check, and nothing has changed since (T-4.12)", pc=pc.name)
     success, degree = _outcome(run, pc_id, False, -max(1, difficulty))
     run.emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=site.label, cards=[],
                color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
@@ -368,16 +369,16 @@ def _take_control(run, stmt: ast.TakeControl, frame) -> None:
 def _payer(run, decl, npc, who: str | None) -> tuple[str | None, str]:
     """The PC that pays for the NPC (T-8.4), or None and why nobody can."""
     if not npc.cooperating:
-        return None, f"{decl.name} does not cooperate (recruit it first, T-8.4)"
+        return None, _("{name} does not cooperate (recruit it first, T-8.4)", name=decl.name)
     if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
-        return None, f"{decl.name} is {npc.status}"
+        return None, _("{name} is {status}", name=decl.name, status=pcs.status_word(npc.status))
     if npc.controller is not None:
-        return None, f"{run.state.pcs[npc.controller].name} controls {decl.name} already"
+        return None, _("{pc} controls {name} already", pc=run.state.pcs[npc.controller].name, name=decl.name)
     card = decl.battle_card()
     able = [key for key, pc in run.state.pcs.items() if pc.can_act and (who is None or key == who)]
     payers = [key for key in able if payment(run.state.pcs[key], card) is not None]
     if not payers:
-        return None, f"no PC can pay {decl.cost} with untapped mana sources"
+        return None, _("no PC can pay {cost} with untapped mana sources", cost=decl.cost)
     return payers[0], ""
 
 
@@ -398,7 +399,8 @@ def _fight(run, stmt: ast.Fight, frame) -> None:
     if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
         run.emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
                    holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
-                   creature_died=False, blocked=False, note=f"{decl.name} is already {npc.status}")
+                   creature_died=False, blocked=False,
+                   note=_("{name} is already {status}", name=decl.name, status=pcs.status_word(npc.status)))
         return
     npc.status = NPC_PRESENT
     if run.agent_acts and run.act("fight", frame):
@@ -447,7 +449,7 @@ def _fight_bare(run, stmt: ast.Fight, decl, power: int, frame) -> None:
     victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
     run.emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
                holding_back=stmt.holding_back, dealt=0, taken=power if victim else 0,
-               npc_defeated=False, creature_died=False, blocked=False, note="no creature to fight for the party")
+               npc_defeated=False, creature_died=False, blocked=False, note=_("no creature to fight for the party"))
     if victim is not None and power > 0:
         _change_life(run, [victim], -power)
 
@@ -467,7 +469,7 @@ def _battle(run, stmt: ast.Battle, frame) -> None:
     depth = len(run.state.frames)
     outcome, stopped = battle(run, stmt, frame)
     if outcome == "stalemate":  # BattleResult.stopped: which limit was hit, in words
-        run.finish(STUCK, f"the battle at line {stmt.span.line} did not end: {stopped}")
+        run.finish(STUCK, _("the battle at line {line} did not end: {reason}", line=stmt.span.line, reason=stopped))
         return
     block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
     if block is not None:
@@ -568,7 +570,7 @@ def _preparation(run, stmt: ast.Battle, frame, fighters: list[pcs.PC]) -> int:
         candidates = _check_candidates(run, site, difficulty, [pc.id for pc in fighters])
         representative = (run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates)
                           if candidates else None)
-    _, success, degree, _ = _one_check(run, site, representative, difficulty)
+    _pc, success, degree, _critical = _one_check(run, site, representative, difficulty)
     return min(MAX_PREPARATION_TURNS, degree) if success else 0
 
 

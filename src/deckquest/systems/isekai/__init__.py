@@ -1,0 +1,144 @@
+"""The Isekai TCG "Mana Card" (../shared/rules/isekai-tcg.md, I-1 to I-19, readings I-R1 to
+I-R8, seed seeds/002_bcf54f510b6a7297.txt): a duel of action rights between two duelists
+with decks of the author's own cards. docs/isekai.md is the author's guide.
+
+- ``cards``: the card model and its effect vocabulary; ``decks``: I-1 and I-2 as diagnostics;
+- ``rules``: the readings as options; ``duel``: the engine (``deckquest.engine.game``'s shape);
+- ``agents``: random, greedy and human duelists; ``language``: the script's part;
+- ``report``: `deckquest sim`'s duel section; ``transcript``: events in words.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from deckquest.systems import CodeRange, register
+from deckquest.systems.isekai import report
+from deckquest.systems.isekai.adventure import duel
+from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
+from deckquest.systems.isekai.duel import DuelState, new_duel
+from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder, DuelStmt, resolve
+from deckquest.systems.isekai.rules import READINGS, Rules
+from deckquest.systems.isekai.transcript import render_event
+from deckquest.systems.trpg import Trpg
+
+# engine events -> the script's trigger events, with the seat field they are about
+TRIGGERS = {"damage": ("duelist_takes_damage", "seat"), "reversal": ("reversal_activated", "seat"),
+            "destroy": ("unit_destroyed", "seat"), "duel end": ("duelist_wins", "winner")}
+ATTRIBUTES = ("main", "mana", "hand", "skills", "field", "exiled")
+
+
+@register
+class IsekaiSystem(Trpg):
+    """The registered system: its readings (first value the default) and codes DQ4000-4999.
+
+    An isekai-world adventure is an MTG-TRPG adventure whose scenes may also hold duels, so
+    the system is MTG-TRPG's with more: its checks, battles and the PC actions between
+    statements are inherited (docs/isekai.md, "Duels in an adventure")."""
+
+    name = "isekai"
+    title = 'Isekai TCG "Mana Card"'
+    rules_document = "isekai-tcg.md"
+    editions = ("2019",)  # type: ignore[assignment]  # its adventures check by the 2019 rules only (Trpg has both)
+    readings = READINGS
+    codes = CodeRange(4000, 4999)
+    grammar = GRAMMAR
+    builder = Builder
+    scenes_required = False
+    subject = "duelist"
+    subject_attributes = ATTRIBUTES
+    events = EVENTS
+    reserved_words = RESERVED
+    agents = {"greedy": GreedyAgent, "random": RandomAgent, "human": HumanAgent}
+
+    @classmethod
+    def resolve(cls, context):
+        return resolve(context, cls.agents)
+
+    @classmethod
+    def statement_handlers(cls):
+        return {**super().statement_handlers(), DuelStmt: duel}
+
+    @classmethod
+    def new_game(cls, run):
+        """The duel of a duel script; an adventure (a script with scenes) has none: its
+        duels are statements."""
+        if run.scenario.scenes:
+            return None
+        table = run.scenario.system_table
+        return new_duel(table.duelists, table.cards, Rules.from_readings(run.scenario.readings))
+
+    @classmethod
+    def game_data(cls, game):
+        return game.to_data()
+
+    @classmethod
+    def load_game(cls, scenario, data):
+        return DuelState.from_data(scenario.system_table.cards, data)
+
+    @classmethod
+    def seats(cls, scenario):
+        if scenario.scenes:
+            return {}
+        table = scenario.system_table
+        return {duelist.id: (duelist.name, table.plays.get(duelist.id)) for duelist in table.duelists}
+
+    @classmethod
+    def triggers_for(cls, event):
+        trigger = TRIGGERS.get(event["event"])
+        if trigger is None or event.get(trigger[1]) is None:
+            return []
+        return [(trigger[0], event[trigger[1]], None)]
+
+    @classmethod
+    def outcome(cls, run):
+        game: DuelState = run.state.game
+        result = game.outcome() or {}
+        if result["winner"] is None:
+            return "draw", f"The duel is a draw: no damage for too long ({result['rights']} action rights)."
+        return (f"{result['winner']} wins",
+                f"{game.names[game.seat_index(result['winner'])]} wins the duel after {result['rights']} action rights.")
+
+    @classmethod
+    def subject_value(cls, run, subject, attribute):
+        game: DuelState = run.state.game
+        if attribute is None:
+            return game.names[game.seat_index(subject)]
+        player = game.players[game.seat_index(subject)]
+        if attribute == "exiled":
+            return len(player.exile_main) + len(player.exile_skill) + len(player.exile_up)
+        zone = {"main": player.main, "mana": player.mana, "hand": player.hand, "skills": player.skill,
+                "field": player.field}[attribute]
+        return len(zone)
+
+    @classmethod
+    def record(cls, run):
+        game: DuelState | None = run.state.game
+        if game is None:  # an adventure that ended before any duel
+            return None
+        result = game.outcome() or {}
+        tally = game.tally
+        decks = tuple(zip(game.seats, game.decks))
+        return (result.get("winner"), game.seats[game.first] if game.first >= 0 else None, game.rights,
+                tally["interrupts"], tally["reversals"], tally["speed_locked"], tally["extra_attacks"],
+                result.get("reason"), decks)
+
+    @classmethod
+    def report(cls, rows: Counter, runs: int) -> dict[str, Any] | None:
+        return report.section(rows, runs)
+
+    @classmethod
+    def report_text(cls, section):
+        return report.text(section)
+
+    @classmethod
+    def report_html(cls, section):
+        return report.html(section)
+
+    @classmethod
+    def render(cls, event, names):
+        if event["event"] not in report.OWN_EVENTS:
+            return None
+        line = render_event(event, names)
+        return [] if line is None else [line]
