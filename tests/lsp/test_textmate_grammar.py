@@ -116,6 +116,10 @@ def test_the_grammar_reads_each_bundled_script_as_the_compiler_does(script):
     names = set(scenario.flags) | set(scenario.counters) | set(scenario.pcs) | set(scenario.npcs)
     for number, line in enumerate(lines, start=1):
         tokens = tokenize(line)
+        if line.lstrip().startswith("#"):  # a comment line: all of it is comment, quotes included
+            assert all("comment.line.number-sign.quest" in scopes_at(tokens, column)
+                       for column in range(len(line) - len(line.lstrip()), len(line))), (number, line)
+            continue
         code = line.split("#", 1)[0] if '"' not in line else line
         comment = re.search(r'#(?=[^"]*$)', line)
         if comment:
