@@ -380,6 +380,7 @@ def test_a_battle_that_cannot_end_stops_the_run_as_stuck(tmp_path, monkeypatch):
     monkeypatch.setattr(battle, "MAX_TURNS", 6)
     result, events = play(tmp_path, STALEMATE, EndTurn())
     assert result.outcome == "stuck" and "did not end" in result.text
+    assert result.text.endswith("did not end: no side won in 6 turns")  # BattleResult.stopped
     assert of_kind(events, "battle")[0]["outcome"] == "stalemate"
     assert of_kind(events, "battle_stalemate")[0]["turn"] > 6
 
@@ -391,3 +392,4 @@ def test_a_battle_that_floods_the_battlefield_ends_as_a_stalemate(tmp_path, monk
     result, events = play(tmp_path, STALEMATE, EndTurn())
     assert result.outcome == "stuck"
     assert of_kind(events, "battle_stalemate")[0]["permanents"] > 5
+    assert "permanents on the battlefields after" in result.text and "more than 5" in result.text

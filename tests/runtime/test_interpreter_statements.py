@@ -196,6 +196,7 @@ start scene one "A":
     end victory ""
 ''', Fighter())
     _with_creature(run, "alice", "Centaur Courser")
+    run.state.pcs["alice"].concentration_counter = True  # T-3.1: attacking needs it
     run.run()
     fight = of_kind(run.events, "fight")[0]
     assert (fight["creature"], fight["dealt"], fight["taken"]) == ("Centaur Courser", 3, 2)

@@ -4,6 +4,7 @@ is unreached; and the dead ends, errors and unreached lines they show."""
 
 from __future__ import annotations
 
+import pytest
 from sim_helpers import SCENARIOS, SHRINE, line_of
 
 from deckquest.sim.explore import BATTLE_TRIES, explore
@@ -94,7 +95,6 @@ def test_a_dead_end_behind_a_battle_outcome_shows_the_deal(tmp_path):
 flag rescued
 start scene road "The Road":
     battle against raiders:
-        prepare by party
         victory:
             end victory "The raiders scatter."
         escape:
@@ -222,3 +222,32 @@ def test_without_degree_conditions_checks_have_two_outcomes_only():
     scenario, members = load(SHRINE, None)
     assert _degree_variants(Program(scenario, members)) == ()
     assert Explorer(Program(scenario, members)).degrees == ()
+
+
+def test_explore_plays_as_sims_default_agent_a_line_only_a_prepared_party_reaches(tmp_path):
+    """Issue 17, item 14: explore's party is `sim`'s default, `best`: before a decision it
+    concentrates and plays a land (T-2.4, T-2.5), so a line behind a smaller hand is
+    reachable for explore as for `sim`."""
+    from deckquest.sim.batch import simulate
+
+    script = write_script(tmp_path, "ready.quest", """start scene camp "The Camp":
+    choice:
+        "Set out":
+            if alice.hand < 7:
+                end victory "Ready."
+            end defeat "Not ready."
+""")
+    ready = line_of(script, 'end victory "Ready."')
+    assert ready not in explore(script).unreached_lines
+    assert str(ready) not in simulate(script, runs=20).data["lines"]["unreached"]
+
+
+@pytest.mark.slow
+def test_explore_and_sim_agree_on_the_ashen_abbey():
+    """Issue 17, item 14 (the reported adventure): sim's 2,000 default runs reach every line
+    (the Saint's defeat and the escapes from it among the rarest); explore, playing as sim's
+    agent and then sim's own runs for what its search leaves, reaches them too."""
+    path = SCENARIOS / "ashen_abbey" / "ashen_abbey.quest"
+    report = explore(path)
+    assert report.unreached_lines == [] and report.never_taken == []
+    assert line_of(path, 'end defeat "The Saint claims') not in report.unreached_lines

@@ -97,6 +97,19 @@ class PartySize:
     span: Span
 
 
+#: What ``NPC is STATE`` can test (T-8.4; T-3.4 leaves a defeated NPC unconscious, else dead).
+NPC_STATES = ("absent", "present", "unconscious", "dead", "defeated", "cooperating", "controlled")
+
+
+@dataclass(frozen=True)
+class NpcIs:
+    """``bear is cooperating``: a condition on an NPC's state (one of ``NPC_STATES``)."""
+
+    span: Span
+    npc: str
+    state: str
+
+
 @dataclass(frozen=True)
 class Degree:
     """The degree of success of the check whose success/failure block is running."""
@@ -248,6 +261,20 @@ class Recruit:
     span: Span
     npc: str
     difficulty: int
+    by: Who | None
+    success: list["Stmt"] | None
+    failure: list["Stmt"] | None
+    outcomes: list[Outcome] = field(default_factory=list)
+    name_span: Span | None = None
+
+
+@dataclass(frozen=True)
+class TakeControl:
+    """T-8.4: a PC pays the NPC's exact mana cost, colours included, and controls it; a
+    creature or planeswalker NPC must already cooperate. ``success``/``failure`` follow."""
+
+    span: Span
+    npc: str
     by: Who | None
     success: list["Stmt"] | None
     failure: list["Stmt"] | None
@@ -587,7 +614,7 @@ def nested_blocks(stmt) -> list[list]:
         return blocks()
     if isinstance(stmt, Choice):
         return [option.body for option in stmt.options]
-    if isinstance(stmt, (Check, Recruit)):
+    if isinstance(stmt, (Check, Recruit, TakeControl)):
         return [b for b in (stmt.success, stmt.failure) if b is not None]
     if isinstance(stmt, Battle):
         return [b for b in (stmt.victory, stmt.defeat, stmt.escape) if b is not None]

@@ -81,6 +81,8 @@ CODES: dict[str, str] = {
     "DQ0127": "unknown attribute of a system's subject",
     # the header's `success endings`
     "DQ0130": "a success ending no `end` gives",
+    # MTG-TRPG's own checks (DQ5001-DQ5099)
+    "DQ5001": "a loop that can only repeat the very same check (T-4.12)",
 }
 
 

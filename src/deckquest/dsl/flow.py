@@ -126,6 +126,13 @@ class Flow:
         return replace(s, npc=npc, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
                        failure=_block_of(outcomes, "failure"))
 
+    def _s_TakeControl(self, s: ast.TakeControl, scope):
+        npc = self.c._npc_ref(s.npc, s.name_span or s.span, kinds=("creature", "planeswalker"))
+        by = self.who(s.by, scope, allowed=("pc", "party"))
+        outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope)
+        return replace(s, npc=npc, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
+                       failure=_block_of(outcomes, "failure"))
+
     def _s_Battle(self, s: ast.Battle, scope):
         enemies = [replace(enemy, name=self.c._npc_ref(enemy.name, enemy.span)) for enemy in s.enemies]
         for extra in s.prepares[1:]:
@@ -212,7 +219,7 @@ class Flow:
     # -------------------------------------------------------------- conditions and text
 
     def condition(self, expr, scope):
-        """A condition: flags, comparisons and their and/or/not."""
+        """A condition: flags, comparisons, NPC states (``bear is dead``) and their and/or/not."""
         if isinstance(expr, (ast.And, ast.Or)):
             return replace(expr, operands=[self.condition(operand, scope) for operand in expr.operands])
         if isinstance(expr, ast.Not):
@@ -221,6 +228,8 @@ class Flow:
             return replace(expr, left=self.number(expr.left, scope), right=self.number(expr.right, scope))
         if isinstance(expr, ast.Var):
             return replace(expr, name=self.c._lookup(expr.name, expr.span, ("flag",), "DQ0034"))
+        if isinstance(expr, ast.NpcIs):
+            return replace(expr, npc=self.c._npc_ref(expr.npc, expr.span, ast.NPC_KINDS))
         expr = self.number(expr, scope)
         self.c.error("DQ0035", _("a number is not a condition"), expr.span, _("compare it: `... > 0`"))
         return expr
@@ -334,7 +343,7 @@ def _statement_terminates(s) -> bool:
         return s.orelse is not None and terminates(s.then) and terminates(s.orelse)
     if isinstance(s, ast.Choice):
         return bool(s.options) and all(terminates(o.body) for o in s.options)
-    if isinstance(s, (ast.Check, ast.Recruit)):
+    if isinstance(s, (ast.Check, ast.Recruit, ast.TakeControl)):
         return s.success is not None and s.failure is not None and terminates(s.success) and terminates(s.failure)
     if isinstance(s, ast.Battle):
         ends = [s.victory, s.defeat] + ([s.escape] if s.escape is not None else [])

@@ -67,7 +67,7 @@ def _lark(fragment: str = "") -> Lark:
 # would be read as the keyword there, so no declaration may use them.
 RESERVED_WORDS = frozenset(
     "a after all and any battle check choice clear degree each else encounter end fight give if not or "
-    "party pc recruit scene set start the use wait when".split()
+    "party pc recruit scene set start take the use wait when".split()
 )
 
 
@@ -719,6 +719,11 @@ class AstBuilder(Transformer):
         return ast.Recruit(self._span(meta), ref.name, self._int(difficulty), by,
                            _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes, ref.span)
 
+    def take_control(self, meta, c):
+        ref, by, *outcomes = c
+        return ast.TakeControl(self._span(meta), ref.name, by, _block_of(outcomes, "success"),
+                               _block_of(outcomes, "failure"), outcomes, ref.span)
+
     def fight(self, meta, c):
         return ast.Fight(self._span(meta), c[0].name, c[1] is not None, c[0].span)
 
@@ -809,6 +814,15 @@ class AstBuilder(Transformer):
 
     def not_expr(self, meta, c):
         return ast.Not(self._span(meta), c[0])
+
+    def npc_is(self, meta, c):
+        return ast.NpcIs(self._span(meta), c[0].name, str(c[1]))
+
+    def npc_is_not(self, meta, c):
+        return ast.Not(self._span(meta), self.npc_is(meta, c))
+
+    def npc_state(self, meta, c):
+        return str(c[0])
 
     def compare(self, meta, c):
         return ast.Compare(self._span(meta), c[1], c[0], c[2])

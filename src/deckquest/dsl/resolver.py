@@ -29,6 +29,7 @@ from deckquest.dsl.flow import Flow, Scope, listed, terminates
 from deckquest.dsl.language import DEFAULT_SYSTEM, LanguageSpec
 from deckquest.dsl.locate import Locator, local_reference
 from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source, system_language
+from deckquest.dsl.repeats import identical_check_loops
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
 from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span, did_you_mean
 
@@ -735,7 +736,18 @@ class _Compiler:
                            _("finish every path through the scene with `-> scene` or `end victory|defeat \"text\"`"))
         start = starts[0].id if starts else None
         self._reachability(script, start)
+        if getattr(self.language, "name", DEFAULT_SYSTEM) == DEFAULT_SYSTEM:  # MTG-TRPG's checks (T-4.12)
+            self._identical_check_loops(script)
         return start
+
+    def _identical_check_loops(self, script: ast.Script) -> None:
+        scenes = {scene.id: self.scenes[scene.id] for scene in script.scenes if scene.id in self.scenes}
+        for check, loop in identical_check_loops(scenes, self.triggers, self.gotos):
+            self.warn("DQ5001", _("the loop {loop} changes no flag, counter, NPC or item, so this check can only "
+                                  "come back the very same: T-4.12 refuses it then (it fails without revealing a card)",
+                                  loop=" -> ".join(f"`{s}`" for s in loop)), check.span,
+                      _("change something on the way round (for example `attempts += 1`), or lead elsewhere "
+                        "after a failure"))
 
     def _reachability(self, script: ast.Script, start: str | None) -> None:
         if start is None:

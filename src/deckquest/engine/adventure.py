@@ -35,6 +35,12 @@ def ready_creatures(pc: pcs.PC) -> list[int]:
             if not p.tapped and not p.summoning_sick and pc.cards[p.card].is_creature]
 
 
+def untapped_creatures(pc: pcs.PC) -> list[int]:
+    """Battlefield indexes of the PC's untapped creatures, summoning sick or not: those that
+    may block (T-3.2, T-2.10: summoning sickness stops tapping and attacking only)."""
+    return [i for i, p in enumerate(pc.battlefield) if not p.tapped and pc.cards[p.card].is_creature]
+
+
 def creature_power(pc: pcs.PC, permanent: Permanent) -> int:
     return max(0, profile(pc.cards[permanent.card]).power + permanent.plus_counters)
 

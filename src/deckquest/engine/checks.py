@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable, NamedTuple
+from typing import Callable, Hashable, NamedTuple
 
 from deckquest.i18n import _
 from deckquest.engine.colors import (
@@ -436,16 +436,18 @@ def standing(pc: PC, pending: PendingCheck) -> str:
 class CheckHistory:
     """The checks each PC has made, so the very same check is not repeated (T-4.12).
 
-    ``action`` names what the check is for; include anything that makes a
-    situation new in it. The escape check (T-6.6) is exempt.
+    ``action`` names what the check is for: any plain, hashable value; include anything
+    that makes a situation new in it (the interpreter: the check statement and the
+    situation, docs/checks.md). A changed kind or difficulty is a new check. The escape
+    check (T-6.6) is exempt.
     """
 
-    made: set[tuple[str, str, str, int]] = field(default_factory=set)
+    made: set[tuple[str, Hashable, str, int]] = field(default_factory=set)
 
-    def allows(self, pc_id: str, action: str, kind: str, difficulty: int) -> bool:
+    def allows(self, pc_id: str, action: Hashable, kind: str, difficulty: int) -> bool:
         return action == ESCAPE or (pc_id, action, kind, difficulty) not in self.made
 
-    def record(self, pc_id: str, action: str, kind: str, difficulty: int) -> None:
+    def record(self, pc_id: str, action: Hashable, kind: str, difficulty: int) -> None:
         self.made.add((pc_id, action, kind, difficulty))
 
     def copy(self) -> "CheckHistory":

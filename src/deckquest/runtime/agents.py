@@ -25,6 +25,7 @@ the game state), which snapshots, clones and saves carry, so they continue ident
 from __future__ import annotations
 
 import builtins
+from itertools import chain
 from typing import Callable, Iterable, Iterator
 
 from deckquest.cards.database import card_name
@@ -145,7 +146,9 @@ class BestAgent:
       first), cast the strongest creature it can pay for from untapped lands, as often as
       the mana allows (T-2.3), rest (T-2.6); if it cast a creature, concentrate again (so the
       creature loses summoning sickness, T-2.10, and the lands untap) and rest again, so the
-      PC can make checks (T-2.5). Each action takes its minute of game time.
+      PC can make checks (T-2.5). Each action takes its minute of game time. Before a
+      ``fight``, a PC with a creature and no concentration counter concentrates, so its
+      creatures may attack (T-3.1).
     """
 
     name = "best"
@@ -155,8 +158,10 @@ class BestAgent:
         visit: the visit it prepared in is agent memory (``run.memory``)."""
         memory = run.memory
         if memory.get("prepared_visit", 0) == run.state.scene_visit:
-            return ()
+            return _ready_to_attack(run) if moment == "fight" else ()
         memory["prepared_visit"] = run.state.scene_visit
+        if moment == "fight":
+            return chain(_preparation(run), _ready_to_attack(run))
         return _preparation(run)
 
     def choose(self, run, stmt, labels):
@@ -234,6 +239,15 @@ def _preparation(run) -> Iterator[tuple[str, str, int | None]]:
             yield pc_id, "concentrate", None
             if pc.can_act:
                 yield pc_id, "rest", None
+
+
+def _ready_to_attack(run) -> Iterator[tuple[str, str, int | None]]:
+    """Before a ``fight``: each PC with a creature and no concentration counter concentrates,
+    since attacking needs the counter (T-3.1) and a creature that may tap (T-2.10)."""
+    for pc_id, pc in list(run.state.pcs.items()):
+        if pc.status == pcs.OK and not pc.concentration_counter and any(
+                pc.cards[p.card].is_creature for p in pc.battlefield):
+            yield pc_id, "concentrate", None
 
 
 def _land_to_play(pc: pcs.PC) -> int | None:

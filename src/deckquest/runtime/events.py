@@ -20,9 +20,10 @@ EVENT_KINDS = (
     "check_group",  # who (all/any), label, success, degree, pc (the deciding PC)
     "recruit",  # npc, name, success (T-8.4)
     "encounter",  # npc, name
-    "fight",  # npc, name, creature, pc, holding_back, dealt, taken, npc_defeated, …
+    "take_control",  # npc, name, pc (who paid, or None), cost, success, note (T-8.4)
+    "fight",  # npc, name, creature, pc, holding_back, dealt, taken, npc_defeated, blocked, …
     "npc_defeated",  # npc, name, status (unconscious after holding back, T-3.4; else dead)
-    "life",  # pc, change, life
+    "life",  # pc, change, life, loss (an action that reduces life, even by 0: T-7.4)
     "status",  # pc, status: dying, unconscious, dead (T-7) or ok again
     "draw",  # pc, count
     "give",  # pc, item
@@ -32,7 +33,7 @@ EVENT_KINDS = (
     "wait",  # minutes
     "flag",  # name, value
     "counter",  # name, value
-    "combat",  # line, enemies [npc ids], names, pcs [ids in the fight]: a battle begins
+    "combat",  # line, enemies [npc ids], names, pcs [ids in the fight], allies, ally_names: a battle begins
     "battle",  # line, enemies, defeated, outcome, turns, …, pcs [{id, life_after, status, …}]
     "end",  # outcome, text, scene
 )

@@ -16,8 +16,9 @@ What happens where, in the rules' words:
   PC, each followed by its block with ``pc`` bound; ``all`` succeeds if every PC succeeds
   (``pc`` and ``degree`` are the worst check's), ``any`` if one does (the best check's).
 * A PC called to a check while it has a concentration counter rests first (T-2.5, T-2.6).
-  A PC that already made the very same check in this scene fails it (T-4.12); so does an
-  unconscious or dead one.
+  A PC that already made the very same check fails it unrevealed (T-4.12: the same
+  statement, kind and difficulty in the same situation, docs/checks.md; leaving and
+  re-entering a scene changes nothing); so does an unconscious or dead one.
 * The clock: concentrate, rest, sorcery-speed actions 1 minute (T-2.3, T-2.4, T-2.6), sleep
   6 hours (T-2.8), ``wait N minutes``, a battle 1 minute per turn; checks, choices and
   narration take no game time.
@@ -45,7 +46,7 @@ from deckquest.engine.combat.turns import REFLEX_KIND
 from deckquest.engine.game import CHANCE, OVER, StopRun, draw_chance  # noqa: F401  StopRun: the runtime's name too
 from deckquest.errors import DeckquestError, Span
 from deckquest.runtime.party import PartyMember, party_from_scenario
-from deckquest.runtime.state import Frame, NpcState, RunState
+from deckquest.runtime.state import NPC_DEAD, NPC_UNCONSCIOUS, Frame, NpcState, RunState
 from deckquest.systems.trpg.battles import enemy
 from deckquest.systems import system_of
 
@@ -558,7 +559,6 @@ class Run:
         before = [len(pc.exhaustion_zone) for pc in living] if "scene_end" in self.wanted else None
         for pc in living:
             pcs.scene_end(pc, rng)
-        state.checks_made.clear()  # T-4.12: a new scene is a changed situation
         if before is not None:
             self._emit("scene_end", id=state.scene, exhausted={
                 pc.id: len(pc.exhaustion_zone) - count for pc, count in zip(living, before)})
@@ -640,6 +640,8 @@ class Run:
             return self._pc_named(expr.pc, pc, expr.span).name
         if kind is ast.Subject:
             return self.program.system.subject_value(self, self._subject(pc, expr.span), expr.attribute)
+        if kind is ast.NpcIs:
+            return _npc_is(self.state.npcs[expr.npc], expr.state)
         if kind is ast.PartySize:
             return len(self.state.pcs)
         if kind is ast.Degree:
@@ -834,6 +836,18 @@ _COMPARE = {
     "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
     ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
 }
+
+
+def _npc_is(npc: NpcState, state: str) -> bool:
+    """``NPC is STATE`` (docs/language.md): cooperating and controlled (T-8.4), defeated
+    (unconscious or dead, T-3.4), else its status (absent, present, unconscious, dead)."""
+    if state == "cooperating":
+        return npc.cooperating
+    if state == "controlled":
+        return npc.controller is not None
+    if state == "defeated":
+        return npc.status in (NPC_UNCONSCIOUS, NPC_DEAD)
+    return npc.status == state
 
 
 def _pc_stat(pc: pcs.PC, stat: str) -> int:

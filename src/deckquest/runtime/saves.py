@@ -47,6 +47,7 @@ from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program, Run
 from deckquest.runtime.script_changes import Changes, compare, outline
 from deckquest.runtime.state import Frame, NpcState, RunState
 from deckquest.systems.trpg.battles import BattleInProgress
+from deckquest.systems.trpg import statements as trpg
 
 SAVE_VERSION = 1
 MAX_SAVE_BYTES = 8 * 1024 * 1024
@@ -120,10 +121,10 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
                         "in_trigger": f.in_trigger} for f in state.frames],
             "flags": dict(state.flags),
             "counters": dict(state.counters),
-            "npcs": {key: {"status": npc.status, "cooperating": npc.cooperating, "damage": npc.damage}
-                     for key, npc in state.npcs.items()},
+            "npcs": {key: {"status": npc.status, "cooperating": npc.cooperating, "damage": npc.damage,
+                           "controller": npc.controller} for key, npc in state.npcs.items()},
             "fired": sorted(state.fired),
-            "checks_made": sorted([pc, [file, line, col]] for pc, (file, line, col) in state.checks_made),
+            "checks_made": sorted(_check_made(entry) for entry in state.checks_made.made),
             "items": {key: list(value) for key, value in state.items.items()},
             "choices_made": state.choices_made,
             "steps": state.steps,
@@ -397,16 +398,14 @@ def _state(data: dict, program: Program) -> RunState:
     _require(all(index < len(program.triggers) for index in saved["fired"]), "it names a trigger the script lacks")
     for pc in saved["items"]:
         _require(pc in pcs_by_id, f"items are given to no PC of the party: `{pc}`")
-    for pc, _ in saved["checks_made"]:
-        _require(pc in pcs_by_id, f"a check made names no PC of the party: `{pc}`")
-    script = data["script"]
-    here = str(scenario.path)
-    checks_made = {(pc, (here if file == script else file, line, col)) for pc, (file, line, col) in saved["checks_made"]}
-    return RunState(
+    for entry in saved["checks_made"]:
+        _require(entry[0] in pcs_by_id, f"a check made names no PC of the party: `{entry[0]}`")
+    state = RunState(
         pcs=pcs_by_id,
         flags=dict(saved["flags"]),
         counters=dict(saved["counters"]),
-        npcs={key: NpcState(npc["status"], npc["cooperating"], npc["damage"]) for key, npc in saved["npcs"].items()},
+        npcs={key: NpcState(npc["status"], npc["cooperating"], npc["damage"], npc.get("controller"))
+              for key, npc in saved["npcs"].items()},
         frames=frames,
         scene=saved["scene"],
         scene_visit=saved["scene_visit"],
@@ -414,7 +413,6 @@ def _state(data: dict, program: Program) -> RunState:
         scene_started_at=saved["scene_started_at"],
         leaving_to=saved["leaving_to"],
         fired=set(saved["fired"]),
-        checks_made=checks_made,
         items={key: list(value) for key, value in saved["items"].items()},
         choices_made=saved["choices_made"],
         steps=saved["steps"],
@@ -424,6 +422,34 @@ def _state(data: dict, program: Program) -> RunState:
         game=_game(saved.get("game"), program),
         battle=_loaded_battle(saved.get("battle"), program, pcs_by_id, frames),
     )
+    _checks_made(state, saved["checks_made"], data["script"], str(scenario.path), program)
+    return state
+
+
+def _check_made(entry: tuple) -> list:
+    """One T-4.12 record as saved: [pc, [file, line, col], situation, kind, difficulty]."""
+    pc, (key, situation), kind, difficulty = entry
+    return [pc, list(key), situation, kind, difficulty]
+
+
+def _checks_made(state: RunState, entries: list, script: str, here: str, program: Program) -> None:
+    """T-4.12: the checks made, as saved: ``[pc, [file, line, col], situation, kind, difficulty]``.
+
+    A save from before issue 17 holds ``[pc, [file, line, col]]``: the checks made in the
+    scene it was saved in, so each counts as made in the situation of the save, with its
+    statement's kind and difficulty."""
+    sites = {site.key: site for site in program.sites.values()}
+    for entry in entries:
+        pc, (file, line, col) = entry[0], entry[1]
+        key = (here if file == script else file, line, col)
+        if len(entry) == 5:
+            situation, kind, difficulty = entry[2], entry[3], entry[4]
+        else:
+            site = sites.get(key)
+            if site is None or len(entry) != 2:
+                raise _Invalid(f"a check made names no check of the script: line {line}")
+            situation, kind, difficulty = trpg.situation(state), site.kind, site.difficulty
+        state.checks_made.record(pc, (key, situation), kind, difficulty)
 
 
 def _loaded_battle(data: dict | None, program: Program, party: dict, frames: list[Frame]):

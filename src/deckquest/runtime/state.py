@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from deckquest.engine.adventure import NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS  # noqa: F401
+from deckquest.engine.checks import CheckHistory
 from deckquest.engine.pc import PC
 
 
@@ -44,6 +45,7 @@ class NpcState:
     status: str = NPC_ABSENT
     cooperating: bool = False
     damage: int = 0
+    controller: str | None = None  # the PC that took control of it (T-8.4), or None
 
 
 @dataclass(slots=True)
@@ -61,7 +63,8 @@ class RunState:
     scene_started_at: int = 0
     leaving_to: str | None = None  # a scene change waiting for `when the scene ends` triggers
     fired: set[int] = field(default_factory=set)  # `after N minutes` triggers already fired
-    checks_made: set[tuple[str, tuple]] = field(default_factory=set)  # T-4.12: (pc, check_key), per scene
+    # T-4.12: (pc, (check_key, situation), kind, difficulty) of every check made in the run
+    checks_made: CheckHistory = field(default_factory=CheckHistory)
     items: dict[str, list[str]] = field(default_factory=dict)  # `give "Item" to pc`
     choices_made: int = 0
     steps: int = 0
@@ -82,7 +85,7 @@ class RunState:
             npcs={key: replace(npc) for key, npc in self.npcs.items()},
             frames=[frame.copy() for frame in self.frames],
             fired=set(self.fired),
-            checks_made=set(self.checks_made),
+            checks_made=self.checks_made.copy(),
             items={key: list(value) for key, value in self.items.items()},
             game=None if self.game is None else self.game.clone(),
             battle=None if self.battle is None else self.battle.clone(),

@@ -174,6 +174,12 @@ class TextRenderer:
             return [_("{name} agrees to cooperate (T-8.4).", name=e["name"])]
         return [_("{name} refuses to cooperate.", name=e["name"])]
 
+    def _take_control(self, e):
+        if e["success"]:
+            return [_("{pc} pays {cost} and takes control of {name} (T-8.4).", pc=self.name(e["pc"]), cost=e["cost"],
+                      name=e["name"])]
+        return [_("Nobody takes control of {name}: {note}.", name=e["name"], note=e["note"])]
+
     def _encounter(self, e):
         return [_("{name} appears.", name=e["name"])]
 
@@ -186,6 +192,11 @@ class TextRenderer:
                       pc=self.name(e["pc"]), taken=e["taken"])]
         fields = dict(pc=self.name(e["pc"]), creature=card_name(e["creature"]), name=e["name"], manner=manner,
                       dealt=e["dealt"], taken=e["taken"])
+        if e.get("blocked"):  # T-3.2: it blocked the NPC's attack
+            if e["creature_died"]:
+                return [_("{pc}'s {creature} blocks {name}{manner}: deals {dealt}, takes {taken}; {creature} dies.",
+                          **fields)]
+            return [_("{pc}'s {creature} blocks {name}{manner}: deals {dealt}, takes {taken}.", **fields)]
         if e["creature_died"]:
             return [_("{pc}'s {creature} fights {name}{manner}: deals {dealt}, takes {taken}; {creature} dies.",
                       **fields)]
@@ -196,7 +207,7 @@ class TextRenderer:
 
     def _life(self, e):
         fields = dict(pc=self.name(e["pc"]), amount=abs(e["change"]), life=e["life"])
-        if e["change"] >= 0:
+        if not e.get("loss", e["change"] < 0):  # T-7.4: `loses 0 life` is a loss
             return [_("{pc} gains {amount} life (now {life}).", **fields)]
         return [_("{pc} loses {amount} life (now {life}).", **fields)]
 
@@ -246,6 +257,10 @@ class TextRenderer:
         self.names.update(zip(e["enemies"], e["names"]))
         fighters = _(", ").join(self.name(pc) for pc in e["pcs"]) or _("nobody")
         foes = _(", ").join(e["names"]) or _("no enemy left standing")  # all beaten before (T-3.4)
+        self.names.update(zip(e.get("allies", ()), e.get("ally_names", ())))
+        if e.get("ally_names"):  # T-8.4: cooperating NPCs fight on the party's side
+            return ["", _("Battle against {foes} {clock}: {fighters} in the fight, with {allies} on their side (T-8.4).",
+                          foes=foes, clock=clock(e["clock"]), fighters=fighters, allies=_(", ").join(e["ally_names"]))]
         return ["", _("Battle against {foes} {clock}: {fighters} in the fight.", foes=foes, clock=clock(e["clock"]),
                       fighters=fighters)]
 

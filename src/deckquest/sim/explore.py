@@ -16,6 +16,10 @@ first round is done. In them a check may also be forced to a degree a condition 
 alternative, so the search ends when every line is reached or no situation it meets has an
 untaken one, or at ``max_runs``.
 
+When the search leaves a line unreached, ``sim``'s own runs are played (its default agent,
+its seeds, up to ``SIM_RUNS``) until every line is reached: explore then reports nothing
+as unreachable that ``sim`` reaches in its default runs.
+
 A battle is brought to an outcome by dealing again: it is played again from its start
 (up to ``BATTLE_TRIES`` times) with the fighters' hands and libraries shuffled together and
 their hands drawn anew, and the battle's own chance reseeded, until it ends that way: what
@@ -37,7 +41,7 @@ from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.pc import shuffle
 from deckquest.errors import DeckquestError
-from deckquest.runtime.agents import FirstAgent
+from deckquest.runtime.agents import BestAgent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, STUCK, Program, Run
 from deckquest.sim.trace import ScriptMap, run_seed
 
@@ -47,6 +51,7 @@ BATTLE_TRIES = 100  # deals of a battle (the first as the run dealt it) to bring
 BATTLE_SEARCHES = 3  # searches for one outcome of one battle that may come to nothing before it is given up
 SEARCH_STALEMATES = 3  # battles that do not end (each plays MAX_TURNS turns) that end a search
 BATTLE_OUTCOMES = ("victory", "defeat", "escape")
+SIM_RUNS = 2000  # sim's default number of runs: played when the search leaves lines unreached
 
 
 @dataclass(frozen=True)
@@ -135,8 +140,10 @@ def _path_lines(path: list[Step]) -> list[str]:
     return lines
 
 
-class _Agent(FirstAgent):
-    """The first agent, but its choices come from the explorer's plan."""
+class _Agent(BestAgent):
+    """Sim's default agent, ``best`` (its checks, boosts, supports, fights, PC actions and
+    battle agent), but its choices come from the explorer's plan: explore and ``sim`` play
+    the same party, so they agree on which lines and battle outcomes can be reached."""
 
     name = "explore"
 
@@ -152,6 +159,7 @@ class Explorer:
                  max_runs: int = DEFAULT_MAX_RUNS):
         self.program = program
         self.map = ScriptMap(program)
+        self.base_seed = seed
         self.seed = run_seed(seed, 0)
         self.max_steps = max_steps
         self.max_runs = max_runs
@@ -203,6 +211,7 @@ class Explorer:
                 break
             self._play(plan)
         complete = self._next_plan() is None
+        self._sim_runs()
         lines = sorted(line for file, line in self.lines - self.hits)
         never = [text + (f" (not in {BATTLE_TRIES} deals)" if self.battle_misses[key] else "")
                  for key, text in self.alternatives.items() if key not in self.taken]
@@ -260,6 +269,33 @@ class Explorer:
         if run.state.outcome == STUCK:
             line = statement.span.line if statement is not None else 0
             self._found("stuck", run.state.scene, line, run.state.outcome_text)
+
+    def _sim_runs(self) -> None:
+        """While a line is unreached after the search, play ``sim``'s own runs: its default
+        agent, seeded ``run_seed(seed, i)`` for i below ``SIM_RUNS``, as ``sim --seed S``
+        plays them. A battle won or lost by a party worn down before it (the search deals a
+        battle again, never what led to it) is reached as ``sim`` reaches it, so explore
+        reports no line or battle outcome as unreached that ``sim``'s default runs reach.
+        These runs only count what they reach: their dead ends and errors, which have no
+        forced path, are ``sim``'s to report (with the seed that replays them)."""
+        for index in range(SIM_RUNS):
+            if self.lines <= self.hits or self.runs >= self.max_runs:
+                return
+            self.runs += 1
+            seed = run_seed(self.base_seed, index)
+            run = Run(self.program, BestAgent(), random.Random(seed), record=False, listener=self._battle_seen,
+                      kinds=("battle",), battle_events=False, max_steps=self.max_steps, seed=seed,
+                      on_statement=self._hit)
+            try:
+                run.run()
+            except Exception:  # sim reports its runs' errors and dead ends, with their seeds
+                continue
+
+    def _hit(self, statement) -> None:
+        self.hits.add(self.map.line_of[id(statement)])
+
+    def _battle_seen(self, event: dict) -> None:
+        self.taken.add((("battle", event["line"]), event["outcome"]))
 
     def _heard(self, event: dict) -> None:
         self.battle_outcome = event["outcome"]

@@ -28,7 +28,7 @@ class Trpg(GameSystem):
     def statement_handlers(cls):
         return {
             ast.Check: statements._check, ast.Recruit: statements._check, ast.Encounter: statements._encounter,
-            ast.Fight: statements._fight, ast.Battle: statements._battle, ast.LoseLife: statements._lose_life,
+            ast.TakeControl: statements._take_control, ast.Fight: statements._fight, ast.Battle: statements._battle, ast.LoseLife: statements._lose_life,
             ast.GainLife: statements._gain_life, ast.Draw: statements._draw, ast.Give: statements._give,
             ast.Rest: statements._party_rests, ast.Sleep: statements._party_sleeps,
         }

@@ -12,16 +12,18 @@ in which things happen.
 
 from __future__ import annotations
 
+from hashlib import blake2b
+
 from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.adventure import (
     CONCENTRATE_MINUTES, NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS, REST_MINUTES, SLEEP_MINUTES,
-    SORCERY_MINUTES, cast_permanent, creature_power, exchange_damage, destroyed, npc_stats, ready_creatures,
+    SORCERY_MINUTES, cast_permanent, payment, creature_power, exchange_damage, destroyed, npc_stats, ready_creatures,
+    untapped_creatures,
 )
 from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
-from deckquest.engine.combat import close_fight, decide, fight_over, open_fight
-from deckquest.engine.combat.battle import MAX_PERMANENTS, MAX_TURNS
+from deckquest.engine.combat import close_fight, decide, fight_over, open_fight, phases
 from deckquest.engine.combat.profile import VIGILANCE, profile
 from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS
 from deckquest.systems.trpg.battles import (
@@ -34,10 +36,13 @@ _STATUS_EVENTS = {pcs.DYING: "pc_dying", pcs.UNCONSCIOUS: "pc_unconscious", pcs.
 
 
 def _party_rests(run, stmt: ast.Rest, frame) -> None:
-    """T-2.6: every PC that can act rests at once: one minute."""
+    """T-2.6: every PC that can act rests at once (its end-step triggers, then the damage and
+    the counter go): one minute."""
+    before = _statuses(run, list(run.state.pcs))
     for pc in run.state.pcs.values():
         if pc.can_act:
-            pcs.rest(pc)
+            phases.rest(pc, run.rng, _phase_events(run))
+    _status_changes(run, before)
     if "rest" in run.wanted:
         run.emit("rest", minutes=REST_MINUTES)
     run.advance(REST_MINUTES)
@@ -63,26 +68,27 @@ def _targets(run, target: ast.Target, frame) -> list[str]:
 
 
 def _lose_life(run, stmt: ast.LoseLife, frame) -> None:
-    _change_life(run, _targets(run, stmt.target, frame), -stmt.amount)
+    """T-7.4: an action that reduces life, even by 0 (``loses 0 life`` kills a dying PC)."""
+    _change_life(run, _targets(run, stmt.target, frame), -stmt.amount, loss=True)
 
 
 def _gain_life(run, stmt: ast.GainLife, frame) -> None:
     _change_life(run, _targets(run, stmt.target, frame), stmt.amount)
 
 
-def _change_life(run, targets: list[str], change: int) -> None:
+def _change_life(run, targets: list[str], change: int, loss: bool = False) -> None:
     """T-7.1, T-7.4: life loss may make a PC dying, or kill a dying or unconscious one."""
     before = _statuses(run, targets)
     for key in targets:
         pc = run.state.pcs[key]
         if pc.status == pcs.DEAD:
             continue
-        if change < 0:
+        if loss or change < 0:
             pcs.lose_life(pc, -change)
         else:
             pcs.gain_life(pc, change)
         if "life" in run.wanted:
-            run.emit("life", pc=key, change=change, life=pc.life)
+            run.emit("life", pc=key, change=change, life=pc.life, loss=loss or change < 0)
     _status_changes(run, before)
 
 
@@ -136,7 +142,7 @@ def _check(run, stmt, frame) -> None:
         return
     difficulty = site.difficulty
     if who == "all" or who == "any":
-        records = [_one_check(run, site, p, difficulty) for p in _check_candidates(run, site.key)]
+        records = [_one_check(run, site, p, difficulty) for p in _check_candidates(run, site, difficulty)]
         if not records:
             outcome, deciding = False, None
         elif who == "all":
@@ -155,7 +161,7 @@ def _check(run, stmt, frame) -> None:
     if who == "pc":
         pc = frame.pc if site.pc == "pc" else site.pc  # `by pc`: the PC in scope
     else:
-        candidates = _check_candidates(run, site.key)
+        candidates = _check_candidates(run, site, difficulty)
         pc = run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates) if candidates else None
     record = _one_check(run, site, pc, difficulty)
     _after_check(run, site, record[1], pc, record[2], (record,) if record[3] else (), frame)
@@ -179,10 +185,30 @@ def _check_each(run, stmt, site, frame) -> None:
     _after_check(run, site, record[1], pc, record[2], (record,) if record[3] else (), frame)
 
 
-def _check_candidates(run, key: tuple) -> list[str]:
-    """The PCs that may make this check: conscious, and not made it in this scene (T-4.12)."""
+def _check_candidates(run, site, difficulty: int, among=None) -> list[str]:
+    """The PCs (of ``among``, else the party) that may make this check: conscious, and not
+    made the very same check already (T-4.12)."""
     made = run.state.checks_made
-    return [p for p, pc in run.state.pcs.items() if pc.status in pcs.ABLE and (p, key) not in made]
+    action = check_action(run, site)
+    ids = run.state.pcs if among is None else among
+    return [p for p in ids if run.state.pcs[p].status in pcs.ABLE and made.allows(p, action, site.kind, difficulty)]
+
+
+def check_action(run, site) -> tuple:
+    """What a check is for, in ``RunState.checks_made`` (T-4.12): its statement and the situation."""
+    return site.key, situation(run.state)
+
+
+def situation(state) -> str:
+    """T-4.12: what makes a check at the same statement no longer "the very same" when it
+    changes (docs/checks.md): the values of the flags and counters, the NPCs' states
+    (status, cooperating, controller, damage) and the items given. A scene left and entered
+    again, time passing, and the PCs' own cards and life do not. A short digest of them
+    (plain text for saves; the same values give the same digest in every process)."""
+    values = (tuple(state.flags.values()), tuple(state.counters.values()),
+              tuple((n.status, n.cooperating, n.controller, n.damage) for n in state.npcs.values()),
+              tuple((pc, tuple(items)) for pc, items in state.items.items()))
+    return blake2b(repr(values).encode(), digest_size=8).hexdigest()
 
 
 def _after_check(run, site, outcome: bool, pc: str | None, degree: int,
@@ -219,9 +245,10 @@ def _one_check(run, site, pc_id: str | None,
     kind = site.kind
     pc = state.pcs.get(pc_id) if pc_id is not None else None
     key = site.key
-    if pc is None or pc.status not in pcs.ABLE or (pc_id, key) in state.checks_made:
+    action = check_action(run, site)
+    if pc is None or pc.status not in pcs.ABLE or not state.checks_made.allows(pc_id, action, kind, difficulty):
         return _refused_check(run, site, pc_id, pc, kind, difficulty)
-    state.checks_made.add((pc_id, key))
+    state.checks_made.record(pc_id, action, kind, difficulty)
     if pc.concentration_counter:
         rest(run, pc_id)  # T-2.5: no checks with a concentration counter
     support, supporter = _support(run, pc, kind, difficulty) if pc.battlefield else (0, None)
@@ -252,7 +279,7 @@ def _refused_check(run, site, pc_id: str | None, pc, kind: str,
     elif pc.status not in pcs.ABLE:
         refusal = _("{pc} is {status} and cannot make a check (T-7.2)", pc=pc.name, status=pcs.status_word(pc.status))
     else:
-        refusal = _("{pc} already made this very check in this scene (T-4.12)", pc=pc.name)
+        refusal = _("{pc} already made this very check, and nothing has changed since (T-4.12)", pc=pc.name)
     success, degree = _outcome(run, pc_id, False, -max(1, difficulty))
     run.emit("check", pc=pc_id, kind=kind, difficulty=difficulty, label=site.label, cards=[],
                color=None, target=difficulty, result=difficulty + degree, degree=degree, success=success,
@@ -312,27 +339,82 @@ def _encounter(run, stmt: ast.Encounter, frame) -> None:
         run.emit("encounter", npc=stmt.npc, name=run.scenario.npcs[stmt.npc].name)
 
 
-def _fight(run, stmt: ast.Fight, frame) -> None:
-    """T-3.4: a creature of the party fights the NPC, or with none the NPC hurts a PC.
+def _take_control(run, stmt: ast.TakeControl, frame) -> None:
+    """T-8.4: a PC pays the NPC's exact mana cost, colours included, from its untapped mana
+    sources, and controls it; the NPC must cooperate already and not be defeated.
 
-    The agent picks the fighter among the PCs' untapped, non-sick creatures (T-2.10).
-    With no fighter, the NPC deals its power to the PC in scope (else the first PC
-    that can act) as life loss: nothing stood between it and the PC.
+    ``by NAME`` (or ``by pc``) names the PC; ``by party`` (the default) is the first PC in
+    party order that can pay. Paying takes no game time. Then the ``success:`` or
+    ``failure:`` block runs.
+    """
+    decl = run.scenario.npcs[stmt.npc]
+    npc = run.state.npcs[stmt.npc]
+    if run.agent_acts and run.act("take control", frame):
+        return
+    who = stmt.by.pc if stmt.by is not None and stmt.by.kind == "pc" else None
+    if who == "pc":
+        who = frame.pc
+    payer, note = _payer(run, decl, npc, who)
+    if payer is not None:
+        pc = run.state.pcs[payer]
+        for index in payment(pc, decl.battle_card()) or ():
+            pc.battlefield[index].tapped = True
+        npc.controller = payer
+    run.emit("take_control", npc=stmt.npc, name=decl.name, pc=payer, cost=decl.cost,
+             success=payer is not None, note=note)
+    block = stmt.success if payer is not None else stmt.failure
+    if block is not None:
+        run.push(block, frame)
+
+
+def _payer(run, decl, npc, who: str | None) -> tuple[str | None, str]:
+    """The PC that pays for the NPC (T-8.4), or None and why nobody can."""
+    if not npc.cooperating:
+        return None, _("{name} does not cooperate (recruit it first, T-8.4)", name=decl.name)
+    if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
+        return None, _("{name} is {status}", name=decl.name, status=pcs.status_word(npc.status))
+    if npc.controller is not None:
+        return None, _("{pc} controls {name} already", pc=run.state.pcs[npc.controller].name, name=decl.name)
+    card = decl.battle_card()
+    able = [key for key, pc in run.state.pcs.items() if pc.can_act and (who is None or key == who)]
+    payers = [key for key in able if payment(run.state.pcs[key], card) is not None]
+    if not payers:
+        return None, _("no PC can pay {cost} with untapped mana sources", cost=decl.cost)
+    return payers[0], ""
+
+
+def _fight(run, stmt: ast.Fight, frame) -> None:
+    """T-3.1 to T-3.4: a creature of the party attacks the NPC, or blocks it, or the NPC
+    hurts a PC.
+
+    Attacking (T-3.1) taps the creature (not with vigilance) and needs its PC's
+    concentration counter and a creature that may tap (untapped, not summoning sick,
+    T-2.10). Without an attacker a creature NPC attacks the party: any untapped creature
+    of a PC that can act may block it (T-3.2: instant speed, no counter, summoning sick
+    or not, no tap), dealing its power back. Damage stays on a creature until its PC
+    rests (T-2.6). With neither, the NPC deals its power to the PC in scope (else the
+    first PC that can act) as life loss: nothing stood between it and the PC.
     """
     decl = run.scenario.npcs[stmt.npc]
     npc = run.state.npcs[stmt.npc]
     if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
         run.emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
                    holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
-                   creature_died=False, note=_("{name} is already {status}", name=decl.name, status=pcs.status_word(npc.status)))
+                   creature_died=False, blocked=False,
+                   note=_("{name} is already {status}", name=decl.name, status=pcs.status_word(npc.status)))
         return
     npc.status = NPC_PRESENT
     if run.agent_acts and run.act("fight", frame):
         return
     power, toughness, keywords = npc_stats(decl)
-    candidates = [(key, index) for key, pc in run.state.pcs.items() if pc.can_act
-                  for index in ready_creatures(pc)]
-    pick = run.agent.fighter(run, stmt, candidates) if candidates else None
+    able = [(key, pc) for key, pc in run.state.pcs.items() if pc.can_act]
+    attackers = [(key, index) for key, pc in able if pc.concentration_counter for index in ready_creatures(pc)]
+    pick = run.agent.fighter(run, stmt, attackers) if attackers else None
+    blocked = False
+    if pick is None and decl.kind == "creature":
+        blockers = [(key, index) for key, pc in able for index in untapped_creatures(pc)]
+        pick = run.agent.fighter(run, stmt, blockers) if blockers else None
+        blocked = pick is not None
     if pick is None:
         _fight_bare(run, stmt, decl, power, frame)
         return
@@ -347,16 +429,18 @@ def _fight(run, stmt: ast.Fight, frame) -> None:
     dealt, taken = exchange_damage(my_power, mine.keywords, my_toughness,
                                     power, keywords, remaining)
     npc.damage += dealt
-    if not mine.keywords & VIGILANCE:
+    if not blocked and not mine.keywords & VIGILANCE:
         permanent.tapped = True
     npc_down = destroyed(dealt, remaining, mine.keywords, keywords)
     creature_died = destroyed(taken, my_toughness, keywords, mine.keywords)
     if creature_died:
         pc.battlefield.pop(index)
         pc.graveyard.append(permanent.card)
+    else:
+        permanent.damage += taken  # T-2.6: until its PC rests
     run.emit("fight", npc=stmt.npc, name=decl.name, pc=owner, creature=card.name,
                holding_back=stmt.holding_back, dealt=dealt, taken=taken,
-               npc_defeated=npc_down, creature_died=creature_died, note="")
+               npc_defeated=npc_down, creature_died=creature_died, blocked=blocked, note="")
     if npc_down:
         _defeat_npc(run, stmt.npc, stmt.holding_back)
 
@@ -366,7 +450,7 @@ def _fight_bare(run, stmt: ast.Fight, decl, power: int, frame) -> None:
     victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
     run.emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
                holding_back=stmt.holding_back, dealt=0, taken=power if victim else 0,
-               npc_defeated=False, creature_died=False, note=_("no creature to fight for the party"))
+               npc_defeated=False, creature_died=False, blocked=False, note=_("no creature to fight for the party"))
     if victim is not None and power > 0:
         _change_life(run, [victim], -power)
 
@@ -387,14 +471,16 @@ def _battle(run, stmt: ast.Battle, frame) -> None:
         return
     state = run.state
     depth = len(state.frames)  # the outcome's block goes here, under the battle's triggers
-    enemies = [ref.name for ref in stmt.enemies
-               if state.npcs[ref.name].status not in (NPC_DEAD, NPC_UNCONSCIOUS)]
+    allies = _allies(run)  # T-8.2, T-8.4: they fight on the party's side, even if named as enemies
+    enemies = [ref.name for ref in stmt.enemies if ref.name not in allies
+               and state.npcs[ref.name].status not in (NPC_DEAD, NPC_UNCONSCIOUS)]
     for npc_id in enemies:
         state.npcs[npc_id].status = NPC_PRESENT
     fighters = [pc for pc in state.pcs.values() if pc.status == pcs.OK]
     if "combat" in run.wanted:
         run.emit("combat", line=stmt.span.line, enemies=list(enemies),
-                 names=[run.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters])
+                 names=[run.scenario.npcs[n].name for n in enemies], pcs=[pc.id for pc in fighters],
+                 allies=allies, ally_names=[run.scenario.npcs[n].name for n in allies])
     before = _statuses(run, list(state.pcs))
     if not fighters:  # T-6.12: with every PC out of the fight, the survivors have lost at once
         _after_battle(run, stmt, frame, depth, None, enemies, before, [])
@@ -405,7 +491,8 @@ def _battle(run, stmt: ast.Battle, frame) -> None:
     if log is not None:
         log.append({"event": "battle_preparation", "turns": turns})
     foes = one_horde([run.program.enemy(npc_id) for npc_id in enemies])
-    progress.fight = open_fight(fighters, foes, run.rng, rules=run.program.rules, prepare=turns, events=log)
+    progress.fight = open_fight(fighters, foes, run.rng, rules=run.program.rules, prepare=turns, events=log,
+                                allies=[run.program.enemy(npc_id) for npc_id in allies])
     _keep_clock(progress, log)
     run.memory[BATTLE_AGENT] = _battle_agent(run, stmt)
     state.battle = progress
@@ -445,13 +532,15 @@ def _after_battle(run, stmt: ast.Battle, frame, depth: int, result, enemies: lis
     """The battle's time and summary, then its triggers queued to run before the outcome's
     block, in this order: ``battle turn N`` for each turn played (in turn order), the T-7
     status changes of the PCs (``a pc is dying``, ``falls unconscious``), ``NPC is defeated``
-    for every enemy the battle beat, then ``after N minutes`` now due. A stalemate (a battle
-    that would not end) ends the run as stuck."""
+    for every enemy the battle beat (and every ally that fell on the party's side), then
+    ``after N minutes`` now due. A stalemate (a battle that would not end) ends the run as
+    stuck, with the limit that stopped it (``BattleResult.stopped``)."""
     if result is None:
         outcome, turns, beaten = "defeat", 0, []
     else:
         outcome, turns = result.outcome, result.turns
         beaten = defeated_enemies(result, enemies, run.scenario)
+        beaten += [ally.id for ally in result.allies if ally.defeated]  # fell on the party's side
     run.advance(turns * BATTLE_TURN_MINUTES)
     if "battle" in run.wanted:
         run.emit("battle", **summary(result, stmt.span.line, enemies, beaten))
@@ -460,14 +549,23 @@ def _after_battle(run, stmt: ast.Battle, frame, depth: int, result, enemies: lis
     _status_changes(run, before)
     for turn in reversed(reached):
         fire_battle_turn(run, turn)
-    if outcome == "stalemate":
-        run.finish(STUCK, f"the battle at line {stmt.span.line} did not end (more than "
-                          f"{MAX_TURNS} turns or {MAX_PERMANENTS} permanents)")
+    if outcome == "stalemate":  # BattleResult.stopped: which limit was hit, in words
+        run.finish(STUCK, _("the battle at line {line} did not end: {reason}", line=stmt.span.line,
+                            reason=result.stopped if result is not None else ""))
         return
     block = {"victory": stmt.victory, "defeat": stmt.defeat, "escape": stmt.escape}[outcome]
     if block is not None:
         run.push(block, frame)
         run.state.frames.insert(depth, run.state.frames.pop())
+
+
+def _allies(run) -> list[str]:
+    """The NPCs that fight on the party's side (T-8.2, T-8.4): creature and planeswalker NPCs
+    that cooperate or are controlled, and are not defeated."""
+    return [npc_id for npc_id, npc in run.state.npcs.items()
+            if (npc.cooperating or npc.controller is not None)
+            and npc.status not in (NPC_DEAD, NPC_UNCONSCIOUS)
+            and run.scenario.npcs[npc_id].kind in ("creature", "planeswalker")]
 
 
 def _battle_agent(run, stmt: ast.Battle):
@@ -506,7 +604,7 @@ def _preparation(run, stmt: ast.Battle, frame, fighters: list[pcs.PC]) -> int:
     if site.who == "pc":
         representative = frame.pc if site.pc == "pc" else site.pc
     else:
-        candidates = [pc.id for pc in fighters if (pc.id, site.key) not in run.state.checks_made]
+        candidates = _check_candidates(run, site, difficulty, [pc.id for pc in fighters])
         representative = (run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates)
                           if candidates else None)
     _pc, success, degree, _critical = _one_check(run, site, representative, difficulty)
@@ -523,18 +621,31 @@ def fire_battle_turn(run, turn: int) -> None:
 
 
 def concentrate(run, pc_id: str, card_id: int | None = None) -> None:
-    """T-2.4: one minute; untap, end summoning sickness, draw to 7, concentration counter."""
+    """T-2.4: one minute; untap, end summoning sickness, upkeep triggers, draw to 7,
+    concentration counter (``engine.combat.phases``)."""
     pc = run.state.pcs[pc_id]
     before = _statuses(run, [pc_id])
-    pcs.concentrate(pc)
+    phases.concentrate(pc, run.rng, _phase_events(run))
     _action(run, pc_id, "concentrate", None, CONCENTRATE_MINUTES)
     _status_changes(run, before)
 
 
 def rest(run, pc_id: str, card_id: int | None = None) -> None:
-    """T-2.6: one minute; remove damage from creatures and the concentration counter."""
-    pcs.rest(run.state.pcs[pc_id])
+    """T-2.6: one minute; end-step triggers, then damage leaves creatures and the
+    concentration counter goes (``engine.combat.phases``)."""
+    before = _statuses(run, [pc_id])
+    phases.rest(run.state.pcs[pc_id], run.rng, _phase_events(run))
     _action(run, pc_id, "rest", None, REST_MINUTES)
+    _status_changes(run, before)
+
+
+def _phase_events(run) -> BattleLog | None:
+    """Where the triggers of a concentration or rest report (the battle engine's events,
+    ``battle_trigger`` and what it did, stamped with the clock), when the run records or
+    listens; else None."""
+    if run.battle_events and (run.events is not None or run.listener is not None):
+        return BattleLog(run.publish, run.state.clock)
+    return None
 
 
 def play_land(run, pc_id: str, card_id: int) -> None:
