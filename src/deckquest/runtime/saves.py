@@ -523,6 +523,9 @@ def _rebuild(key: str, extra: dict, pc_name: str, program: Program):
     for card in _script_cards(program):
         if card.name == extra["name"]:
             return card
+    for npc_id, npc in program.scenario.npcs.items():  # an allied NPC's battle card (T-8.2, T-8.4)
+        if npc.kind in ("creature", "planeswalker") and program.enemy(npc_id).card.name == extra["name"]:
+            return program.enemy(npc_id).card
     raise _Invalid(f"{key}'s card table holds {extra['name']}, which no deck of the script has")
 
 
