@@ -347,8 +347,9 @@ def _renumbered(data: dict, changes: Changes, program: Program) -> dict:
     now, and the flags and counters the edit added, as declared."""
     state = dict(data["state"])
     state["frames"] = [{**frame, "block": changes.block_numbers[frame["block"]]} for frame in state["frames"]]
-    state["checks_made"] = [[pc, [file, changes.line_numbers[line] if file == data["script"] else line, col]]
-                            for pc, (file, line, col) in state["checks_made"]]
+    state["checks_made"] = [[entry[0], [entry[1][0], changes.line_numbers[entry[1][1]] if entry[1][0] == data["script"]
+                                        else entry[1][1], entry[1][2]], *entry[2:]]
+                            for entry in state["checks_made"]]
     scenario = program.scenario
     state["flags"] = {name: state["flags"].get(name, False) for name in scenario.flags}
     state["counters"] = {name: state["counters"].get(name, decl.initial) for name, decl in scenario.counters.items()}

@@ -77,7 +77,7 @@ def compare(saved: dict, program, text: str, data_state: dict, saved_path: str) 
     if data_state["fired"] and trigger_signature(program) != saved["triggers"]:
         changes.refusals.append("triggers were added, removed or changed, and the save has fired "
                                 "`after N minutes` triggers")
-    for _, (file, line, _) in data_state["checks_made"]:
+    for _, (file, line, _), *_rest in data_state["checks_made"]:  # [pc, [file, line, col], situation, kind, difficulty]
         if file == saved_path and line not in changes.line_numbers:
             changes.refusals.append(f"line {line}, a check made in this scene, changed")
     scenario = program.scenario

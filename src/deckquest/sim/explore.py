@@ -278,6 +278,8 @@ class Explorer:
         reports no line or battle outcome as unreached that ``sim``'s default runs reach.
         These runs only count what they reach: their dead ends and errors, which have no
         forced path, are ``sim``'s to report (with the seed that replays them)."""
+        if self.program.whole_game:  # sim's default agent, best, plays MTG-TRPG's scenes
+            return
         for index in range(SIM_RUNS):
             if self.lines <= self.hits or self.runs >= self.max_runs:
                 return
