@@ -89,7 +89,10 @@ def test_battle_outcomes_are_brought_about_by_dealing_again():
     assert explore(path).as_dict() == report.as_dict()  # the same search, deal for deal
 
 
-def test_a_dead_end_behind_a_battle_outcome_shows_the_deal(tmp_path):
+def test_an_escape_is_the_partys_choice_taken_in_the_battle_as_dealt_t_6_6(tmp_path):
+    """T-6.6: escaping is a PC's choice (its turn's non-combat action), so explore takes it
+    as it takes an option: in a clone of the battle as the run dealt it, the party tries to
+    escape at every chance; no other deal is needed."""
     script = write_script(tmp_path, "ditch.quest", """horde raiders "Goblin Raiders":
     deck "decks/horde.txt"
 flag rescued
@@ -107,8 +110,38 @@ start scene road "The Road":
     (finding,) = report.findings
     assert finding.kind == "stuck" and finding.line == line_of(script, "choice:")
     (step,) = finding.path
-    assert step.line == line_of(script, "battle against") and "ended in escape (dealt again: deal " in step.what
+    assert step.line == line_of(script, "battle against")
+    assert step.what == "battle against raiders ended in escape (the party fled at every chance)"
     assert report.never_taken == [f'line {line_of(script, "Wait for help")}: option "Wait for help"']
+
+
+def test_a_plan_through_a_fled_battle_replays_the_flight(tmp_path):
+    """A dead end behind the choice after an escape: its plan replays the battle the party
+    fled (the same deal, the same flight), else the run would end in the victory."""
+    script = write_script(tmp_path, "ford.quest", """horde raiders "Goblin Raiders":
+    deck "decks/horde.txt"
+flag wet
+start scene road "The Road":
+    battle against raiders:
+        victory:
+            end victory "The raiders scatter."
+        escape:
+            "You run into the woods."
+    choice:
+        "Hide":
+            end victory "They pass you by."
+        "Wade the ford":
+            set wet
+            choice:
+                "Dry off" if not wet:
+                    end victory "Dry at last."
+""")
+    report = explore(script, max_runs=20)  # "Dry at last." is unreachable: no need of sim's 2,000 runs
+    (finding,) = report.findings
+    assert finding.kind == "stuck" and finding.line == line_of(script, "            choice:")
+    assert [step.what for step in finding.path] == [
+        "battle against raiders ended in escape (the party fled at every chance)", 'chose "Wade the ford"']
+    assert explore(script, max_runs=20).as_dict() == report.as_dict()
 
 
 def test_an_outcome_no_deal_gives_is_listed_with_the_deals_tried(tmp_path):

@@ -20,11 +20,16 @@ When the search leaves a line unreached, ``sim``'s own runs are played (its defa
 its seeds, up to ``SIM_RUNS``) until every line is reached: explore then reports nothing
 as unreachable that ``sim`` reaches in its default runs.
 
-A battle is brought to an outcome by dealing again: it is played again from its start
-(up to ``BATTLE_TRIES`` times) with the fighters' hands and libraries shuffled together and
-their hands drawn anew, and the battle's own chance reseeded, until it ends that way: what
-another run would have dealt. An outcome no deal gives is left untaken. Nothing else is
-altered: the PCs come out of the battle as they would.
+A battle is part of the run's state, so the search clones it at its start rather than
+playing the path to it again. An escape is the party's choice (T-6.6: a PC's non-combat
+action of its turn), so explore takes it as it takes an option: in a clone of the battle as
+dealt, the party tries to escape at every chance (each try a check as the cards fall).
+Victory and defeat fall as the cards do, so a battle is brought to them by dealing again:
+it is played again from its start (up to ``BATTLE_TRIES`` times) with the fighters' hands
+and libraries shuffled together and their hands drawn anew, and the battle's own chance
+reseeded, until it ends that way: what another run would have dealt (an escape not given
+in the battle as dealt is sought the same way). An outcome no deal gives is left untaken.
+Nothing else is altered: the PCs come out of the battle as they would.
 
 Findings, each with the forced path that shows it: runs that got stuck (a scene that runs
 out of statements, a choice with no option available, a loop past the step limit), runtime
@@ -39,11 +44,13 @@ from dataclasses import dataclass, field
 
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
+from deckquest.engine.combat.actions import ESCAPE
 from deckquest.engine.pc import shuffle
 from deckquest.errors import DeckquestError
 from deckquest.runtime.agents import BestAgent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, STUCK, Program, Run
 from deckquest.sim.trace import ScriptMap, run_seed
+from deckquest.systems.trpg.statements import BATTLE_AGENT
 
 NATURAL = None  # a check or battle decision that lets the cards decide
 DEFAULT_MAX_RUNS = 5_000
@@ -152,6 +159,21 @@ class _Agent(BestAgent):
 
     def choose(self, run, stmt, labels):
         return self.explorer.choose(run, stmt, labels)
+
+
+class _Fleeing:
+    """The party's battle player in a battle explore wants escaped: the run's own player,
+    except that a PC tries to escape (T-6.6) whenever the party may, as a player who
+    chose to flee would."""
+
+    def __init__(self, player):
+        self.player = player
+
+    def choose(self, battle, actions, rng):
+        for action in actions:
+            if action.kind == ESCAPE:
+                return action
+        return self.player.choose(battle, actions, rng)
 
 
 class Explorer:
@@ -355,36 +377,39 @@ class Explorer:
         """Play the battle to the outcome the plan wants, or as the cards fall (BATTLE_TRIES).
 
         In the run's record (and so in the plans that extend it) a battle brought about
-        by another deal is kept as (outcome, deal): replaying it deals that one at once.
+        by fleeing or by another deal is kept as (outcome, deal, fled): replaying it plays
+        that one at once.
         """
         key = ("battle", stmt.span.line)
         scene = run.state.scene
         outcomes = [outcome for outcome in _battle_outcomes(stmt)
                     if self.battle_misses[key, outcome] < BATTLE_SEARCHES]
         wanted, situation = self._decide(run, key, outcomes, lambda: NATURAL, mark=False)
-        if isinstance(wanted, tuple):  # replayed: the deal that gave the outcome is known
-            deal = wanted[1]
-            outcome = self._play_battle(run, deal)
+        if isinstance(wanted, tuple):  # replayed: how the outcome was brought about is known
+            _, deal, fled = wanted
+            outcome = self._play_battle(run, deal, fled)
         elif wanted is NATURAL:
-            outcome, deal = self._play_battle(run, 0), 0
+            outcome, deal, fled = self._play_battle(run, 0), 0, False
         else:
             self.seen.add((key, situation, wanted))  # tried here, given or not: not tried again here
-            outcome, deal = self._fight_for(run, wanted)
+            outcome, deal, fled = self._fight_for(run, wanted)
             if outcome != wanted:
                 self.battle_misses[key, wanted] += 1
         if outcome in BATTLE_OUTCOMES:
             self.taken.add((key, outcome))
             self.seen.add((key, situation, outcome))
-        dealt = f" (dealt again: deal {deal + 1})" if deal else ""
-        step = Step(stmt.span.line, scene, f"{_battle_name(stmt)} ended in {outcome}{dealt}")
-        self.done.append((key, (outcome, deal) if deal else NATURAL, situation, step))
+        step = Step(stmt.span.line, scene, f"{_battle_name(stmt)} ended in {outcome}{_how(deal, fled)}")
+        self.done.append((key, (outcome, deal, fled) if deal or fled else NATURAL, situation, step))
 
-    def _play_battle(self, run: Run, deal: int) -> str | None:
-        """Step the battle statement, as the run dealt it (``deal`` 0) or dealt again."""
+    def _play_battle(self, run: Run, deal: int, fled: bool = False) -> str | None:
+        """Step the battle statement, as the run dealt it (``deal`` 0) or dealt again; with
+        ``fled``, the party tries to escape at every chance (``_Fleeing``)."""
         if deal:
             self._deal_again(run, deal)
         self.battle_outcome = None
         run.step()
+        if fled and run.state.battle is not None:
+            run.memory[BATTLE_AGENT] = _Fleeing(run.memory[BATTLE_AGENT])
         while run.state.battle is not None:  # each step answers one of the battle's decisions
             run.step()
         return self.battle_outcome
@@ -400,28 +425,31 @@ class Explorer:
                 shuffle(cards, rng)
                 pc.hand, pc.library = cards[:len(pc.hand)], cards[len(pc.hand):]
 
-    def _fight_for(self, run: Run, wanted: str) -> tuple[str | None, int]:
-        """Play the battle until it ends in ``wanted``: (its outcome, the deal that gave it).
-        With no deal giving ``wanted``, the battle is as the run dealt it: (that outcome, 0).
+    def _fight_for(self, run: Run, wanted: str) -> tuple[str | None, int, bool]:
+        """Play the battle until it ends in ``wanted``: (its outcome, the deal that gave it,
+        whether the party fled). An escape is first sought in a clone of the battle as
+        dealt, the party fleeing; then, as victory and defeat are, in other deals. With
+        none giving ``wanted``, the battle is as the run dealt it: (that outcome, 0, False).
         A battle that does not end (a stalemate) plays MAX_TURNS turns each time: one as
         dealt is the dead end to report, and no search; a few among other deals end it."""
         start = run.snapshot()
         outcome = self._play_battle(run, 0)
         if outcome == wanted or outcome not in BATTLE_OUTCOMES:
-            return outcome, 0
+            return outcome, 0, False
         as_dealt = run.snapshot()
+        fled = wanted == "escape"
         stalemates = 0
-        for deal in range(1, BATTLE_TRIES):
+        for deal in range(0 if fled else 1, BATTLE_TRIES):
             run.restore(start)
-            got = self._play_battle(run, deal)
+            got = self._play_battle(run, deal, fled)
             if got == wanted:
-                return wanted, deal
+                return wanted, deal, fled
             stalemates += got not in BATTLE_OUTCOMES
             if stalemates == SEARCH_STALEMATES:
                 break
         run.restore(as_dealt)
         self.battle_outcome = outcome
-        return outcome, 0
+        return outcome, 0, False
 
     def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         offered = offered_options(run, stmt, labels)
@@ -431,6 +459,12 @@ class Explorer:
         self.done.append((key, number, situation,
                           Step(stmt.span.line, run.state.scene, f'chose "{labels[picked]}"')))
         return picked
+
+
+def _how(deal: int, fled: bool) -> str:
+    """How a battle's outcome came about, when not as the run dealt and played it."""
+    how = ([f"dealt again: deal {deal + 1}"] if deal else []) + (["the party fled at every chance"] if fled else [])
+    return f" ({'; '.join(how)})" if how else ""
 
 
 def _condition_names(program: Program) -> tuple[tuple[str, ...], tuple[str, ...]]:
