@@ -144,3 +144,23 @@ def test_pc_actions_offer_each_card_name_once(tmp_path):
     hand = {run.state.pcs["alice"].cards[c].name for c in run.state.pcs["alice"].hand}
     lands = {name for name in hand if name == "Forest"}
     assert [t for t in offered if t.startswith("Alice: play ")] == [f"Alice: play {n}" for n in lands]
+
+
+def test_the_best_party_destroys_a_spent_hordes_creatures_instead_of_a_stalemate_t_6_12():
+    """T-6.12: the survivors win when the horde has no library, no hand and no creatures;
+    T-6.10: damage to the horde only mills. Against every foe at once, this seed's party
+    emptied the horde's library, then kept attacking it (milling nothing, tapping its
+    creatures) and chump-blocked each 2/2 Zombie with one Goblin while Krenko made hundreds
+    more: 777 permanents and a stalemate. The best player now holds back once the horde
+    has no library and double-blocks the spent horde's attackers to destroy them."""
+    from pathlib import Path
+
+    from click.testing import CliRunner
+
+    from deckquest.cli import main
+
+    script = Path(__file__).parents[1] / "conformance" / "adventures" / "every_foe.quest"
+    played = CliRunner().invoke(main, ["run", str(script), "--agent", "best", "--seed", "6124397637634551323"])
+    assert played.exit_code == 0, played.output
+    assert "did not end" not in played.output and "== The end: victory ==" in played.output
+    assert "Dead is defeated" in played.output

@@ -422,6 +422,8 @@ def _attack_plan(battle: Battle) -> list[Action]:
     if not fighting or not targets:
         return []
     defender = _chosen_defender(battle, targets)
+    if defender == ("", -1) and not battle.horde.library:
+        return []  # T-6.10: damage to the horde mills its library; with none left, attackers only tap
     line = _danger_line(battle)
     threat = _horde_threat(battle)
     home = _blockers(battle)  # our creatures that could block the horde's next attack
@@ -460,8 +462,8 @@ def _chosen_defender(battle: Battle, targets: list[tuple[str, int]]) -> tuple[st
 
 def _block_plan(battle: Battle) -> list[Action]:
     """Blocks that kill an attacker and survive; then trades of equal or better value; then
-    double blocks of menace attackers (CR 702.110b) that kill it losing at most one creature
-    worth no more than it; then chump blocks of the biggest attackers (two for a menace
+    double blocks of menace attackers (CR 702.110b), and of any attacker once the horde is
+    spent (T-6.12), that kill it losing at most one creature worth no more than it; then chump blocks of the biggest attackers (two for a menace
     attacker) while a PC would otherwise drop to 0. Only legal blocks are planned (flying,
     reach, "can't block", landwalk: `can_block`)."""
     used = {b for a in battle.attacks for b in a.blockers}
@@ -499,9 +501,10 @@ def _block_plan(battle: Battle) -> list[Action]:
                             else creature_value(side, attack.card) >= creature_value(pc, p.card))]
             if choices:
                 assign(attack, min(choices, key=lambda c: creature_value(c[0], c[1].card)))
+    spent = _horde_spent(battle)
     for attack in attacks:
-        if menace(attack) and (attack.owner, attack.card) not in blocked:
-            pair = _menace_pair(side_of(attack), attacker_of(attack), attack.card, free)
+        if (menace(attack) or spent) and (attack.owner, attack.card) not in blocked:
+            pair = _killing_pair(side_of(attack), attacker_of(attack), attack.card, free)
             if pair:
                 assign(attack, *pair)
     incoming: dict[str, int] = {}
@@ -523,8 +526,14 @@ def _block_plan(battle: Battle) -> list[Action]:
     return plan
 
 
-def _menace_pair(side, attacker, card: int, free: list) -> tuple | None:
-    """The cheapest two blockers that together destroy a menace attacker, of which it destroys
+def _horde_spent(battle: Battle) -> bool:
+    """The horde has no library and no hand: only its creatures stand between the party and
+    victory (T-6.12), so they are worth double blocks that destroy them."""
+    return not battle.horde.library and not battle.horde.hand
+
+
+def _killing_pair(side, attacker, card: int, free: list) -> tuple | None:
+    """The cheapest two blockers that together destroy an attacker, of which it destroys
     at most one, and that one worth no more than the attacker (or None)."""
     able = [(pc, p) for pc, p in free if can_block(pc, p, side, attacker)]
     if len(able) < 2 or keywords_of(side, attacker) & INDESTRUCTIBLE:
