@@ -61,6 +61,8 @@ class GameState(Protocol):
 class Agent(Protocol):
     """Answers a seat's decisions; never changes the game itself."""
 
+    name: str  # as the run's `start` event names it
+
     def choose(self, state: Any, decision: Decision, rng: random.Random) -> Hashable: ...
 
 
