@@ -11,6 +11,7 @@ nesting are capped before and after parsing, since a shared file may be hostile.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
@@ -46,8 +47,9 @@ def read_text(path: Path, display: str, limit: int) -> str:
         raise DeckquestError(_("{display} is not valid UTF-8", display=display), Span(display, line, 1)) from None
 
 
-def load_yaml(text: str, display: str):
-    """Parse YAML text into ruamel's position-carrying mappings and lists."""
+def load_yaml(text: str, display: str) -> Any:
+    """Parse YAML text into ruamel's position-carrying mappings and lists (untrusted data of
+    any shape: the caller checks it against its schema)."""
     from ruamel.yaml import YAML
     from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
@@ -151,7 +153,7 @@ def source_line(text: str, line: int) -> str | None:
     return lines[line - 1] if 0 < line <= len(lines) else None
 
 
-def value_span(data, path: list, display: str) -> Span:
+def value_span(data: Any, path: list[str | int], display: str) -> Span:
     """Where the value at `path` is: ruamel records positions on the parent container."""
     node, position = data, (1, 1)
     for key in path:
@@ -164,7 +166,7 @@ def value_span(data, path: list, display: str) -> Span:
     return Span(display, *position)
 
 
-def key_span(data, path: list, key, display: str) -> Span:
+def key_span(data: Any, path: list[str | int], key: str, display: str) -> Span:
     """Where the key `key` of the mapping at `path` is (for an unknown or misspelt key)."""
     node = data
     for step in path:
@@ -176,7 +178,7 @@ def key_span(data, path: list, key, display: str) -> Span:
     return Span(display, line + 1, col + 1)
 
 
-def dotted(path: list) -> str:
+def dotted(path: list[str | int]) -> str:
     """A path into YAML data as a reader writes it: `party[0].critical[1]`."""
     text = ""
     for step in path:

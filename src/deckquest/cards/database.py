@@ -68,7 +68,7 @@ class CardIndex:
 class CardDatabase:
     """Sources searched in order: the first that knows a name wins."""
 
-    def __init__(self, *sources: CardSource):
+    def __init__(self, *sources: CardSource | CardDatabase):
         # a database layered over another (a script's own cards over the default one) takes
         # its sources, so that every source has `names()` for hints and front-face lookups
         self.sources = tuple(inner for source in sources

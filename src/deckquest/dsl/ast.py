@@ -39,7 +39,7 @@ may hold such a dotted name (see docs/language.md, "Using other scripts").
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Union
+from typing import Protocol, Union
 
 from deckquest.errors import Span
 
@@ -143,7 +143,7 @@ class Not:
     operand: "Expr"
 
 
-Expr = Union[IntLit, Var, PcStat, PcName, Subject, PartySize, Degree, Compare, And, Or, Not]
+Expr = Union[IntLit, Var, PcStat, PcName, Subject, PartySize, NpcIs, Degree, Compare, And, Or, Not]
 
 
 @dataclass(frozen=True)
@@ -180,7 +180,7 @@ class Outcome:
 
     span: Span
     kind: str
-    body: list["Stmt"]
+    body: list["Statement"]
 
 
 @dataclass(frozen=True)
@@ -214,7 +214,7 @@ class ChoiceOption:
     span: Span
     label: Text
     condition: Expr | None
-    body: list["Stmt"]
+    body: list["Statement"]
 
 
 @dataclass(frozen=True)
@@ -241,8 +241,8 @@ class Check:
     difficulty: int
     by: Who | None
     label: str | None
-    success: list["Stmt"] | None
-    failure: list["Stmt"] | None
+    success: list["Statement"] | None
+    failure: list["Statement"] | None
     outcomes: list[Outcome] = field(default_factory=list)  # every block as written
     kind_span: Span | None = None  # where KIND is written (DQ0036 points at it)
 
@@ -262,8 +262,8 @@ class Recruit:
     npc: str
     difficulty: int
     by: Who | None
-    success: list["Stmt"] | None
-    failure: list["Stmt"] | None
+    success: list["Statement"] | None
+    failure: list["Statement"] | None
     outcomes: list[Outcome] = field(default_factory=list)
     name_span: Span | None = None
 
@@ -276,8 +276,8 @@ class TakeControl:
     span: Span
     npc: str
     by: Who | None
-    success: list["Stmt"] | None
-    failure: list["Stmt"] | None
+    success: list["Statement"] | None
+    failure: list["Statement"] | None
     outcomes: list[Outcome] = field(default_factory=list)
     name_span: Span | None = None
 
@@ -299,9 +299,9 @@ class Battle:
     span: Span
     enemies: list[NameRef]
     prepare: Who | None
-    victory: list["Stmt"] | None
-    defeat: list["Stmt"] | None
-    escape: list["Stmt"] | None
+    victory: list["Statement"] | None
+    defeat: list["Statement"] | None
+    escape: list["Statement"] | None
     outcomes: list[Outcome] = field(default_factory=list)
     prepares: list[Who] = field(default_factory=list)  # every `prepare by` line as written
 
@@ -399,14 +399,27 @@ class CounterAssign:
 class If:
     span: Span
     condition: Expr
-    then: list["Stmt"]
-    orelse: list["Stmt"] | None
+    then: list["Statement"]
+    orelse: list["Statement"] | None
 
 
 Stmt = Union[
     Narration, Choice, Check, Encounter, Recruit, Fight, Battle, Goto, End, LoseLife, GainLife,
     Draw, Give, Rest, Sleep, Wait, SetFlag, ClearFlag, CounterAssign, If,
 ]
+
+
+class SystemNode(Protocol):
+    """A game system's own statement or declaration (``deckquest.dsl.language``): the core
+    reads where it is written; a compound statement lists its statement lists with
+    ``blocks()`` (``nested_blocks``)."""
+
+    @property
+    def span(self) -> Span: ...
+
+
+#: What a statement list holds: the core's statements and those of the script's game system.
+Statement = Union[Stmt, SystemNode]
 
 # ---------------------------------------------------------------- triggers and scenes
 
@@ -441,7 +454,7 @@ class Trigger:
     span: Span
     event: Event
     condition: Expr | None
-    body: list[Stmt]
+    body: list[Statement]
 
 
 @dataclass(frozen=True)
@@ -451,7 +464,7 @@ class Scene:
     title: str
     start: bool
     triggers: list[Trigger]
-    body: list[Stmt]
+    body: list[Statement]
 
 
 # ---------------------------------------------------------------- declarations
@@ -472,7 +485,7 @@ class ScenarioHeader:
     title: str
     entries: list[HeaderEntry]
 
-    def get(self, key: str):
+    def get(self, key: str) -> object:
         """The value of the first entry named ``key``, or None."""
         return next((e.value for e in self.entries if e.key == key), None)
 
@@ -508,6 +521,26 @@ class NpcField:
     key: str  # "cost", "types", "stats", "keywords", "loyalty", "life", "deck", "text" (and "type" of a card)
     value: object
 
+    @property
+    def text(self) -> str:
+        """A ``cost``, ``type``, ``deck`` or ``text`` line's string."""
+        assert isinstance(self.value, str)
+        return self.value
+
+    @property
+    def words(self) -> tuple[str, ...]:
+        """A ``types`` or ``keywords`` line's words."""
+        assert isinstance(self.value, tuple) and all(isinstance(word, str) for word in self.value)
+        return self.value
+
+    @property
+    def stats(self) -> tuple[int, int]:
+        """A ``stats P/T`` line's power and toughness."""
+        assert isinstance(self.value, tuple) and len(self.value) == 2
+        power, toughness = self.value
+        assert isinstance(power, int) and isinstance(toughness, int)
+        return power, toughness
+
 
 @dataclass(frozen=True)
 class NpcDecl:
@@ -521,7 +554,7 @@ class NpcDecl:
     fields: list[NpcField]
     from_card_span: Span | None = None  # the card name's string (DQ0054 points at it)
 
-    def get(self, key: str):
+    def get(self, key: str) -> object:
         """The value of the inline field ``key``, or None."""
         return next((f.value for f in self.fields if f.key == key), None)
 
@@ -537,7 +570,7 @@ class CardDecl:
     name: str
     fields: list[NpcField]
 
-    def get(self, key: str):
+    def get(self, key: str) -> object:
         """The value of the field ``key`` (the first one), or None."""
         return next((f.value for f in self.fields if f.key == key), None)
 
@@ -584,18 +617,31 @@ class Script:
     counters: list[CounterDecl] = field(default_factory=list)
     triggers: list[Trigger] = field(default_factory=list)
     scenes: list[Scene] = field(default_factory=list)
-    system: list = field(default_factory=list)  # the game system's own top-level declarations
+    system: list[SystemNode] = field(default_factory=list)  # the game system's own top-level declarations
+
+
+#: A declared name's declaration: the core's, or one of the game system's (`SystemNode`).
+Declaration = Union[PcDecl, NpcDecl, CardDecl, FlagDecl, CounterDecl, Scene, SystemNode]
 
 
 def system_header(script: "Script") -> tuple[str | None, tuple[str, ...], dict[str, str]]:
     """(system, options, readings) as the header writes them."""
     if script.header is None:
         return None, (), {}
-    return (script.header.get("system"), tuple(e.value for e in script.header.entries if e.key == "option"),
-            dict(e.value for e in script.header.entries if e.key == "reading"))
+    system = script.header.get("system")
+    return (system if isinstance(system, str) else None,
+            tuple(str(e.value) for e in script.header.entries if e.key == "option"),
+            dict(reading(e) for e in script.header.entries if e.key == "reading"))
 
 
-def operands(expr) -> list:
+def reading(entry: HeaderEntry) -> tuple[str, str]:
+    """A ``reading NAME VALUE`` header line's name and value (the parser makes them a pair)."""
+    assert isinstance(entry.value, tuple)
+    name, value = entry.value
+    return str(name), str(value)
+
+
+def operands(expr: Expr) -> list[Expr]:
     """The expressions an expression is made of (none for a leaf: a number, a name, ...)."""
     if isinstance(expr, Compare):
         return [expr.left, expr.right]
@@ -606,12 +652,13 @@ def operands(expr) -> list:
     return []
 
 
-def nested_blocks(stmt) -> list[list]:
+def nested_blocks(stmt: Statement) -> list[list[Statement]]:
     """The statement lists nested in a compound statement (none for a simple one); a game
     system's statement lists its own with a ``blocks()`` method."""
     blocks = getattr(stmt, "blocks", None)
     if blocks is not None:
-        return blocks()
+        nested: list[list[Statement]] = blocks()
+        return nested
     if isinstance(stmt, Choice):
         return [option.body for option in stmt.options]
     if isinstance(stmt, (Check, Recruit, TakeControl)):

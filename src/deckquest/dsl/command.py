@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from deckquest.dsl.resolver import compile_file
+from deckquest.dsl.scenario import Scenario
 from deckquest.packs.store import resolve_script_reference
 from deckquest.errors import CompileError
 from deckquest.i18n import _, language, language_for, ngettext
@@ -40,7 +41,7 @@ def check_scripts(scripts: Iterable[Path], echo: Callable[..., None]) -> tuple[b
     return failed, read
 
 
-def _report_ok(script: Path, scenario, echo: Callable[..., None]) -> None:
+def _report_ok(script: Path, scenario: Scenario, echo: Callable[..., None]) -> None:
     """A script that compiles: its warnings and the `ok` line, in the script's language."""
     for warning in scenario.warnings:
         echo(warning.render(), err=True)
@@ -56,7 +57,7 @@ def _report_ok(script: Path, scenario, echo: Callable[..., None]) -> None:
         echo(_("{script}: ok ({scenes})", script=script, scenes=scenes), err=True)
 
 
-def dependencies(scenario) -> set[Path]:
+def dependencies(scenario: Scenario) -> set[Path]:
     """The files a compile of ``scenario`` read besides the script: used scripts and deck lists."""
     files = set(scenario.imports.values())
     files |= {pc.deck_path for pc in scenario.pcs.values() if pc.deck_path is not None}

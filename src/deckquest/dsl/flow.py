@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Iterable, Sequence, TypeVar
 
 from deckquest.i18n import _
 from deckquest.dsl import ast
@@ -32,6 +32,11 @@ KIND_CORRESPONDENCE = {
     "negotiation": "white", "intellect": "blue", "dexterity": "black", "reflex": "red", "body": "green",
 }
 KIND_CORRESPONDENCE.update({v: k for k, v in list(KIND_CORRESPONDENCE.items())})
+#: The statements that share a resolver walk: those acting on a `Target`, those with nothing
+#: to check, and those naming a flag.
+_Targeted = TypeVar("_Targeted", ast.LoseLife, ast.GainLife, ast.Draw, ast.Give)
+_Unchecked = TypeVar("_Unchecked", ast.Rest, ast.Sleep, ast.Wait)
+_FlagStmt = TypeVar("_FlagStmt", ast.SetFlag, ast.ClearFlag)
 _INTERPOLATION = re.compile(r"(?P<literal>(?:[^{}]|\{\{|\}\})+)|\{(?P<inner>[^{}]*)\}|[{}]")
 
 
@@ -58,8 +63,9 @@ class Flow:
         c = self.c
         event = trigger.event
         if event.kind == "npc_defeated":
+            assert event.npc is not None  # the parser names the NPC of `npc_defeated`
             event = replace(event, npc=c._npc_ref(event.npc, event.name_span or event.span))
-        if event.kind in ("battle_turn", "after_minutes") and event.number < 1:
+        if event.kind in ("battle_turn", "after_minutes") and event.number is not None and event.number < 1:
             c.error("DQ0047", _("`{number}` never comes: count from 1", number=event.number), event.span)
         subject = c.language is not None and c.language.events.get(event.kind, False)
         scope = Scope(pc=event.kind in PC_EVENTS, degree=event.kind in CHECK_EVENTS, scene=scene, subject=subject)
@@ -70,7 +76,7 @@ class Flow:
         triggers = [self.trigger(trigger, scene.id) for trigger in scene.triggers]
         return replace(scene, triggers=triggers, body=self.block(scene.body, Scope(scene=scene.id)))
 
-    def block(self, statements: list, scope: Scope) -> list:
+    def block(self, statements: list[ast.Statement], scope: Scope) -> list[ast.Statement]:
         resolved = []
         ended = False
         for statement in statements:
@@ -81,29 +87,33 @@ class Flow:
             ended = ended or terminates([statement])
         return resolved
 
-    def statement(self, s, scope: Scope):
+    def statement(self, s: ast.Statement, scope: Scope) -> ast.Statement:
         handler = getattr(self, "_s_" + type(s).__name__, None)
         if handler is not None:
-            return handler(s, scope)
+            statement: ast.Statement = handler(s, scope)  # a resolved copy of the same kind
+            return statement
         # a game system's statement: its resolve hook checks it; its blocks are the core's
         self.c.system_statements.append((s, scope))
         blocks = [self.block(block, scope) for block in ast.nested_blocks(s)]
         with_blocks = getattr(s, "with_blocks", None)
-        return with_blocks(blocks) if with_blocks is not None else s
+        if with_blocks is None:
+            return s
+        rebuilt: ast.Statement = with_blocks(blocks)  # the system's statement with resolved blocks
+        return rebuilt
 
     # -------------------------------------------------------------- statements
 
-    def _s_Narration(self, s: ast.Narration, scope):
+    def _s_Narration(self, s: ast.Narration, scope: Scope) -> ast.Narration:
         return replace(s, text=self.text(s.text, scope))
 
-    def _s_Choice(self, s: ast.Choice, scope):
+    def _s_Choice(self, s: ast.Choice, scope: Scope) -> ast.Choice:
         return replace(s, options=[
             replace(option, label=self.text(option.label, scope),
                     condition=self.condition(option.condition, scope) if option.condition is not None else None,
                     body=self.block(option.body, scope))
             for option in s.options])
 
-    def _s_Check(self, s: ast.Check, scope):
+    def _s_Check(self, s: ast.Check, scope: Scope) -> ast.Check:
         c = self.c
         kinds = ast.CHECK_KINDS[c.rules]
         if s.kind not in kinds:
@@ -119,31 +129,31 @@ class Flow:
         return replace(s, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
                        failure=_block_of(outcomes, "failure"))
 
-    def _s_Recruit(self, s: ast.Recruit, scope):
+    def _s_Recruit(self, s: ast.Recruit, scope: Scope) -> ast.Recruit:
         npc = self.c._npc_ref(s.npc, s.name_span or s.span, kinds=("creature", "planeswalker"))
         by = self.who(s.by, scope, allowed=("pc", "party"))
         outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
         return replace(s, npc=npc, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
                        failure=_block_of(outcomes, "failure"))
 
-    def _s_TakeControl(self, s: ast.TakeControl, scope):
+    def _s_TakeControl(self, s: ast.TakeControl, scope: Scope) -> ast.TakeControl:
         npc = self.c._npc_ref(s.npc, s.name_span or s.span, kinds=("creature", "planeswalker"))
         by = self.who(s.by, scope, allowed=("pc", "party"))
         outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope)
         return replace(s, npc=npc, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
                        failure=_block_of(outcomes, "failure"))
 
-    def _s_Battle(self, s: ast.Battle, scope):
+    def _s_Battle(self, s: ast.Battle, scope: Scope) -> ast.Battle:
         enemies = [replace(enemy, name=self.c._npc_ref(enemy.name, enemy.span)) for enemy in s.enemies]
         for extra in s.prepares[1:]:
             self.c.error("DQ0021", _("a battle has one `prepare by` line"), extra.span)
         prepare = self.who(s.prepare, scope, allowed=("pc", "party"))
         outcomes = self.outcomes(s.outcomes, ("victory", "defeat", "escape"), scope)
-        return replace(s, enemies=enemies, prepare=prepare, prepares=[prepare, *s.prepares[1:]] if s.prepares else [],
+        return replace(s, enemies=enemies, prepare=prepare, prepares=[prepare, *s.prepares[1:]] if prepare is not None else [],
                        outcomes=outcomes, victory=_block_of(outcomes, "victory"),
                        defeat=_block_of(outcomes, "defeat"), escape=_block_of(outcomes, "escape"))
 
-    def outcomes(self, outcomes: list[ast.Outcome], allowed: tuple[str, ...], scope) -> list[ast.Outcome]:
+    def outcomes(self, outcomes: list[ast.Outcome], allowed: tuple[str, ...], scope: Scope) -> list[ast.Outcome]:
         seen = set()
         resolved = []
         for outcome in outcomes:
@@ -156,23 +166,24 @@ class Flow:
             resolved.append(replace(outcome, body=self.block(outcome.body, scope)))
         return resolved
 
-    def who(self, who: ast.Who | None, scope, allowed: tuple[str, ...]) -> ast.Who | None:
+    def who(self, who: ast.Who | None, scope: Scope, allowed: tuple[str, ...]) -> ast.Who | None:
         if who is None:
             return None
         if who.kind not in allowed:
             self.c.error("DQ0057", _("`by {kind}` is not possible here", kind=who.kind), who.span,
                          _("here: {names}", names=", ".join(_("a PC id") if k == "pc" else f"`{k}`" for k in allowed)))
         elif who.kind == "pc":
+            assert who.pc is not None  # `by NAME` names its PC
             return replace(who, pc=self.c._pc_ref(who.pc, who.span, scope,
                                                   others=tuple(k for k in allowed if k != "pc")))
         return who
 
-    def _s_Encounter(self, s: ast.Encounter, scope):
+    def _s_Encounter(self, s: ast.Encounter, scope: Scope) -> ast.Encounter:
         return replace(s, npc=self.c._npc_ref(s.npc, s.name_span or s.span))
 
     _s_Fight = _s_Encounter
 
-    def _s_Goto(self, s: ast.Goto, scope):
+    def _s_Goto(self, s: ast.Goto, scope: Scope) -> ast.Goto:
         c = self.c
         if s.scene not in c.scenes:
             if c._counting_only():  # past the errors kept: no "did you mean" over every scene
@@ -183,42 +194,43 @@ class Flow:
         c.gotos.setdefault(scope.scene, set()).add(s.scene)
         return s
 
-    def _s_End(self, s: ast.End, scope):
+    def _s_End(self, s: ast.End, scope: Scope) -> ast.End:
         return replace(s, text=self.text(s.text, scope)) if s.text is not None else s
 
-    def target(self, target: ast.Target, scope) -> ast.Target:
+    def target(self, target: ast.Target, scope: Scope) -> ast.Target:
         if target.kind == "pc":
             self.c._pc_ref("pc", target.span, scope)
         elif target.kind == "named":
+            assert target.pc is not None  # a named target names its PC
             return replace(target, pc=self.c._pc_ref(target.pc, target.span, scope))
         return target
 
-    def _s_LoseLife(self, s, scope):
+    def _s_LoseLife(self, s: _Targeted, scope: Scope) -> _Targeted:
         return replace(s, target=self.target(s.target, scope))
 
     _s_GainLife = _s_Draw = _s_Give = _s_LoseLife
 
-    def _s_Rest(self, s, scope):
+    def _s_Rest(self, s: _Unchecked, scope: Scope) -> _Unchecked:
         """Nothing to check: the party rests."""
         return s
 
     _s_Sleep = _s_Wait = _s_Rest
 
-    def _s_SetFlag(self, s: ast.SetFlag, scope):
+    def _s_SetFlag(self, s: _FlagStmt, scope: Scope) -> _FlagStmt:
         return replace(s, flag=self.c._lookup(s.flag, s.name_span or s.span, ("flag",), "DQ0034"))
 
     _s_ClearFlag = _s_SetFlag
 
-    def _s_CounterAssign(self, s: ast.CounterAssign, scope):
+    def _s_CounterAssign(self, s: ast.CounterAssign, scope: Scope) -> ast.CounterAssign:
         return replace(s, counter=self.c._lookup(s.counter, s.name_span or s.span, ("counter",), "DQ0034"))
 
-    def _s_If(self, s: ast.If, scope):
+    def _s_If(self, s: ast.If, scope: Scope) -> ast.If:
         return replace(s, condition=self.condition(s.condition, scope), then=self.block(s.then, scope),
                        orelse=self.block(s.orelse, scope) if s.orelse is not None else None)
 
     # -------------------------------------------------------------- conditions and text
 
-    def condition(self, expr, scope):
+    def condition(self, expr: ast.Expr, scope: Scope) -> ast.Expr:
         """A condition: flags, comparisons, NPC states (``bear is dead``) and their and/or/not."""
         if isinstance(expr, (ast.And, ast.Or)):
             return replace(expr, operands=[self.condition(operand, scope) for operand in expr.operands])
@@ -234,7 +246,7 @@ class Flow:
         self.c.error("DQ0035", _("a number is not a condition"), expr.span, _("compare it: `... > 0`"))
         return expr
 
-    def number(self, expr, scope):
+    def number(self, expr: ast.Expr, scope: Scope) -> ast.Expr:
         """A number: an integer, a counter, a PC's life/hand/library, `party size` or `degree`."""
         c = self.c
         if isinstance(expr, ast.Var):
@@ -249,27 +261,27 @@ class Flow:
             c.error("DQ0035", _("a condition is not a number"), expr.span, _("compare numbers: `torches < 2`"))
         return expr
 
-    def subject(self, expr: ast.Subject, scope) -> None:
+    def subject(self, expr: ast.Subject, scope: Scope) -> None:
         """``racer``, ``racer.position``: what a game system's trigger is about."""
         language = self.c.language
         word = language.subject if language is not None else "subject"
         if not scope.subject:
             self.c.error("DQ0126", _("`{word}` means what a trigger is about, and here there is none", word=word), expr.span,
                          _("`{word}` is bound in the body and condition of a `when` about a {word}", word=word))
-        elif expr.attribute is not None and expr.attribute not in language.subject_attributes:
+        elif language is not None and expr.attribute is not None and expr.attribute not in language.subject_attributes:
             known = language.subject_attributes
             self.c.error("DQ0127", _("a {word} has no `{attribute}`", word=word, attribute=expr.attribute), expr.span,
                          did_you_mean(expr.attribute, known) or listed(f"a {word} has", known))
 
-    def pc_stat(self, expr: ast.PcStat, scope) -> ast.PcStat:
+    def pc_stat(self, expr: ast.PcStat, scope: Scope) -> ast.PcStat:
         if expr.stat not in ast.PC_STATS:
             self.c.error("DQ0035", _("a PC has no `{stat}`", stat=expr.stat), expr.span,
                          did_you_mean(expr.stat, ast.PC_STATS) or _("a PC has {names}", names=", ".join(ast.PC_STATS)))
         return replace(expr, pc=self.c._pc_ref(expr.pc, expr.span, scope))
 
-    def text(self, text: ast.Text, scope) -> ast.Text:
+    def text(self, text: ast.Text, scope: Scope) -> ast.Text:
         """Split `{...}` interpolations into parts, checking each name now, not at run time."""
-        parts: list[Any] = []
+        parts: list[str | ast.Expr] = []
         for match in _INTERPOLATION.finditer(text.raw):
             literal, inner = match.group("literal"), match.group("inner")
             if literal is not None:
@@ -283,7 +295,7 @@ class Flow:
             parts.append(self.interpolated(inner.strip(), span, scope))
         return replace(text, parts=_merge_literals(parts))
 
-    def interpolated(self, inner: str, span: Span, scope):
+    def interpolated(self, inner: str, span: Span, scope: Scope) -> str | ast.Expr:
         c = self.c
         if inner == "party size":
             return ast.PartySize(span)
@@ -311,13 +323,13 @@ class Flow:
         return ast.Var(span, c._lookup(inner, span, ("counter", "flag"), "DQ0034"))
 
 
-def listed(what: str, names) -> str:
+def listed(what: str, names: Iterable[str]) -> str:
     names = list(names)
     return f"{what}: " + ", ".join(f"`{n}`" for n in names) if names else f"{what}: none"
 
 
-def _merge_literals(parts: list) -> list:
-    merged: list = []
+def _merge_literals(parts: list[str | ast.Expr]) -> list[str | ast.Expr]:
+    merged: list[str | ast.Expr] = []
     for part in parts:
         if isinstance(part, str) and merged and isinstance(merged[-1], str):
             merged[-1] += part
@@ -326,17 +338,17 @@ def _merge_literals(parts: list) -> list:
     return merged
 
 
-def _block_of(outcomes: list[ast.Outcome], kind: str):
+def _block_of(outcomes: list[ast.Outcome], kind: str) -> list[ast.Statement] | None:
     """The body of the first outcome block of that kind, or None (as the parser picks it)."""
     return next((o.body for o in outcomes if o.kind == kind), None)
 
 
-def terminates(statements: list) -> bool:
+def terminates(statements: Sequence[ast.Statement]) -> bool:
     """Whether every path through these statements leaves the scene (`->` or `end`)."""
     return any(_statement_terminates(s) for s in statements)
 
 
-def _statement_terminates(s) -> bool:
+def _statement_terminates(s: ast.Statement) -> bool:
     if isinstance(s, (ast.Goto, ast.End)):
         return True
     if isinstance(s, ast.If):

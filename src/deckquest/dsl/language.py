@@ -45,6 +45,8 @@ class LanguageSpec(Protocol):
     reserved_words: ClassVar[frozenset[str]]
     codes: ClassVar[Any]  # its diagnostic codes: `code in codes`
 
+    def __hash__(self) -> int: ...  # the parser's cache is keyed by the language
+
     @classmethod
     def option_names(cls) -> tuple[str, ...]: ...
 

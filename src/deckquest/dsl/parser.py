@@ -17,11 +17,13 @@ import gc
 import re
 from contextlib import contextmanager
 from functools import lru_cache
+from typing import Any, Iterable, Iterator
 from importlib import resources
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 from lark.indenter import Indenter
+from lark.tree import Meta
 
 from deckquest.i18n import _
 from deckquest.dsl import ast
@@ -35,6 +37,10 @@ MAX_PAREN_DEPTH = 16
 MAX_STRING_CHARS = 4_000
 MAX_NUMBER = 1_000_000
 INDENT = 4
+#: A grammar rule's children as Lark hands them to the transformer: tokens, the nodes the
+#: rules below built, None for an optional part that is absent. The grammar decides their
+#: types, position by position; each method reads the ones its rule has.
+Children = list[Any]
 
 
 class QuestIndenter(Indenter):
@@ -120,7 +126,7 @@ def system_language(text: str, path: str) -> LanguageSpec | None:
 
 
 @contextmanager
-def _no_gc():
+def _no_gc() -> Iterator[None]:
     """Pause the cyclic garbage collector: parsing makes many small objects and no garbage
     cycles, and full collections over the growing tree made big scripts parse in O(n^2)."""
     was_enabled = gc.isenabled()
@@ -253,6 +259,7 @@ def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: l
         code.append(char)
         if char == '"':
             match = _STRING_OR_COMMENT.match(body, position)
+            assert match is not None  # a `"` always begins a string, closed or not
             col = offset + position + 1
             if not match.group(1):
                 diagnostics.append(error("DQ0004", _("this string has no closing `\"`"), Span(path, number, col, number, col + 1),
@@ -286,7 +293,7 @@ _TOKEN_WORDS = {
 }
 
 
-def _describe_expected(names, fragment: str = "") -> str:
+def _describe_expected(names: Iterable[str], fragment: str = "") -> str:
     """The tokens Lark expected, in words: `difficulty`, a number, the end of the line..."""
     literals = {t.name: t.pattern.value for t in _lark(fragment).terminals if t.pattern.type == "str"}
     words = sorted({_TOKEN_WORDS.get(n) or f"`{literals.get(n, n.lower())}`" for n in names})
@@ -357,6 +364,7 @@ def _code_end(line: str) -> int:
             break
         if line[position] == '"':
             match = _STRING_OR_COMMENT.match(line, position)
+            assert match is not None  # a `"` always begins a string, closed or not
             position = match.end()
             continue
         position += 1
@@ -389,11 +397,13 @@ def _recover(text: str, path: str, first: UnexpectedInput, fragment: str = "") -
     return found or [diagnostic_for(first, path, lines, 0, fragment)], False
 
 
-def _blocks(lines: list[str], joined: tuple[re.Pattern, re.Pattern] | None = None):
+def _blocks(lines: list[str], joined: tuple[re.Pattern[str], re.Pattern[str]] | None = None
+            ) -> Iterator[tuple[int, str]]:
     """(first line number, text) of each top-level block: a column-0 line and its indented lines.
     With `joined` = (opening, continuation), a column-0 line matching the continuation goes on
     a block whose first line matches the opening (`else:` and `else if …:` their `if`)."""
-    start, current = None, []
+    start = 0
+    current: list[str] = []
     for number, line in enumerate(lines, start=1):
         if line and not line[0].isspace() and not line.startswith("#") and not (
                 current and joined is not None and joined[0].match(current[0]) and joined[1].match(line)):
@@ -454,7 +464,7 @@ def unquote(token: str) -> str:
 
 
 @v_args(meta=True)
-class AstBuilder(Transformer):
+class AstBuilder(Transformer[Token, ast.Script]):
     """Builds `deckquest.dsl.ast` nodes from the parse tree: one method per grammar rule."""
 
     subject: str | None = None  # the word a game system's triggers bind (`racer.position`)
@@ -467,7 +477,7 @@ class AstBuilder(Transformer):
         self.omitted = 0  # problems found after the first MAX_REPORTED_ERRORS
 
     # helpers
-    def _span(self, meta) -> Span:
+    def _span(self, meta: Meta) -> Span:
         """The node's place; a node spanning lines is shown by its first line, up to its end."""
         if getattr(meta, "empty", True):
             return Span(self.path)
@@ -477,7 +487,9 @@ class AstBuilder(Transformer):
         return Span(self.path, meta.line, meta.column, meta.line, max(meta.column + 1, len(first.rstrip()) + 1))
 
     def _tok_span(self, token: Token) -> Span:
-        return Span(self.path, token.line, token.column, token.end_line, token.end_column)
+        line, column = token.line, token.column
+        assert line is not None and column is not None  # the parser's tokens carry their place
+        return Span(self.path, line, column, token.end_line, token.end_column)
 
     def _int(self, token: Token, skip: int = 0) -> int:
         """The number a token spells (after `skip` leading characters, e.g. the `x` of `x3`)."""
@@ -494,65 +506,66 @@ class AstBuilder(Transformer):
         return ast.Text(self._tok_span(token), unquote(token))
 
     # file and header
-    def start(self, meta, items):
+    def start(self, meta: Meta, items: Children) -> ast.Script:
         fields = ("headers", "uses", "pcs", "npcs", "cards", "flags", "counters", "triggers", "scenes")
         kinds = (ast.ScenarioHeader, ast.Use, ast.PcDecl, ast.NpcDecl, ast.CardDecl, ast.FlagDecl,
                  ast.CounterDecl, ast.Trigger, ast.Scene)
-        buckets: dict[str, list] = {name: [] for name in (*fields, "system")}
+        # each item goes to the field of its node type (Script checks nothing at run time)
+        buckets: dict[str, list[Any]] = {name: [] for name in (*fields, "system")}
         bucket_of = dict(zip(kinds, fields))
         for item in items:
             buckets[bucket_of.get(type(item), "system")].append(item)  # else: the game system's own
         headers = buckets["headers"]
         return ast.Script(Span(self.path, 1, 1), headers[0] if headers else None, **buckets)
 
-    def scenario_header(self, meta, children):
+    def scenario_header(self, meta: Meta, children: Children) -> ast.ScenarioHeader:
         title, *entries = children
         return ast.ScenarioHeader(self._span(meta), unquote(title), entries)
 
-    def _entry(self, meta, key, value):
+    def _entry(self, meta: Meta, key: str, value: object) -> ast.HeaderEntry:
         return ast.HeaderEntry(self._span(meta), key, value)
 
-    def author(self, meta, c):
+    def author(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return self._entry(meta, "author", unquote(c[0]))
 
-    def version(self, meta, c):
+    def version(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return self._entry(meta, "version", unquote(c[0]))
 
-    def players(self, meta, c):
+    def players(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         low = self._int(c[0])
         return self._entry(meta, "players", (low, self._int(c[1]) if c[1] is not None else low))
 
-    def rules(self, meta, c):
+    def rules(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return self._entry(meta, "rules", self._int(c[0]))
 
-    def language(self, meta, c):
+    def language(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return self._entry(meta, "language", str(c[0]))
 
-    def tags(self, meta, c):
+    def tags(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return self._entry(meta, "tags", tuple(unquote(t) for t in c))
 
-    def system(self, meta, c):
+    def system(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return self._entry(meta, "system", str(c[0]))
 
-    def option(self, meta, c):
+    def option(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return self._entry(meta, "option", c[0])
 
-    def reading(self, meta, c):
+    def reading(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return self._entry(meta, "reading", (str(c[0]), str(c[1])))
 
-    def success_endings(self, meta, c):
+    def success_endings(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         """The endings, each with its place: ((name, span), …)."""
         return self._entry(meta, "success_endings", tuple(c))
 
-    def ending(self, meta, c):
+    def ending(self, meta: Meta, c: Children) -> tuple[str, Span]:
         name = unquote(c[0]) if isinstance(c[0], Token) else c[0]
         return name, self._span(meta)
 
-    def use_decl(self, meta, c):
+    def use_decl(self, meta: Meta, c: Children) -> ast.Use:
         return ast.Use(self._span(meta), unquote(c[0]), str(c[1]) if c[1] is not None else None)
 
     # declarations
-    def pc_decl(self, meta, c):
+    def pc_decl(self, meta: Meta, c: Children) -> ast.PcDecl:
         name, title, *fields = c
         decks = [f for f in fields if f.key == "deck"]
         criticals = [f.value for f in fields if f.key == "critical"]
@@ -560,177 +573,180 @@ class AstBuilder(Transformer):
         return ast.PcDecl(self._span(meta), str(name), unquote(title), deck.value if deck else None,
                           deck.span if deck else None, criticals, fields)
 
-    def deck_field(self, meta, c):
+    def deck_field(self, meta: Meta, c: Children) -> ast.NpcField:
         return ast.NpcField(self._span(meta), "deck", unquote(c[0]))
 
-    def critical_field(self, meta, c):
+    def critical_field(self, meta: Meta, c: Children) -> ast.NpcField:
         copies = self._int(c[1], skip=1) if c[1] is not None else 1
         critical = ast.Critical(self._span(meta), unquote(c[0]), copies)
         return ast.NpcField(critical.span, "critical", critical)
 
-    def npc_decl(self, meta, c):
+    def npc_decl(self, meta: Meta, c: Children) -> ast.NpcDecl:
         kind, name, title, from_card, *fields = c
         return ast.NpcDecl(self._span(meta), kind, str(name), unquote(title), from_card and unquote(from_card),
                            fields, from_card and self._tok_span(from_card))
 
-    def npc_kind(self, meta, c):
+    def npc_kind(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def from_card(self, meta, c):
-        return c[0]  # the STRING token: npc_decl keeps its text and its place
+    def from_card(self, meta: Meta, c: Children) -> Token:
+        card: Token = c[0]
+        return card  # the STRING token: npc_decl keeps its text and its place
 
-    def cost_field(self, meta, c):
+    def cost_field(self, meta: Meta, c: Children) -> ast.NpcField:
         return ast.NpcField(self._span(meta), "cost", unquote(c[0]))
 
-    def types_field(self, meta, c):
+    def types_field(self, meta: Meta, c: Children) -> ast.NpcField:
         return ast.NpcField(self._span(meta), "types", tuple(str(t) for t in c))
 
-    def stats_field(self, meta, c):
+    def stats_field(self, meta: Meta, c: Children) -> ast.NpcField:
         return ast.NpcField(self._span(meta), "stats", (self._int(c[0]), self._int(c[1])))
 
-    def keywords_field(self, meta, c):
+    def keywords_field(self, meta: Meta, c: Children) -> ast.NpcField:
         return ast.NpcField(self._span(meta), "keywords", tuple(c))
 
-    def phrase(self, meta, c):
+    def phrase(self, meta: Meta, c: Children) -> str:
         return " ".join(str(t) for t in c)
 
-    def loyalty_field(self, meta, c):
+    def loyalty_field(self, meta: Meta, c: Children) -> ast.NpcField:
         return ast.NpcField(self._span(meta), "loyalty", self._int(c[0]))
 
-    def life_field(self, meta, c):
+    def life_field(self, meta: Meta, c: Children) -> ast.NpcField:
         return ast.NpcField(self._span(meta), "life", self._int(c[0]))
 
-    def text_field(self, meta, c):
+    def text_field(self, meta: Meta, c: Children) -> ast.NpcField:
         return ast.NpcField(self._span(meta), "text", unquote(c[0]))
 
-    def card_decl(self, meta, c):
+    def card_decl(self, meta: Meta, c: Children) -> ast.CardDecl:
         name, title, *fields = c
         return ast.CardDecl(self._span(meta), str(name), unquote(title), fields)
 
-    def type_line_field(self, meta, c):
+    def type_line_field(self, meta: Meta, c: Children) -> ast.NpcField:
         return ast.NpcField(self._span(meta), "type", unquote(c[0]))
 
-    def flag_decl(self, meta, c):
+    def flag_decl(self, meta: Meta, c: Children) -> ast.FlagDecl:
         return ast.FlagDecl(self._span(meta), str(c[0]))
 
-    def counter_decl(self, meta, c):
+    def counter_decl(self, meta: Meta, c: Children) -> ast.CounterDecl:
         return ast.CounterDecl(self._span(meta), str(c[0]), c[1] if c[1] is not None else 0)
 
     # triggers and scenes
-    def trigger(self, meta, c):
+    def trigger(self, meta: Meta, c: Children) -> ast.Trigger:
         event, condition, body = c
         return ast.Trigger(self._span(meta), event, condition, body)
 
-    def _event(self, meta, kind, **values):
-        return ast.Event(self._span(meta), kind, **values)
+    def _event(self, meta: Meta, kind: str, npc: str | None = None, number: int | None = None,
+               name_span: Span | None = None) -> ast.Event:
+        return ast.Event(self._span(meta), kind, npc, number, name_span)
 
-    def ev_scene_starts(self, meta, c):
+    def ev_scene_starts(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "scene_starts")
 
-    def ev_scene_ends(self, meta, c):
+    def ev_scene_ends(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "scene_ends")
 
-    def ev_check_succeeds(self, meta, c):
+    def ev_check_succeeds(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "check_succeeds")
 
-    def ev_check_fails(self, meta, c):
+    def ev_check_fails(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "check_fails")
 
-    def ev_critical_revealed(self, meta, c):
+    def ev_critical_revealed(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "critical_revealed")
 
-    def ev_pc_dying(self, meta, c):
+    def ev_pc_dying(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "pc_dying")
 
-    def ev_pc_unconscious(self, meta, c):
+    def ev_pc_unconscious(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "pc_unconscious")
 
-    def ev_pc_dies(self, meta, c):
+    def ev_pc_dies(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "pc_dies")
 
-    def ev_npc_defeated(self, meta, c):
+    def ev_npc_defeated(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "npc_defeated", npc=c[0].name, name_span=c[0].span)
 
-    def ev_battle_turn(self, meta, c):
+    def ev_battle_turn(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "battle_turn", number=self._int(c[0]))
 
-    def ev_after_minutes(self, meta, c):
+    def ev_after_minutes(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "after_minutes", number=self._int(c[0]))
 
-    def scene(self, meta, c):
+    def scene(self, meta: Meta, c: Children) -> ast.Scene:
         start, name, title, *items = c
         triggers = [i for i in items if isinstance(i, ast.Trigger)]
         body = [i for i in items if not isinstance(i, ast.Trigger)]
         return ast.Scene(self._span(meta), str(name), unquote(title), start is not None, triggers, body)
 
-    def start_kw(self, meta, c):
+    def start_kw(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def block(self, meta, c):
+    def block(self, meta: Meta, c: Children) -> list[ast.Statement]:
         return list(c)
 
     # statements
-    def narration(self, meta, c):
+    def narration(self, meta: Meta, c: Children) -> ast.Narration:
         return ast.Narration(self._span(meta), self._text(c[0]))
 
-    def choice(self, meta, c):
+    def choice(self, meta: Meta, c: Children) -> ast.Choice:
         return ast.Choice(self._span(meta), list(c))
 
-    def choice_option(self, meta, c):
+    def choice_option(self, meta: Meta, c: Children) -> ast.ChoiceOption:
         label, condition, body = c
         return ast.ChoiceOption(self._span(meta), self._text(label), condition, body)
 
-    def check(self, meta, c):
+    def check(self, meta: Meta, c: Children) -> ast.Check:
         kind, difficulty, by, label, *outcomes = c
         return ast.Check(self._span(meta), str(kind), self._int(difficulty), by,
                          unquote(label) if label is not None else None,
                          _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes,
                          self._tok_span(kind))
 
-    def by(self, meta, c):
-        return c[0]
+    def by(self, meta: Meta, c: Children) -> ast.Who:
+        who: ast.Who = c[0]
+        return who
 
-    def who_pc(self, meta, c):
+    def who_pc(self, meta: Meta, c: Children) -> ast.Who:
         return ast.Who(self._span(meta), "pc", str(c[0]))
 
-    def who_party(self, meta, c):
+    def who_party(self, meta: Meta, c: Children) -> ast.Who:
         return ast.Who(self._span(meta), "party")
 
-    def who_each(self, meta, c):
+    def who_each(self, meta: Meta, c: Children) -> ast.Who:
         return ast.Who(self._span(meta), "each")
 
-    def who_all(self, meta, c):
+    def who_all(self, meta: Meta, c: Children) -> ast.Who:
         return ast.Who(self._span(meta), "all")
 
-    def who_any(self, meta, c):
+    def who_any(self, meta: Meta, c: Children) -> ast.Who:
         return ast.Who(self._span(meta), "any")
 
-    def outcome(self, meta, c):
+    def outcome(self, meta: Meta, c: Children) -> ast.Outcome:
         return ast.Outcome(self._span(meta), c[0], c[1])
 
-    def outcome_kind(self, meta, c):
+    def outcome_kind(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def encounter(self, meta, c):
+    def encounter(self, meta: Meta, c: Children) -> ast.Encounter:
         return ast.Encounter(self._span(meta), c[0].name, c[0].span)
 
-    def recruit(self, meta, c):
+    def recruit(self, meta: Meta, c: Children) -> ast.Recruit:
         ref, difficulty, by, *outcomes = c
         return ast.Recruit(self._span(meta), ref.name, self._int(difficulty), by,
                            _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes, ref.span)
 
-    def take_control(self, meta, c):
+    def take_control(self, meta: Meta, c: Children) -> ast.TakeControl:
         ref, by, *outcomes = c
         return ast.TakeControl(self._span(meta), ref.name, by, _block_of(outcomes, "success"),
                                _block_of(outcomes, "failure"), outcomes, ref.span)
 
-    def fight(self, meta, c):
+    def fight(self, meta: Meta, c: Children) -> ast.Fight:
         return ast.Fight(self._span(meta), c[0].name, c[1] is not None, c[0].span)
 
-    def holding_back(self, meta, c):
+    def holding_back(self, meta: Meta, c: Children) -> bool:
         return True
 
-    def battle(self, meta, c):
+    def battle(self, meta: Meta, c: Children) -> ast.Battle:
         enemies = [x for x in c if isinstance(x, ast.NameRef)]
         outcomes = [x for x in c if isinstance(x, ast.Outcome)]
         prepares = [x for x in c if isinstance(x, ast.Who)]
@@ -738,102 +754,104 @@ class AstBuilder(Transformer):
                           _block_of(outcomes, "victory"), _block_of(outcomes, "defeat"),
                           _block_of(outcomes, "escape"), outcomes, prepares)
 
-    def prepare(self, meta, c):
-        return c[0]
+    def prepare(self, meta: Meta, c: Children) -> ast.Who:
+        who: ast.Who = c[0]
+        return who
 
-    def goto(self, meta, c):
+    def goto(self, meta: Meta, c: Children) -> ast.Goto:
         return ast.Goto(self._span(meta), c[0].name, c[0].span)
 
-    def end(self, meta, c):
+    def end(self, meta: Meta, c: Children) -> ast.End:
         outcome, text = c
         outcome = unquote(outcome) if isinstance(outcome, Token) else outcome
         return ast.End(self._span(meta), outcome, self._text(text) if text is not None else None)
 
-    def end_kind(self, meta, c):
+    def end_kind(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def lose_life(self, meta, c):
+    def lose_life(self, meta: Meta, c: Children) -> ast.LoseLife:
         return ast.LoseLife(self._span(meta), c[0], self._int(c[1]))
 
-    def gain_life(self, meta, c):
+    def gain_life(self, meta: Meta, c: Children) -> ast.GainLife:
         return ast.GainLife(self._span(meta), c[0], self._int(c[1]))
 
-    def draw(self, meta, c):
+    def draw(self, meta: Meta, c: Children) -> ast.Draw:
         return ast.Draw(self._span(meta), c[0], self._int(c[1]))
 
-    def give(self, meta, c):
+    def give(self, meta: Meta, c: Children) -> ast.Give:
         return ast.Give(self._span(meta), unquote(c[0]), c[1])
 
-    def target_pc(self, meta, c):
+    def target_pc(self, meta: Meta, c: Children) -> ast.Target:
         return ast.Target(self._span(meta), "pc")
 
-    def target_each(self, meta, c):
+    def target_each(self, meta: Meta, c: Children) -> ast.Target:
         return ast.Target(self._span(meta), "each")
 
-    def target_named(self, meta, c):
+    def target_named(self, meta: Meta, c: Children) -> ast.Target:
         return ast.Target(self._span(meta), "named", str(c[0]))
 
-    def rest(self, meta, c):
+    def rest(self, meta: Meta, c: Children) -> ast.Rest:
         return ast.Rest(self._span(meta))
 
-    def sleep(self, meta, c):
+    def sleep(self, meta: Meta, c: Children) -> ast.Sleep:
         return ast.Sleep(self._span(meta))
 
-    def wait(self, meta, c):
+    def wait(self, meta: Meta, c: Children) -> ast.Wait:
         return ast.Wait(self._span(meta), self._int(c[0]))
 
-    def set_flag(self, meta, c):
+    def set_flag(self, meta: Meta, c: Children) -> ast.SetFlag:
         return ast.SetFlag(self._span(meta), c[0].name, c[0].span)
 
-    def clear_flag(self, meta, c):
+    def clear_flag(self, meta: Meta, c: Children) -> ast.ClearFlag:
         return ast.ClearFlag(self._span(meta), c[0].name, c[0].span)
 
-    def counter_assign(self, meta, c):
+    def counter_assign(self, meta: Meta, c: Children) -> ast.CounterAssign:
         ref, op, value = c
         return ast.CounterAssign(self._span(meta), ref.name, op, value, ref.span)
 
-    def assign_op(self, meta, c):
+    def assign_op(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def if_stmt(self, meta, c):
+    def if_stmt(self, meta: Meta, c: Children) -> ast.If:
         condition, then, orelse = c
         return ast.If(self._span(meta), condition, then, orelse)
 
-    def else_clause(self, meta, c):
-        return c[0]
+    def else_clause(self, meta: Meta, c: Children) -> list[ast.Statement]:
+        block: list[ast.Statement] = c[0]
+        return block
 
-    def else_if(self, meta, c):
+    def else_if(self, meta: Meta, c: Children) -> list[ast.Statement]:
         return [c[0]]
 
     # conditions
-    def or_expr(self, meta, c):
+    def or_expr(self, meta: Meta, c: Children) -> ast.Or:
         return ast.Or(self._span(meta), list(c))
 
-    def and_expr(self, meta, c):
+    def and_expr(self, meta: Meta, c: Children) -> ast.And:
         return ast.And(self._span(meta), list(c))
 
-    def not_expr(self, meta, c):
+    def not_expr(self, meta: Meta, c: Children) -> ast.Not:
         return ast.Not(self._span(meta), c[0])
 
-    def npc_is(self, meta, c):
+    def npc_is(self, meta: Meta, c: Children) -> ast.NpcIs:
         return ast.NpcIs(self._span(meta), c[0].name, str(c[1]))
 
-    def npc_is_not(self, meta, c):
+    def npc_is_not(self, meta: Meta, c: Children) -> ast.Not:
         return ast.Not(self._span(meta), self.npc_is(meta, c))
 
-    def npc_state(self, meta, c):
+    def npc_state(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def compare(self, meta, c):
+    def compare(self, meta: Meta, c: Children) -> ast.Compare:
         return ast.Compare(self._span(meta), c[1], c[0], c[2])
 
-    def compare_op(self, meta, c):
+    def compare_op(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def int_lit(self, meta, c):
+    def int_lit(self, meta: Meta, c: Children) -> ast.IntLit:
         return ast.IntLit(self._span(meta), c[0])
 
-    def var(self, meta, c):
+    def var(self, meta: Meta, c: Children) -> ast.Var | ast.PcStat | ast.Subject:
         ref = c[0]
         owner, _dot, stat = ref.name.rpartition(".")
         if owner and owner == self.subject:
@@ -842,22 +860,22 @@ class AstBuilder(Transformer):
             return ast.PcStat(ref.span, owner, stat)
         return ast.Var(ref.span, ref.name)
 
-    def pc_stat_scope(self, meta, c):
+    def pc_stat_scope(self, meta: Meta, c: Children) -> ast.PcStat:
         return ast.PcStat(self._span(meta), "pc", str(c[0]))
 
-    def party_size(self, meta, c):
+    def party_size(self, meta: Meta, c: Children) -> ast.PartySize:
         return ast.PartySize(self._span(meta))
 
-    def degree(self, meta, c):
+    def degree(self, meta: Meta, c: Children) -> ast.Degree:
         return ast.Degree(self._span(meta))
 
-    def ref(self, meta, c):
+    def ref(self, meta: Meta, c: Children) -> ast.NameRef:
         return ast.NameRef(self._span(meta), ".".join(str(t) for t in c))
 
-    def signed(self, meta, c):
+    def signed(self, meta: Meta, c: Children) -> int:
         return self._int(c[0])
 
-    def negative(self, meta, c):
+    def negative(self, meta: Meta, c: Children) -> int:
         return -self._int(c[0])
 
 
@@ -869,10 +887,11 @@ def builder_class(language: LanguageSpec | None) -> type[AstBuilder]:
         return AstBuilder
     methods = {key: value for key, value in vars(language.builder or object).items() if not key.startswith("__")}
     methods["subject"] = language.subject
-    composed: type[AstBuilder] = v_args(meta=True)(type(f"{language.name.title()}AstBuilder", (AstBuilder,), methods))
+    composed = v_args(meta=True)(type(f"{language.name.title()}AstBuilder", (AstBuilder,), methods))
+    assert isinstance(composed, type) and issubclass(composed, AstBuilder)  # v_args wraps a class's methods
     return composed
 
 
-def _block_of(outcomes: list[ast.Outcome], kind: str):
+def _block_of(outcomes: list[ast.Outcome], kind: str) -> list[ast.Statement] | None:
     """The body of the first outcome block of that kind, or None."""
     return next((o.body for o in outcomes if o.kind == kind), None)

@@ -12,6 +12,8 @@ warns about such a loop (DQ5001) at the check.
 
 from __future__ import annotations
 
+from typing import Iterator, Mapping, Sequence
+
 from deckquest.dsl import ast
 
 #: The statements that may change the situation of a check (T-4.12).
@@ -19,7 +21,8 @@ CHANGES = (ast.SetFlag, ast.ClearFlag, ast.CounterAssign, ast.Recruit, ast.Encou
            ast.Battle, ast.Give, ast.TakeControl)
 
 
-def identical_check_loops(scenes: dict, triggers: list, gotos: dict) -> list[tuple[ast.Check | ast.Recruit, list[str]]]:
+def identical_check_loops(scenes: Mapping[str, ast.Scene], triggers: Sequence[ast.Trigger],
+                          gotos: Mapping[str | None, set[str]]) -> list[tuple[ast.Check | ast.Recruit, list[str]]]:
     """(the first check of the scene, the loop of scene ids from it back to it) for each
     scene with a check on such a loop. ``scenes`` maps scene ids to resolved scenes,
     ``triggers`` are the scenario's, ``gotos`` the scenes each scene leads to."""
@@ -38,7 +41,7 @@ def identical_check_loops(scenes: dict, triggers: list, gotos: dict) -> list[tup
     return found
 
 
-def _loop(start: str, quiet: set[str], gotos: dict) -> list[str] | None:
+def _loop(start: str, quiet: set[str], gotos: Mapping[str | None, set[str]]) -> list[str] | None:
     """The shortest way from ``start`` back to it through quiet scenes, or None."""
     before: dict[str, str] = {}
     todo = [start]
@@ -58,16 +61,16 @@ def _loop(start: str, quiet: set[str], gotos: dict) -> list[str] | None:
     return None
 
 
-def _statements(statements: list):
+def _statements(statements: Sequence[ast.Statement]) -> Iterator[ast.Statement]:
     for stmt in statements:
         yield stmt
         for block in ast.nested_blocks(stmt):
             yield from _statements(block)
 
 
-def _changes(statements: list) -> bool:
+def _changes(statements: Sequence[ast.Statement]) -> bool:
     return any(isinstance(stmt, CHANGES) for stmt in _statements(statements))
 
 
-def _first_check(statements: list) -> ast.Check | ast.Recruit | None:
+def _first_check(statements: Sequence[ast.Statement]) -> ast.Check | ast.Recruit | None:
     return next((stmt for stmt in _statements(statements) if isinstance(stmt, (ast.Check, ast.Recruit))), None)

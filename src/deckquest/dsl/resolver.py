@@ -19,7 +19,7 @@ import dataclasses
 import os
 import re
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, Sequence, cast
 
 from deckquest.i18n import _, ngettext
 from deckquest.dsl import ast
@@ -32,6 +32,11 @@ from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source, s
 from deckquest.dsl.repeats import identical_check_loops
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
 from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span, did_you_mean
+
+if TYPE_CHECKING:  # the card modules are imported when a script first needs them
+    from deckquest.cards.database import CardDatabase
+    from deckquest.cards.decklist import Deck
+    from deckquest.cards.model import Card
 
 MAX_SCENES = 2_000
 RULES_EDITIONS = (2019, 2014)
@@ -64,7 +69,7 @@ def kind_word(kind: str) -> str:
     return words.get(kind, kind)
 
 
-def compile_file(path: str | Path, db=None, locator: Locator | None = None,
+def compile_file(path: str | Path, db: CardDatabase | None = None, locator: Locator | None = None,
                  budget: CompileBudget | None = None) -> Scenario:
     """Compile a script file; raises CompileError listing every error.
 
@@ -76,7 +81,7 @@ def compile_file(path: str | Path, db=None, locator: Locator | None = None,
     return compile_source(read_script(path), path, db, locator, budget)
 
 
-def compile_source(text: str, path: str | Path, db=None, locator: Locator | None = None,
+def compile_source(text: str, path: str | Path, db: CardDatabase | None = None, locator: Locator | None = None,
                    budget: CompileBudget | None = None) -> Scenario:
     """Compile script text; `path` names it in messages and anchors relative file names."""
     budget = budget or CompileBudget()
@@ -104,8 +109,8 @@ def read_script(path: Path, span: Span | None = None) -> str:
 class _Compiler:
     """Compiles one script (and, recursively, the scripts it uses)."""
 
-    def __init__(self, path: Path, db, stack: tuple[Path, ...], budget: CompileBudget, prefix: str = "",
-                 locator: Locator = local_reference):
+    def __init__(self, path: Path, db: CardDatabase | None, stack: tuple[Path, ...], budget: CompileBudget,
+                 prefix: str = "", locator: Locator = local_reference):
         self.path = path
         self.db = db
         self.locator = locator
@@ -116,23 +121,23 @@ class _Compiler:
         self.stack = stack + (path.resolve(),)
         self.prefix = prefix
         self.diagnostics: list[Diagnostic] = []
-        self.symbols: dict[str, tuple[str, object]] = {}  # canonical name -> (kind, declaration)
+        self.symbols: dict[str, tuple[str, ast.Declaration]] = {}  # canonical name -> (kind, declaration)
         self.used: set[str] = set()
         self.pcs: dict[str, ResolvedPc] = {}
         self.npcs: dict[str, ResolvedNpc] = {}
-        self.cards: dict[str, object] = {}  # a GM's own cards by name (deckquest.cards.model.Card)
-        self._db_with_cards = None
+        self.cards: dict[str, Card] = {}  # a GM's own cards by name
+        self._db_with_cards: CardDatabase | None = None
         self.flags: dict[str, ast.FlagDecl] = {}
         self.counters: dict[str, ast.CounterDecl] = {}
         self.triggers: list[ast.Trigger] = []
         self.scenes: dict[str, ast.Scene] = {}
-        self.decks: dict[str, object] = {}
+        self.decks: dict[str, Deck] = {}
         self.imports: dict[str, Path] = {}
         self.namespaces: set[str] = set()
         self.rules = 2019
         self.gotos: dict[str | None, set[str]] = {}
         self.language: LanguageSpec | None = None  # the game system's part of the language
-        self.system_statements: list[tuple[object, Scope]] = []  # its statements, as met
+        self.system_statements: list[tuple[ast.Statement, Scope]] = []  # its statements, as met
         self.flow = Flow(self)
 
     # -------------------------------------------------------------- driver
@@ -183,7 +188,7 @@ class _Compiler:
             success_endings=success_endings,
         )
 
-    def error(self, code, message, span, hint=None):
+    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
         if self._counting_only():
             return
         self.kept += 1
@@ -200,7 +205,7 @@ class _Compiler:
         self.omitted += 1
         return True
 
-    def warn(self, code, message, span, hint=None):
+    def warn(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
         if len(self.diagnostics) - self.kept >= MAX_REPORTED_ERRORS:
             self.omitted_warnings += 1
             return
@@ -208,7 +213,7 @@ class _Compiler:
 
     # -------------------------------------------------------------- header
 
-    def _header(self, script: ast.Script, library: bool) -> dict:
+    def _header(self, script: ast.Script, library: bool) -> dict[str, Any]:
         values: dict[str, Any] = {"title": "", "author": None, "version": None, "players": (1, 4), "rules": 2019,
                   "language": "en", "tags": (), "system": DEFAULT_SYSTEM, "options": frozenset(),
                   "readings": {name: values[0] for name, values in self.language.reading_values().items()}
@@ -239,7 +244,7 @@ class _Compiler:
                        seen["rules"].span, _("remove the line: the `system` line names the game"))
         return values
 
-    def _system_entry(self, entry: ast.HeaderEntry, values: dict) -> None:
+    def _system_entry(self, entry: ast.HeaderEntry, values: dict[str, Any]) -> None:
         """`system NAME` (checked before parsing), `option NAME` and `reading NAME VALUE`,
         against what the script's game system declares."""
         language = self.language
@@ -256,7 +261,7 @@ class _Compiler:
                 return
             values["options"] = values["options"] | {option}
             return
-        name, value = cast(tuple[str, str], entry.value)
+        name, value = ast.reading(entry)
         readings = language.reading_values() if language is not None else {}
         if name not in readings:
             self.error("DQ0123", _("`{system}` has no reading `{name}`", system=system, name=name), entry.span,
@@ -269,10 +274,10 @@ class _Compiler:
 
     def _header_entry_ok(self, entry: ast.HeaderEntry) -> bool:
         key, value = entry.key, entry.value
-        if key == "version" and not SEMVER.match(value):
+        if key == "version" and isinstance(value, str) and not SEMVER.match(value):
             self.error("DQ0022", _("`{value}` is not a version like 1.0.0", value=value), entry.span,
                        _("use semantic versioning: MAJOR.MINOR.PATCH"))
-        elif key == "players" and not 1 <= value[0] <= value[1]:
+        elif key == "players" and isinstance(value, tuple) and not 1 <= value[0] <= value[1]:
             self.error("DQ0023", _("`players {value0} to {value1}` is not a range of players", value0=value[0], value1=value[1]), entry.span,
                        _("write the smallest party first, at least 1: `players 1 to 4`"))
         elif key == "rules" and value not in RULES_EDITIONS:
@@ -355,19 +360,21 @@ class _Compiler:
     # -------------------------------------------------------------- declarations
 
     def _declare_all(self, script: ast.Script, library: bool) -> None:
+        groups: list[tuple[str, Sequence[ast.PcDecl | ast.NpcDecl | ast.CardDecl | ast.FlagDecl | ast.CounterDecl
+                                         | ast.Scene]]]
         groups = [("npc", script.npcs), ("card", script.cards), ("flag", script.flags), ("counter", script.counters)]
         if not library:
             groups[:0] = [("pc", script.pcs)]
             groups.append(("scene", script.scenes))
         for kind, declarations in groups:
             for declaration in declarations:
-                name = declaration.name if kind in ("flag", "counter") else declaration.id
+                name = declaration.name if isinstance(declaration, (ast.FlagDecl, ast.CounterDecl)) else declaration.id
                 self._declare(kind, name, declaration)
         if len(script.scenes) > MAX_SCENES and not library:
             self.error("DQ0008", _("{scenes:,} scenes; a script may have at most {MAX_SCENES:,}", scenes=len(script.scenes), MAX_SCENES=MAX_SCENES),
                        script.scenes[MAX_SCENES].span, _("split the adventure into several scenarios"))
 
-    def _declare(self, kind: str, name: str, declaration) -> None:
+    def _declare(self, kind: str, name: str, declaration: ast.Declaration) -> None:
         canonical = self.prefix + name
         if name in RESERVED_WORDS or self.language is not None and name in self.language.reserved_words:
             self.error("DQ0048", _("`{name}` is a word of the language and cannot name a {kind}", name=name, kind=kind_word(kind)),
@@ -380,11 +387,11 @@ class _Compiler:
                        _("the {first_kind} `{name}` is declared at {where}; every name is declared once", first_kind=kind_word(first_kind), name=name, where=where))
             return
         self.symbols[canonical] = (kind, declaration)
-        if kind == "flag":
+        if isinstance(declaration, ast.FlagDecl):
             self.flags[canonical] = dataclasses.replace(declaration, name=canonical)
-        elif kind == "counter":
+        elif isinstance(declaration, ast.CounterDecl):
             self.counters[canonical] = dataclasses.replace(declaration, name=canonical)
-        elif kind == "scene":
+        elif isinstance(declaration, ast.Scene):
             self.scenes[name] = declaration
 
     def _pc(self, pc: ast.PcDecl) -> None:
@@ -395,18 +402,19 @@ class _Compiler:
         if pc.deck is None:
             self.error("DQ0055", _("the PC `{id}` has no deck", id=pc.id), pc.span, _("add `deck \"decks/name.txt\"` under it"))
         else:
-            deck_path, deck = self._deck(pc.deck, pc.deck_span)
+            deck_span = pc.deck_span or pc.span  # the parser gives a deck line its place
+            deck_path, deck = self._deck(pc.deck, deck_span)
             if deck is not None:
                 self.decks[pc.id] = deck
                 self._criticals(pc, deck)
                 from deckquest.cards.decklist import not_constructed
                 if (why := not_constructed(deck)) is not None:
                     self.warn("DQ5000", _("the deck of `{id}` is legal in no constructed format: {why} (T-1.1)", id=pc.id, why=why),
-                              pc.deck_span, _("a PC's deck is a deck of a constructed format: 60 cards or more with at most 4 of a card but basic lands, or a 100-card singleton Commander deck"))
+                              deck_span, _("a PC's deck is a deck of a constructed format: 60 cards or more with at most 4 of a card but basic lands, or a 100-card singleton Commander deck"))
         self.pcs[pc.id] = ResolvedPc(pc.id, pc.name, pc, deck_path, deck,
                                      tuple((c.card, c.copies) for c in pc.criticals))
 
-    def _deck(self, reference: str, span: Span):
+    def _deck(self, reference: str, span: Span) -> tuple[Path | None, Deck | None]:
         """(path, Deck) of a deck file beside the script, or (path, None) after reporting why not."""
         path = self._reference(reference, span)
         if path is None:
@@ -443,7 +451,7 @@ class _Compiler:
         except ValueError:  # another drive (Windows)
             return path
 
-    def _criticals(self, pc: ast.PcDecl, deck) -> None:
+    def _criticals(self, pc: ast.PcDecl, deck: Deck) -> None:
         """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck (2019 only: T-5 has none)."""
         for critical in pc.criticals:
             have = deck.count_of(critical.card)
@@ -464,7 +472,7 @@ class _Compiler:
                        pc.criticals[0].span if pc.criticals else pc.span,
                        _("name them with `critical \"Card\" xN` lines that add up to {wanted}", wanted=wanted))
 
-    def _database(self):
+    def _database(self) -> CardDatabase:
         """The card database for decks and `from card`: the GM's own cards over the given one."""
         if self.db is None:
             from deckquest.cards.database import default_database
@@ -491,7 +499,7 @@ class _Compiler:
             self.error("DQ0055", _("the card `{id}` has no `type`", id=decl.id), decl.span,
                        _("add a type line under it, e.g. `type \"Creature — Goblin Warrior\"`"))
             return
-        types = TypeLine.parse(type_line).card_types
+        types = TypeLine.parse(self._field(decl, "type").text).card_types
         if not any(t in CARD_DECL_TYPES for t in types):
             self.error("DQ0057", _("`{type_line}` names no card type", type_line=type_line), self._field(decl, "type").span,
                        _("a type line starts with one of {names}", names=', '.join(CARD_DECL_TYPES)))
@@ -506,19 +514,22 @@ class _Compiler:
                        _("every card name is declared once"))
             return
         stats = decl.get("stats")
+        power, toughness = self._field(decl, "stats").stats if stats else (None, None)
         loyalty = decl.get("loyalty")
+        cost = decl.get("cost")
+        keywords = self._field(decl, "keywords").words if decl.get("keywords") else ()
         card = Card.build(
-            decl.name, decl.get("cost"), type_line,
-            power=str(stats[0]) if stats else None, toughness=str(stats[1]) if stats else None,
+            decl.name, self._field(decl, "cost").text if cost is not None else None, self._field(decl, "type").text,
+            power=str(power) if stats else None, toughness=str(toughness) if stats else None,
             loyalty=str(loyalty) if loyalty is not None else None,
-            keywords=tuple(k.capitalize() for k in decl.get("keywords") or ()),
-            oracle_text="\n".join(f.value for f in decl.texts()),
+            keywords=tuple(k.capitalize() for k in keywords),
+            oracle_text="\n".join(f.text for f in decl.texts()),
         )
         if self._texts_understood(card, decl.texts()):
             self.cards[decl.name] = card
             self._db_with_cards = None
 
-    def _fields_once(self, fields: list, kind: str, allowed: tuple[str, ...]) -> bool:
+    def _fields_once(self, fields: list[ast.NpcField], kind: str, allowed: tuple[str, ...]) -> bool:
         """DQ0021 for a field given twice (`text` may repeat), DQ0056 for one not allowed."""
         seen: dict[str, ast.NpcField] = {}
         ok = True
@@ -534,29 +545,29 @@ class _Compiler:
         return ok
 
     @staticmethod
-    def _field(decl, key: str) -> ast.NpcField:
+    def _field(decl: ast.CardDecl | ast.NpcDecl, key: str) -> ast.NpcField:
         return next(f for f in decl.fields if f.key == key)
 
-    def _cost_ok(self, decl) -> bool:
+    def _cost_ok(self, decl: ast.CardDecl) -> bool:
         from deckquest.cards.model import ManaCost, ManaCostError
 
         if decl.get("cost") is None:
             return True
         try:
-            ManaCost.parse(decl.get("cost"))
+            ManaCost.parse(self._field(decl, "cost").text)
         except ManaCostError as problem:
             self.error("DQ0057", _("`{value}` is not a mana cost: {problem}", value=decl.get('cost'), problem=problem), self._field(decl, "cost").span,
                        _("write costs as mana symbols, like \"{1}{R}\""))
             return False
         return True
 
-    def _keywords_ok(self, fields: list) -> bool:
+    def _keywords_ok(self, fields: list[ast.NpcField]) -> bool:
         """Only keywords the battle engine plays (docs/effects.md) may be given."""
         from deckquest.cards.oracle import COMBAT_KEYWORDS
 
         ok = True
         for item in fields:
-            for keyword in item.value if item.key == "keywords" else ():
+            for keyword in item.words if item.key == "keywords" else ():
                 if keyword.lower() not in COMBAT_KEYWORDS:
                     self.error("DQ0057", _("`{keyword}` is not a keyword battles play", keyword=keyword), item.span,
                                did_you_mean(keyword.lower(), sorted(COMBAT_KEYWORDS))
@@ -564,7 +575,7 @@ class _Compiler:
                     ok = False
         return ok
 
-    def _stat_field(self, decl, key: str, needed: bool, example: str, kind: str) -> bool:
+    def _stat_field(self, decl: ast.CardDecl, key: str, needed: bool, example: str, kind: str) -> bool:
         """A creature card needs `stats`, a planeswalker card `loyalty`; other cards have neither."""
         if needed and decl.get(key) is None:
             self.error("DQ0055", _("the card `{id}` is {kind} and has no `{key}`", id=decl.id, kind=kind, key=key), decl.span, _("add `{example}` under it", example=example))
@@ -575,7 +586,7 @@ class _Compiler:
             return False
         return True
 
-    def _texts_understood(self, card, texts: list[ast.NpcField]) -> bool:
+    def _texts_understood(self, card: Card, texts: list[ast.NpcField]) -> bool:
         """DQ0058 for each `text` line the effect vocabulary does not cover: a GM's card is
         simulated exactly as written, so nothing in it may be silently ignored."""
         from dataclasses import replace
@@ -584,7 +595,7 @@ class _Compiler:
 
         ok = True
         for item in texts:
-            recognition = recognise(replace(card, oracle_text=item.value))
+            recognition = recognise(replace(card, oracle_text=item.text))
             for sentence in recognition.unrecognised:
                 self.error("DQ0058", _("the battle engine does not understand \"{sentence}\"", sentence=sentence), item.span,
                            _("write it in the effect vocabulary (docs/effects.md), e.g. \"{name} deals 2 damage to any target.\" or \"When this creature enters, draw a card.\"", name=card.name))
@@ -614,6 +625,7 @@ class _Compiler:
             self.error("DQ0056", _("a {kind} NPC cannot take its values `from card`", kind=kind_word(npc.kind)), npc.span,
                        _("a player or horde NPC is a deck: give it a `deck` line"))
             return
+        assert npc.from_card is not None
         card = self._database().get(npc.from_card)
         if card is None:
             suggestion = self._database().suggest(npc.from_card)
@@ -637,26 +649,26 @@ class _Compiler:
             from deckquest.cards.model import ManaCost, ManaCostError
 
             try:
-                ManaCost.parse(item.value)
+                ManaCost.parse(item.text)
             except ManaCostError as problem:
                 self.error("DQ0057", _("`{value}` is not a mana cost: {problem}", value=item.value, problem=problem), item.span,
                            _("write costs as mana symbols, like \"{1}{R}\""))
                 return
-            resolved.cost = item.value
+            resolved.cost = item.text
         elif item.key == "stats":
-            resolved.power, resolved.toughness = item.value
+            resolved.power, resolved.toughness = item.stats
         elif item.key == "deck":
-            resolved.deck_path, resolved.deck = self._deck(item.value, item.span)
+            resolved.deck_path, resolved.deck = self._deck(item.text, item.span)
             if resolved.deck is not None:
                 self.decks[resolved.id] = resolved.deck
         elif item.key == "keywords":
             if self._keywords_ok([item]):
-                resolved.keywords = item.value
+                resolved.keywords = item.words
         elif item.key == "text":
             from deckquest.cards.model import Card
 
             if self._texts_understood(Card.build(resolved.name, type_line=resolved.kind.capitalize()), [item]):
-                resolved.texts += (item.value,)
+                resolved.texts += (item.text,)
         else:
             setattr(resolved, item.key, item.value)
 
@@ -698,7 +710,7 @@ class _Compiler:
         self.used.add(canonical)
         return canonical
 
-    def _npc_ref(self, name: str, span: Span, kinds=ast.NPC_KINDS) -> str:
+    def _npc_ref(self, name: str, span: Span, kinds: tuple[str, ...] = ast.NPC_KINDS) -> str:
         canonical = self._lookup(name, span, ("npc",), "DQ0032")
         npc = self.npcs.get(canonical)
         if npc is not None and npc.kind not in kinds:
@@ -794,12 +806,12 @@ class SystemContext:
     and statements, the header's options and readings, and the compiler's services to report
     diagnostics (with spans), declare and look up names, and find files and cards."""
 
-    def __init__(self, compiler: "_Compiler", script: ast.Script, header: dict):
+    def __init__(self, compiler: "_Compiler", script: ast.Script, header: dict[str, Any]):
         self._compiler = compiler
         self.script = script
         self.path = compiler.path
-        self.declarations: list = list(script.system)
-        self.statements: list[tuple[object, bool]] = [(s, scope.subject) for s, scope in compiler.system_statements]
+        self.declarations: list[ast.SystemNode] = list(script.system)
+        self.statements: list[tuple[ast.Statement, bool]] = [(s, scope.subject) for s, scope in compiler.system_statements]
         self.options: frozenset[str] = header["options"]
         self.readings: dict[str, str] = header["readings"]
         self.players: tuple[int, int] = header["players"]
@@ -817,7 +829,7 @@ class SystemContext:
         assert code in getattr(self._compiler.language, "codes", ()), f"{code} is not a code of this game system"
         self._compiler.diagnostics.append(Diagnostic(severity, message, span, code, hint))
 
-    def declare(self, kind: str, name: str, declaration) -> bool:
+    def declare(self, kind: str, name: str, declaration: ast.Declaration) -> bool:
         """Declare a name of the system's (DQ0030 twice, DQ0048 a keyword); False if refused."""
         before = len(self._compiler.diagnostics)
         self._compiler._declare(kind, name, declaration)
@@ -831,20 +843,20 @@ class SystemContext:
         """A file the script names, inside its pack or an installed one (DQ0050 otherwise)."""
         return self._compiler._reference(reference, span)
 
-    def deck(self, reference: str, span: Span):
+    def deck(self, reference: str, span: Span) -> tuple[Path | None, Deck | None]:
         """(path, Deck) of a deck list the script names, or (path, None) after reporting why not."""
         return self._compiler._deck(reference, span)
 
-    def database(self):
+    def database(self) -> CardDatabase:
         return self._compiler._database()
 
 
-def _entry_key(entry: ast.HeaderEntry):
+def _entry_key(entry: ast.HeaderEntry) -> object:
     """What may not repeat in a header: a key; an option by name; a reading by name."""
     if entry.key == "option":
         return ("option", entry.value)
     if entry.key == "reading":
-        return ("reading", entry.value[0])
+        return ("reading", ast.reading(entry)[0])
     return entry.key
 
 
@@ -852,7 +864,7 @@ def _entry_words(entry: ast.HeaderEntry) -> str:
     if entry.key == "option":
         return f"option {entry.value}"
     if entry.key == "reading":
-        return f"reading {entry.value[0]}"
+        return f"reading {ast.reading(entry)[0]}"
     return entry.key
 
 
@@ -860,7 +872,7 @@ def _number(text: str | None) -> int | None:
     return int(text) if text is not None and text.lstrip("-").isdigit() else None
 
 
-def _endings_given(blocks: list[list]) -> set[str]:
+def _endings_given(blocks: list[list[ast.Statement]]) -> set[str]:
     """The outcomes of every `end` statement in the blocks, nested ones included."""
     given, todo = set(), list(blocks)
     while todo:

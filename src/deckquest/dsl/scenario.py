@@ -10,10 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckquest.dsl import ast
 from deckquest.errors import Diagnostic
+
+if TYPE_CHECKING:  # the card modules are imported when a script first needs them
+    from deckquest.cards.decklist import Deck
+    from deckquest.cards.model import Card
 
 
 @dataclass
@@ -24,7 +28,7 @@ class ResolvedPc:
     name: str
     decl: ast.PcDecl
     deck_path: Path | None
-    deck: Any  # deckquest.cards.decklist.Deck, or None when the PC has no deck line
+    deck: Deck | None  # None when the PC has no deck line
     criticals: tuple[tuple[str, int], ...]  # (card name, copies)
 
 
@@ -36,7 +40,7 @@ class ResolvedNpc:
     kind: str  # creature, planeswalker, player, horde
     name: str
     decl: ast.NpcDecl
-    card: Any = None  # deckquest.cards.model.Card from `from card`, or None
+    card: Card | None = None  # the card of `from card`, or None
     cost: str | None = None
     types: tuple[str, ...] = ()
     power: int | None = None
@@ -45,10 +49,10 @@ class ResolvedNpc:
     loyalty: int | None = None
     life: int | None = None
     deck_path: Path | None = None
-    deck: Any = None  # deckquest.cards.decklist.Deck for player and horde NPCs
+    deck: Deck | None = None  # for player and horde NPCs
     texts: tuple[str, ...] = ()  # `text` lines: rules text in the effect vocabulary (docs/effects.md)
 
-    def battle_card(self):
+    def battle_card(self) -> Card:
         """A creature or planeswalker NPC as the card a battle plays (T-8.1, T-8.2): its card's
         values overridden by the inline ones, its `text` lines after the card's rules text."""
         from deckquest.cards.model import Card
@@ -86,11 +90,11 @@ class Scenario:
     scenes: dict[str, ast.Scene]
     pcs: dict[str, ResolvedPc]
     npcs: dict[str, ResolvedNpc]
-    cards: dict[str, Any]  # a GM's own cards by name (deckquest.cards.model.Card)
+    cards: dict[str, Card]  # a GM's own cards by name
     flags: dict[str, ast.FlagDecl]
     counters: dict[str, ast.CounterDecl]
     triggers: list[ast.Trigger]  # top-level triggers, this script's and imported ones
-    decks: dict[str, Any] = field(default_factory=dict)  # pc/npc id -> Deck
+    decks: dict[str, Deck] = field(default_factory=dict)  # pc/npc id -> its deck
     imports: dict[str, Path] = field(default_factory=dict)  # namespace -> script path
     warnings: list[Diagnostic] = field(default_factory=list)  # the first MAX_REPORTED_ERRORS
     omitted_warnings: int = 0  # warnings found after those

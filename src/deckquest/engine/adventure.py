@@ -8,10 +8,13 @@ scenes (T-3.4, T-8.1) and paying for a spell from untapped mana sources: pure ru
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from deckquest.cards.database import card_name
+from deckquest.cards.model import Card
 from deckquest.i18n import _
 from deckquest.engine import pc as pcs
-from deckquest.engine.combat.mana import pay
+from deckquest.engine.combat.mana import Source, pay
 from deckquest.engine.combat.profile import (
     DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE, KEYWORD_FLAGS, profile,
 )
@@ -45,7 +48,7 @@ def creature_power(pc: pcs.PC, permanent: Permanent) -> int:
     return max(0, profile(pc.cards[permanent.card]).power + permanent.plus_counters)
 
 
-def mana_sources(pc: pcs.PC) -> list[tuple[int, tuple]]:
+def mana_sources(pc: pcs.PC) -> list[Source]:
     """The PC's untapped permanents that make mana and may tap (summoning sickness, T-2.10,
     holds creatures only: a land taps the turn it is played)."""
     sources = []
@@ -56,12 +59,23 @@ def mana_sources(pc: pcs.PC) -> list[tuple[int, tuple]]:
     return sources
 
 
-def payment(pc: pcs.PC, card) -> list[int] | None:
+def payment(pc: pcs.PC, card: Card) -> list[int] | None:
     """The battlefield indexes to tap to pay the card's cost, or None (X is 0)."""
     return pay(mana_sources(pc), profile(card).cost)
 
 
-def npc_stats(decl) -> tuple[int, int, int]:
+class NpcFigures(Protocol):
+    """What a fight reads of an NPC (the compiled scenario's NPC record)."""
+
+    kind: str  # creature, planeswalker, player, horde
+    keywords: tuple[str, ...]
+    power: int | None
+    toughness: int | None
+    loyalty: int | None
+    life: int | None
+
+
+def npc_stats(decl: NpcFigures) -> tuple[int, int, int]:
     """Power, toughness and keyword flags of an NPC in a fight (T-8.1).
 
     A planeswalker fights as 0 power with its loyalty as toughness, a player NPC with its life.
@@ -76,7 +90,8 @@ def npc_stats(decl) -> tuple[int, int, int]:
     return 0, decl.life or 20, keywords
 
 
-def exchange_damage(my_power, my_keys, my_toughness, their_power, their_keys, their_toughness):
+def exchange_damage(my_power: int, my_keys: int, my_toughness: int, their_power: int, their_keys: int,
+                    their_toughness: int) -> tuple[int, int]:
     """Damage each side deals in a one-on-one fight, with first and double strike (CR 510).
 
     Returns (dealt to the NPC, taken by the creature). First-strike damage comes first; a

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Hashable, NamedTuple
 
 from deckquest.i18n import _
+from deckquest.cards.model import Card
 from deckquest.engine.colors import (
     KINDS_2014, KINDS_2019, bonus_2014, check_kind, color_bonus, is_colorless_for_boost, rule_colors,
 )
@@ -273,21 +274,21 @@ def _set_aside_known(pc: PC, pending: PendingCheck, known: int, rng: random.Rand
 class CardFacts(NamedTuple):
     """What a check reads of each card of a card table, by physical card id."""
 
-    cards: tuple  # the table itself: kept so its id cannot be reused while cached
+    cards: tuple[Card, ...]  # the table itself: kept so its id cannot be reused while cached
     mana_values: tuple[int, ...]  # T-1.5
     colors: tuple[tuple[str, ...], ...]  # T-1.4: rule colours
     colorless_for_boost: tuple[bool, ...]  # T-4.6
     # 2019 kind -> per card as a check's result card: (colour, bonus) when no choice is
     # made (T-4.3, T-4.9), None for a multicoloured one (T-4.5: the colour is drawn at
     # random); a kind's entry is made when a check of that kind first reveals from the table
-    result_bonus: dict[str, tuple]
+    result_bonus: dict[str, tuple[tuple[str | None, int] | None, ...]]
 
 
 _FACTS: dict[int, CardFacts] = {}
 _FACTS_LIMIT = 256  # card tables cached at once (a batch has one per party member)
 
 
-def card_facts(cards: tuple) -> CardFacts:
+def card_facts(cards: tuple[Card, ...]) -> CardFacts:
     """The mana values and colours of a card table, worked out once per table.
 
     Cards are immutable, and every PC dealt from the same party member shares its card
@@ -314,7 +315,7 @@ def _result_bonus(colors: tuple[str, ...], kind: str) -> tuple[str | None, int] 
     """A result card's colour and bonus when the check makes no choice, else None (T-4.5)."""
     if len(colors) > 1 and kind != "colorless":
         return None
-    color = _pick_color(colors, kind, None)  # one colour or none: nothing is drawn
+    color = None if kind == "colorless" or not colors else colors[0]  # one colour or none: nothing is drawn
     return color, color_bonus(color, kind)
 
 

@@ -121,4 +121,4 @@ def check_kind(kind: str, rules: str) -> str:
 
 
 #: ``color_bonus`` of every colour and 2019 kind, worked out once: each check asks it.
-_BONUS = {(color, kind): _color_bonus(color, kind) for color in COLORS for kind in KINDS_2019}
+_BONUS: dict[tuple[str | None, str], int] = {(color, kind): _color_bonus(color, kind) for color in COLORS for kind in KINDS_2019}

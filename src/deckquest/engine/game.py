@@ -18,6 +18,10 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Mapping, Protocol
 
+#: What an engine appends its structured events to (dicts with an "event" key), or None when
+#: nobody listens: engines never print, the runtime renders the events.
+Events = list[dict[str, Any]] | None
+
 CHANCE = "chance"
 OVER = "over"
 
@@ -56,6 +60,8 @@ class GameState(Protocol):
 
 class Agent(Protocol):
     """Answers a seat's decisions; never changes the game itself."""
+
+    name: str  # as the run's `start` event names it
 
     def choose(self, state: Any, decision: Decision, rng: random.Random) -> Hashable: ...
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import comb
-from typing import Collection, Iterable, Sequence
+from typing import Any, Collection, Iterable, Sequence
 
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _, ljust
@@ -300,10 +300,10 @@ def _critical_hint(cards: Sequence[Card], name: str) -> str:
     return did_you_mean(name, names) or "name a card of the deck's main deck"
 
 
-def odds_report(cards: Sequence[Card], critical_ids: Collection[int], rules: str = "2019") -> dict:
+def odds_report(cards: Sequence[Card], critical_ids: Collection[int], rules: str = "2019") -> dict[str, Any]:
     """The `deckquest odds --json` object: memo, and odds as floats keyed by kind and level."""
     memo = deck_memo(cards)
-    report: dict = {"rules": rules, "library": memo.library, "colors": dict(memo.colors)}
+    report: dict[str, Any] = {"rules": rules, "library": memo.library, "colors": dict(memo.colors)}
 
     def as_floats(table: dict[str, dict[int, Fraction]]) -> dict[str, dict[str, float]]:
         return {kind: {str(level): float(p) for level, p in row.items()} for kind, row in table.items()}
@@ -314,7 +314,7 @@ def odds_report(cards: Sequence[Card], critical_ids: Collection[int], rules: str
     return report
 
 
-def format_odds(report: dict, critical_names: Sequence[str] = ()) -> str:
+def format_odds(report: dict[str, Any], critical_names: Sequence[str] = ()) -> str:
     """The text of `deckquest odds`: the memo, then success chances in percent."""
     colors = report["colors"]
     memo = DeckMemo(colors, report["library"])

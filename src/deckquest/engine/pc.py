@@ -275,7 +275,7 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
     if size <= _WALK_SIZE:
         walk = _WALK[_WALK_SIZE - size:]
     else:
-        walk = [(last, (last + 1).bit_length()) for last in range(size - 1, 0, -1)]
+        walk = tuple([(last, (last + 1).bit_length()) for last in range(size - 1, 0, -1)])
     getrandbits = rng.getrandbits
     for last, bits in walk:
         pick = getrandbits(bits)

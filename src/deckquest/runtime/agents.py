@@ -26,13 +26,16 @@ from __future__ import annotations
 
 import builtins
 from itertools import chain
+from fractions import Fraction
 from typing import Callable, Iterable, Iterator
 
 from deckquest.cards.database import card_name
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
 from deckquest.engine import pc as pcs
-from deckquest.engine.checks import boost_when_failing, standing
+from deckquest.dsl import ast
+from deckquest.engine.checks import PendingCheck, boost_when_failing, standing
+from deckquest.engine.combat.battle import BattleAgent
 from deckquest.engine import adventure
 from deckquest.engine.adventure import creature_power, destroyed, exchange_damage, mana_sources, npc_stats
 from deckquest.engine.combat.mana import pay
@@ -40,7 +43,7 @@ from deckquest.engine.combat.profile import profile
 from deckquest.engine.game import SeatIO
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
-from deckquest.runtime.interpreter import StopRun, no_actions
+from deckquest.runtime.interpreter import PcAction, Run, ScenarioAgent, StopRun, no_actions
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
 
@@ -52,22 +55,23 @@ class FirstAgent:
     name = "first"
     act = no_actions  # the interpreter knows this one, and skips asking it
 
-    def choose(self, run, stmt, labels: list[str]) -> int:
+    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         return 0
 
-    def pick_pc(self, run, stmt, kind: str, difficulty: int, candidates: list[str]) -> str:
+    def pick_pc(self, run: Run, stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+                candidates: list[str]) -> str:
         return candidates[0]
 
-    def boost(self, run, pc, pending) -> bool:
+    def boost(self, run: Run, pc: pcs.PC, pending: PendingCheck) -> bool:
         return False
 
-    def support(self, run, pc, kind: str, difficulty: int, ready: list[int]) -> int | None:
+    def support(self, run: Run, pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None:
         return None
 
-    def fighter(self, run, stmt, candidates):
+    def fighter(self, run: Run, stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
         return None
 
-    def battle_agent(self):
+    def battle_agent(self) -> BattleAgent:
         """The greedy player: the baseline measures the script, which needs a deterministic,
         fair player in battles (the first legal action would never attack nor block)."""
         return GreedyBattleAgent()
@@ -78,10 +82,10 @@ class ScriptedAgent(FirstAgent):
 
     name = "scripted"
 
-    def __init__(self, choices: list[int]):
+    def __init__(self, choices: list[int]) -> None:
         self.choices = list(choices)
 
-    def choose(self, run, stmt, labels: list[str]) -> int:
+    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         made = run.state.choices_made
         where = _("the choice in scene `{scene}` (line {line})", scene=run.state.scene, line=stmt.span.line)
         if made >= len(self.choices):
@@ -110,24 +114,25 @@ class RandomAgent:
     name = "random"
     act = no_actions  # the interpreter knows this one, and skips asking it
 
-    def choose(self, run, stmt, labels):
+    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         return run.rng.randrange(len(labels))
 
-    def pick_pc(self, run, stmt, kind, difficulty, candidates):
+    def pick_pc(self, run: Run, stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+                candidates: list[str]) -> str:
         return run.rng.choice(candidates)
 
-    def boost(self, run, pc, pending):
+    def boost(self, run: Run, pc: pcs.PC, pending: PendingCheck) -> bool:
         return run.rng.random() < 0.5
 
-    def support(self, run, pc, kind, difficulty, ready):
+    def support(self, run: Run, pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None:
         options = [None, *ready]
         return options[run.rng.randrange(len(options))]
 
-    def fighter(self, run, stmt, candidates):
+    def fighter(self, run: Run, stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
         options = [None, *candidates]
         return options[run.rng.randrange(len(options))]
 
-    def battle_agent(self):
+    def battle_agent(self) -> BattleAgent:
         return RandomBattleAgent()
 
 
@@ -153,7 +158,7 @@ class BestAgent:
 
     name = "best"
 
-    def act(self, run, moment: str) -> Iterable[tuple[str, str, int | None]]:
+    def act(self, run: Run, moment: str) -> Iterable[PcAction]:
         """The PC actions of the scene's preparation (see the class docstring), once per scene
         visit: the visit it prepared in is agent memory (``run.memory``)."""
         memory = run.memory
@@ -164,25 +169,26 @@ class BestAgent:
             return chain(_preparation(run), _ready_to_attack(run))
         return _preparation(run)
 
-    def choose(self, run, stmt, labels):
+    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         return run.rng.randrange(len(labels))
 
-    def pick_pc(self, run, stmt, kind, difficulty, candidates):
+    def pick_pc(self, run: Run, stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+                candidates: list[str]) -> str:
         return max(candidates, key=lambda pc_id: (odds(run, pc_id, kind, difficulty),
                                                   -candidates.index(pc_id)))
 
-    def boost(self, run, pc, pending):
+    def boost(self, run: Run, pc: pcs.PC, pending: PendingCheck) -> bool:
         return boost_when_failing(pc, pending)
 
-    def support(self, run, pc, kind, difficulty, ready):
+    def support(self, run: Run, pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None:
         strongest = max(ready, key=lambda index: creature_power(pc, pc.battlefield[index]))
         return strongest if creature_power(pc, pc.battlefield[strongest]) > 0 else None
 
-    def fighter(self, run, stmt, candidates):
+    def fighter(self, run: Run, stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
         power, toughness, keywords = npc_stats(run.scenario.npcs[stmt.npc])
         remaining = toughness - run.state.npcs[stmt.npc].damage
 
-        def value(candidate):
+        def value(candidate: tuple[str, int]) -> tuple[bool, bool, int]:
             pc = run.state.pcs[candidate[0]]
             permanent = pc.battlefield[candidate[1]]
             mine = profile(pc.cards[permanent.card])
@@ -196,11 +202,11 @@ class BestAgent:
 
         return max(candidates, key=value)
 
-    def battle_agent(self):
+    def battle_agent(self) -> BattleAgent:
         return GreedyBattleAgent()
 
 
-def odds(run, pc_id: str, kind: str, difficulty: int):
+def odds(run: Run, pc_id: str, kind: str, difficulty: int) -> Fraction:
     """The exact chance the PC's check succeeds on a shuffled deck, cached per program."""
     from deckquest.engine.odds import check_probability
 
@@ -215,7 +221,7 @@ def odds(run, pc_id: str, kind: str, difficulty: int):
     return cache[key]
 
 
-def _preparation(run) -> Iterator[tuple[str, str, int | None]]:
+def _preparation(run: Run) -> Iterator[PcAction]:
     """The ``best`` policy of PC actions, each PC in turn: concentrate (if it has no counter),
     play a land, cast the best creatures it can pay for, rest; after casting, concentrate and
     rest again (T-2.4, T-2.3, T-2.6, T-2.10, T-2.5). Each action is decided on the game as the
@@ -241,7 +247,7 @@ def _preparation(run) -> Iterator[tuple[str, str, int | None]]:
                 yield pc_id, "rest", None
 
 
-def _ready_to_attack(run) -> Iterator[tuple[str, str, int | None]]:
+def _ready_to_attack(run: Run) -> Iterator[PcAction]:
     """Before a ``fight``: each PC with a creature and no concentration counter concentrates,
     since attacking needs the counter (T-3.1) and a creature that may tap (T-2.10)."""
     for pc_id, pc in list(run.state.pcs.items()):
@@ -272,7 +278,7 @@ def _best_castable_creature(pc: pcs.PC) -> int | None:
                                               pc.cards[card_id].mana_value))
 
 
-def legal_actions(run, pc_id: str) -> list[tuple[str, int | None, str]]:
+def legal_actions(run: Run, pc_id: str) -> list[tuple[str, int | None, str]]:
     """What one PC may do now outside combat (``deckquest.engine.adventure.legal_actions``)."""
     return adventure.legal_actions(run.state.pcs[pc_id])
 
@@ -300,7 +306,7 @@ class HumanAgent:
     name = "human"
 
     def __init__(self, input: Callable[[str], str] = builtins.input,
-                 output: Callable[[str], None] = print):
+                 output: Callable[[str], None] = print) -> None:
         self.input = input
         self.output = output
 
@@ -336,11 +342,11 @@ class HumanAgent:
                 return answer.startswith("y")
             self.output(_("please answer y or n"))
 
-    def act(self, run, moment: str) -> Iterator[tuple[str, str, int | None]]:
+    def act(self, run: Run, moment: str) -> Iterator[PcAction]:
         while (action := self._ask_action(run, moment)) is not None:
             yield action
 
-    def _ask_action(self, run, moment: str) -> tuple[str, str, int | None] | None:
+    def _ask_action(self, run: Run, moment: str) -> PcAction | None:
         actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
         if not actions:
             return None
@@ -358,12 +364,13 @@ class HumanAgent:
         pc_id, action, card_id, _text = actions[picked - 1]
         return pc_id, action, card_id
 
-    def choose(self, run, stmt, labels):
+    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         for number, label in enumerate(labels, start=1):
             self.output(f"  {number}. {label}")
         return self._ask(_("choose {low}-{high}: ", low=1, high=len(labels)), len(labels)) - 1
 
-    def pick_pc(self, run, stmt, kind, difficulty, candidates):
+    def pick_pc(self, run: Run, stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+                candidates: list[str]) -> str:
         self.output(_("Who makes the {kind} check (difficulty {difficulty})?", kind=check_kind_word(kind),
                       difficulty=difficulty))
         for number, pc_id in enumerate(candidates, start=1):
@@ -372,13 +379,13 @@ class HumanAgent:
                                              chance=chance))
         return candidates[self._ask(_("choose {low}-{high}: ", low=1, high=len(candidates)), len(candidates)) - 1]
 
-    def boost(self, run, pc, pending):
+    def boost(self, run: Run, pc: pcs.PC, pending: PendingCheck) -> bool:
         cards = _(", ").join(card_name(name) for name in pc.names(pending.revealed))
         return self._yes(_("{pc} revealed {cards}: target {target}, result {result}: {standing}. Boost (exile the "
                            "top 6 cards)? [y/n] ", pc=pc.name, cards=cards, target=pending.target,
                            result=pending.result, standing=standing(pc, pending)))
 
-    def support(self, run, pc, kind, difficulty, ready):
+    def support(self, run: Run, pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None:
         self.output(_("Support {pc}'s {kind} check with a creature (T-3.3)?", pc=pc.name, kind=check_kind_word(kind)))
         for number, index in enumerate(ready, start=1):
             permanent = pc.battlefield[index]
@@ -388,7 +395,7 @@ class HumanAgent:
         picked = self._ask(_("choose {low}-{high}: ", low=0, high=len(ready)), len(ready), True)
         return ready[picked - 1] if picked else None
 
-    def fighter(self, run, stmt, candidates):
+    def fighter(self, run: Run, stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
         name = run.scenario.npcs[stmt.npc].name
         self.output(_("Which creature fights {name}?", name=name))
         for number, (pc_id, index) in enumerate(candidates, start=1):
@@ -399,7 +406,7 @@ class HumanAgent:
         picked = self._ask(_("choose {low}-{high}: ", low=0, high=len(candidates)), len(candidates), True)
         return candidates[picked - 1] if picked else None
 
-    def battle_agent(self):
+    def battle_agent(self) -> BattleAgent:
         """The same person, asked through the same input and output. End of input, `save` or
         `quit` in a battle stops the run there (``StopRun``): a battle is one statement, so
         the run stops, and is saved, at the decision before it (issue 18)."""
@@ -413,18 +420,19 @@ class SeatsAgent(FirstAgent):
     """A run's agent named after a game system's seat agent (``--agent greedy``): the seats
     play that agent (``Run.seats``); the script's own choices take their first option."""
 
-    def __init__(self, name: str, io: SeatIO | None = None):
+    def __init__(self, name: str, io: SeatIO | None = None) -> None:
         self.name = name
         self.io = io  # the terminal of a system's human seats (``--agent`` a system's human agent)
 
 
-def agent_names(system=None) -> tuple[str, ...]:
+def agent_names(system: object = None) -> tuple[str, ...]:
     """The agent names a run takes: the scenario agents, and a whole game system's seat agents."""
     extra = tuple(name for name in getattr(system, "agents", ()) if name not in AGENT_NAMES)
     return AGENT_NAMES + extra
 
 
-def make_agent(name: str, choices: list[int] | None = None, input=None, output=None, system=None):
+def make_agent(name: str, choices: list[int] | None = None, input: Callable[[str], str] | None = None,
+               output: Callable[[str], None] | None = None, system: object = None) -> ScenarioAgent:
     """An agent by its command-line name (``system``: the game system, whose seat agents'
     names are names too)."""
     if name not in AGENT_NAMES and name in getattr(system, "agents", ()):

@@ -17,7 +17,8 @@ from typing import Callable
 
 from deckquest.cards.database import card_name
 from deckquest.cards.model import Card
-from deckquest.engine.pc import status_word
+from deckquest.engine.pc import PC, status_word
+from deckquest.engine.permanents import Permanent
 from deckquest.i18n import _
 from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat import actions as act
@@ -29,7 +30,10 @@ from deckquest.engine.combat.profile import (
     CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK,
     MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile,
 )
-from deckquest.engine.combat.state import Battle, find_permanent, keywords_of, permanent_of, power, toughness
+from deckquest.engine.combat.resolve import WorthMemo
+from deckquest.engine.combat.state import (
+    Attack, Battle, Horde, Side, keywords_of, permanent_of, power, toughness,
+)
 from deckquest.engine.combat.turns import defenders
 
 # --- the human at the table ------------------------------------------------------------
@@ -110,11 +114,11 @@ def render_board(battle: Battle) -> str:
                               attacker=attacker, number=attack.card, blockers=blockers))
     if battle.check is not None:
         pending = battle.check.pending
-        side = battle.side(pending.pc)
+        checker = battle.player(pending.pc)
         lines.append("  " + _("{purpose} check: revealed {cards}; target {target}, result {result}: {standing}",
                               purpose=battle.check.purpose,
-                              cards=_(", ").join(card_name(name) for name in side.names(pending.revealed)),
-                              target=pending.target, result=pending.result, standing=standing(side, pending)))
+                              cards=_(", ").join(card_name(name) for name in checker.names(pending.revealed)),
+                              target=pending.target, result=pending.result, standing=standing(checker, pending)))
     for pc in battle.survivors:
         lines.append(_("{pc}: life {life}, {status}, library {library}", pc=pc.name, life=pc.life,
                        status=status_word(pc.status), library=len(pc.library)))
@@ -123,7 +127,7 @@ def render_board(battle: Battle) -> str:
     return "\n".join(lines)
 
 
-def _permanent(side, permanent) -> str:
+def _permanent(side: Side, permanent: Permanent) -> str:
     card = side.cards[permanent.card]
     text = f"{card_name(card.name)} (#{permanent.card})"
     if card.is_type("Planeswalker"):
@@ -165,8 +169,8 @@ class GreedyBattleAgent:
     the plan is kept for that battle, turn and step only.
     """
 
-    def __init__(self):
-        self._plan: tuple[object, tuple, list[Action]] = (None, (), [])
+    def __init__(self) -> None:
+        self._plan: tuple[Battle | None, tuple[int, str], list[Action]] = (None, (0, ""), [])
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
         step = battle.step
@@ -183,7 +187,7 @@ class GreedyBattleAgent:
             return _response(battle, actions, rng)
         return _next_of(actions, self._planned(battle, _block_plan), act.CONFIRM_BLOCKERS)
 
-    def _planned(self, battle: Battle, planner) -> list[Action]:
+    def _planned(self, battle: Battle, planner: Callable[[Battle], list[Action]]) -> list[Action]:
         """The plan for this battle object's current turn and step (held by reference,
         so a later battle can never be mistaken for this one)."""
         when = (battle.turn, battle.step)
@@ -195,7 +199,7 @@ class GreedyBattleAgent:
         lands = [a for a in actions if a.kind == act.PLAY_LAND]
         if lands:
             return max(lands, key=lambda a: _land_value(battle, a))
-        costs: dict = {}
+        costs: WorthMemo = {}
         held: dict[tuple[str, int], bool] = {}  # per card: a pump instant kept for combat
         plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
                  if a.kind == act.ACTIVATE or (a.kind == act.CAST and not _held(battle, a, held))]
@@ -271,7 +275,7 @@ def _next_of(actions: list[Action], plan: list[Action], done: str) -> Action:
 def _response(battle: Battle, actions: list[Action], rng: random.Random) -> Action:
     """Answer the enemy's spell with the instant or ability worth most (a counterspell is
     worth the spell's mana value and one more), when it is worth at least RESPONSE_WORTH."""
-    costs: dict = {}
+    costs: WorthMemo = {}
     plays = [(play_value(battle, a, rng, costs), a) for a in actions if a.kind in (act.CAST, act.ACTIVATE)]
     plays = [p for p in plays if p[0] >= RESPONSE_WORTH]
     if plays:
@@ -279,13 +283,13 @@ def _response(battle: Battle, actions: list[Action], rng: random.Random) -> Acti
     return Action(act.PASS)
 
 
-def creature_value(side, card: int) -> float:
+def creature_value(side: Side, card: int) -> float:
     """Power and toughness plus something for each keyword."""
     facts = profile(side.cards[card])
     return facts.power + facts.toughness + sum(v for k, v in KEYWORD_VALUE.items() if facts.keywords & k)
 
 
-def _land_value(battle: Battle, action: Action) -> tuple:
+def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
     """A land that makes the colours the hand's spells need most; untapped ones first."""
     pc = battle.side(action.player)
     facts = profile(pc.cards[action.card])
@@ -295,12 +299,12 @@ def _land_value(battle: Battle, action: Action) -> tuple:
     return (needed, not facts.enters_tapped, len(made), -action.card)
 
 
-def _toughness(side, permanent) -> int:
+def _toughness(side: Side, permanent: Permanent) -> int:
     """Toughness left: printed plus counters and bonuses, minus damage already marked."""
     return toughness(side, permanent) - permanent.damage
 
 
-def _kills(attacker_side, attacker, defender_side, defender) -> bool:
+def _kills(attacker_side: Side, attacker: Permanent, defender_side: Side, defender: Permanent) -> bool:
     """Whether the first creature's combat damage destroys the second."""
     damage = power(attacker_side, attacker)
     if damage <= 0 or keywords_of(defender_side, defender) & INDESTRUCTIBLE:
@@ -308,7 +312,7 @@ def _kills(attacker_side, attacker, defender_side, defender) -> bool:
     return bool(keywords_of(attacker_side, attacker) & DEATHTOUCH) or damage >= _toughness(defender_side, defender)
 
 
-def _survives(creature_side, creature, opponent_side, opponent) -> bool:
+def _survives(creature_side: Side, creature: Permanent, opponent_side: Side, opponent: Permanent) -> bool:
     """Whether the creature lives through a fight with the opponent (a first striker
     that kills first takes no damage)."""
     mine = keywords_of(creature_side, creature)
@@ -319,7 +323,7 @@ def _survives(creature_side, creature, opponent_side, opponent) -> bool:
     return not _kills(opponent_side, opponent, creature_side, creature)
 
 
-def _enemy_sides(battle: Battle) -> list:
+def _enemy_sides(battle: Battle) -> list[Side]:
     return [battle.horde, *battle.fighting_bosses()]
 
 
@@ -334,23 +338,25 @@ def _horde_threat(battle: Battle) -> list[tuple[float, int]]:
 
 #: The last answer of `_expected_reveal_power`: (card table, library, power). The agent asks
 #: it several times a turn of a library that only changes when the horde reveals or mills.
-_LAST_REVEAL: list = [None, (), 0.0]
+_LAST_REVEAL: tuple[tuple[Card, ...] | None, tuple[int, ...], float] = (None, (), 0.0)
 
 
-def _expected_reveal_power(horde) -> float:
+def _expected_reveal_power(horde: Horde) -> float:
     """The mean power the horde's next reveal brings: tokens until a non-token card
     (a geometric number of them, by the library's make-up), then that card."""
+    global _LAST_REVEAL
     if not horde.library:
         return 0.0
     library = tuple(horde.library)
-    if _LAST_REVEAL[0] is horde.cards and _LAST_REVEAL[1] == library:
-        return _LAST_REVEAL[2]
+    cards, seen, power = _LAST_REVEAL
+    if cards is horde.cards and seen == library:
+        return power
     power = _reveal_power(horde)
-    _LAST_REVEAL[:] = [horde.cards, library, power]
+    _LAST_REVEAL = (horde.cards, library, power)
     return power
 
 
-def _reveal_power(horde) -> float:
+def _reveal_power(horde: Horde) -> float:
     tokens = [profile(horde.cards[c]) for c in horde.library if horde.cards[c].is_token]
     others = [profile(horde.cards[c]) for c in horde.library if not horde.cards[c].is_token]
     token_power = sum(t.power for t in tokens if t.is_creature) / len(tokens) if tokens else 0.0
@@ -368,7 +374,7 @@ def _blockers(battle: Battle) -> list[tuple[str, int, int]]:
             if not p.tapped and profile(pc.cards[p.card]).is_creature and not keywords_of(pc, p) & CANT_BLOCK]
 
 
-def _expected_damage(battle: Battle, blockers: list, threat: list[tuple[float, int]]) -> float:
+def _expected_damage(battle: Battle, blockers: list[tuple[str, int, int]], threat: list[tuple[float, int]]) -> float:
     """Damage per PC if the enemies attacked with `threat` and our `blockers` blocked their
     biggest attackers: a flyer only by a creature with flying or reach (CR 702.9b), a menace
     attacker only by two (CR 702.110b), nothing that "can't be blocked"."""
@@ -470,21 +476,21 @@ def _block_plan(battle: Battle) -> list[Action]:
     free = [(pc, p) for pc in battle.fighting() for p in pc.battlefield
             if profile(pc.cards[p.card]).is_creature and not p.tapped and (pc.id, p.card) not in used]
 
-    def side_of(attack):
+    def side_of(attack: Attack) -> Side:
         return battle.side(attack.owner)
 
-    def attacker_of(attack):
-        return find_permanent(side_of(attack), attack.card)
+    def attacker_of(attack: Attack) -> Permanent:
+        return permanent_of(side_of(attack), attack.card)
 
-    def menace(attack):
+    def menace(attack: Attack) -> bool:
         return bool(keywords_of(side_of(attack), attacker_of(attack)) & MENACE)
 
     attacks = sorted((a for a in battle.attacks if not a.blockers),
                      key=lambda a: (-power(side_of(a), attacker_of(a)), a.owner, a.card))
     plan: list[Action] = []
-    blocked = set()
+    blocked: set[tuple[str, int]] = set()
 
-    def assign(attack, *chosen):
+    def assign(attack: Attack, *chosen: tuple[PC, Permanent]) -> None:
         for pc, permanent in chosen:
             plan.append(Action(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
             free.remove((pc, permanent))
@@ -532,7 +538,8 @@ def _horde_spent(battle: Battle) -> bool:
     return not battle.horde.library and not battle.horde.hand
 
 
-def _killing_pair(side, attacker, card: int, free: list) -> tuple | None:
+def _killing_pair(side: Side, attacker: Permanent, card: int, free: list[tuple[PC, Permanent]]
+                  ) -> tuple[tuple[PC, Permanent], tuple[PC, Permanent]] | None:
     """The cheapest two blockers that together destroy an attacker, of which it destroys
     at most one, and that one worth no more than the attacker (or None)."""
     able = [(pc, p) for pc, p in free if can_block(pc, p, side, attacker)]

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from deckquest.i18n import _, language, language_for
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import AGENT_NAMES, agent_names, make_agent
 from deckquest.runtime.interpreter import Program, Run, RunResult
+from deckquest.runtime.events import Event
+from deckquest.runtime.party import PartyMember
 from deckquest.runtime.transcript import TextRenderer, json_line, untagged
+
+if TYPE_CHECKING:
+    from deckquest.dsl.scenario import Scenario
 
 
 def locate_script(ref: str) -> Path:
@@ -35,7 +40,7 @@ def locate_script(ref: str) -> Path:
     raise DeckquestError(_("no script `{ref}`", ref=ref), hint=_("give a .quest file or PACK/SCENARIO of an installed pack"))
 
 
-def compile_script(ref: str):
+def compile_script(ref: str) -> Scenario:
     """Compile the script ``ref`` names (a path or PACK/SCENARIO), its references found in its
     pack and in the installed packs (the locator the dsl is handed)."""
     from deckquest.dsl.resolver import compile_file
@@ -44,7 +49,7 @@ def compile_script(ref: str):
     return compile_file(locate_script(ref), locator=resolve_script_reference)
 
 
-def party_members(path):
+def party_members(path: str | None) -> list[PartyMember] | None:
     """A party file's members (or None for none), its decks found as a loose script's
     references are: in its folder or pack, or in an installed pack."""
     if path is None:
@@ -68,7 +73,7 @@ def parse_choices(text: str | None) -> list[int] | None:
     return numbers
 
 
-def default_agent(agent: str | None, choices: list[int] | None, interactive: bool, system=None) -> str:
+def default_agent(agent: str | None, choices: list[int] | None, interactive: bool, system: object = None) -> str:
     if agent is not None:
         if agent not in agent_names(system):
             raise UsageError(_("unknown agent `{agent}`", agent=agent), hint=_("agents: {names}", names=", ".join(agent_names(system))))
@@ -90,7 +95,7 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
     input, ``save`` or ``quit`` at a prompt, Ctrl-C); ``resume``: a save to continue from
     (docs/saves.md). Without them the run is exactly as it always was."""
     choices = parse_choices(choose)
-    saved = None
+    saved: dict[str, Any] | None = None
     if resume is not None:
         from deckquest.runtime.saves import read_save
 
@@ -106,8 +111,8 @@ def play(script: str, *, party: str | None, seed: int, agent: str | None, choose
                      resume=resume)
 
 
-def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices: list[int] | None,
-          interactive: bool, saved: dict | None, output_format: str, echo: Callable[[str], None],
+def _play(scenario: Scenario, *, party: str | None, seed: int, agent: str | None, choices: list[int] | None,
+          interactive: bool, saved: dict[str, Any] | None, output_format: str, echo: Callable[[str], None],
           ask: Callable[[str], str], max_steps: int, save: str | None, resume: str | None) -> RunResult:
     members = party_members(party)
     if members is not None and not scenario.players[0] <= len(members) <= scenario.players[1]:
@@ -117,12 +122,12 @@ def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices:
     program = Program(scenario, members)
     name = default_agent(agent, choices, interactive, program.system)
     if output_format == "jsonl":
-        def listener(event):
+        def listener(event: Event) -> None:
             echo(json_line(event).rstrip("\n"))
     else:
         renderer = TextRenderer(program.system)
 
-        def listener(event):
+        def listener(event: Event) -> None:
             for line in renderer.lines(event):
                 echo(line)
     agent_object = make_agent(name, choices, input=lambda prompt: ask(untagged(prompt)),
@@ -134,6 +139,7 @@ def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices:
         run = load_run(program, resume, agent_object, record=False, listener=listener, max_steps=max_steps)
         if output_format != "jsonl":
             renderer.names.update(_names_so_far(run))
+        assert saved is not None  # read with the save
         seed = saved["seed"]
         if run.script_changes:
             _note(_("the script changed since the save ({changes}), not where the run stands: resuming with the "

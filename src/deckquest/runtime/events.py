@@ -10,6 +10,12 @@ are passed on between ``combat`` and ``battle``, with ``"clock"`` added.
 
 from __future__ import annotations
 
+from typing import Any
+
+#: One event: its kind under ``"event"``, ``"clock"``, and the fields of its kind (above and
+#: docs/transcripts.md), each a plain JSON value.
+Event = dict[str, Any]
+
 EVENT_KINDS = (
     "start",  # title, rules, seed, agent, party [{id, name}]
     "scene",  # id, title: a scene starts

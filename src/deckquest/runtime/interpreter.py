@@ -34,17 +34,26 @@ What happens where, in the rules' words:
 
 from __future__ import annotations
 
+import dataclasses
+import operator
 import random
 from dataclasses import dataclass
-from typing import Callable
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable, Container, Iterable, Iterator, Protocol
 
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
+from deckquest.engine.checks import PendingCheck
+from deckquest.engine.combat.battle import BattleAgent, Enemy
 from deckquest.engine.combat.turns import REFLEX_KIND
-from deckquest.engine.game import CHANCE, OVER, StopRun, draw_chance  # noqa: F401  StopRun: the runtime's name too
+from deckquest.engine.game import CHANCE, OVER, Agent, draw_chance
+from deckquest.engine.game import StopRun as StopRun  # the runtime's name too
 from deckquest.errors import DeckquestError, Span
+from deckquest.dsl.scenario import Scenario
+from deckquest.runtime.events import Event
 from deckquest.runtime.party import PartyMember, party_from_scenario
 from deckquest.runtime.state import NPC_DEAD, NPC_UNCONSCIOUS, Frame, NpcState, RunState
 from deckquest.systems.trpg.battles import enemy
@@ -57,7 +66,37 @@ ABANDONED = "abandoned"
 
 
 
-def no_actions(agent, run, moment: str) -> tuple:
+#: What a PC does between statements, as an agent answers: (PC id, action, card id or None).
+PcAction = tuple[str, str, int | None]
+#: What ``Run.on_check`` is told of each PC's check: (the statement's ``check_key``, the PC or
+#: None, success, whether a card was revealed).
+CheckSeen = tuple[tuple[str, int, int], str | None, bool, bool]
+#: What a run's value of an expression is: a number (a flag is a bool), or a PC's name.
+Value = int | str
+
+
+class ScenarioAgent(Protocol):
+    """Answers a run's questions (``deckquest.runtime.agents``); the run applies the answers."""
+
+    name: str
+
+    def act(self, run: "Run", moment: str) -> Iterable[PcAction]: ...
+
+    def choose(self, run: "Run", stmt: ast.Choice, labels: list[str]) -> int: ...
+
+    def pick_pc(self, run: "Run", stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+                candidates: list[str]) -> str: ...
+
+    def boost(self, run: "Run", pc: pcs.PC, pending: PendingCheck) -> bool: ...
+
+    def support(self, run: "Run", pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None: ...
+
+    def fighter(self, run: "Run", stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None: ...
+
+    def battle_agent(self) -> BattleAgent: ...
+
+
+def no_actions(agent: ScenarioAgent, run: "Run", moment: str) -> tuple[PcAction, ...]:
     """The ``act`` of an agent that never lets PCs act between statements (no action).
 
     A run whose agent has this very ``act`` does not call it at its decision points
@@ -93,14 +132,14 @@ class Program:
     event kind in declaration order; the party's card tables are read once.
     """
 
-    def __init__(self, scenario, party: list[PartyMember] | None = None):
+    def __init__(self, scenario: Scenario, party: list[PartyMember] | None = None):
         self.scenario = scenario
         self.system = system_of(scenario)
         self.whole_game = self.system.whole_game()
         self.handlers: dict[type, Callable[..., None]] = dict(_HANDLERS)
         self.handlers.update(self.system.statement_handlers())
         self.rules = str(scenario.rules)
-        self.blocks: list[list] = []
+        self.blocks: list[list[ast.Statement]] = []
         self.block_ids: dict[int, int] = {}  # id(statement list) -> its number
         self.triggers: list[tuple[ast.Trigger, str | None, int]] = []  # (trigger, scene, block)
         for trigger in scenario.triggers:
@@ -119,7 +158,8 @@ class Program:
                                  Span(str(scenario.path)), hint="run it with `--party FILE`")
         if party is not None:
             _check_party_covers_script(scenario, party)
-        self.scene_triggers = {scene: self._triggers_by_kind(scene) for scene in scenario.scenes}
+        self.scene_triggers: dict[str | None, dict[str, tuple[tuple[ast.Trigger, int], ...]]] = {
+            scene: self._triggers_by_kind(scene) for scene in scenario.scenes}
         self.scene_triggers[None] = self._triggers_by_kind(None)  # a whole game's, outside scenes
         # `after N minutes` triggers by trigger number: those of each scene (reset as it
         # starts), and those that can fire in it (the scenario's and its own)
@@ -129,32 +169,34 @@ class Program:
             where = self.triggers[index][1]
             if where is not None:
                 self.scene_timers[where] = self.scene_timers.get(where, ()) + (index,)
-            for scene in list(self.timers_in) if where is None else (where,):
-                self.timers_in[scene] += (index,)
+            for name in list(self.timers_in) if where is None else (where,):
+                self.timers_in[name] += (index,)
         self.sites = {id(stmt): self._site(stmt) for block in self.blocks for stmt in block
                       if isinstance(stmt, (ast.Check, ast.Recruit))
                       or isinstance(stmt, ast.Battle) and stmt.prepare is not None}
-        self.odds_cache: dict = {}  # for agents that weigh exact odds (engine/odds.py)
-        self._enemies: dict[str, object] = {}
+        # for agents that weigh exact odds (engine/odds.py): (pc, kind, difficulty, can boost) -> chance
+        self.odds_cache: dict[tuple[str, str, int, bool], Fraction] = {}
+        self._enemies: dict[str, Enemy] = {}
 
-    def enemy(self, npc_id: str):
+    def enemy(self, npc_id: str) -> Enemy:
         """The battle engine's enemy for an NPC, its cards read once per program."""
         if npc_id not in self._enemies:
             self._enemies[npc_id] = enemy(self.scenario.npcs[npc_id])
         return self._enemies[npc_id]
 
-    def _triggers_by_kind(self, scene: str | None) -> dict[str, tuple]:
+    def _triggers_by_kind(self, scene: str | None) -> dict[str, tuple[tuple[ast.Trigger, int], ...]]:
         """The (trigger, block) pairs that can fire in ``scene``, by event kind: the
         scenario's, then the scene's, in declaration order. Worked out once per scene:
         runs fire triggers (checks, scene changes) many times a run."""
-        found: dict[str, list] = {}
+        found: dict[str, list[tuple[ast.Trigger, int]]] = {}
         for trigger, where, block in self.triggers:
             if where is None or where == scene:
                 found.setdefault(trigger.event.kind, []).append((trigger, block))
         return {kind: tuple(pairs) for kind, pairs in found.items()}
 
-    def _site(self, stmt) -> "CheckSite":
+    def _site(self, stmt: ast.Check | ast.Recruit | ast.Battle) -> "CheckSite":
         if isinstance(stmt, ast.Battle):  # T-6.2: the preparation check, part of the battle
+            assert stmt.prepare is not None  # a battle has a site when it is prepared by someone
             return CheckSite(check_key(stmt), stmt.prepare.kind, stmt.prepare.pc, REFLEX_KIND[self.rules],
                              _("Preparation turns (T-6.2)"), None, None, None)
         by = stmt.by
@@ -168,13 +210,13 @@ class Program:
             None if stmt.failure is None else self.block_id(stmt.failure),
             stmt.npc if isinstance(stmt, ast.Recruit) else None, stmt.difficulty)
 
-    def block_id(self, statements: list) -> int:
+    def block_id(self, statements: list[ast.Statement]) -> int:
         return self.block_ids[id(statements)]
 
     def _add_trigger(self, trigger: ast.Trigger, scene: str | None) -> None:
         self.triggers.append((trigger, scene, self._number(trigger.body)))
 
-    def _number(self, statements: list) -> int:
+    def _number(self, statements: list[ast.Statement]) -> int:
         """Give ``statements`` and every block nested in it a number."""
         number = len(self.blocks)
         self.blocks.append(statements)
@@ -185,7 +227,7 @@ class Program:
         return number
 
 
-def _check_party_covers_script(scenario, party: list[PartyMember]) -> None:
+def _check_party_covers_script(scenario: Scenario, party: list[PartyMember]) -> None:
     """A party file replaces the pre-generated PCs; the PCs the script names must be in it."""
     ids = {member.id for member in party}
     # the first place in the file, so the error points where a reader meets the name first
@@ -198,19 +240,19 @@ def _check_party_covers_script(scenario, party: list[PartyMember]) -> None:
             )
 
 
-def _named_pcs(scenario):
+def _named_pcs(scenario: Scenario) -> Iterator[tuple[str, Span]]:
     """Every (PC id, span) that a statement, condition or text of the scenario names."""
-    stack: list = list(scenario.triggers) + list(scenario.scenes.values())
+    stack: list[object] = list(scenario.triggers) + list(scenario.scenes.values())
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.Who, ast.Target)) and node.pc not in (None, "pc"):
+        if isinstance(node, (ast.Who, ast.Target)) and node.pc is not None and node.pc != "pc":
             yield node.pc, node.span
         elif isinstance(node, (ast.PcStat, ast.PcName)) and node.pc != "pc":
             yield node.pc, node.span
         elif isinstance(node, list):
             stack.extend(node)
-        elif hasattr(node, "__dataclass_fields__") and not isinstance(node, Span):
-            stack.extend(getattr(node, name) for name in node.__dataclass_fields__ if name != "span")
+        elif dataclasses.is_dataclass(node) and not isinstance(node, (Span, type)):
+            stack.extend(getattr(node, field.name) for field in dataclasses.fields(node) if field.name != "span")
 
 
 # ---------------------------------------------------------------- a run
@@ -225,7 +267,7 @@ class RunResult:
     scene: str | None
     steps: int
     clock: int
-    events: list[dict] | None
+    events: list[Event] | None
 
 
 @dataclass
@@ -234,15 +276,15 @@ class Snapshot:
     and the agents' memory."""
 
     state: RunState
-    rng_state: object
+    rng_state: tuple[Any, ...]  # random.Random.getstate()
     event_count: int
-    memory: dict
+    memory: dict[str, object]
 
 
 class _EveryKind:
     """The event kinds wanted by a run that records, or whose listener takes every event."""
 
-    def __contains__(self, kind: str) -> bool:
+    def __contains__(self, kind: object) -> bool:
         return True
 
 
@@ -271,8 +313,10 @@ class Run:
       a (success, degree) pair decides the degree too.
     """
 
-    def __init__(self, program: Program, agent, rng: random.Random, *, record: bool = True,
-                 listener=None, kinds=None, on_statement=None, on_check=None, on_scene=None,
+    def __init__(self, program: Program, agent: ScenarioAgent, rng: random.Random, *, record: bool = True,
+                 listener: Callable[[Event], None] | None = None, kinds: Iterable[str] | None = None,
+                 on_statement: Callable[[ast.Statement], None] | None = None,
+                 on_check: Callable[[CheckSeen], None] | None = None, on_scene: Callable[[str], None] | None = None,
                  max_steps: int = DEFAULT_MAX_STEPS, seed: int | None = None,
                  battle_events: bool = True, state: RunState | None = None):
         self.program = program
@@ -280,9 +324,10 @@ class Run:
         self.agent = agent
         self.agent_acts = getattr(type(agent), "act", None) is not no_actions
         self.rng = rng
-        self.events: list[dict] | None = [] if record else None
+        self.events: list[Event] | None = [] if record else None
         self.listener = listener
-        self.listener_kinds = EVERY_KIND if kinds is None else frozenset(kinds)
+        self.listener_kinds: Container[str] = EVERY_KIND if kinds is None else frozenset(kinds)
+        self.wanted: Container[str]
         if record:
             self.wanted = EVERY_KIND  # the kinds of event built at all
         else:
@@ -295,7 +340,7 @@ class Run:
         self.max_steps = max_steps
         # What agents remember between decisions (``best``: the scene visit it prepared in):
         # not game state, but copied with snapshots and clones so they continue identically.
-        self.memory: dict = {}
+        self.memory: dict[str, object] = {}
         self.script_changes = ""  # a resumed run: the lines its script changed since the save (saves.py)
         if state is not None:  # a resumed run (runtime/saves.py): ``rng`` is in the saved state
             self.state = state
@@ -310,7 +355,7 @@ class Run:
         if self.scenario.start:
             self._enter(self.scenario.start)
 
-    def _system_fields(self) -> dict:
+    def _system_fields(self) -> dict[str, object]:
         """A game system's name and seats on the ``start`` event (MTG-TRPG's has neither)."""
         system = self.program.system
         if not self.program.whole_game:
@@ -320,10 +365,10 @@ class Run:
                                                  for seat, agent in self.seats.items()]}
 
     @property
-    def seats(self) -> dict:
+    def seats(self) -> dict[str, Agent]:
         """A whole game's seats, each with its agent (engine.game.Agent): the agent the script
         names for the seat, else the one named like the run's agent, else the system's first."""
-        seats = self.__dict__.get("_seats")
+        seats: dict[str, Agent] | None = self.__dict__.get("_seats")
         if seats is None:
             system = self.program.system
             default = getattr(self.agent, "name", "first")
@@ -408,11 +453,11 @@ class Run:
             action = draw_chance(decision, self.rng)
         else:
             action = self.seats[decision.actor].choose(game, decision, self.rng)
-        events: list[dict] = []
+        events: list[Event] = []
         game.apply(action, self.rng, events)
         self.game_events(events)
 
-    def game_events(self, events: list[dict]) -> None:
+    def game_events(self, events: list[Event]) -> None:
         """Publish a game's events (with the clock) and queue the triggers they fire, in order.
         A game system's statement handlers call it with the events their change made."""
         fired: list[tuple[str, str | None, int | None]] = []
@@ -423,7 +468,7 @@ class Run:
         for kind, subject, number in reversed(fired):
             self._fire(kind, pc=subject, number=number)
 
-    def next_statement(self):
+    def next_statement(self) -> ast.Statement | None:
         """The statement the next ``step()`` runs, or None when it does bookkeeping or answers
         a decision of the battle in progress."""
         frames = self.state.frames
@@ -503,12 +548,12 @@ class Run:
 
     # -- events
 
-    def _emit(self, kind: str, /, **fields) -> None:
+    def _emit(self, kind: str, /, **fields: object) -> None:
         if kind not in self.wanted:
             return
         self._publish({"event": kind, "clock": self.state.clock, **fields})
 
-    def _publish(self, event: dict) -> None:
+    def _publish(self, event: Event) -> None:
         """Record an event and hand it to the listener if it wants that kind."""
         if self.events is not None:
             self.events.append(event)
@@ -563,6 +608,7 @@ class Run:
             self._emit("scene_end", id=state.scene, exhausted={
                 pc.id: len(pc.exhaustion_zone) - count for pc, count in zip(living, before)})
         target, state.leaving_to = state.leaving_to, None
+        assert target is not None  # a `->` set where the run goes
         self._enter(target)
 
     def _end(self, stmt: ast.End, frame: Frame) -> None:
@@ -602,7 +648,9 @@ class Run:
             if index in state.fired:
                 continue
             since = state.clock - (0 if where is None else state.scene_started_at)
-            if since >= trigger.event.number:
+            after = trigger.event.number
+            assert after is not None  # `after N minutes`
+            if since >= after:
                 if trigger.condition is None or self._value(trigger.condition, None, None):
                     due.append(block)
                     state.fired.add(index)
@@ -611,40 +659,41 @@ class Run:
 
     # -- values and text
 
-    def _value(self, expr, pc: str | None, degree: int | None):
-        kind = type(expr)
-        if kind is ast.IntLit:
+    def _value(self, expr: ast.Expr, pc: str | None, degree: int | None) -> Value:
+        if type(expr) is ast.IntLit:
             return expr.value
-        if kind is ast.Var:
+        if type(expr) is ast.Var:
             counters = self.state.counters
             return counters[expr.name] if expr.name in counters else self.state.flags[expr.name]
-        if kind is ast.Compare:
+        if type(expr) is ast.Compare:
             left = self._value(expr.left, pc, degree)
             right = self._value(expr.right, pc, degree)
-            return _COMPARE[expr.op](left, right)
-        if kind is ast.And:
+            compared: bool = _COMPARE[expr.op](left, right)
+            return compared
+        if type(expr) is ast.And:
             for operand in expr.operands:
                 if not self._value(operand, pc, degree):
                     return False
             return True
-        if kind is ast.Or:
+        if type(expr) is ast.Or:
             for operand in expr.operands:
                 if self._value(operand, pc, degree):
                     return True
             return False
-        if kind is ast.Not:
+        if type(expr) is ast.Not:
             return not self._value(expr.operand, pc, degree)
-        if kind is ast.PcStat:
+        if type(expr) is ast.PcStat:
             return _pc_stat(self._pc_named(expr.pc, pc, expr.span), expr.stat)
-        if kind is ast.PcName:
+        if type(expr) is ast.PcName:
             return self._pc_named(expr.pc, pc, expr.span).name
-        if kind is ast.Subject:
-            return self.program.system.subject_value(self, self._subject(pc, expr.span), expr.attribute)
-        if kind is ast.NpcIs:
+        if type(expr) is ast.Subject:
+            subject: Value = self.program.system.subject_value(self, self._subject(pc, expr.span), expr.attribute)
+            return subject
+        if type(expr) is ast.NpcIs:
             return _npc_is(self.state.npcs[expr.npc], expr.state)
-        if kind is ast.PartySize:
+        if type(expr) is ast.PartySize:
             return len(self.state.pcs)
-        if kind is ast.Degree:
+        if type(expr) is ast.Degree:
             if degree is None:
                 raise DeckquestError("`degree` has no value here: no check is in scope", expr.span)
             return degree
@@ -692,7 +741,7 @@ class Run:
         elif stmt.orelse is not None:
             self._push(stmt.orelse, frame)
 
-    def _push(self, statements: list, frame: Frame) -> None:
+    def _push(self, statements: list[ast.Statement], frame: Frame) -> None:
         """Run a nested block next; it sees the enclosing bindings (``pc``, ``degree``)."""
         self.state.frames.append(Frame(self.program.block_ids[id(statements)], 0, frame.pc,
                                        frame.degree, None, frame.in_trigger))
@@ -822,7 +871,7 @@ _HANDLERS: dict[type, Callable[..., None]] = {  # the core's; a system adds its 
 }
 
 
-def check_key(stmt) -> tuple[str, int, int]:
+def check_key(stmt: ast.Statement) -> tuple[str, int, int]:
     """What names a check statement in ``RunState.checks_made`` (T-4.12): where it starts.
 
     Plain data like the span it comes from, but a tuple of a string and ints hashes in C;
@@ -832,10 +881,7 @@ def check_key(stmt) -> tuple[str, int, int]:
     return span.file, span.line, span.col
 
 
-_COMPARE = {
-    "<": lambda a, b: a < b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
-    ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b,
-}
+_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
 
 
 def _npc_is(npc: NpcState, state: str) -> bool:
@@ -863,16 +909,16 @@ def _pc_stat(pc: pcs.PC, stat: str) -> int:
 # ---------------------------------------------------------------- the library entry point
 
 
-def run_scenario(scenario, agent="first", seed: int = 0, *, party: list[PartyMember] | None = None,
-                 choices: list[int] | None = None, record: bool = True, listener=None,
-                 max_steps: int = DEFAULT_MAX_STEPS) -> RunResult:
+def run_scenario(scenario: str | Path | Scenario | Program, agent: str | ScenarioAgent = "first", seed: int = 0, *,
+                 party: list[PartyMember] | None = None, choices: list[int] | None = None, record: bool = True,
+                 listener: Callable[[Event], None] | None = None, max_steps: int = DEFAULT_MAX_STEPS) -> RunResult:
     """Run a scenario once: ``scenario`` is a path, a compiled ``Scenario`` or a ``Program``.
 
     ``agent`` is an agent object or a name (first, random, scripted, best, human). Batch
     callers should build the ``Program`` once and pass it, with ``record=False``.
     """
     if not isinstance(scenario, Program):
-        if not hasattr(scenario, "scenes"):
+        if not isinstance(scenario, Scenario):
             from deckquest.dsl.resolver import compile_file
 
             scenario = compile_file(scenario)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from deckquest.i18n import _
 from deckquest.cards.model import Card
@@ -38,6 +38,15 @@ from deckquest.dsl.locate import local_reference
 from deckquest.engine.pc import designate_critical, required_critical_count
 from deckquest.errors import DeckquestError, Span, did_you_mean
 from deckquest.yamlfile import dotted, key_span, load_yaml, read_text, source_line, value_span
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
+    from deckquest.cards.database import CardDatabase
+    from deckquest.cards.decklist import Deck
+    from deckquest.dsl.scenario import Scenario
+
+_Read = TypeVar("_Read")
 
 MAX_PARTY_BYTES = 64 * 1024
 
@@ -69,7 +78,7 @@ class PartyMember:
     span: Span
 
 
-def party_from_scenario(scenario) -> list[PartyMember]:
+def party_from_scenario(scenario: Scenario) -> list[PartyMember]:
     """The scenario's pre-generated PCs, in declaration order."""
     members = []
     for pc in scenario.pcs.values():
@@ -82,7 +91,8 @@ def party_from_scenario(scenario) -> list[PartyMember]:
     return members
 
 
-def _member(pc_id: str, name: str, deck, criticals, span: Span, counted: bool = True) -> PartyMember:
+def _member(pc_id: str, name: str, deck: Deck, criticals: list[tuple[str, int, Span]], span: Span,
+            counted: bool = True) -> PartyMember:
     """Designate the critical cards (T-4.7): exactly 3, or 5 for a Commander deck. With
     `counted` False (a `rules 2014` scenario: the 2014 rules have no critical cards, T-5) any
     number will do; they count at their printed mana value."""
@@ -107,12 +117,13 @@ def _member(pc_id: str, name: str, deck, criticals, span: Span, counted: bool = 
 
 
 @lru_cache(maxsize=1)
-def party_schema() -> dict:
+def party_schema() -> dict[str, Any]:
     text = resources.files("deckquest.runtime").joinpath("party.schema.json").read_text("utf-8")
-    return json.loads(text)
+    schema: dict[str, Any] = json.loads(text)
+    return schema
 
 
-def load_party(path: str | Path, db=None, *, locate: Locate = local_reference) -> list[PartyMember]:
+def load_party(path: str | Path, db: CardDatabase | None = None, *, locate: Locate = local_reference) -> list[PartyMember]:
     """Read and check a party file; every error names file:line:col of the YAML node.
 
     ``locate`` resolves each deck reference under the caller's path rule (see the module
@@ -162,7 +173,7 @@ def load_party(path: str | Path, db=None, *, locate: Locate = local_reference) -
     return members
 
 
-def _validate(data, display: str, text: str) -> None:
+def _validate(data: Any, display: str, text: str) -> None:
     """The first schema error (in document order) as a DeckquestError at its YAML node."""
     from jsonschema import Draft202012Validator
 
@@ -183,7 +194,7 @@ def _validate(data, display: str, text: str) -> None:
     raise DeckquestError(message, span, hint, source_line=_quote(text, span.line), code=INVALID_PARTY)
 
 
-def _coded(read, code: str, text: str | None = None):
+def _coded(read: Callable[[], _Read], code: str, text: str | None = None) -> _Read:
     """The result of a shared YAML reader, its errors given this module's code and at most a
     short quote of the party file's `text` (none before the file is known to be text)."""
     try:
@@ -212,7 +223,7 @@ def _shortened(line: str) -> str:
     return line if len(line) <= MAX_QUOTED else line[:MAX_QUOTED] + " …"
 
 
-def _describe(error) -> tuple[str, str | None]:
+def _describe(error: ValidationError) -> tuple[str, str | None]:
     path = list(error.absolute_path)
     where = dotted(path) or "the party file"
     if error.validator == "additionalProperties":
@@ -230,7 +241,7 @@ def _describe(error) -> tuple[str, str | None]:
     return f"{where}: {error.message[:200]}", None
 
 
-def _error_span(error, data, display: str) -> Span:
+def _error_span(error: ValidationError, data: Any, display: str) -> Span:
     path = list(error.absolute_path)
     if error.validator == "additionalProperties":
         known = error.schema.get("properties", {})

@@ -29,13 +29,18 @@ import random
 from dataclasses import fields
 from importlib import resources
 from pathlib import Path
+from typing import Any, Callable, Hashable, Iterable, Iterator, NoReturn, Sequence
 
 from deckquest.i18n import _
+from deckquest.cards.model import Card
 from deckquest.cards.oracle import Token
 from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import PendingCheck
+from deckquest.engine.game import GameState
+from deckquest.dsl.scenario import Scenario
 from deckquest.engine.combat.battle import Fight
+from deckquest.engine.combat.boss import CreatureNpc, PlaneswalkerNpc
 from deckquest.engine.combat.program import program as card_program
 from deckquest.engine.combat.resolve import token_card
 from deckquest.engine.combat.state import HORDE, Attack, Battle, Check, Horde, StackItem, Tally
@@ -43,11 +48,17 @@ from deckquest.engine.combat.statics import pc_creature_card
 from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
 from deckquest.files import NotRegularFile, read_bounded, write_atomically
-from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program, Run
+from deckquest.runtime.events import Event
+from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, CheckSeen, Program, Run, ScenarioAgent
+from deckquest.runtime.party import PartyMember
 from deckquest.runtime.script_changes import Changes, compare, outline
 from deckquest.runtime.state import Frame, NpcState, RunState
 from deckquest.systems.trpg.battles import BattleInProgress
 from deckquest.systems.trpg import statements as trpg
+
+#: A JSON object of a save file (save.schema.json): what ``save_data`` writes, what
+#: ``read_save`` returns once the schema accepted it.
+Data = dict[str, Any]
 
 SAVE_VERSION = 1
 MAX_SAVE_BYTES = 8 * 1024 * 1024
@@ -66,18 +77,19 @@ PERMANENT_FIELDS = tuple(f.name for f in fields(Permanent))
 _ZONES = ("library", "hand", "graveyard", "exile", "exhaustion_zone", "stack", "boost_exile")
 
 
-def schema() -> dict:
+def schema() -> Data:
     """The save file's JSON Schema, shipped as deckquest/runtime/save.schema.json."""
     text = resources.files("deckquest.runtime").joinpath("save.schema.json").read_text("utf-8")
-    return json.loads(text)
+    document: Data = json.loads(text)
+    return document
 
 
-def script_digest(scenario) -> str:
+def script_digest(scenario: Scenario) -> str:
     """The sha256 of the script's text (the main file's bytes)."""
     return hashlib.sha256(_script_bytes(scenario)).hexdigest()
 
 
-def _script_bytes(scenario) -> bytes:
+def _script_bytes(scenario: Scenario) -> bytes:
     try:
         return Path(scenario.path).read_bytes()
     except OSError as error:
@@ -85,7 +97,7 @@ def _script_bytes(scenario) -> bytes:
                              Span(str(scenario.path))) from None
 
 
-def _script_text(scenario) -> str:
+def _script_text(scenario: Scenario) -> str:
     return _script_bytes(scenario).decode("utf-8", errors="replace")
 
 
@@ -93,7 +105,7 @@ def _script_text(scenario) -> str:
 
 
 def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
-              party: str | None = None) -> dict:
+              party: str | None = None) -> Data:
     """The save of ``run`` at its present position, as plain JSON-ready data."""
     program = run.program
     scenario = program.scenario
@@ -138,12 +150,15 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
     }
 
 
-def _game_data(game, program: Program) -> dict | None:
+def _game_data(game: GameState | None, program: Program) -> Data | None:
     """A whole game system's game as plain data (``GameSystem.game_data``), or None."""
-    return None if game is None else program.system.game_data(game)
+    if game is None:
+        return None
+    data: Data = program.system.game_data(game)
+    return data
 
 
-def _pc_data(pc: pcs.PC, program: Program) -> dict:
+def _pc_data(pc: pcs.PC, program: Program) -> Data:
     member = next((m for m in program.party if m.id == pc.id), None)
     deck_size = len(member.cards) if member is not None else 0
     return {
@@ -161,16 +176,18 @@ def _pc_data(pc: pcs.PC, program: Program) -> dict:
     }
 
 
-def _token_of(card) -> Token:
+def _token_of(card: Card) -> Token:
     """The token ``token_card`` made ``card`` from (it keeps every value of the token)."""
     types = card.type_line.card_types
+    if card.power is None or card.toughness is None:
+        raise TypeError(f"{card.name} has no power and toughness")  # not a token's card
     return Token(card.name, int(card.power), int(card.toughness), tuple(card.colors),
                  tuple(card.type_line.subtypes),
                  tuple(card.oracle_text.split(", ")) if card.oracle_text else (),
                  "Artifact" in types)
 
 
-def _extra_card(card, pc: pcs.PC) -> dict:
+def _extra_card(card: Card, pc: pcs.PC) -> Data:
     """A card a battle added to the table, described so that it can be rebuilt."""
     if card.is_token:
         try:
@@ -188,7 +205,7 @@ def _extra_card(card, pc: pcs.PC) -> dict:
     return {"kind": "card", "name": card.name}
 
 
-def save_run(run: Run, path, *, seed: int | None = None, agent: str | None = None,
+def save_run(run: Run, path: str | Path, *, seed: int | None = None, agent: str | None = None,
              party: str | None = None) -> None:
     """Write the save of ``run`` to ``path`` atomically (a temporary file, then os.replace).
 
@@ -201,7 +218,7 @@ def save_run(run: Run, path, *, seed: int | None = None, agent: str | None = Non
 # ---------------------------------------------------------------- reading
 
 
-def read_save(path) -> dict:
+def read_save(path: str | Path) -> Data:
     """Parse and schema-check a save file; its data, or a DeckquestError."""
     display = str(path)
     try:
@@ -230,19 +247,19 @@ def read_save(path) -> dict:
 
     errors = sorted(Draft202012Validator(schema()).iter_errors(data), key=lambda e: list(e.absolute_path))
     if errors:
-        error = errors[0]
-        where = "/".join(str(part) for part in error.absolute_path) or "(top)"
-        raise DeckquestError(_("the save is damaged at `{where}`: {message}", where=where[:200], message=error.message[:200]), Span(display),
+        first = errors[0]
+        where = "/".join(str(part) for part in first.absolute_path) or "(top)"
+        raise DeckquestError(_("the save is damaged at `{where}`: {message}", where=where[:200], message=first.message[:200]), Span(display),
                              code=DAMAGED)
-    where = _float_in({key: value for key, value in data.items() if key != "rng"})
-    if where is not None:  # JSON Schema counts 1.0 as an integer; a save holds whole numbers
-        raise DeckquestError(_("the save is damaged at `{where}`: a fraction where a whole number belongs", where=where[:200]),
+    fraction = _float_in({key: value for key, value in data.items() if key != "rng"})
+    if fraction is not None:  # JSON Schema counts 1.0 as an integer; a save holds whole numbers
+        raise DeckquestError(_("the save is damaged at `{where}`: a fraction where a whole number belongs", where=fraction[:200]),
                              Span(display), code=DAMAGED)
     return data
 
 
-def _parse(text: str, display: str):
-    """The JSON value of a save's text; any fault, however deep or long, is a coded error."""
+def _parse(text: str, display: str) -> Any:
+    """The JSON value of a save's text (any JSON value: the caller checks its shape); any fault, however deep or long, is a coded error."""
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as error:
@@ -258,9 +275,9 @@ def _parse(text: str, display: str):
                              code=NOT_JSON) from None
 
 
-def _float_in(value, path: str = ""):
+def _float_in(value: object, path: str = "") -> str | None:
     """The path of the first float in ``value`` (already checked to be shallow by the schema)."""
-    stack = [(value, path)]
+    stack: list[tuple[object, str]] = [(value, path)]
     while stack:
         value, path = stack.pop()
         if isinstance(value, float):
@@ -281,12 +298,15 @@ def _place(text: str, display: str, error: json.JSONDecodeError) -> tuple[Span, 
     return Span(display, error.lineno, error.colno), line[:error.colno + _QUOTED_COLUMNS]
 
 
-def _no_constant(name: str):
+def _no_constant(name: str) -> NoReturn:
     raise ValueError(f"{name} is not a number a save can hold")
 
 
-def load_run(program: Program, path, agent, *, listener=None, kinds=None, record: bool = True,
-             max_steps: int = DEFAULT_MAX_STEPS, battle_events: bool = True, **hooks) -> Run:
+def load_run(program: Program, path: str | Path, agent: ScenarioAgent, *,
+             listener: Callable[[Event], None] | None = None, kinds: Iterable[str] | None = None,
+             record: bool = True, max_steps: int = DEFAULT_MAX_STEPS, battle_events: bool = True,
+             on_statement: Callable[[ast.Statement], None] | None = None,
+             on_check: Callable[[CheckSeen], None] | None = None, on_scene: Callable[[str], None] | None = None) -> Run:
     """A run of ``program`` at the position the save at ``path`` holds, played on by ``agent``.
 
     The program must be made from the very script the save was made for (same text).
@@ -318,13 +338,14 @@ def load_run(program: Program, path, agent, *, listener=None, kinds=None, record
         raise DeckquestError(_("the save's random generator state is damaged: {error}", error=error),
                              Span(display), code=DAMAGED) from None
     run = Run(program, agent, rng, record=record, listener=listener, kinds=kinds, max_steps=max_steps,
-              battle_events=battle_events, state=state, **hooks)
+              battle_events=battle_events, state=state, on_statement=on_statement, on_check=on_check,
+              on_scene=on_scene)
     run.memory = _memory(data)
     run.script_changes = changes.changed_lines if changes is not None else ""
     return run
 
 
-def _edited(data: dict, program: Program, display: str) -> Changes:
+def _edited(data: Data, program: Program, display: str) -> Changes:
     """The script changed since the save: what changed, or a DQ9007 refusal saying why the
     saved position may no longer mean what it meant (runtime/script_changes.py)."""
     try:
@@ -342,7 +363,7 @@ def _edited(data: dict, program: Program, display: str) -> Changes:
     return changes
 
 
-def _renumbered(data: dict, changes: Changes, program: Program) -> dict:
+def _renumbered(data: Data, changes: Changes, program: Program) -> Data:
     """The save's state with its frames and checks moved to where their blocks and lines are
     now, and the flags and counters the edit added, as declared."""
     state = dict(data["state"])
@@ -356,7 +377,7 @@ def _renumbered(data: dict, changes: Changes, program: Program) -> dict:
     return {**data, "state": state}
 
 
-def _memory(data: dict) -> dict:
+def _memory(data: Data) -> dict[str, object]:
     """The agents' memory: ``agent_memory``, or in a save written before it left the run's
     state, ``state.prepared_visit`` (0 there means "not yet": the memory starts empty)."""
     if "agent_memory" in data:
@@ -374,7 +395,7 @@ def _require(condition: bool, message: str) -> None:
         raise _Invalid(message)
 
 
-def _state(data: dict, program: Program) -> RunState:
+def _state(data: Data, program: Program) -> RunState:
     scenario = program.scenario
     saved = data["state"]
     _require(saved["scene"] is None or saved["scene"] in scenario.scenes, f"no scene `{saved['scene']}` in the script")
@@ -427,13 +448,15 @@ def _state(data: dict, program: Program) -> RunState:
     return state
 
 
-def _check_made(entry: tuple) -> list:
+def _check_made(entry: tuple[str, Hashable, str, int]) -> list[object]:
     """One T-4.12 record as saved: [pc, [file, line, col], situation, kind, difficulty]."""
-    pc, (key, situation), kind, difficulty = entry
+    pc, made, kind, difficulty = entry
+    assert isinstance(made, tuple)  # MTG-TRPG's checks: (check_key, situation)
+    key, situation = made
     return [pc, list(key), situation, kind, difficulty]
 
 
-def _checks_made(state: RunState, entries: list, script: str, here: str, program: Program) -> None:
+def _checks_made(state: RunState, entries: list[list[Any]], script: str, here: str, program: Program) -> None:
     """T-4.12: the checks made, as saved: ``[pc, [file, line, col], situation, kind, difficulty]``.
 
     A save from before issue 17 holds ``[pc, [file, line, col]]``: the checks made in the
@@ -453,7 +476,8 @@ def _checks_made(state: RunState, entries: list, script: str, here: str, program
         state.checks_made.record(pc, (key, situation), kind, difficulty)
 
 
-def _loaded_battle(data: dict | None, program: Program, party: dict, frames: list[Frame]):
+def _loaded_battle(data: Data | None, program: Program, party: dict[str, pcs.PC],
+                   frames: list[Frame]) -> BattleInProgress | None:
     """``_load_battle``, any fault of the data it was not checked for refused as damage. The
     frame below the battle's triggers must be just past a ``battle`` statement."""
     if data is not None:
@@ -471,19 +495,20 @@ def _loaded_battle(data: dict | None, program: Program, party: dict, frames: lis
         raise _Invalid(f"its battle: {error}") from None
 
 
-def _game(data: dict | None, program: Program):
+def _game(data: Data | None, program: Program) -> GameState | None:
     """A whole game from its saved data (``GameSystem.load_game``): a save of a whole game is
     for a script of that game."""
     _require((data is None) != program.whole_game, "its game is not the script's")
     if data is None:
         return None
     try:
-        return program.system.load_game(program.scenario, data)
+        game: GameState = program.system.load_game(program.scenario, data)
+        return game
     except (KeyError, TypeError, ValueError) as error:
         raise _Invalid(f"its `{program.system.name}` game: {error}") from None
 
 
-def _pc(key: str, saved: dict, member, program: Program) -> pcs.PC:
+def _pc(key: str, saved: Data, member: PartyMember, program: Program) -> pcs.PC:
     deck = [card.name for card in member.cards]
     _require(saved["deck"] == deck, f"{key}'s deck is not the party's (was the deck list edited?)")
     _require(saved["name"] == member.name, f"{key}'s name is not the party's")
@@ -508,7 +533,7 @@ def _pc(key: str, saved: dict, member, program: Program) -> pcs.PC:
                   boost_used=saved["boost_used"], **zones)
 
 
-def _rebuild(key: str, extra: dict, pc_name: str, program: Program):
+def _rebuild(key: str, extra: Data, pc_name: str, program: Program) -> Card:
     kind = extra["kind"]
     if kind == "token":
         try:
@@ -525,16 +550,16 @@ def _rebuild(key: str, extra: dict, pc_name: str, program: Program):
         if card.name == extra["name"]:
             return card
     for npc_id, npc in program.scenario.npcs.items():  # an allied NPC's battle card (T-8.2, T-8.4)
-        if npc.kind in ("creature", "planeswalker") and program.enemy(npc_id).card.name == extra["name"]:
-            return program.enemy(npc_id).card
+        if npc.kind in ("creature", "planeswalker") and _npc_card(program, npc_id).name == extra["name"]:
+            return _npc_card(program, npc_id)
     raise _Invalid(f"{key}'s card table holds {extra['name']}, which no deck of the script has")
 
 
-def _script_cards(program: Program):
+def _script_cards(program: Program) -> Iterator[Card]:
     for member in program.party:
         yield from member.cards
     for npc in program.scenario.npcs.values():
-        deck = getattr(npc, "deck", None)
+        deck = npc.deck
         if deck is not None:
             yield from deck.main_cards()
 
@@ -551,7 +576,7 @@ _CHECK_FIELDS = tuple(f.name for f in fields(PendingCheck))
 _TALLY_FIELDS = tuple(f.name for f in fields(Tally))
 
 
-def _battle_data(progress, program: Program) -> dict | None:
+def _battle_data(progress: BattleInProgress | None, program: Program) -> Data | None:
     """The battle in progress as plain data: where it is, the fight and the whole battle state.
     Card tables are written as descriptions (``_card``), never as card objects."""
     if progress is None:
@@ -597,15 +622,16 @@ def _battle_data(progress, program: Program) -> dict | None:
 _HORDE_ZONES = ("library", "hand", "graveyard", "exile")
 
 
-def _plain(value):
+def _plain(value: Any) -> Any:
+    """A pending check's field as JSON holds it, and back: a list copied, anything else as is."""
     return list(value) if isinstance(value, list) else value
 
 
-def _permanents(battlefield) -> list[dict]:
+def _permanents(battlefield: list[Permanent]) -> list[Data]:
     return [{name: getattr(p, name) for name in PERMANENT_FIELDS} for p in battlefield]
 
 
-def _ability_number(battle, item) -> int | None:
+def _ability_number(battle: Battle, item: StackItem) -> int | None:
     """An activated ability on the stack by its number on its card (``CardProgram.activated``)."""
     if item.ability is None:
         return None
@@ -616,7 +642,7 @@ def _ability_number(battle, item) -> int | None:
     raise DeckquestError(f"cannot save the battle: an ability of {card.name} on the stack is not the card's")
 
 
-def _side_pc_data(pc: pcs.PC, cards: "_CardNames") -> dict:
+def _side_pc_data(pc: pcs.PC, cards: "_CardNames") -> Data:
     """A PC or a boss in the battle: as ``_pc_data``, its whole card table described."""
     return {
         "id": pc.id, "name": pc.name, "cards": [cards.describe(card, pc) for card in pc.cards],
@@ -635,14 +661,13 @@ class _CardNames:
 
     def __init__(self, program: Program):
         self.program = program
-        self.npc_cards = {npc_id: enemy.card for npc_id in program.scenario.npcs
-                          if program.scenario.npcs[npc_id].kind in ("creature", "planeswalker")
-                          for enemy in [program.enemy(npc_id)]}
-        self.by_name: dict[str, object] = {}
+        self.npc_cards = {npc_id: _npc_card(program, npc_id) for npc_id in program.scenario.npcs
+                          if program.scenario.npcs[npc_id].kind in ("creature", "planeswalker")}
+        self.by_name: dict[str, Card] = {}
         for card in _script_cards(program):
             self.by_name.setdefault(card.name, card)
 
-    def describe(self, card, pc) -> dict:
+    def describe(self, card: Card, pc: pcs.PC | None) -> Data:
         for npc_id, npc_card in self.npc_cards.items():
             if npc_card == card:
                 return {"kind": "npc", "name": npc_id}
@@ -650,25 +675,26 @@ class _CardNames:
             return {"kind": "card", "name": card.name}
         return _extra_card(card, pc) if pc is not None else _horde_extra(card)
 
-    def rebuild(self, key: str, description: dict, pc_name: str | None):
+    def rebuild(self, key: str, description: Data, pc_name: str | None) -> Card:
         if description["kind"] == "npc":
             card = self.npc_cards.get(description["name"])
-            _require(card is not None, f"{key}'s card table names no creature or planeswalker NPC "
-                     f"`{description['name']}`")
+            if card is None:
+                raise _Invalid(f"{key}'s card table names no creature or planeswalker NPC `{description['name']}`")
             return card
         if description["kind"] == "card":
             card = self.by_name.get(description["name"])
-            _require(card is not None, f"{key}'s card table holds {description['name']}, which no deck of the script has")
+            if card is None:
+                raise _Invalid(f"{key}'s card table holds {description['name']}, which no deck of the script has")
             return card
         return _rebuild(key, description, pc_name or "", self.program)
 
 
-def _horde_extra(card) -> dict:
+def _horde_extra(card: Card) -> Data:
     """A card the horde's table gained (a token: ``token_card``'s)."""
     return _extra_card(card, pcs.PC(id=HORDE, name="", cards=()))
 
 
-def _load_battle(data: dict | None, program: Program, party: dict[str, pcs.PC]):
+def _load_battle(data: Data | None, program: Program, party: dict[str, pcs.PC]) -> BattleInProgress | None:
     """The battle in progress a save holds (``_battle_data``'s inverse), every reference checked."""
     if data is None:
         return None
@@ -689,7 +715,7 @@ def _load_battle(data: dict | None, program: Program, party: dict[str, pcs.PC]):
     sides = {side.id: len(side.cards) for side in battle.sides()}
     _require(len(sides) == len(battle.sides()), "two sides of the battle have the same id")
 
-    def card_of(pair, what: str) -> tuple[str, int]:
+    def card_of(pair: Sequence[Any], what: str) -> tuple[str, int]:
         side, card = pair
         _require(side in sides and -1 <= card < sides[side], f"{what} names no card of a side: {side} {card}")
         return side, card
@@ -733,35 +759,44 @@ def _load_battle(data: dict | None, program: Program, party: dict[str, pcs.PC]):
                             list(data["reached"]), data["start"], data["clock"])
 
 
-def _npc(program: Program, npc_id: str):
+def _npc(program: Program, npc_id: str) -> CreatureNpc | PlaneswalkerNpc:
     _require(npc_id in program.scenario.npcs and program.scenario.npcs[npc_id].kind in ("creature", "planeswalker"),
              f"the battle's NPC `{npc_id}` is no creature or planeswalker NPC of the script")
-    return program.enemy(npc_id)
+    npc = program.enemy(npc_id)
+    assert isinstance(npc, (CreatureNpc, PlaneswalkerNpc))  # the enemy of a creature or planeswalker NPC
+    return npc
 
 
-def _stack_item(battle, item: dict, card_of) -> StackItem:
+def _npc_card(program: Program, npc_id: str) -> Card:
+    """A creature or planeswalker NPC's own battle card (T-8.1, T-8.2)."""
+    npc = program.enemy(npc_id)
+    assert isinstance(npc, (CreatureNpc, PlaneswalkerNpc))  # the enemy of a creature or planeswalker NPC
+    return npc.card
+
+
+def _stack_item(battle: Battle, item: Data, card_of: Callable[[Sequence[Any], str], tuple[str, int]]) -> StackItem:
     controller, card = card_of((item["controller"], item["card"]), "a spell on the stack")
     ability = None
     if item["ability"] is not None:
         found = card_program(battle.side(controller).cards[card]).activated
         _require(0 <= item["ability"] < len(found), "an ability on the stack is not its card's")
         ability = found[item["ability"]].ability
-    picks = tuple(tuple(pick) for pick in item["picks"])
-    return StackItem(controller, card, ability, picks, item["x"], item["mode"])  # type: ignore[arg-type]
+    picks = tuple((owner, number) for owner, number in item["picks"])
+    return StackItem(controller, card, ability, picks, item["x"], item["mode"])
 
 
-def _ids(ids: list, size: int, key: str) -> list[int]:
+def _ids(ids: list[int], size: int, key: str) -> list[int]:
     bad = [i for i in ids if not 0 <= i < size]
     _require(not bad, f"{key}'s battle zones hold card ids {bad[:10]} outside its card table of {size}")
     return list(ids)
 
 
-def _battlefield(saved: list, size: int, key: str) -> list[Permanent]:
+def _battlefield(saved: list[Data], size: int, key: str) -> list[Permanent]:
     _ids([p["card"] for p in saved], size, key)
     return [Permanent(**{name: p[name] for name in PERMANENT_FIELDS}) for p in saved]
 
 
-def _side_pc(saved: dict, cards: _CardNames, program: Program) -> pcs.PC:
+def _side_pc(saved: Data, cards: _CardNames, program: Program) -> pcs.PC:
     key = saved["id"]
     table = tuple(cards.rebuild(key, card, saved["name"]) for card in saved["cards"])
     size = len(table)

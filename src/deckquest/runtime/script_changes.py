@@ -24,9 +24,14 @@ from __future__ import annotations
 import difflib
 import hashlib
 from dataclasses import dataclass, field, fields, is_dataclass
+from typing import TYPE_CHECKING, Any, Sequence
 
 from deckquest.dsl import ast
 from deckquest.errors import Span
+from deckquest.runtime.state import Frame
+
+if TYPE_CHECKING:  # the interpreter's saves read this module
+    from deckquest.runtime.interpreter import Program
 
 LINE_HASH_CHARS = 8
 
@@ -47,7 +52,7 @@ def line_hashes(text: str) -> list[str]:
     return [hashlib.sha256(line.rstrip().encode("utf-8")).hexdigest()[:LINE_HASH_CHARS] for line in lines]
 
 
-def outline(program, text: str, frames) -> dict:
+def outline(program: Program, text: str, frames: Sequence[Frame]) -> dict[str, Any]:
     """What a save keeps of the script to judge a later edit of it."""
     places = block_places(program)
     return {
@@ -58,7 +63,7 @@ def outline(program, text: str, frames) -> dict:
     }
 
 
-def compare(saved: dict, program, text: str, data_state: dict, saved_path: str) -> Changes:
+def compare(saved: dict[str, Any], program: Program, text: str, data_state: dict[str, Any], saved_path: str) -> Changes:
     """Compare a save's outline (``saved``) and state with the script as it is now
     (``saved_path``: the script's path when saved, which names its checks made)."""
     changes = Changes()
@@ -81,10 +86,10 @@ def compare(saved: dict, program, text: str, data_state: dict, saved_path: str) 
         if file == saved_path and line not in changes.line_numbers:
             changes.refusals.append(f"line {line}, a check made in this scene, changed")
     scenario = program.scenario
-    for kind, had, now in (("flag", data_state["flags"], scenario.flags),
+    for kind, had, declared in (("flag", data_state["flags"], scenario.flags),
                            ("counter", data_state["counters"], scenario.counters),
                            ("NPC", data_state["npcs"], scenario.npcs)):
-        gone = sorted(set(had) - set(now))
+        gone = sorted(set(had) - set(declared))
         if gone:
             changes.refusals.append(f"the {kind}{'s' if len(gone) > 1 else ''} "
                                     f"{', '.join(f'`{name}`' for name in gone)} of the save "
@@ -94,7 +99,7 @@ def compare(saved: dict, program, text: str, data_state: dict, saved_path: str) 
     return changes
 
 
-def block_places(program) -> dict[int, str]:
+def block_places(program: Program) -> dict[int, str]:
     """Each block's place, which an edit elsewhere does not move: `scene cellar`, `scene
     cellar/3.0` (the first block nested in its 4th statement), `trigger cloister:0`."""
     places: dict[int, str] = {}
@@ -108,26 +113,26 @@ def block_places(program) -> dict[int, str]:
     return places
 
 
-def _place(program, statements: list, place: str, places: dict[int, str]) -> None:
+def _place(program: Program, statements: list[ast.Statement], place: str, places: dict[int, str]) -> None:
     places[program.block_ids[id(statements)]] = place
     for index, stmt in enumerate(statements):
         for which, block in enumerate(ast.nested_blocks(stmt)):
             _place(program, block, f"{place}/{index}.{which}", places)
 
 
-def trigger_signature(program) -> str:
+def trigger_signature(program: Program) -> str:
     """The triggers in order, by scene and event: what numbers the fired ones."""
     parts = [f"{scene}|{shape_of(trigger.event)}" for trigger, scene, _ in program.triggers]
     return hashlib.sha256("\n".join(parts).encode("utf-8")).hexdigest()[:16]
 
 
-def shape_of(value) -> str:
+def shape_of(value: object) -> str:
     """A digest of statements (or any AST value) without their texts, labels and places: an
     edit of narration leaves it as it was, a changed difficulty or target does not."""
     return hashlib.sha256(repr(_shape(value)).encode("utf-8")).hexdigest()[:16]
 
 
-def _shape(value):
+def _shape(value: object) -> object:
     if isinstance(value, ast.Text):
         return "text"
     if isinstance(value, Span):

@@ -13,7 +13,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from deckquest.engine.adventure import NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS  # noqa: F401
+from deckquest.engine.adventure import NPC_ABSENT as NPC_ABSENT, NPC_DEAD as NPC_DEAD  # the runtime's names too
+from deckquest.engine.adventure import NPC_PRESENT as NPC_PRESENT, NPC_UNCONSCIOUS as NPC_UNCONSCIOUS
 from deckquest.engine.checks import CheckHistory
 from deckquest.engine.pc import PC
 

@@ -14,12 +14,17 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from typing import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from deckquest.cards.database import card_name
 from deckquest.engine.colors import check_kind_word
 from deckquest.engine.pc import status_word
 from deckquest.i18n import _, ngettext
+from deckquest.runtime.events import Event
+
+if TYPE_CHECKING:
+    from deckquest.systems import GameSystem
 
 COLOR_WORDS = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
 
@@ -70,7 +75,7 @@ class TextRenderer:
     next turn begins or the battle ends (``BattleTurn``).
     """
 
-    def __init__(self, system=None):
+    def __init__(self, system: type[GameSystem] | None = None) -> None:
         self.names: dict[str, str] = {}
         self.turn: BattleTurn | None = None
         self.horde = "the horde"  # the engine's horde side: a battle without a horde deck holds NPCs
@@ -83,12 +88,12 @@ class TextRenderer:
             return _("nobody")
         return self.names.get(pc) or card_name(pc)  # a PC, an enemy, or a card a spell targets
 
-    def lines(self, event: dict) -> list[str]:
+    def lines(self, event: Event) -> list[str]:
         """The event's lines, without rule tags but in the author's own text (`untagged`)."""
         rendered = self._lines(event)
         return rendered if event["event"] in GM_TEXT else [untagged(line) for line in rendered]
 
-    def _lines(self, event: dict) -> list[str]:
+    def _lines(self, event: Event) -> list[str]:
         kind = event["event"]
         if self.system is not None:
             own = self.system.render(event, self.names)
@@ -96,12 +101,13 @@ class TextRenderer:
                 return own
         method = getattr(self, "_" + kind, None)
         if method is not None:
-            return method(event)
+            own_lines: list[str] = method(event)  # one of the methods below
+            return own_lines
         if self.turn is not None and kind.startswith("battle_"):
             self.turn.add(event)
         return []
 
-    def _start(self, e):
+    def _start(self, e: Event) -> list[str]:
         self.names = {member["id"]: member["name"] for member in e["party"]}
         if "system" in e:  # a whole game: its seats instead of a party
             self.names.update({seat["id"]: seat["name"] for seat in e["seats"]})
@@ -113,22 +119,22 @@ class TextRenderer:
         return [f"# {e['title']}", _("rules {rules}{seed}, agent {agent}", rules=e["rules"], seed=seed, agent=e["agent"]),
                 _("party: {party}", party=party)]
 
-    def _scene(self, e):
+    def _scene(self, e: Event) -> list[str]:
         return ["", f"== {e['title']} == {clock(e['clock'])}"]
 
-    def _scene_end(self, e):
+    def _scene_end(self, e: Event) -> list[str]:
         moved = [f"{self.name(pc)} {count}" for pc, count in e["exhausted"].items() if count]
         return ([_("(scene end, T-2.9: cards to the exhaustion zone: {moved})", moved=_(", ").join(moved))]
                 if moved else [])
 
-    def _narration(self, e):
+    def _narration(self, e: Event) -> list[str]:
         return [e["text"]]
 
-    def _choice(self, e):
+    def _choice(self, e: Event) -> list[str]:
         return [_("> {label}  (option {chosen} of {options})", label=e["label"], chosen=e["chosen"],
                   options=len(e["options"]))]
 
-    def _check(self, e):
+    def _check(self, e: Event) -> list[str]:
         fields = dict(pc=self.name(e["pc"]), kind=check_kind_word(e["kind"]), difficulty=e["difficulty"])
         head = (_("{pc} checks {kind}, difficulty {difficulty} (\"{label}\")", label=e["label"], **fields)
                 if e.get("label") else _("{pc} checks {kind}, difficulty {difficulty}", **fields))
@@ -162,28 +168,28 @@ class TextRenderer:
             lines.append(f"  {e['note']}")
         return lines
 
-    def _check_group(self, e):
+    def _check_group(self, e: Event) -> list[str]:
         verdict = _("success") if e["success"] else _("failure")
         fields = dict(label=e["label"], verdict=verdict, degree=signed(e["degree"]))
         if e["who"] == "all":
             return ["  " + _("{label} by every PC: {verdict}, degree {degree}", **fields)]
         return ["  " + _("{label} by any PC: {verdict}, degree {degree}", **fields)]
 
-    def _recruit(self, e):
+    def _recruit(self, e: Event) -> list[str]:
         if e["success"]:
             return [_("{name} agrees to cooperate (T-8.4).", name=e["name"])]
         return [_("{name} refuses to cooperate.", name=e["name"])]
 
-    def _take_control(self, e):
+    def _take_control(self, e: Event) -> list[str]:
         if e["success"]:
             return [_("{pc} pays {cost} and takes control of {name} (T-8.4).", pc=self.name(e["pc"]), cost=e["cost"],
                       name=e["name"])]
         return [_("Nobody takes control of {name}: {note}.", name=e["name"], note=e["note"])]
 
-    def _encounter(self, e):
+    def _encounter(self, e: Event) -> list[str]:
         return [_("{name} appears.", name=e["name"])]
 
-    def _fight(self, e):
+    def _fight(self, e: Event) -> list[str]:
         manner = _(", holding back") if e["holding_back"] else ""
         if e["note"] and e["creature"] is None and e["pc"] is None:
             return [_("{name} is not fought: {note}.", name=e["name"], note=e["note"])]
@@ -202,28 +208,28 @@ class TextRenderer:
                       **fields)]
         return [_("{pc}'s {creature} fights {name}{manner}: deals {dealt}, takes {taken}.", **fields)]
 
-    def _npc_defeated(self, e):
+    def _npc_defeated(self, e: Event) -> list[str]:
         return [_("{name} is defeated ({status}).", name=e["name"], status=status_word(e["status"]))]
 
-    def _life(self, e):
+    def _life(self, e: Event) -> list[str]:
         fields = dict(pc=self.name(e["pc"]), amount=abs(e["change"]), life=e["life"])
         if not e.get("loss", e["change"] < 0):  # T-7.4: `loses 0 life` is a loss
             return [_("{pc} gains {amount} life (now {life}).", **fields)]
         return [_("{pc} loses {amount} life (now {life}).", **fields)]
 
-    def _status(self, e):
+    def _status(self, e: Event) -> list[str]:
         pc = self.name(e["pc"])
         lines = {"dying": _("{pc} is dying (T-7.1).", pc=pc), "unconscious": _("{pc} falls unconscious (T-7.2).", pc=pc),
                  "dead": _("{pc} dies (T-7.4).", pc=pc), "ok": _("{pc} is back on their feet.", pc=pc)}
         return [lines.get(e["status"], f"{pc} {e['status']}.")]
 
-    def _draw(self, e):
+    def _draw(self, e: Event) -> list[str]:
         return [ngettext("{pc} draws {count} card.", "{pc} draws {count} cards.", e["count"], pc=self.name(e["pc"]))]
 
-    def _give(self, e):
+    def _give(self, e: Event) -> list[str]:
         return [_("{pc} receives {item}.", pc=self.name(e["pc"]), item=e["item"])]
 
-    def _action(self, e):
+    def _action(self, e: Event) -> list[str]:
         who = self.name(e["pc"])
         if e["action"] == "concentrate":
             text = _("{pc} concentrates.", pc=who)
@@ -235,25 +241,25 @@ class TextRenderer:
             text = _("{pc} casts {card}.", pc=who, card=card_name(e["card"]))
         return [f"{clock(e['clock'])} {text}"]
 
-    def _rest(self, e):
+    def _rest(self, e: Event) -> list[str]:
         return [f"{clock(e['clock'])} " + ngettext("The party rests ({count} minute).", "The party rests ({count} minutes).",
                                                    e["minutes"])]
 
-    def _sleep(self, e):
+    def _sleep(self, e: Event) -> list[str]:
         return [f"{clock(e['clock'])} " + _("The party sleeps for {hours} hours.", hours=e["minutes"] // 60)]
 
-    def _wait(self, e):
+    def _wait(self, e: Event) -> list[str]:
         return [f"{clock(e['clock'])} " + ngettext("{count} minute passes.", "{count} minutes pass.", e["minutes"])]
 
-    def _flag(self, e):
+    def _flag(self, e: Event) -> list[str]:
         if e["value"]:
             return [_("(flag {name} set)", name=e["name"])]
         return [_("(flag {name} cleared)", name=e["name"])]
 
-    def _counter(self, e):
+    def _counter(self, e: Event) -> list[str]:
         return [f"({e['name']} = {e['value']})"]
 
-    def _combat(self, e):
+    def _combat(self, e: Event) -> list[str]:
         self.names.update(zip(e["enemies"], e["names"]))
         fighters = _(", ").join(self.name(pc) for pc in e["pcs"]) or _("nobody")
         foes = _(", ").join(e["names"]) or _("no enemy left standing")  # all beaten before (T-3.4)
@@ -264,13 +270,13 @@ class TextRenderer:
         return ["", _("Battle against {foes} {clock}: {fighters} in the fight.", foes=foes, clock=clock(e["clock"]),
                       fighters=fighters)]
 
-    def _battle_preparation(self, e):
+    def _battle_preparation(self, e: Event) -> list[str]:
         if e["turns"] == 0:
             return ["  " + _("No preparation turns: the enemies move first (T-6.2, T-6.11).")]
         return ["  " + ngettext("{count} preparation turn for the party (T-6.2).",
                                 "{count} preparation turns for the party (T-6.2).", e["turns"])]
 
-    def _battle_start(self, e):
+    def _battle_start(self, e: Event) -> list[str]:
         self.horde = "the horde" if e.get("horde_library") or e.get("horde_cut") else "the enemy side"
         if self.horde != "the horde":
             return []
@@ -278,32 +284,32 @@ class TextRenderer:
                                 "The horde deck: {count} cards ({cut} cut, T-6.4).", e["horde_library"],
                                 cut=e["horde_cut"])]
 
-    def _battle_warning(self, e):
+    def _battle_warning(self, e: Event) -> list[str]:
         return ["  " + _("warning: {message}", message=e["message"])]
 
-    def _battle_boss(self, e):
+    def _battle_boss(self, e: Event) -> list[str]:
         fields = dict(name=e["name"], life=e["life"], library=e["library"])
         if e.get("permanents"):
             return ["  " + _("{name}: life {life}, library {library}, on the battlefield: {permanents} (T-8.3).",
                              permanents=counted(e["permanents"]), **fields)]
         return ["  " + _("{name}: life {life}, library {library} (T-8.3).", **fields)]
 
-    def _battle_npc(self, e):
+    def _battle_npc(self, e: Event) -> list[str]:
         if e.get("loyalty"):
             return ["  " + _("{card} joins the enemies with loyalty {loyalty}.", card=card_name(e["card"]),
                              loyalty=e["loyalty"])]
         return ["  " + _("{card} joins the enemies.", card=card_name(e["card"]))]
 
-    def _battle_turn(self, e):
+    def _battle_turn(self, e: Event) -> list[str]:
         done = self._battle_end(e)
         self.turn = BattleTurn(e, self.name)
         return done
 
-    def _battle_end(self, e):
+    def _battle_end(self, e: Event) -> list[str]:
         done, self.turn = self.turn, None
         return done.lines() if done is not None else []
 
-    def _battle(self, e):
+    def _battle(self, e: Event) -> list[str]:
         outcome = {"victory": _("Victory (T-6.12)"), "defeat": _("Defeat (T-6.12)"),
                    "escape": _("The party escapes (T-6.6)"),
                    "stalemate": _("No end in sight: the battle is stopped")}[e["outcome"]]
@@ -315,7 +321,7 @@ class TextRenderer:
             lines.append("  " + _("(stopped: {reason})", reason=e["stopped"]))
         return lines
 
-    def _end(self, e):
+    def _end(self, e: Event) -> list[str]:
         lines = ["", _("== The end: {outcome} == {clock}", outcome=end_word(e["outcome"]), clock=clock(e["clock"]))]
         if e["text"]:
             lines.append(e["text"])
@@ -329,17 +335,17 @@ def end_word(outcome: str) -> str:
     return words.get(outcome, outcome)
 
 
-def render_text(events: Iterable[dict], system=None) -> str:
+def render_text(events: Iterable[Event], system: type[GameSystem] | None = None) -> str:
     """A whole transcript as text, one line per line, ending with a newline."""
     renderer = TextRenderer(system)
     return "".join(line + "\n" for event in events for line in renderer.lines(event))
 
 
-def render_jsonl(events: Iterable[dict]) -> str:
+def render_jsonl(events: Iterable[Event]) -> str:
     return "".join(json_line(event) for event in events)
 
 
-def json_line(event: dict) -> str:
+def json_line(event: Event) -> str:
     return json.dumps(event, ensure_ascii=False) + "\n"
 
 
@@ -355,7 +361,7 @@ class BattleTurn:
     first attack to the combat damage (a trick cast meanwhile included) is the combat line's;
     a deed after the combat damage has its results again."""
 
-    def __init__(self, event: dict, name):
+    def __init__(self, event: Event, name: Callable[[str | None], str]) -> None:
         fields = dict(turn=event["turn"], clock=clock(event["clock"]))
         self.head = "  " + (_("turn {turn} (party) {clock}", **fields) if event["active"] == "survivors"
                             else _("turn {turn} (enemies) {clock}", **fields))
@@ -370,7 +376,7 @@ class BattleTurn:
         self.fighters: set[str] = set()  # the attacking and blocking creatures' names
         self.fought = False  # combat damage was dealt: later deeds are the second main phase's
 
-    def add(self, e: dict) -> None:
+    def add(self, e: Event) -> None:
         method = getattr(self, "_" + e["event"][len("battle_"):], None)
         if method is not None:
             method(e)
@@ -384,10 +390,10 @@ class BattleTurn:
         """Where a result goes: the latest deed's effects before combat, else the combat line's."""
         return self.effects if self.effects is not None else self.combat
 
-    def _play_land(self, e):
+    def _play_land(self, e: Event) -> None:
         self._did(e["player"], _("plays {card}", card=card_name(e["card"])))
 
-    def _cast(self, e):
+    def _cast(self, e: Event) -> None:
         if e["player"] == "horde":
             self.horde_casts.append(e["card"])
             self.effects = None  # the horde's spells are on its reveal: their results go with combat's
@@ -399,20 +405,20 @@ class BattleTurn:
         else:
             self._did(e["player"], _("casts {card}", card=spell))
 
-    def _activate(self, e):
+    def _activate(self, e: Event) -> None:
         if "loyalty" in e:  # a loyalty ability (T-8.2): which one, and the loyalty it left
             self._did(e["player"], _("activates {card}: \"{ability}\", loyalty {loyalty}", card=card_name(e["card"]),
                                      ability=e["ability"], loyalty=e["loyalty"]))
         else:
             self._did(e["player"], _("activates {card}", card=card_name(e["card"])))
 
-    def _tokens(self, e):
+    def _tokens(self, e: Event) -> None:
         self._did(e["player"], _("makes {count} {card}", count=e["count"], card=card_name(e["card"])))
 
-    def _reveal(self, e):
+    def _reveal(self, e: Event) -> None:
         self.revealed += e["cards"]
 
-    def _check(self, e):
+    def _check(self, e: Event) -> None:
         """An escape check (T-6.6): the cards revealed, and the critical card where one
         decided it (a critical first card makes the target 20, a second the result 20, T-4.7)."""
         verdict = _("success") if e["success"] else _("failure")
@@ -430,45 +436,45 @@ class BattleTurn:
         self._did(e["player"], _("tries to escape: {cards}{target}, {result}, {verdict}", cards=cards, target=target,
                                  result=result, verdict=verdict))
 
-    def _draw(self, e):
+    def _draw(self, e: Event) -> None:
         if e["status"] != "ok":
             self._did(e["player"], _("cannot draw and is {status} (T-7.2)", status=status_word(e["status"])))
 
-    def _discard(self, e):
+    def _discard(self, e: Event) -> None:
         self._did(e["player"], _("discards {card}", card=card_name(e["card"])))
 
-    def _attack(self, e):
+    def _attack(self, e: Event) -> None:
         self.effects = None  # from the first attack on, results are combat's
         self.fighters.add(e["card"])
         defender = card_name(e["planeswalker"]) if e.get("planeswalker") else self.name(e["defender"])
         self.attacks.setdefault(defender, []).append(e["card"])
 
-    def _block(self, e):
+    def _block(self, e: Event) -> None:
         self.fighters.add(e["card"])
         self.blocks.append(_("{card} on {attacker}", card=card_name(e["card"]), attacker=card_name(e["attacker"])))
 
-    def _damage(self, e):
+    def _damage(self, e: Event) -> None:
         if e["source"] in self.fighters:
             self.effects, self.fought = None, True
 
-    def _life(self, e):
-        entry = self._results().life.setdefault(e["player"], [0, 0, "ok"])
-        entry[0] += e["change"]
-        entry[1:] = [e["life"], e["status"]]
+    def _life(self, e: Event) -> None:
+        entry = self._results().life.setdefault(e["player"], LifeChange())
+        entry.change += e["change"]
+        entry.life, entry.status = e["life"], e["status"]
 
-    def _mill(self, e):
+    def _mill(self, e: Event) -> None:
         self._results().milled[e["player"]] += len(e["cards"])
 
-    def _dies(self, e):
+    def _dies(self, e: Event) -> None:
         self._results().died.append(e["card"])
 
-    def _exile(self, e):
+    def _exile(self, e: Event) -> None:
         self._results().left.append(_("{card} (exiled)", card=card_name(e["card"])))
 
-    def _bounce(self, e):
+    def _bounce(self, e: Event) -> None:
         self._results().left.append(_("{card} (to its owner's hand)", card=card_name(e["card"])))
 
-    def _counter(self, e):
+    def _counter(self, e: Event) -> None:
         self._did(e["player"], _("has {card} countered", card=card_name(e["card"])))
 
     def lines(self) -> list[str]:
@@ -498,19 +504,29 @@ class BattleTurn:
         return deed + " -> " + _("; ").join(words) if words else deed
 
 
+@dataclass
+class LifeChange:
+    """A player's life in a battle turn: the net change, the life after and the status after."""
+
+    change: int = 0
+    life: int = 0
+    status: str = "ok"
+
+
 class TurnEffects:
     """Results in a battle turn: each player's net life change with the life after, cards
     milled, permanents that died or left the battlefield."""
 
-    def __init__(self):
-        self.life: dict[str, list] = {}  # player -> [net change, life after, status]
-        self.milled: Counter = Counter()
+    def __init__(self) -> None:
+        self.life: dict[str, LifeChange] = {}
+        self.milled: Counter[str] = Counter()
         self.died: list[str] = []
         self.left: list[str] = []  # exiled or returned to hand
 
-    def words(self, name) -> list[str]:
+    def words(self, name: Callable[[str | None], str]) -> list[str]:
         found = []
-        for player, (change, life, status) in self.life.items():
+        for player, entry in self.life.items():
+            change, life, status = entry.change, entry.life, entry.status
             fields = dict(player=name(player), change=signed(change), life=life)
             found.append(_("{player} {change} life ({life})", **fields) if status == "ok" else
                          _("{player} {change} life ({life}, {status})", status=status_word(str(status)), **fields))

@@ -12,6 +12,7 @@ from typing import NamedTuple
 
 from deckquest.cards.database import card_name
 from deckquest.i18n import _
+from deckquest.engine.combat.state import Battle
 
 # Kinds of action, by the step in which they are legal.
 BOOST = "boost"  # check: T-4.6 exile the top 6 for +1 per colourless card
@@ -49,11 +50,11 @@ class Action(NamedTuple):
     mode: int = 0
 
 
-def describe(battle, action: Action) -> str:
+def describe(battle: Battle, action: Action) -> str:
     """The action in words, for a human at the table."""
     kind = action.kind
     if kind in (PLAY_LAND, CAST, ACTIVATE, ATTACK, BLOCK, UNBLOCK):
-        pc = battle.side(action.player)
+        pc = battle.player(action.player)  # the survivors' and the bosses' actions are described
         name = card_name(pc.cards[action.card].name)
         if kind == PLAY_LAND:
             return _("{pc}: play {card}", pc=pc.name, card=name)
@@ -72,7 +73,7 @@ def describe(battle, action: Action) -> str:
         return _("{pc}: block {attacker} (#{number}) with {card}", pc=pc.name,
                  attacker=card_name(battle.side(owner).cards[card].name), number=card, card=name)
     if kind == ESCAPE:
-        return _("{pc}: try to escape (check, T-6.6)", pc=battle.side(action.player).name)
+        return _("{pc}: try to escape (check, T-6.6)", pc=battle.player(action.player).name)
     return {
         BOOST: _("boost the check (exile the top 6 cards, T-4.6)"),
         NO_BOOST: _("accept the check result"),
@@ -84,12 +85,13 @@ def describe(battle, action: Action) -> str:
     }[kind]
 
 
-def _targeting(battle, target: tuple[str, int]) -> str:
+def _targeting(battle: Battle, target: tuple[str, int]) -> str:
     owner, card = target
     if not owner:
         return ""
     if owner == "stack":
         item = battle.stack[card]
+        assert item is not None  # a target on the stack is a spell not yet countered
         return _(" targeting {card} (on the stack)", card=card_name(battle.side(item.controller).cards[item.card].name))
     side = battle.side(owner)
     if card < 0:

@@ -20,6 +20,7 @@ from deckquest.engine.combat.combat import horde_beaten
 from deckquest.engine.combat.state import HORDE, Battle
 from deckquest.engine.combat.statics import clear_statics
 from deckquest.engine.combat.turns import apply_legal, legal_actions, start_battle
+from deckquest.engine.game import Events
 from deckquest.engine.pc import OK, PC, boost_cleanup
 
 #: A deck of which less than this share is simulated gets a warning in the battle report.
@@ -129,7 +130,7 @@ def run_battle(
     rng: random.Random,
     rules: str = "2019",
     prepare: bool | int = True,
-    events: list | None = None,
+    events: Events = None,
     cut: bool = True,
     on_turn: Callable[[int], None] | None = None,
     reset_libraries: bool = False,
@@ -160,7 +161,7 @@ def run_battle(
 
 
 def open_fight(pcs: Sequence[PC], enemies: Sequence[Card] | Sequence[Enemy], rng: random.Random,
-               rules: str = "2019", prepare: bool | int = True, events: list | None = None, cut: bool = True,
+               rules: str = "2019", prepare: bool | int = True, events: Events = None, cut: bool = True,
                reset_libraries: bool = False, allies: Sequence[CreatureNpc | PlaneswalkerNpc] = ()) -> Fight:
     """Start the battle (as `run_battle`) and play it up to the survivors' first decision.
     The PCs fight as copies: `close_fight` writes the battle's outcome back into them."""
@@ -175,7 +176,7 @@ def open_fight(pcs: Sequence[PC], enemies: Sequence[Card] | Sequence[Enemy], rng
     return Fight(battle, npcs, len(horde_cards), warnings, tuple(allies))
 
 
-def fight_over(fight: Fight, events: list | None = None, on_turn: Callable[[int], None] | None = None) -> bool:
+def fight_over(fight: Fight, events: Events = None, on_turn: Callable[[int], None] | None = None) -> bool:
     """Whether the battle is over; first tells `on_turn` of the turns begun since it was last
     asked, and ends an endless battle as a stalemate (MAX_TURNS, MAX_PERMANENTS)."""
     battle = fight.battle
@@ -188,14 +189,14 @@ def fight_over(fight: Fight, events: list | None = None, on_turn: Callable[[int]
     return battle.step == "over"
 
 
-def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: list | None = None) -> None:
+def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: Events = None) -> None:
     """One decision of the survivors: the agent picks among the legal actions, the battle applies
     it and plays on (the enemies' turns included) up to the next decision or its end."""
     actions = legal_actions(battle)
     apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
 
 
-def close_fight(fight: Fight, pcs: Sequence[PC], rng: random.Random, events: list | None = None) -> BattleResult:
+def close_fight(fight: Fight, pcs: Sequence[PC], rng: random.Random, events: Events = None) -> BattleResult:
     """The result of a battle that is over; its outcome is written back into `pcs` (the PCs
     that fought, in the order they were given to `open_fight`)."""
     battle = fight.battle
@@ -213,7 +214,7 @@ def close_fight(fight: Fight, pcs: Sequence[PC], rng: random.Random, events: lis
     return result
 
 
-def _stop_if_endless(battle: Battle, events: list | None) -> str | None:
+def _stop_if_endless(battle: Battle, events: Events) -> str | None:
     """End the battle as a stalemate past MAX_TURNS turns or MAX_PERMANENTS permanents; the
     reason, in words, when it does (which limit, and who holds the permanents)."""
     held = {side.id: len(side.battlefield) for side in battle.sides() if side.battlefield}
@@ -236,10 +237,12 @@ def _stop_if_endless(battle: Battle, events: list | None) -> str | None:
     return reason
 
 
-def _split_enemies(enemies) -> tuple[tuple[Card, ...], tuple[PlayerNpc, ...], tuple, bool]:
+def _split_enemies(enemies: Sequence[Card] | Sequence[Enemy]) -> tuple[
+        tuple[Card, ...], tuple[PlayerNpc, ...], tuple[CreatureNpc | PlaneswalkerNpc, ...], bool]:
     """(horde cards, bosses, creature and planeswalker NPCs, whether there is a horde deck)."""
-    if all(isinstance(e, Card) for e in enemies):
-        return tuple(enemies), (), (), True
+    cards = tuple(e for e in enemies if isinstance(e, Card))
+    if len(cards) == len(enemies):
+        return cards, (), (), True
     hordes = [e for e in enemies if isinstance(e, HordeNpc)]
     if len(hordes) > 1:
         raise ValueError("a battle has at most one horde")
@@ -297,7 +300,7 @@ def write_back(pc: PC, fought: PC, allies: AbstractSet[int] = frozenset()) -> No
     pc.concentration_counter = counter
 
 
-def _enemy_results(battle: Battle, npcs, first_npc: int) -> tuple[EnemyResult, ...]:
+def _enemy_results(battle: Battle, npcs: Sequence[CreatureNpc | PlaneswalkerNpc], first_npc: int) -> tuple[EnemyResult, ...]:
     results = [EnemyResult(b.id, "player", b.status != OK, life=b.life) for b in battle.bosses]
     horde = battle.horde
     for number, npc in enumerate(npcs):
@@ -311,7 +314,7 @@ def _enemy_results(battle: Battle, npcs, first_npc: int) -> tuple[EnemyResult, .
     return tuple(results)
 
 
-def _ally_results(battle: Battle, allies) -> tuple[EnemyResult, ...]:
+def _ally_results(battle: Battle, allies: Sequence[CreatureNpc | PlaneswalkerNpc]) -> tuple[EnemyResult, ...]:
     results = []
     for (host, card), ally in zip(battle.allies, allies):
         permanent = next((p for p in battle.side(host).battlefield if p.card == card), None)
@@ -321,8 +324,8 @@ def _ally_results(battle: Battle, allies) -> tuple[EnemyResult, ...]:
     return tuple(results)
 
 
-def _result(battle: Battle, pcs: Sequence[PC], npcs=(), first_npc: int = 0,
-            warnings: tuple[str, ...] = (), allies=()) -> BattleResult:
+def _result(battle: Battle, pcs: Sequence[PC], npcs: Sequence[CreatureNpc | PlaneswalkerNpc] = (), first_npc: int = 0,
+            warnings: tuple[str, ...] = (), allies: Sequence[CreatureNpc | PlaneswalkerNpc] = ()) -> BattleResult:
     horde = battle.horde
     assert battle.outcome is not None  # the battle is over
     results = []

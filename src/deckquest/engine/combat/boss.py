@@ -26,16 +26,18 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from deckquest.cards.model import Card
+from deckquest.cards.oracle import Ability
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.casting import activate, activations, cast, castable, play_value
 from deckquest.engine.combat.combat import can_attack, can_block, declare_attacker
 from deckquest.engine.combat.profile import DEATHTOUCH, DOUBLE_STRIKE, FIRST_STRIKE, INDESTRUCTIBLE, profile
 from deckquest.engine.combat.resolve import (
-    STACK, ability_value, activated_abilities, choose_picks, permanent_value, resolve,
+    STACK, Ref, WorthMemo, ability_value, activated_abilities, choose_picks, permanent_value, resolve,
 )
 from deckquest.engine.combat.state import (
-    HORDE, Battle, enter_battlefield, keywords_of, permanent_of, power, toughness,
+    HORDE, Battle, Side, enter_battlefield, keywords_of, permanent_of, power, toughness,
 )
+from deckquest.engine.game import Events
 from deckquest.engine.pc import OPENING_HAND, PC, draw
 from deckquest.engine.permanents import Permanent
 
@@ -111,7 +113,7 @@ def place_npcs(battle: Battle, cards: Sequence[Card]) -> None:
 # --- the boss's main phase -------------------------------------------------------------------
 
 
-def boss_play(battle: Battle, boss: PC, rng: random.Random, events) -> bool:
+def boss_play(battle: Battle, boss: PC, rng: random.Random, events: Events) -> bool:
     """Make the boss's next play of its main phase: a land, or the most valuable cast or
     activation. Puts a spell or ability on the stack (the caller resolves it) and returns
     True; False when the boss has nothing more worth doing."""
@@ -125,7 +127,7 @@ def boss_play(battle: Battle, boss: PC, rng: random.Random, events) -> bool:
         if events is not None:
             events.append({"event": "battle_play_land", "player": boss.id, "card": boss.cards[land.card].name})
         return boss_play(battle, boss, rng, events)
-    costs: dict = {}
+    costs: WorthMemo = {}
     plays = [(play_value(battle, a, rng, costs), a) for a in options]
     plays = [(value, a) for value, a in plays if value > 0]
     if not plays:
@@ -135,7 +137,7 @@ def boss_play(battle: Battle, boss: PC, rng: random.Random, events) -> bool:
     return True
 
 
-def boss_response(battle: Battle, rng: random.Random, events) -> bool:
+def boss_response(battle: Battle, rng: random.Random, events: Events) -> bool:
     """A boss answers the survivors' spell on top of the stack with a counterspell when it
     is worth it: mana value COUNTER_WORTHY or more, or aimed at the boss's side. True when
     it responded (the response is on the stack)."""
@@ -154,7 +156,7 @@ def boss_response(battle: Battle, rng: random.Random, events) -> bool:
     return False
 
 
-def planeswalker_npcs(battle: Battle, rng: random.Random, events) -> None:
+def planeswalker_npcs(battle: Battle, rng: random.Random, events: Events) -> None:
     """T-8.2: each planeswalker NPC uses the loyalty ability worth most to it (a + ability
     counts a little for the loyalty it adds), once per enemy turn. It does not kill itself:
     an ability whose cost would leave it at 0 loyalty (CR 704.5i: it would die) is used only
@@ -172,7 +174,7 @@ def planeswalker_npcs(battle: Battle, rng: random.Random, events) -> None:
             picks = choose_picks(battle, HORDE, ability, 0, 0, (HORDE, permanent.card), rng)
             if picks is None:
                 continue
-            if permanent.loyalty + cost == 0 and not _wins(battle, permanent, ability, picks, rng):
+            if permanent.loyalty + cost == 0 and not _wins(battle, permanent, ability, cost, picks, rng):
                 continue
             value = ability_value(battle, HORDE, ability, picks, 0, 0, (HORDE, permanent.card)) + 0.5 * cost
             if best is None or value > best[0]:
@@ -187,14 +189,15 @@ def planeswalker_npcs(battle: Battle, rng: random.Random, events) -> None:
         resolve(battle, HORDE, permanent.card, ability, picks, 0, rng, events)
 
 
-def _wins(battle: Battle, walker: Permanent, ability, picks, rng: random.Random) -> bool:
+def _wins(battle: Battle, walker: Permanent, ability: Ability, loyalty: int, picks: tuple[Ref, ...],
+          rng: random.Random) -> bool:
     """Whether the planeswalker's ability, resolved now, beats the survivors (T-6.12): tried
     on a copy of the battle with a copy of the generator, so the battle itself draws nothing."""
     trial = battle.copy()
     trial_rng = random.Random()
     trial_rng.setstate(rng.getstate())
     copy = trial.horde.battlefield[battle.horde.battlefield.index(walker)]
-    copy.loyalty += ability.cost.loyalty
+    copy.loyalty += loyalty
     resolve(trial, HORDE, copy.card, ability, picks, 0, trial_rng, None)
     return trial.outcome == "defeat"
 
@@ -202,14 +205,14 @@ def _wins(battle: Battle, walker: Permanent, ability, picks, rng: random.Random)
 # --- combat ----------------------------------------------------------------------------------
 
 
-def _kills(attacker_side, attacker: Permanent, defender_side, defender: Permanent) -> bool:
+def _kills(attacker_side: Side, attacker: Permanent, defender_side: Side, defender: Permanent) -> bool:
     damage = power(attacker_side, attacker)
     if damage <= 0 or keywords_of(defender_side, defender) & INDESTRUCTIBLE:
         return False
     return bool(keywords_of(attacker_side, attacker) & DEATHTOUCH) or damage >= toughness(defender_side, defender) - defender.damage
 
 
-def _survives(mine_side, mine: Permanent, their_side, theirs: Permanent) -> bool:
+def _survives(mine_side: Side, mine: Permanent, their_side: Side, theirs: Permanent) -> bool:
     first = FIRST_STRIKE | DOUBLE_STRIKE
     if keywords_of(mine_side, mine) & first and not keywords_of(their_side, theirs) & first \
             and _kills(mine_side, mine, their_side, theirs):
@@ -217,7 +220,7 @@ def _survives(mine_side, mine: Permanent, their_side, theirs: Permanent) -> bool
     return not _kills(their_side, theirs, mine_side, mine)
 
 
-def boss_attacks(battle: Battle, boss: PC, events) -> None:
+def boss_attacks(battle: Battle, boss: PC, events: Events) -> None:
     """Attack the PC with the least life with each creature that no untapped PC creature can
     block to kill it and live (or with everything when the boss has more attackers than the
     party has blockers); the biggest of them at a PC's planeswalker when they can kill it."""
@@ -257,7 +260,7 @@ def boss_attacks(battle: Battle, boss: PC, events) -> None:
         declare_attacker(battle, boss.id, permanent.card, owner, events, defender_card=walker_card)
 
 
-def boss_blocks(battle: Battle, boss: PC, events) -> None:
+def boss_blocks(battle: Battle, boss: PC, events: Events) -> None:
     """Block the attackers coming at the boss (or its planeswalkers): kill and survive first,
     then chump the biggest while the unblocked damage would take the boss to 0."""
     attacks = sorted((a for a in battle.attacks if a.defender == boss.id and not a.blockers),

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 
 from deckquest.cards.model import Card, ManaCost
-from deckquest.cards.oracle import Ability
+from deckquest.cards.oracle import Ability, Effect
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
@@ -22,12 +22,14 @@ from deckquest.engine.combat.mana import Source, max_x, pay, requirement
 from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program, with_abilities
 from deckquest.engine.combat.resolve import (
-    STACK, ability_value, choose_picks, enters_triggers, modes_of, permanent_value,
+    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
 )
-from deckquest.engine.combat.state import HORDE, Battle, StackItem, enter_battlefield, find_permanent, permanent_of
+from deckquest.engine.combat.state import HORDE, Battle, Side, StackItem, enter_battlefield, find_permanent, permanent_of
 from deckquest.engine.combat.statics import refresh_statics
-from deckquest.engine.pc import lose_life
+from deckquest.engine.game import Events
+from deckquest.engine.pc import PC, lose_life
+from deckquest.engine.permanents import Permanent
 
 NO_TARGET = ("", -1)
 #: The `mode` of a permanent spell's cast action that pays its kicker (CR 702.33).
@@ -37,7 +39,7 @@ KICKED = 1
 MAX_ACTIVATIONS = 10
 
 
-def mana_sources(side, exclude: int = -1) -> list[Source]:
+def mana_sources(side: Side, exclude: int = -1) -> list[Source]:
     """The side's untapped mana sources; a creature's tap ability needs it free of
     summoning sickness (CR 302.6). `exclude` is a permanent being tapped for its own ability."""
     sources = []
@@ -56,12 +58,12 @@ def is_instant_speed(card: Card) -> bool:
     return program(card).instant
 
 
-def _spell_targets(battle: Battle | None, side, code: CardProgram, card: int) -> list[tuple[int, tuple]]:
+def _spell_targets(battle: Battle | None, side: Side, code: CardProgram, card: int) -> list[tuple[int, Ref]]:
     """(mode, first target) pairs a spell can be cast with; [(0, NO_TARGET)] when it needs none."""
     ability = code.spell
     if ability is None:
         return [(0, NO_TARGET)]
-    found: list[tuple[int, tuple]] = []
+    found: list[tuple[int, Ref]] = []
     for mode, wanted, kind in code.modes:
         if not wanted:
             found.append((mode, NO_TARGET))
@@ -73,7 +75,7 @@ def _spell_targets(battle: Battle | None, side, code: CardProgram, card: int) ->
     return found
 
 
-def _completable(battle: Battle, side, ability: Ability, mode: int, card: int, refs: list, wanted: int) -> list:
+def _completable(battle: Battle, side: Side, ability: Ability, mode: int, card: int, refs: list[Ref], wanted: int) -> list[Ref]:
     """The first targets with which every further target can be chosen too (CR 601.2c: a
     spell needs all its targets; "fights target creature you don't control" needs one).
     `wanted`: how many targets the mode chooses."""
@@ -83,7 +85,7 @@ def _completable(battle: Battle, side, ability: Ability, mode: int, card: int, r
                                                 None, first=ref) is not None]  # greedy: no draw
 
 
-def _sacrificeable(side, what: str, source: int) -> list:
+def _sacrificeable(side: Side, what: str, source: int) -> list[Permanent]:
     """The permanents the side could sacrifice for a cost: itself, or those of a type or subtype."""
     if what == "self":
         permanent = find_permanent(side, source)
@@ -92,7 +94,7 @@ def _sacrificeable(side, what: str, source: int) -> list:
     return [p for p in side.battlefield if word in side.cards[p.card].subtypes or side.cards[p.card].is_type(word)]
 
 
-def _sacrifice_choice(side, what: str, source: int) -> int | None:
+def _sacrifice_choice(side: Side, what: str, source: int) -> int | None:
     """The card id the side sacrifices for a cost: its least valuable permanent that will do."""
     matching = _sacrificeable(side, what, source)
     if not matching:
@@ -100,7 +102,7 @@ def _sacrifice_choice(side, what: str, source: int) -> int | None:
     return min(matching, key=lambda p: (permanent_value(side, p), p.card)).card
 
 
-def castable(side, battle: Battle | None = None, instant_speed: bool = False) -> list[Action]:
+def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False) -> list[Action]:
     """Lands the side may play and spells it can pay for: one action per card name (copies
     are interchangeable), value of X, mode and first target. Spells whose text is not
     understood are not offered (they would do nothing). Without `battle`, spells that
@@ -137,7 +139,7 @@ def castable(side, battle: Battle | None = None, instant_speed: bool = False) ->
 Planned = Action | tuple[int, CardProgram, range]  # an action, or a card whose targets are still to list
 
 
-def _castable_plan(side, sources: list[Source], instant_speed: bool) -> tuple[Planned, ...]:
+def _castable_plan(side: PC, sources: list[Source], instant_speed: bool) -> tuple[Planned, ...]:
     """`castable` for a side's hand, lands played and mana (see there): the actions that
     depend on nothing else, in order, and (card, program, values of X) for the cards whose
     targets or additional sacrifice must be looked at on the battlefield each time."""
@@ -169,7 +171,7 @@ def _castable_plan(side, sources: list[Source], instant_speed: bool) -> tuple[Pl
     return tuple(plan)
 
 
-def activations(side, battle: Battle, sorcery_speed: bool = True) -> list[Action]:
+def activations(side: PC, battle: Battle, sorcery_speed: bool = True) -> list[Action]:
     """Activated abilities the side can pay for now, one action per ability and first target;
     loyalty abilities once per planeswalker per turn, at sorcery speed (CR 606.3)."""
     actions = []
@@ -194,7 +196,7 @@ def activations(side, battle: Battle, sorcery_speed: bool = True) -> list[Action
     return actions
 
 
-def _can_pay(battle: Battle, side, permanent, activated: Activated, is_creature: bool, sorcery_speed: bool) -> bool:
+def _can_pay(battle: Battle, side: PC, permanent: Permanent, activated: Activated, is_creature: bool, sorcery_speed: bool) -> bool:
     cost = activated.cost
     if cost.loyalty is not None:
         used = any(entry[:2] == (side.id, permanent.card) for entry in battle.activated)
@@ -212,7 +214,7 @@ def _can_pay(battle: Battle, side, permanent, activated: Activated, is_creature:
     return True
 
 
-def _pay_mana(side, mana_cost, x: int = 0, exclude: int = -1) -> list[str]:
+def _pay_mana(side: Side, mana_cost: ManaCost | None, x: int = 0, exclude: int = -1) -> list[str]:
     sources = mana_sources(side, exclude)
     tapped = pay(sources, requirement(mana_cost), x) or []
     for index in tapped:
@@ -220,7 +222,7 @@ def _pay_mana(side, mana_cost, x: int = 0, exclude: int = -1) -> list[str]:
     return [side.cards[side.battlefield[i].card].name for i in tapped]
 
 
-def _sacrifice(battle: Battle, side, what: str, source: int, rng: random.Random, events) -> None:
+def _sacrifice(battle: Battle, side: Side, what: str, source: int, rng: random.Random, events: Events) -> None:
     from deckquest.engine.combat.resolve import leave_battlefield
 
     chosen = _sacrifice_choice(side, what, source)
@@ -229,12 +231,13 @@ def _sacrifice(battle: Battle, side, what: str, source: int, rng: random.Random,
         leave_battlefield(battle, side, permanent_of(side, chosen), "graveyard", rng, events)
 
 
-def _sacrifice_event(side, card: int, events) -> None:
+def _sacrifice_event(side: Side, card: int, events: Events) -> None:
     if events is not None:
         events.append({"event": "battle_sacrifice", "player": side.id, "card": side.cards[card].name})
 
 
-def _picks(battle: Battle, side, ability: Ability | None, action: Action, mode: int, rng) -> tuple:
+def _picks(battle: Battle, side: Side, ability: Ability | None, action: Action, mode: int,
+           rng: random.Random | None) -> tuple[Ref, ...]:
     """All targets of a cast or activation: the action's first one, the rest chosen greedily
     (the horde's at random: from ``rng``, or when only weighing a play, ``rng`` None, from a
     generator of its own seeded 0, so weighing draws nothing from the battle's)."""
@@ -250,7 +253,7 @@ def _picks(battle: Battle, side, ability: Ability | None, action: Action, mode: 
     return picks or ()
 
 
-def cast(battle: Battle, action: Action, rng: random.Random, events) -> None:
+def cast(battle: Battle, action: Action, rng: random.Random, events: Events) -> None:
     """Pay the spell's cost (mana, an additional sacrifice) and put it on the stack with its
     targets (CR 601.2)."""
     side = battle.side(action.player)
@@ -275,7 +278,7 @@ def cast(battle: Battle, action: Action, rng: random.Random, events) -> None:
         events.append(event)
 
 
-def activate(battle: Battle, action: Action, rng: random.Random, events) -> None:
+def activate(battle: Battle, action: Action, rng: random.Random, events: Events) -> None:
     """Pay an activated or loyalty ability's cost and put it on the stack (CR 602)."""
     side = battle.side(action.player)
     permanent = find_permanent(side, action.card)
@@ -317,7 +320,7 @@ def _name(battle: Battle, ref: tuple[str, int]) -> str:
     return side.cards[card].name if card >= 0 else owner
 
 
-def resolve_stack(battle: Battle, rng: random.Random, events) -> None:
+def resolve_stack(battle: Battle, rng: random.Random, events: Events) -> None:
     """Resolve the stack top first until it is empty (CR 608): a permanent spell enters (and
     its enters abilities trigger), an instant or sorcery does what its text says and goes to
     the graveyard; a countered spell was already moved off."""
@@ -359,7 +362,7 @@ def resolve_stack(battle: Battle, rng: random.Random, events) -> None:
 
 
 def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
-               costs: dict | None = None) -> float:
+               costs: WorthMemo | None = None) -> float:
     """How much the greedy policies like a cast or an activation, in mana-value terms: a
     permanent its mana value (a creature a little more for its stats); a spell or ability
     what its effects are worth with the best remaining targets, minus what its cost gives up.
@@ -397,7 +400,7 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     return value - costs[key]
 
 
-def _static_value(battle: Battle, side, statics) -> float:
+def _static_value(battle: Battle, side: Side, statics: tuple[Effect, ...]) -> float:
     """A lord's or an anthem's worth: its +N/+N and keywords on the creatures it would give
     them to now (ours count for it, the enemies' against it)."""
     from deckquest.engine.combat.resolve import opposing
@@ -420,7 +423,7 @@ def _static_value(battle: Battle, side, statics) -> float:
     return value
 
 
-def _cost_penalty(side, card: Card, ability: Ability, source: int) -> float:
+def _cost_penalty(side: Side, card: Card, ability: Ability, source: int) -> float:
     """What paying the cost gives up: a sacrificed permanent's worth, life, the mana (a little),
     a creature tapped (it cannot attack or block); a loyalty gain counts for it."""
     cost = ability.cost

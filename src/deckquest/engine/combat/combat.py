@@ -23,13 +23,14 @@ from deckquest.engine.combat.profile import (
 )
 from deckquest.engine.combat.statics import is_pc_creature, pc_creature_leaves, refresh_statics
 from deckquest.engine.combat.state import (
-    HORDE, Attack, Battle, find_permanent, keywords_of, permanent_of, power, toughness,
+    HORDE, Attack, Battle, Side, find_permanent, keywords_of, permanent_of, power, toughness,
 )
-from deckquest.engine.pc import OK, gain_life, lose_life
+from deckquest.engine.game import Events
+from deckquest.engine.pc import OK, PC, gain_life, lose_life
 from deckquest.engine.permanents import Permanent
 
 
-def can_attack(side, permanent: Permanent, haste_for_all: bool = False) -> bool:
+def can_attack(side: Side, permanent: Permanent, haste_for_all: bool = False) -> bool:
     """An untapped creature without defender whose controller has controlled it
     since the turn began (summoning sickness), unless it has haste."""
     physical = side.cards[permanent.card]
@@ -42,7 +43,7 @@ def can_attack(side, permanent: Permanent, haste_for_all: bool = False) -> bool:
     return not permanent.summoning_sick or haste_for_all or bool(flags & HASTE)
 
 
-def can_block(blocker_side, blocker: Permanent, attacker_side, attacker: Permanent) -> bool:
+def can_block(blocker_side: Side, blocker: Permanent, attacker_side: Side, attacker: Permanent) -> bool:
     """An untapped creature can block, unless it "can't block"; a flying attacker only by
     flying or reach (CR 702.9b); an attacker that "can't be blocked" by none; one with
     landwalk by none while the blocker's controller controls a land of that type (CR 702.14c).
@@ -67,7 +68,7 @@ def can_block(blocker_side, blocker: Permanent, attacker_side, attacker: Permane
     return True
 
 
-def declare_attacker(battle: Battle, owner: str, card: int, defender: str, events,
+def declare_attacker(battle: Battle, owner: str, card: int, defender: str, events: Events,
                      defender_card: int = -1) -> None:
     """The creature attacks `defender` (or that player's planeswalker `defender_card`,
     T-8.2); it taps unless it has vigilance."""
@@ -112,13 +113,13 @@ def _keywords(battle: Battle, owner: str, card: int) -> int:
     return keywords_of(side, permanent) if permanent is not None else profile(side.cards[card]).keywords
 
 
-def _lethal(side, permanent: Permanent, deathtouch: bool) -> int:
+def _lethal(side: Side, permanent: Permanent, deathtouch: bool) -> int:
     """Damage that is lethal to the creature now (CR 702.2c: 1 with deathtouch)."""
     left = max(0, toughness(side, permanent) - permanent.damage)
     return min(left, 1) if deathtouch else left
 
 
-def combat_damage(battle: Battle, rng: random.Random, events) -> None:
+def combat_damage(battle: Battle, rng: random.Random, events: Events) -> None:
     """The combat damage step(s), each followed by state-based actions (CR 510).
 
     With any first or double striker in combat, there is a first-strike step in
@@ -149,7 +150,7 @@ def _strikes(keywords: int, first_strike: bool | None) -> bool:
     return not keywords & FIRST_STRIKE or bool(keywords & DOUBLE_STRIKE)
 
 
-def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool | None) -> None:
+def _damage_step(battle: Battle, rng: random.Random, events: Events, first_strike: bool | None) -> None:
     """Assign all combat damage of the step, then deal it simultaneously."""
     dealt: list[tuple[str, int, str, int, int]] = []  # source owner, card, target owner, card (-1: player), amount
     for attack in battle.attacks:
@@ -189,7 +190,8 @@ def _damage_step(battle: Battle, rng: random.Random, events, first_strike: bool 
             hits_triggers(battle, hits, rng, events)
 
 
-def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords: int, rng):
+def _attacker_damage(battle: Battle, attack: Attack, side: Side, attacker: Permanent, keywords: int,
+                    rng: random.Random) -> list[tuple[str, int, str, int, int]]:
     """CR 510.1: an unblocked attacker hits the player; a blocked one divides its
     damage among its blockers in order, lethal damage to each before the next,
     with trample the rest to the player. The survivors order blockers to destroy
@@ -225,7 +227,7 @@ def _attacker_damage(battle, attack: Attack, side, attacker: Permanent, keywords
 
 
 def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, target: int,
-          amount: int, life_loss: dict[str, int], events) -> None:
+          amount: int, life_loss: dict[str, int], events: Events) -> None:
     """Deal damage from a creature: to a creature, a planeswalker (loyalty, T-8.2),
     the horde (mill, T-6.10), a PC or a boss.
 
@@ -277,7 +279,7 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
                        "target_owner": target_owner, "amount": amount})
 
 
-def mill_horde(battle: Battle, amount: int, events) -> int:
+def mill_horde(battle: Battle, amount: int, events: Events) -> int:
     """T-6.10: damage dealt to the horde mills that many cards from its library."""
     horde = battle.horde
     milled = horde.library[:amount]
@@ -289,7 +291,7 @@ def mill_horde(battle: Battle, amount: int, events) -> int:
     return len(milled)
 
 
-def state_based_actions(battle: Battle, events, rng: random.Random | None = None) -> None:
+def state_based_actions(battle: Battle, events: Events, rng: random.Random | None = None) -> None:
     """CR 704: the legend rule (CR 704.5j); creatures with lethal damage (or deathtouch damage)
     are destroyed unless indestructible; toughness 0 or less always puts them in the graveyard;
     a planeswalker with 0 loyalty goes to the graveyard (CR 704.5i, T-8.2). With
@@ -323,7 +325,7 @@ def state_based_actions(battle: Battle, events, rng: random.Random | None = None
         dies_triggers(battle, died, rng, events)
 
 
-def legend_rule(side) -> list[Permanent]:
+def legend_rule(side: Side) -> list[Permanent]:
     """CR 704.5j, the legend rule: of two or more legendary permanents with the same name
     that one player controls, the player keeps one and puts the others into the graveyard.
     The side keeps the one worth most (`resolve.permanent_value`: a planeswalker with more
@@ -344,7 +346,7 @@ def legend_rule(side) -> list[Permanent]:
     return extra
 
 
-def _is_destroyed(battle: Battle, side, permanent: Permanent) -> bool:
+def _is_destroyed(battle: Battle, side: Side, permanent: Permanent) -> bool:
     physical = side.cards[permanent.card]
     card = PROFILES.get(id(physical)) or profile(physical)
     if not card.is_creature:
@@ -360,7 +362,7 @@ def _is_destroyed(battle: Battle, side, permanent: Permanent) -> bool:
     )
 
 
-def _to_graveyard(battle: Battle, side, permanent: Permanent, events, zone: str = "graveyard") -> None:
+def _to_graveyard(battle: Battle, side: Side, permanent: Permanent, events: Events, zone: str = "graveyard") -> None:
     """A permanent leaves the battlefield (and combat) for its owner's graveyard, exile or
     hand (a horde token goes to the graveyard too and is simply never used again; a PC's or
     boss's token ceases to exist, CR 111.7). An unconscious PC's creature (T-7.2) is not a
@@ -371,6 +373,7 @@ def _to_graveyard(battle: Battle, side, permanent: Permanent, events, zone: str 
         return
     side.battlefield.remove(permanent)
     if pc_creature:
+        assert isinstance(side, PC)  # T-7.2: only a PC falls unconscious
         pc_creature_leaves(side, events)
     elif not (card.is_token and side.id != HORDE):
         getattr(side, zone).append(permanent.card)

@@ -11,9 +11,14 @@ vocabulary cannot say, and tests.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+import random
+from typing import TYPE_CHECKING, Callable
 
 from deckquest.cards.model import Card
+from deckquest.engine.game import Events
+
+if TYPE_CHECKING:  # the battle state imports the registry's users
+    from deckquest.engine.combat.state import Battle
 
 
 @dataclass(frozen=True)
@@ -22,7 +27,7 @@ class Effect:
     state (plain data), draws randomness only from `rng` and reports through `events`
     (a list of dicts, or None when nobody records)."""
 
-    resolve: Callable[..., None]
+    resolve: Callable[[Battle, str, int, int, random.Random, Events], None]
 
 
 REGISTRY: dict[str, Effect] = {}

@@ -18,6 +18,7 @@ from deckquest.engine.combat.resolve import choose_picks, enters_triggers, modes
 from deckquest.engine.combat.profile import MENACE, profile
 from deckquest.engine.combat.state import HORDE, Battle, Horde, enter_battlefield, permanent_of
 from deckquest.engine.combat.statics import refresh_statics
+from deckquest.engine.game import Events
 
 #: T-6.4: library size after the cut, by the number of players (4 or more: 60).
 CUT_SIZES = {1: 27, 2: 36, 3: 45}
@@ -45,7 +46,7 @@ def make_horde(cards: list[Card] | tuple[Card, ...], players: int, rng: random.R
     return horde
 
 
-def horde_main_phase(battle: Battle, rng: random.Random, events) -> None:
+def horde_main_phase(battle: Battle, rng: random.Random, events: Events) -> None:
     """T-6.9: reveal from the top until a non-token card; cast the revealed tokens,
     then the non-token card; then cast the cards that were already in hand."""
     horde = battle.horde
@@ -65,7 +66,7 @@ def horde_main_phase(battle: Battle, rng: random.Random, events) -> None:
         horde_cast(battle, card, rng, events)
 
 
-def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
+def horde_cast(battle: Battle, card: int, rng: random.Random, events: Events) -> None:
     """The horde casts a card with its infinite mana (T-6.8): a permanent enters
     the battlefield (its enters abilities trigger), any other spell does what its
     text says (or its registered effect) and goes to the graveyard. Its targets are
@@ -93,7 +94,7 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events) -> None:
         horde.graveyard.append(card)
 
 
-def horde_attacks(battle: Battle, rng: random.Random, events) -> None:
+def horde_attacks(battle: Battle, rng: random.Random, events: Events) -> None:
     """T-6.9: every horde creature has haste and attacks each turn if able, each one a PC
     still in the fight or one of their planeswalkers (CR 508.1b), chosen at random (T-6.8)."""
     targets = [(pc.id, -1) for pc in battle.fighting()]
@@ -108,7 +109,7 @@ def horde_attacks(battle: Battle, rng: random.Random, events) -> None:
             declare_attacker(battle, HORDE, permanent.card, defender, events, defender_card=walker)
 
 
-def horde_blocks(battle: Battle, rng: random.Random, events) -> None:
+def horde_blocks(battle: Battle, rng: random.Random, events: Events) -> None:
     """T-6.8: each untapped horde creature blocks an attacker (of those attacking the horde
     side) it can block, or none, chosen uniformly at random; a lone blocker of a menace
     attacker is taken back."""

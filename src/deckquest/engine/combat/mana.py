@@ -108,7 +108,10 @@ def _positions(made: Made, cost: Requirement, x: int) -> tuple[int, ...] | None:
     return None
 
 
-def _pay(units, symbols, generic) -> list[int] | None:
+Unit = tuple[int, frozenset[str]]  # (position of the source that makes it, the mana types it can be)
+
+
+def _pay(units: list[Unit], symbols: tuple[frozenset[str], ...], generic: int) -> list[int] | None:
     order = sorted(range(len(units)), key=lambda i: len(units[i][1]))
     used = [False] * len(units)
     if not _match(units, order, symbols, 0, used):
@@ -122,7 +125,8 @@ def _pay(units, symbols, generic) -> list[int] | None:
     return sorted(tapped)
 
 
-def _match(units, order, symbols, position, used) -> bool:
+def _match(units: list[Unit], order: list[int], symbols: tuple[frozenset[str], ...], position: int,
+           used: list[bool]) -> bool:
     if position == len(symbols):
         return True
     wanted = symbols[position]

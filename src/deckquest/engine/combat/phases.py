@@ -22,19 +22,20 @@ from deckquest.engine import pc as pcs
 from deckquest.engine.combat.resolve import run_trigger, triggered
 from deckquest.engine.combat.state import Battle, Horde, Tally
 from deckquest.engine.combat.statics import clear_statics
+from deckquest.engine.game import Events
 
 
-def concentrate(pc: pcs.PC, rng: random.Random, events: list | None = None) -> list[int]:
+def concentrate(pc: pcs.PC, rng: random.Random, events: Events = None) -> list[int]:
     """T-2.4: `engine.pc.concentrate`, its upkeep triggers resolving after the untap."""
     return pcs.concentrate(pc, upkeep=lambda who: beginning_triggers(who, "upkeep", rng, events))
 
 
-def rest(pc: pcs.PC, rng: random.Random, events: list | None = None) -> None:
+def rest(pc: pcs.PC, rng: random.Random, events: Events = None) -> None:
     """T-2.6: `engine.pc.rest`, its end-step triggers resolving before the damage is removed."""
     pcs.rest(pc, end_step=lambda who: beginning_triggers(who, "end_step", rng, events))
 
 
-def beginning_triggers(pc: pcs.PC, timing: str, rng: random.Random, events: list | None) -> None:
+def beginning_triggers(pc: pcs.PC, timing: str, rng: random.Random, events: Events) -> None:
     """The PC's "at the beginning of your upkeep / end step" abilities (`timing` upkeep or
     end_step), in battlefield order, each resolving at once.
 

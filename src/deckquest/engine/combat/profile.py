@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card
 from deckquest.engine.combat.mana import Requirement, requirement
+
+if TYPE_CHECKING:  # the oracle is read only when a card is first profiled
+    from deckquest.cards.oracle import Effect
 
 # Keyword abilities the combat engine implements, as bit flags (cheap to test).
 FLYING = 1
@@ -85,8 +89,8 @@ class Profile:
     enters_tapped: bool
     loyalty: int
     flash: bool = False  # CR 702.8: cast at instant speed
-    statics: tuple = ()  # its static abilities that affect other permanents (oracle `anthem` effects)
-    cost: Requirement | None = None  # its mana cost as payment reads it (empty without a cost)
+    statics: tuple[Effect, ...] = ()  # its static abilities that affect other permanents (oracle `anthem` effects)
+    cost: Requirement = requirement(None)  # its mana cost as payment reads it (empty without a cost)
     legendary: bool = False  # the legend rule (CR 704.5j) looks at every permanent often
 
 

@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from deckquest.cards.model import Card, ManaCost
 from deckquest.cards.oracle import Ability, Cost, Target
+from deckquest.cards.oracle import Effect as TextEffect
 from deckquest.engine.combat.effects import REGISTRY, Effect
 from deckquest.engine.combat.mana import Requirement, requirement
 from deckquest.engine.combat.profile import Profile, profile
@@ -86,7 +87,7 @@ def program(card: Card) -> CardProgram:
     return made
 
 
-def first_kind(effects, wanted: tuple[Target, ...]) -> str:
+def first_kind(effects: tuple[TextEffect, ...], wanted: tuple[Target, ...]) -> str:
     """The kind of the effect the first target belongs to."""
     if not wanted:
         return ""

@@ -18,21 +18,27 @@ docs/battles.md states); spells and activated abilities use the stack.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple
+from typing import NamedTuple, Sequence
 
 from deckquest.cards.model import Card
-from deckquest.cards.oracle import Ability, Effect, Recognition, Target, Token, recognise
+from deckquest.cards.oracle import Ability, Condition, Effect, Recognition, Target, Token, recognise
+from deckquest.engine.combat.mana import Requirement
 from deckquest.engine.combat.profile import (
     ANY_PROTECTION, DEATHTOUCH, PROFILES, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
 )
 from deckquest.engine.combat.state import (
-    HORDE, Battle, StackItem, enter_battlefield, find_permanent, keywords_of, permanent_of, power, toughness,
+    HORDE, Battle, Side, StackItem, enter_battlefield, find_permanent, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.combat.statics import fall_unconscious, is_pc_creature, refresh_statics
+from deckquest.engine.game import Events
 from deckquest.engine.pc import DEAD, OK, draw, gain_life, lose_life
 from deckquest.engine.permanents import Permanent
 
 Ref = tuple[str, int]
+#: What one decision's weighing of many plays on an unchanged battle keeps (`casting.play_value`):
+#: the worth of N damage to an object, ("damage", controller, target, N), and the penalty of a
+#: play's cost, (action kind, player, card, mode).
+WorthMemo = dict[tuple[str, str, Ref, int] | tuple[str, str, int, int], float]
 PLAYER = -1
 STACK = "stack"
 
@@ -160,16 +166,16 @@ _TYPE_WORDS = {"artifact": "Artifact", "enchantment": "Enchantment", "land": "La
                "planeswalker": "Planeswalker", "creature": "Creature", "instant": "Instant", "sorcery": "Sorcery"}
 
 
-def _condition_ok(battle: Battle, side, permanent: Permanent, condition, source: Ref) -> bool:
+def _condition_ok(battle: Battle, side: Side, permanent: Permanent, condition: Condition, source: Ref) -> bool:
     card = side.cards[permanent.card]
     kind, value = condition.kind, condition.value
     key = (side.id, permanent.card)
     if kind == "not_color":
         return value not in card.colors
     if kind == "not_type":
-        return card.is_token is False if value == "token" else not card.is_type(_TYPE_WORDS.get(value, value))
+        return card.is_token is False if value == "token" else not card.is_type(_type_word(value))
     if kind == "type":
-        return card.is_type(_TYPE_WORDS.get(value, value))
+        return card.is_type(_type_word(value))
     if kind == "nonbasic":
         return "Basic" not in card.supertypes
     if kind in ("tapped", "untapped"):
@@ -185,13 +191,19 @@ def _condition_ok(battle: Battle, side, permanent: Permanent, condition, source:
     if kind == "another":
         return key != source
     if kind == "keyword":
-        return bool(keywords_of(side, permanent) & KEYWORD_FLAGS[value])
+        return bool(keywords_of(side, permanent) & KEYWORD_FLAGS[str(value)])
     if kind == "no_keyword":
-        return not keywords_of(side, permanent) & KEYWORD_FLAGS[value]
+        return not keywords_of(side, permanent) & KEYWORD_FLAGS[str(value)]
     stat, _, direction = kind.rpartition("_at_")
     number = {"power": lambda: power(side, permanent), "toughness": lambda: toughness(side, permanent),
               "mana_value": lambda: card.mana_value}[stat]()
-    return number >= value if direction == "least" else number <= value
+    limit = int(value)  # "with power N or greater": the condition's value is a number
+    return number >= limit if direction == "least" else number <= limit
+
+
+def _type_word(value: str | int) -> str:
+    """The card type a condition's word names ("creature" -> "Creature")."""
+    return _TYPE_WORDS.get(str(value), str(value))
 
 
 def _spell_ok(battle: Battle, controller: str, item: StackItem | None, target: Target) -> bool:
@@ -343,7 +355,7 @@ def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x
 # --- what an ability is worth ---------------------------------------------------------------
 
 
-def permanent_value(side, permanent: Permanent) -> float:
+def permanent_value(side: Side, permanent: Permanent) -> float:
     """A rough worth in mana: a creature's power and toughness and keywords, a planeswalker's
     loyalty, other permanents half their mana value."""
     card = side.cards[permanent.card]
@@ -366,7 +378,7 @@ def permanent_value(side, permanent: Permanent) -> float:
     return 0.5 * card.mana_value + 0.5
 
 
-def _lord_value(side, source: Permanent, statics) -> float:
+def _lord_value(side: Side, source: Permanent, statics: tuple[Effect, ...]) -> float:
     """What a lord's or an anthem's bonus is worth to its own side's creatures now."""
     value = 0.0
     for effect in statics:
@@ -394,7 +406,7 @@ def counted(battle: Battle, controller: str, what: str | None) -> int:
 
 
 def ability_value(battle: Battle, controller: str, ability: Ability, picks: tuple[Ref, ...], x: int,
-                  mode: int = 0, source: Ref = ("", -1), memo: dict | None = None) -> float:
+                  mode: int = 0, source: Ref = ("", -1), memo: WorthMemo | None = None) -> float:
     """What resolving the ability with these targets is worth to its controller (greedy).
 
     `memo`: a dict kept while one decision weighs many plays on the same battle (nothing
@@ -569,7 +581,7 @@ def combat_swing(battle: Battle, ref: Ref, power_gain: int, toughness_gain: int,
     return value
 
 
-def _before_its_attack(battle: Battle, side, permanent: Permanent) -> bool:
+def _before_its_attack(battle: Battle, side: Side, permanent: Permanent) -> bool:
     """A pump before combat is worth something only to a creature that can attack this turn."""
     from deckquest.engine.combat.combat import can_attack
 
@@ -643,7 +655,7 @@ def _refs(battle: Battle, controller: str, effect: Effect, chosen: list[Ref], so
 
 
 def resolve(battle: Battle, controller: str, source: int, ability: Ability, picks: tuple[Ref, ...], x: int,
-            rng: random.Random, events, mode: int = 0, context: tuple[Ref, ...] = ()) -> None:
+            rng: random.Random, events: Events, mode: int = 0, context: tuple[Ref, ...] = ()) -> None:
     """Do what the ability says, effect by effect, then state-based actions (CR 704).
 
     A chosen target that is gone by now is skipped (CR 608.2b); "each" effects act on what
@@ -675,7 +687,7 @@ def resolve(battle: Battle, controller: str, source: int, ability: Ability, pick
 
 
 def _apply(battle: Battle, controller: str, source: int, effect: Effect, ref: Ref, amount: int, x: int,
-           rng: random.Random, events) -> None:
+           rng: random.Random, events: Events) -> None:
     owner, card = ref
     kind = effect.kind
     if owner == STACK:
@@ -717,7 +729,7 @@ def _apply(battle: Battle, controller: str, source: int, effect: Effect, ref: Re
 
 
 def _player_effect(battle: Battle, controller: str, source: int, kind: str, owner: str, amount: int,
-                   at_random: bool, rng: random.Random, events) -> None:
+                   at_random: bool, rng: random.Random, events: Events) -> None:
     if kind == "damage":
         deal_damage(battle, controller, source, (owner, PLAYER), amount, events)
     elif kind == "mill":
@@ -745,7 +757,7 @@ def _player_effect(battle: Battle, controller: str, source: int, kind: str, owne
                 events.append({"event": "battle_draw", "player": owner, "cards": 1, "status": player.status})
 
 
-def scry(player, amount: int) -> None:
+def scry(player: Side, amount: int) -> None:
     """CR 701.22: look at the top N cards, put any on the bottom. The engine keeps lands on top
     while the player has fewer than 4 lands out and none in hand, spells otherwise; the rest
     go to the bottom in their order."""
@@ -758,7 +770,7 @@ def scry(player, amount: int) -> None:
     player.library.extend(bottom)
 
 
-def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: int, events) -> None:
+def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: int, events: Events) -> None:
     """Non-combat damage from a card: a PC or boss loses life, the horde mills (T-6.10), a
     planeswalker loses loyalty (T-8.2), a creature is marked (deathtouch and lifelink apply)."""
     from deckquest.engine.combat.combat import mill_horde
@@ -802,7 +814,7 @@ def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: 
                        "target_owner": owner, "amount": amount})
 
 
-def change_life(battle: Battle, owner: str, change: int, events, damage: bool = False) -> None:
+def change_life(battle: Battle, owner: str, change: int, events: Events, damage: bool = False) -> None:
     """Life gained or lost by a PC or a boss, with the T-7 consequences and the tallies."""
     if owner == HORDE or change == 0:
         return
@@ -825,7 +837,7 @@ def change_life(battle: Battle, owner: str, change: int, events, damage: bool = 
                        "status": player.status})
 
 
-def mill(battle: Battle, owner: str, amount: int, events) -> None:
+def mill(battle: Battle, owner: str, amount: int, events: Events) -> None:
     from deckquest.engine.combat.combat import mill_horde
 
     if owner == HORDE:
@@ -839,7 +851,7 @@ def mill(battle: Battle, owner: str, amount: int, events) -> None:
         events.append({"event": "battle_mill", "player": owner, "cards": [player.cards[c].name for c in milled]})
 
 
-def discard(battle: Battle, owner: str, amount: int, at_random: bool, rng: random.Random, events) -> None:
+def discard(battle: Battle, owner: str, amount: int, at_random: bool, rng: random.Random, events: Events) -> None:
     """Discard: at random, or the player's choice (the engine discards the costliest cards,
     as at cleanup)."""
     player = battle.side(owner)
@@ -854,7 +866,7 @@ def discard(battle: Battle, owner: str, amount: int, at_random: bool, rng: rando
             events.append({"event": "battle_discard", "player": owner, "card": player.cards[card].name})
 
 
-def leave_battlefield(battle: Battle, side, permanent: Permanent, zone: str, rng: random.Random, events) -> None:
+def leave_battlefield(battle: Battle, side: Side, permanent: Permanent, zone: str, rng: random.Random, events: Events) -> None:
     """Destroy (graveyard), exile or return to hand; a creature put into the graveyard dies."""
     from deckquest.engine.combat.combat import _to_graveyard
 
@@ -864,7 +876,7 @@ def leave_battlefield(battle: Battle, side, permanent: Permanent, zone: str, rng
         dies_triggers(battle, [(side.id, permanent.card)], rng, events)
 
 
-def counter_spell(battle: Battle, index: int, unless_pays: int, events) -> None:
+def counter_spell(battle: Battle, index: int, unless_pays: int, events: Events) -> None:
     """CR 701.5: the spell leaves the stack for its owner's graveyard, unless its controller
     pays {N} (a player always pays when their untapped mana sources can)."""
     from deckquest.engine.combat.mana import pay
@@ -890,7 +902,7 @@ def counter_spell(battle: Battle, index: int, unless_pays: int, events) -> None:
         events.append({"event": "battle_counter", "player": item.controller, "card": side.cards[item.card].name})
 
 
-def requirement_generic(amount: int):
+def requirement_generic(amount: int) -> Requirement:
     from deckquest.cards.model import ManaCost
     from deckquest.engine.combat.mana import requirement
 
@@ -912,7 +924,7 @@ def token_card(token: Token) -> Card:
     return card
 
 
-def create_tokens(battle: Battle, owner: str, token: Token, amount: int, events) -> None:
+def create_tokens(battle: Battle, owner: str, token: Token, amount: int, events: Events) -> None:
     """Tokens enter under the controller's control, each with a card id of its own (summoning
     sick; the horde's creatures have haste anyway, T-6.9)."""
     side = battle.side(owner)
@@ -925,7 +937,7 @@ def create_tokens(battle: Battle, owner: str, token: Token, amount: int, events)
         events.append({"event": "battle_tokens", "player": owner, "card": card.name, "count": amount})
 
 
-def _search_land(battle: Battle, controller: str, effect: Effect, rng: random.Random, events) -> None:
+def _search_land(battle: Battle, controller: str, effect: Effect, rng: random.Random, events: Events) -> None:
     side = battle.side(controller)
     if controller == HORDE:
         return
@@ -945,7 +957,7 @@ def _search_land(battle: Battle, controller: str, effect: Effect, rng: random.Ra
     rng.shuffle(side.library)
 
 
-def _fight(battle: Battle, mine: list[Ref], theirs: list[Ref], events) -> None:
+def _fight(battle: Battle, mine: list[Ref], theirs: list[Ref], events: Events) -> None:
     """CR 701.12: each creature deals damage equal to its power to the other."""
     if not mine or not theirs:
         return
@@ -961,7 +973,7 @@ def _fight(battle: Battle, mine: list[Ref], theirs: list[Ref], events) -> None:
 # --- triggers -------------------------------------------------------------------------------
 
 
-def run_trigger(battle: Battle, owner: str, card: int, ability: Ability, rng: random.Random, events,
+def run_trigger(battle: Battle, owner: str, card: int, ability: Ability, rng: random.Random, events: Events,
                 context: tuple[Ref, ...] = ()) -> None:
     """A triggered ability resolves at once; the horde picks targets at random (T-6.8), the
     others greedily; an optional ability ("you may") is used when it is worth it."""
@@ -979,7 +991,7 @@ def run_trigger(battle: Battle, owner: str, card: int, ability: Ability, rng: ra
     resolve(battle, owner, card, ability, picks, 0, rng, events, context=context)
 
 
-def hits_triggers(battle: Battle, hits: list[tuple[str, int, str]], rng: random.Random, events) -> None:
+def hits_triggers(battle: Battle, hits: list[tuple[str, int, str]], rng: random.Random, events: Events) -> None:
     """"Whenever ~ deals (combat) damage to a player / an opponent" abilities, once per source
     and player hit (PCs and bosses; the horde's "damage" is a mill, T-6.10)."""
     for owner, card, player in hits:
@@ -987,7 +999,7 @@ def hits_triggers(battle: Battle, hits: list[tuple[str, int, str]], rng: random.
             run_trigger(battle, owner, card, ability, rng, events, context=((player, PLAYER),))
 
 
-def enters_triggers(battle: Battle, owner: str, card: int, rng: random.Random, events,
+def enters_triggers(battle: Battle, owner: str, card: int, rng: random.Random, events: Events,
                     kicked: bool = False) -> None:
     """"When ~ enters" abilities; "if it was kicked" ones only when it was (CR 702.33d)."""
     for ability in triggered(battle.side(owner).cards[card], "enters"):
@@ -999,7 +1011,7 @@ def enters_triggers(battle: Battle, owner: str, card: int, rng: random.Random, e
 ECHO_WORTH = 2.0
 
 
-def echo_upkeep(battle: Battle, sides, rng: random.Random, events) -> None:
+def echo_upkeep(battle: Battle, sides: Sequence[Side], rng: random.Random, events: Events) -> None:
     """CR 702.30: at its controller's first upkeep after it entered, a permanent with echo is
     sacrificed unless the echo cost is paid. The engine pays (PCs and bosses alike) when the
     untapped mana sources can and the permanent is worth at least ECHO_WORTH times the mana."""
@@ -1029,7 +1041,7 @@ def echo_upkeep(battle: Battle, sides, rng: random.Random, events) -> None:
             state_based_actions(battle, events, rng)
 
 
-def beginning_triggers(battle: Battle, sides, timing: str, rng: random.Random, events) -> None:
+def beginning_triggers(battle: Battle, sides: Sequence[Side], timing: str, rng: random.Random, events: Events) -> None:
     """"At the beginning of your upkeep / end step" abilities of the active sides' permanents
     (`timing` upkeep or end_step), in battlefield order."""
     for side in sides:
@@ -1040,19 +1052,19 @@ def beginning_triggers(battle: Battle, sides, timing: str, rng: random.Random, e
                     run_trigger(battle, side.id, permanent.card, ability, rng, events)
 
 
-def dies_triggers(battle: Battle, died: list[Ref], rng: random.Random, events) -> None:
+def dies_triggers(battle: Battle, died: list[Ref], rng: random.Random, events: Events) -> None:
     for owner, card in died:
         for ability in triggered(battle.side(owner).cards[card], "dies"):
             run_trigger(battle, owner, card, ability, rng, events)
 
 
-def attack_triggers(battle: Battle, rng: random.Random, events) -> None:
+def attack_triggers(battle: Battle, rng: random.Random, events: Events) -> None:
     for attack in list(battle.attacks):
         for ability in triggered(battle.side(attack.owner).cards[attack.card], "attacks"):
             run_trigger(battle, attack.owner, attack.card, ability, rng, events)
 
 
-def regenerate(battle: Battle, side, permanent: Permanent, events) -> bool:
+def regenerate(battle: Battle, side: Side, permanent: Permanent, events: Events) -> bool:
     """CR 701.19: a creature with a regeneration shield that would be destroyed is instead
     tapped, its damage removed, and removed from combat; the shield is used up. False when it
     has no shield."""

@@ -14,6 +14,7 @@ Library order: index 0 is the top.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability
@@ -21,6 +22,13 @@ from deckquest.engine.checks import PendingCheck
 from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.pc import OK, PC
 from deckquest.engine.permanents import Permanent
+
+if TYPE_CHECKING:  # casting reads the battle state
+    from deckquest.engine.combat.casting import Planned
+
+#: What a side can cast depends on (casting.castable): its id, instant speed or not, whether a
+#: land was played, what each untapped source makes, the hand.
+CastingState = tuple[str, bool, bool, tuple[tuple[frozenset[str], ...], ...], tuple[int, ...]]
 
 HORDE = "horde"
 
@@ -138,7 +146,7 @@ class Battle:
     # What each side could cast in each state of its hand and mana seen so far
     # (casting.castable): worked out once per state, not at every decision. Not part of the
     # battle's state: a copy starts without it, comparisons ignore it.
-    castable_plans: dict[tuple, tuple] = field(default_factory=dict, init=False, compare=False, repr=False)
+    castable_plans: dict[CastingState, tuple[Planned, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
     def copy(self) -> "Battle":
         return replace(
@@ -197,7 +205,11 @@ class Battle:
         return [s for s in self.survivors if s.status == OK]
 
 
-def power(side, permanent: Permanent) -> int:
+#: A side that holds cards and permanents: a PC, a boss (a PC on the enemy team) or the horde.
+Side = PC | Horde
+
+
+def power(side: Side, permanent: Permanent) -> int:
     """The creature's power now: printed plus its +1/+1 (or -1/-1) counters and
     "until end of turn" changes."""
     card = side.cards[permanent.card]
@@ -205,14 +217,14 @@ def power(side, permanent: Permanent) -> int:
     return facts.power + permanent.plus_counters + permanent.power_bonus + permanent.static_power
 
 
-def toughness(side, permanent: Permanent) -> int:
+def toughness(side: Side, permanent: Permanent) -> int:
     """The creature's toughness now (damage not subtracted)."""
     card = side.cards[permanent.card]
     facts = PROFILES.get(id(card)) or profile(card)
     return facts.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
 
 
-def keywords_of(side, permanent: Permanent) -> int:
+def keywords_of(side: Side, permanent: Permanent) -> int:
     """Its keyword flags: printed ones, those gained until end of turn and those static
     abilities give it."""
     card = side.cards[permanent.card]
@@ -220,14 +232,14 @@ def keywords_of(side, permanent: Permanent) -> int:
     return facts.keywords | permanent.granted | permanent.static_keywords
 
 
-def find_permanent(side, card: int) -> Permanent | None:
+def find_permanent(side: Side, card: int) -> Permanent | None:
     for permanent in side.battlefield:
         if permanent.card == card:
             return permanent
     return None
 
 
-def permanent_of(side, card: int) -> Permanent:
+def permanent_of(side: Side, card: int) -> Permanent:
     """The permanent of a card the caller knows is on the battlefield (an attacker, a
     blocker, the source of an ability being activated)."""
     permanent = find_permanent(side, card)
@@ -236,7 +248,7 @@ def permanent_of(side, card: int) -> Permanent:
     return permanent
 
 
-def enter_battlefield(side, card: int) -> Permanent:
+def enter_battlefield(side: Side, card: int) -> Permanent:
     """Put the side's card onto its battlefield: summoning sick, tapped if the card
     says it enters tapped, a planeswalker with its printed loyalty."""
     facts = profile(side.cards[card])

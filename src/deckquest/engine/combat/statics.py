@@ -26,14 +26,20 @@ T-7.4: the PC dies. When the battle ends the creature leaves with the battle.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from deckquest.cards.model import Card
+from deckquest.cards.oracle import Effect
 from deckquest.engine.combat.profile import PROFILES, STATIC_FLAGS, profile
-from deckquest.engine.pc import DEAD, UNCONSCIOUS
+from deckquest.engine.combat.state import Battle, Side, enter_battlefield
+from deckquest.engine.game import Events
+from deckquest.engine.pc import DEAD, PC, UNCONSCIOUS
+from deckquest.engine.permanents import Permanent
 
-_FLAGS: dict = {}  # anthem effect -> its keyword flags
+_FLAGS: dict[Effect, int] = {}  # anthem effect -> its keyword flags
 
 
-def _flags(effect) -> int:
+def _flags(effect: Effect) -> int:
     flags = _FLAGS.get(effect)
     if flags is None:
         flags = 0
@@ -43,7 +49,7 @@ def _flags(effect) -> int:
     return flags
 
 
-def _applies(effect, source, side, permanent) -> bool:
+def _applies(effect: Effect, source: Permanent, side: Side, permanent: Permanent) -> bool:
     card = side.cards[permanent.card]
     if not profile(card).is_creature or is_pc_creature(card):
         return False
@@ -66,7 +72,7 @@ def _applies(effect, source, side, permanent) -> bool:
     return True
 
 
-def refresh_statics(battle) -> None:
+def refresh_statics(battle: Battle) -> None:
     """Recompute the static effects on every permanent of the battle (see the module doc)."""
     sides = battle.sides()
     sources = []
@@ -97,7 +103,7 @@ def refresh_statics(battle) -> None:
     battle.statics_applied = bool(sources)
 
 
-def clear_statics(permanents) -> None:
+def clear_statics(permanents: Iterable[Permanent]) -> None:
     """Static effects end with the battle (outside it the engine does not apply them)."""
     for permanent in permanents:
         permanent.static_power = permanent.static_toughness = permanent.static_keywords = 0
@@ -119,11 +125,9 @@ def pc_creature_card(name: str) -> Card:
     return card
 
 
-def fall_unconscious(battle, pc, events) -> None:
+def fall_unconscious(battle: Battle, pc: PC, events: Events) -> None:
     """T-7.2: the PC that just fell unconscious becomes a 0/1 defender creature on its own
     battlefield (once)."""
-    from deckquest.engine.combat.state import enter_battlefield
-
     if pc.status != UNCONSCIOUS or pc.id in battle.pc_creatures:
         return
     pc.cards = pc.cards + (pc_creature_card(pc.name),)
@@ -134,7 +138,7 @@ def fall_unconscious(battle, pc, events) -> None:
         events.append({"event": "battle_unconscious", "player": pc.id, "card": pc.cards[card].name, "id": card})
 
 
-def pc_creature_leaves(side, events) -> None:
+def pc_creature_leaves(side: PC, events: Events) -> None:
     """T-7.4: the unconscious PC's creature was destroyed, died of damage or was exiled:
     the PC dies."""
     side.status = DEAD

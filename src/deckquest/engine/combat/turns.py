@@ -30,8 +30,9 @@ from deckquest.engine.combat.combat import (
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.combat.resolve import attack_triggers, beginning_triggers, echo_upkeep, end_of_turn
-from deckquest.engine.combat.state import HORDE, Battle, Check, Horde, Tally, enter_battlefield, permanent_of
+from deckquest.engine.combat.state import HORDE, Attack, Battle, Check, Horde, Tally, enter_battlefield, permanent_of
 from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
+from deckquest.engine.game import Events
 from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
 
 __all__ = ["apply", "apply_legal", "castable", "legal_actions", "mana_sources", "start_battle"]
@@ -51,7 +52,7 @@ def start_battle(
     rng: random.Random,
     rules: str = "2019",
     prepare: bool | int = True,
-    events: list | None = None,
+    events: Events = None,
     cut: bool = True,
     bosses: tuple[PlayerNpc, ...] = (),
     npcs: tuple[Card, ...] = (),
@@ -114,7 +115,7 @@ def start_battle(
     return battle
 
 
-def _place_allies(battle: Battle, allies) -> None:
+def _place_allies(battle: Battle, allies: tuple[Card, ...]) -> None:
     """Allied NPCs join the first PC's battlefield (there from turn 1, T-6.3); the party's
     agent decides for them (a simplification of cooperation, T-8.4)."""
     if not allies or not battle.survivors:
@@ -126,7 +127,7 @@ def _place_allies(battle: Battle, allies) -> None:
         battle.allies.append((host.id, len(host.cards) - 1))
 
 
-def _reset_library(pc: PC, rng) -> None:
+def _reset_library(pc: PC, rng: random.Random) -> None:
     """T-6.5: a reset library: hand, graveyard and exile are shuffled into the library and
     the PC draws an opening hand (T-1.2)."""
     pc.library += pc.hand + pc.graveyard + pc.exile
@@ -135,7 +136,7 @@ def _reset_library(pc: PC, rng) -> None:
     draw(pc, OPENING_HAND)
 
 
-def _begin_preparation_check(battle: Battle, rng, events) -> None:
+def _begin_preparation_check(battle: Battle, rng: random.Random, events: Events) -> None:
     """T-6.2: the party's representative (the first PC in the party order) makes a
     reflex (2014) or red (2019) check; the difficulty is the number of permanents
     the PCs who fight control: not those of a PC out of the fight (dying or unconscious,
@@ -146,7 +147,7 @@ def _begin_preparation_check(battle: Battle, rng, events) -> None:
     _begin_check(battle, "preparation", fighters[0], permanents, "", rng, events)
 
 
-def _begin_check(battle: Battle, purpose: str, pc: PC, difficulty: int, return_step: str, rng, events) -> None:
+def _begin_check(battle: Battle, purpose: str, pc: PC, difficulty: int, return_step: str, rng: random.Random, events: Events) -> None:
     pending = begin_check(pc, REFLEX_KIND[battle.rules], difficulty, rng, rules=battle.rules)
     battle.check = Check(purpose, pending, return_step)
     battle.step = "check"
@@ -154,7 +155,7 @@ def _begin_check(battle: Battle, purpose: str, pc: PC, difficulty: int, return_s
         _finish_check(battle, rng, events)
 
 
-def _finish_check(battle: Battle, rng, events) -> None:
+def _finish_check(battle: Battle, rng: random.Random, events: Events) -> None:
     check = battle.check
     assert check is not None  # the check step waits on it
     pc = battle.player(check.pending.pc)
@@ -179,7 +180,7 @@ def _finish_check(battle: Battle, rng, events) -> None:
         battle.step = check.return_step
 
 
-def _first_turn(battle: Battle, rng, events) -> None:
+def _first_turn(battle: Battle, rng: random.Random, events: Events) -> None:
     """T-6.11: the survivors take the first turns (the preparation turns); without
     any, the enemies move first."""
     if battle.preparation_turns > 0:
@@ -191,7 +192,7 @@ def _first_turn(battle: Battle, rng, events) -> None:
 # --- the survivors' turn ---------------------------------------------------------------
 
 
-def _survivor_turn(battle: Battle, rng, events) -> None:
+def _survivor_turn(battle: Battle, rng: random.Random, events: Events) -> None:
     """Untap (summoning sickness ends), upkeep, draw, then wait in the first main phase.
 
     The team that takes the battle's first turn skips that turn's draw (CR 103.8).
@@ -226,7 +227,7 @@ def _survivor_turn(battle: Battle, rng, events) -> None:
     battle.step = "over" if battle.outcome else "main1"
 
 
-def _end_turn(battle: Battle, rng, events) -> None:
+def _end_turn(battle: Battle, rng: random.Random, events: Events) -> None:
     """End step and cleanup: damage and "until end of turn" effects wear off, the boost
     cards go back under the library (T-4.6), the active PCs (or bosses) discard down to 7;
     then the next turn: another survivor turn while preparation turns remain, a two-turn
@@ -255,7 +256,7 @@ def _end_turn(battle: Battle, rng, events) -> None:
         _survivor_turn(battle, rng, events)
 
 
-def _discard_to_hand_size(pc: PC, events) -> None:
+def _discard_to_hand_size(pc: PC, events: Events) -> None:
     """Cleanup (CR 514.1): discard down to the maximum hand size; the engine discards
     the costliest cards first (the ones least likely to be cast soon)."""
     while len(pc.hand) > MAX_HAND_SIZE:
@@ -275,7 +276,7 @@ def _acting_bosses(battle: Battle) -> list[PC]:
     return [b for b in battle.fighting_bosses() if not battle.bonus_turn or battle.boss_turns.get(b.id, 1) > 1]
 
 
-def _enemy_turn(battle: Battle, rng, events) -> None:
+def _enemy_turn(battle: Battle, rng: random.Random, events: Events) -> None:
     """The enemies' turn: untap; the horde reveals and casts (T-6.9); each boss draws
     (not on the battle's first turn, CR 103.8); the planeswalker NPCs use a loyalty
     ability (T-8.2); then the bosses' main phases and one combat."""
@@ -306,7 +307,7 @@ def _enemy_turn(battle: Battle, rng, events) -> None:
     _on_to_enemy_main(battle, rng, events)
 
 
-def _on_to_enemy_main(battle: Battle, rng, events) -> None:
+def _on_to_enemy_main(battle: Battle, rng: random.Random, events: Events) -> None:
     """Unless the battle is over, the bosses' main phases go on."""
     if battle.outcome:
         battle.step = "over"
@@ -315,7 +316,7 @@ def _on_to_enemy_main(battle: Battle, rng, events) -> None:
     _enemy_main(battle, rng, events)
 
 
-def _enemy_main(battle: Battle, rng, events) -> None:
+def _enemy_main(battle: Battle, rng: random.Random, events: Events) -> None:
     """The bosses play until none has anything worth playing. A boss's spell waits on the
     stack while the survivors can respond (the `respond` step), else it resolves."""
     for boss in _acting_bosses(battle):
@@ -331,7 +332,7 @@ def _enemy_main(battle: Battle, rng, events) -> None:
     _enemy_attacks(battle, rng, events)
 
 
-def _enemy_attacks(battle: Battle, rng, events) -> None:
+def _enemy_attacks(battle: Battle, rng: random.Random, events: Events) -> None:
     """The horde's creatures attack (T-6.9), then the bosses' chosen ones; the survivors block."""
     if not battle.bonus_turn:
         horde_attacks(battle, rng, events)
@@ -347,7 +348,7 @@ def _enemy_attacks(battle: Battle, rng, events) -> None:
         _enemy_blocks_done(battle, rng, events)
 
 
-def _enemy_blocks_done(battle: Battle, rng, events) -> None:
+def _enemy_blocks_done(battle: Battle, rng: random.Random, events: Events) -> None:
     """Blockers are declared (CR 509): the survivors get their window for instants and
     abilities (combat tricks, CR 509.4 / 510 priority) if they have any, then damage."""
     if battle.attacks and _tricks(battle):
@@ -356,7 +357,7 @@ def _enemy_blocks_done(battle: Battle, rng, events) -> None:
     _horde_combat_damage(battle, rng, events)
 
 
-def _horde_combat_damage(battle: Battle, rng, events) -> None:
+def _horde_combat_damage(battle: Battle, rng: random.Random, events: Events) -> None:
     if battle.attacks:
         combat_damage(battle, rng, events)
         battle.attacks.clear()
@@ -463,7 +464,7 @@ def _blocks(battle: Battle) -> list[Action]:
 # --- applying an action ----------------------------------------------------------------
 
 
-def apply(battle: Battle, action: Action, rng: random.Random, events: list | None = None) -> None:
+def apply(battle: Battle, action: Action, rng: random.Random, events: Events = None) -> None:
     """Do the action and play on until the survivors must decide again or the battle ends.
 
     Raises RuleError for an action that is not legal now.
@@ -472,7 +473,7 @@ def apply(battle: Battle, action: Action, rng: random.Random, events: list | Non
 
 
 def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random.Random,
-                events: list | None = None) -> None:
+                events: Events = None) -> None:
     """`apply` for a caller that already holds `legal_actions(battle)` (saves listing twice)."""
     if action not in legal:
         raise RuleError(f"{action} is not a legal action now", "T-6.1")
@@ -534,14 +535,14 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
         _enemy_blocks_done(battle, rng, events)
 
 
-def _attack_on(battle: Battle, target: tuple[str, int]):
+def _attack_on(battle: Battle, target: tuple[str, int]) -> Attack:
     for attack in battle.attacks:
         if (attack.owner, attack.card) == target:
             return attack
     raise RuleError(f"no attacker {target}", "T-6.1")
 
 
-def _play_land(pc: PC, card: int, events) -> None:
+def _play_land(pc: PC, card: int, events: Events) -> None:
     """One land per turn (CR 305.2)."""
     pc.hand.remove(card)
     enter_battlefield(pc, card)
@@ -550,7 +551,7 @@ def _play_land(pc: PC, card: int, events) -> None:
         events.append({"event": "battle_play_land", "player": pc.id, "card": pc.cards[card].name})
 
 
-def _cast(battle: Battle, action: Action, rng, events) -> None:
+def _cast(battle: Battle, action: Action, rng: random.Random, events: Events) -> None:
     """A survivor casts: the spell goes on the stack; a boss may answer it (a counterspell);
     then the stack resolves. In the respond step, the enemy's spell resolves after the
     response and the enemies' turn goes on."""
@@ -563,13 +564,13 @@ def _cast(battle: Battle, action: Action, rng, events) -> None:
         resolve_stack(battle, rng, events)
 
 
-def _after_response(battle: Battle, rng, events) -> None:
+def _after_response(battle: Battle, rng: random.Random, events: Events) -> None:
     """The respond step is over: the stack resolves and the bosses' main phases go on."""
     resolve_stack(battle, rng, events)
     _on_to_enemy_main(battle, rng, events)
 
 
-def _survivor_combat(battle: Battle, rng, events) -> None:
+def _survivor_combat(battle: Battle, rng: random.Random, events: Events) -> None:
     """Attack triggers; the horde blocks at random (T-6.8), the bosses greedily; combat
     damage, then the second main phase."""
     drop_lone(battle, blocks=False)
@@ -587,7 +588,7 @@ def _survivor_combat(battle: Battle, rng, events) -> None:
     battle.step = "over" if battle.outcome else "main2"
 
 
-def _after_tricks(battle: Battle, rng, events) -> None:
+def _after_tricks(battle: Battle, rng: random.Random, events: Events) -> None:
     """The after-blockers window closes: combat damage, then the survivors' second main
     phase (their attack) or the end of the enemies' turn."""
     if battle.active == SURVIVORS:
