@@ -151,8 +151,11 @@ def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices:
 
 def _names_so_far(run: Run) -> dict[str, str]:
     """The names the transcript learnt before the save from events a resumed run does not print
-    again: the party's (the ``start`` event) and, mid-battle, the enemies' (``combat``)."""
+    again: the party's or a whole game's seats' (the ``start`` event) and, mid-battle, the
+    enemies' (``combat``)."""
     names = {member.id: member.name for member in run.program.party}
+    if run.program.whole_game:
+        names.update({seat: name for seat, (name, _agent) in run.program.system.seats(run.scenario).items()})
     battle = run.state.battle
     if battle is not None:
         names.update({npc: run.scenario.npcs[npc].name for npc in battle.enemies})
