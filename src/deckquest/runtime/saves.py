@@ -473,8 +473,10 @@ def _loaded_battle(data: dict | None, program: Program, party: dict, frames: lis
 
 def _game(data: dict | None, program: Program):
     """A whole game from its saved data (``GameSystem.load_game``): a save of a whole game is
-    for a script of that game."""
-    _require((data is None) != program.whole_game, "its game is not the script's")
+    for a script of that game. An adventure of such a game (an Isekai adventure's duels) keeps
+    its last duel, so it has none before its first."""
+    before_first = data is None and bool(program.scenario.scenes)
+    _require((data is None) != program.whole_game or before_first, "its game is not the script's")
     if data is None:
         return None
     try:
