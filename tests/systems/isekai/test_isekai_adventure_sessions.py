@@ -60,16 +60,25 @@ magic bolt "Bolt":
     cost 1
     speed 1
     deal 2 damage to the opponent
+unit wolf "Grey Wolf":
+    cost 1
+    range near
+    attack 1
+    hp 2
+    speed 3
 deck road "Road":
     main knight x50
     skills bolt x50
-duelist ada "Ada" with road
+deck pack "Pack":
+    main wolf x50
+    skills bolt x50
+duelist ada "Ada" with pack
 duelist bo "Bo" with road
 
 start scene gate "Gate":
     choice:
         "Face Ada":
-            duel against ada with road:
+            duel against ada:
                 victory:
                     end victory "won"
         "Face Bo":
@@ -94,3 +103,14 @@ def test_the_sim_rates_each_seat_over_the_duels_it_played(tmp_path):
     assert set(seats) == {"rin", "ada", "bo"}
     assert seats["rin"]["games"] == section["duels"] == 12
     assert seats["ada"]["games"] + seats["bo"]["games"] == 12 and seats["ada"]["games"] and seats["bo"]["games"]
+
+
+def test_a_duel_without_with_seats_the_pc_with_the_npcs_own_deck(tmp_path):
+    """language.md's form `duel against NPC:` (no `with DECK`): the NPC has a deck of Isekai
+    cards (I-1), and the PC plays a copy of it: Rin summons Ada's wolves, never a knight."""
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "green.txt").write_text("52 Forest\n8 Grizzly Bears\n")
+    script = tmp_path / "two.quest"
+    script.write_text(TWO_DUELS, encoding="utf-8")
+    out = deckquest("run", script, "--seed", 1, "--choose", "1").stdout
+    assert "Rin plays wolf" in out and "Rin plays knight" not in out, out
