@@ -60,3 +60,14 @@ def test_a_scene_script_keeps_every_section(tmp_path):
         assert heading in text, heading
     for section in ('id="scenes"', 'id="checks"', 'id="pcs"'):
         assert section in html, section
+
+
+def test_sims_default_agent_plays_grizzly_seats_as_greedy(tmp_path):
+    """`sim`'s default agent, `best`, is no Grizzly agent: the seats without `plays` play the
+    fair stand-in, `greedy`, so the G-1 balance verdict is about the seats and not about a
+    seat stuck with `first` (which aims every harmful effect at the first seat)."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    _, default, _ = sim(tmp_path / "a", SWORD_COAST)
+    _, greedy, _ = sim(tmp_path / "b", SWORD_COAST, "--agent", "greedy")
+    assert default["system"] == greedy["system"]
