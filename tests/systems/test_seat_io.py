@@ -93,3 +93,12 @@ def test_save_typed_in_an_isekai_duel_saves_it_and_resume_plays_on(tmp_path):
                                input="2\n2\n2\n" + "8\n" * 3000)
     assert rest.exit_code == 0, rest.output
     assert rest.stdout.splitlines()[-12:] == whole.stdout.splitlines()[-12:]
+
+
+def test_save_is_refused_before_an_arena_game_starts(tmp_path):
+    """docs/arena.md: an Arena game cannot be saved yet, so `--save` is refused before the
+    game starts (A-1), not after the person has made their moves and typed `save`."""
+    save = tmp_path / "arena.json"
+    result = CliRunner().invoke(main, ["run", str(DUEL), "--agent", "human", "--save", str(save)], input="1\nsave\n")
+    assert result.exit_code == 1 and "cannot be saved yet" in result.stderr
+    assert "choose" not in result.stdout and not save.exists()

@@ -115,6 +115,8 @@ def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices:
         _note(_("{title} is written for {low} to {high} players; this party has {count}", title=scenario.title,
                 low=low, high=high, count=len(members)))
     program = Program(scenario, members)
+    if save is not None:
+        _refuse_unsaveable(program)
     name = default_agent(agent, choices, interactive, program.system)
     if output_format == "jsonl":
         def listener(event):
@@ -147,6 +149,16 @@ def _play(scenario, *, party: str | None, seed: int, agent: str | None, choices:
         return run.run()
     return play_saving(run, save, seed=seed, agent=name,
                        party=None if party is None else str(Path(party).resolve()))
+
+
+def _refuse_unsaveable(program: Program) -> None:
+    """A whole game whose system cannot save it (no ``game_data``: Arena) refuses ``--save``
+    before it starts, not when the person stops with their moves made (docs/arena.md)."""
+    from deckquest.systems import GameSystem
+
+    if program.whole_game and program.system.game_data.__func__ is GameSystem.game_data.__func__:  # type: ignore[attr-defined]
+        raise DeckquestError(_("a run of a `{name}` game cannot be saved yet", name=program.system.name),
+                             hint=_("play it to its end without --save"))
 
 
 def _names_so_far(run: Run) -> dict[str, str]:
