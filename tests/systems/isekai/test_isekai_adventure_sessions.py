@@ -114,3 +114,15 @@ def test_a_duel_without_with_seats_the_pc_with_the_npcs_own_deck(tmp_path):
     script.write_text(TWO_DUELS, encoding="utf-8")
     out = deckquest("run", script, "--seed", 1, "--choose", "1").stdout
     assert "Rin plays wolf" in out and "Rin plays knight" not in out, out
+
+
+def test_a_duelist_with_an_unknown_deck_is_one_error_not_two(tmp_path):
+    """I-1: a duelist whose deck is misspelt gets DQ4014 at the deck's name; the duels against
+    it do not add a DQ4018 "not a duelist" (it is declared, with a hint to declare it)."""
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "green.txt").write_text("52 Forest\\n8 Grizzly Bears\\n")
+    script = tmp_path / "two.quest"
+    script.write_text(TWO_DUELS.replace('duelist ada "Ada" with pack', 'duelist ada "Ada" with pakc'), encoding="utf-8")
+    result = deckquest("check", script)
+    assert result.exit_code == 1
+    assert "error[DQ4014]: unknown deck `pakc`" in result.stderr and "DQ4018" not in result.stderr, result.stderr

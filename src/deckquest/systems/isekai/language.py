@@ -406,7 +406,7 @@ def _duel(context, stmt: DuelStmt, duelists: set[str], decks: dict[str, Deck],
           npc_decks: dict[str, str]) -> tuple[str, str, str | None]:
     """DQ4018-DQ4019: a duel names a declared NPC duelist and deck (the NPC's own without
     ``with``); outcome blocks once each."""
-    if stmt.npc not in duelists:
+    if stmt.npc not in duelists and stmt.npc not in npc_decks:  # a declared one's error is its own
         context.error("DQ4018", f"`{stmt.npc}` is not a duelist", stmt.npc_span,
                       did_you_mean(stmt.npc, list(duelists)) or 'declare it: `duelist bandit "Bandit" with road`')
     deck = stmt.deck if stmt.deck is not None else npc_decks.get(stmt.npc, "")
