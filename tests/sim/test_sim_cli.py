@@ -95,3 +95,13 @@ def test_ctrl_c_stops_cleanly_and_reports_the_runs_finished():
     assert process.returncode == 130
     assert "INTERRUPTED" in stdout and "Verdict:" in stdout
     assert "interrupted: the report covers" in stderr and "Traceback" not in stderr
+
+
+def test_a_stuck_runs_replay_command_names_the_party_file():
+    """The report's replay command plays the run it names: with the `--party` file the batch
+    played (a run of the script's own PCs is another run)."""
+    party = SHRINE.parent / "party.yaml"
+    result = invoke("sim", SHRINE, "-n", 3, "--jobs", 1, "--party", party, "--max-steps", 3)
+    assert result.exit_code == 0, result.output
+    replays = [line for line in result.output.splitlines() if "replay: deckquest run" in line]
+    assert replays and all(f"--party {party}" in line for line in replays), result.output

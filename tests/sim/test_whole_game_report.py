@@ -60,3 +60,16 @@ def test_a_scene_script_keeps_every_section(tmp_path):
         assert heading in text, heading
     for section in ('id="scenes"', 'id="checks"', 'id="pcs"'):
         assert section in html, section
+
+
+def test_sims_default_agent_plays_grizzly_seats_as_greedy(tmp_path):
+    """`sim`'s default agent, `best`, is no Grizzly agent: the seats without `plays` play the
+    fair stand-in, `greedy`, so the G-1 balance verdict is about the seats and not about a
+    seat stuck with `first` (which aims every harmful effect at the first seat)."""
+    reports = []
+    for name, options in (("default", ()), ("greedy", ("--agent", "greedy"))):
+        result = CliRunner().invoke(main, ["sim", str(SWORD_COAST), "-n", "12", "--jobs", "1",
+                                           "--json", str(tmp_path / name), *options])
+        assert result.exit_code == 0, result.output
+        reports.append(json.loads((tmp_path / name).read_text())["system"])
+    assert reports[0] == reports[1]

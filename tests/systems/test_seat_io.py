@@ -19,6 +19,7 @@ from deckquest.runtime.interpreter import ABANDONED, Program, Run
 ROOT = Path(__file__).resolve().parents[2]
 SWORD_COAST = ROOT / "scenarios" / "sword_coast" / "sword_coast.quest"
 DUEL = ROOT / "scenarios" / "the_duel" / "the_duel.quest"
+ROAD = ROOT / "scenarios" / "road_duel" / "road_duel.quest"
 
 
 def table(script: Path, answers: list[str], seed: int = 8) -> tuple[Run, list[str]]:
@@ -59,3 +60,45 @@ def test_save_typed_at_the_table_saves_the_game_and_resume_plays_on(tmp_path):
     whole = CliRunner().invoke(main, ["run", str(SWORD_COAST), "--seed", "8", "--agent", "human"], input="1\n" * 3000)
     assert rest.exit_code == 0, rest.output
     assert rest.stdout.rstrip().splitlines()[-1] == whole.stdout.rstrip().splitlines()[-1]
+
+
+def _turn_lines(text: str) -> list[str]:
+    return [line for line in text.splitlines() if line.startswith("Round ") and "'s turn" in line]
+
+
+def test_a_resumed_games_transcript_names_the_seats_as_the_uninterrupted_one(tmp_path):
+    """G-5: each turn line names its seat by name ("Round 6: Ana's turn"), after `--resume`
+    too, where no `start` event tells the transcript the seats' names again."""
+    save = tmp_path / "session.json"
+    CliRunner().invoke(main, ["run", str(SWORD_COAST), "--seed", "8", "--agent", "human", "--save", str(save)],
+                       input="1\n" * 12 + "save\n")
+    rest = CliRunner().invoke(main, ["run", str(SWORD_COAST), "--resume", str(save), "--agent", "human"],
+                              input="1\n" * 3000)
+    whole = CliRunner().invoke(main, ["run", str(SWORD_COAST), "--seed", "8", "--agent", "human"], input="1\n" * 3000)
+    resumed = _turn_lines(rest.stdout)
+    assert resumed and resumed == _turn_lines(whole.stdout)[-len(resumed):]
+
+
+def test_save_typed_in_an_isekai_duel_saves_it_and_resume_plays_on(tmp_path):
+    """I-5: `save` typed at a duelist's action right stops the duel cleanly ("abandoned") and
+    `run --save` saves it there, as docs/saves.md says of any human prompt; `--resume` asks
+    that right again and ends as the duel that never stopped."""
+    save = tmp_path / "duel.json"
+    first = CliRunner().invoke(main, ["run", str(ROAD), "--seed", "3", "--agent", "human", "--save", str(save)],
+                               input="2\n2\nsave\n")
+    assert first.exit_code == 0 and "`save`: the game stops here" in first.stdout, first.output
+    rest = CliRunner().invoke(main, ["run", str(ROAD), "--resume", str(save), "--agent", "human"],
+                              input="2\n" + "8\n" * 3000)
+    whole = CliRunner().invoke(main, ["run", str(ROAD), "--seed", "3", "--agent", "human"],
+                               input="2\n2\n2\n" + "8\n" * 3000)
+    assert rest.exit_code == 0, rest.output
+    assert rest.stdout.splitlines()[-12:] == whole.stdout.splitlines()[-12:]
+
+
+def test_save_is_refused_before_an_arena_game_starts(tmp_path):
+    """docs/arena.md: an Arena game cannot be saved yet, so `--save` is refused before the
+    game starts (A-1), not after the person has made their moves and typed `save`."""
+    save = tmp_path / "arena.json"
+    result = CliRunner().invoke(main, ["run", str(DUEL), "--agent", "human", "--save", str(save)], input="1\nsave\n")
+    assert result.exit_code == 1 and "cannot be saved yet" in result.stderr
+    assert "choose" not in result.stdout and not save.exists()

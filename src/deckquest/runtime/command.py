@@ -120,6 +120,8 @@ def _play(scenario: Scenario, *, party: str | None, seed: int, agent: str | None
         _note(_("{title} is written for {low} to {high} players; this party has {count}", title=scenario.title,
                 low=low, high=high, count=len(members)))
     program = Program(scenario, members)
+    if save is not None:
+        _refuse_unsaveable(program)
     name = default_agent(agent, choices, interactive, program.system)
     if output_format == "jsonl":
         def listener(event: Event) -> None:
@@ -155,10 +157,23 @@ def _play(scenario: Scenario, *, party: str | None, seed: int, agent: str | None
                        party=None if party is None else str(Path(party).resolve()))
 
 
+def _refuse_unsaveable(program: Program) -> None:
+    """A whole game whose system cannot save it (no ``game_data``: Arena) refuses ``--save``
+    before it starts, not when the person stops with their moves made (docs/arena.md)."""
+    from deckquest.systems import GameSystem
+
+    if program.whole_game and program.system.game_data.__func__ is GameSystem.game_data.__func__:  # type: ignore[attr-defined]
+        raise DeckquestError(_("a run of a `{name}` game cannot be saved yet", name=program.system.name),
+                             hint=_("play it to its end without --save"))
+
+
 def _names_so_far(run: Run) -> dict[str, str]:
     """The names the transcript learnt before the save from events a resumed run does not print
-    again: the party's (the ``start`` event) and, mid-battle, the enemies' (``combat``)."""
+    again: the party's or a whole game's seats' (the ``start`` event) and, mid-battle, the
+    enemies' (``combat``)."""
     names = {member.id: member.name for member in run.program.party}
+    if run.program.whole_game:
+        names.update({seat: name for seat, (name, _agent) in run.program.system.seats(run.scenario).items()})
     battle = run.state.battle
     if battle is not None:
         names.update({npc: run.scenario.npcs[npc].name for npc in battle.enemies})

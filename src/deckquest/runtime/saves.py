@@ -497,8 +497,10 @@ def _loaded_battle(data: Data | None, program: Program, party: dict[str, pcs.PC]
 
 def _game(data: Data | None, program: Program) -> GameState | None:
     """A whole game from its saved data (``GameSystem.load_game``): a save of a whole game is
-    for a script of that game."""
-    _require((data is None) != program.whole_game, "its game is not the script's")
+    for a script of that game. An adventure of such a game (an Isekai adventure's duels) keeps
+    its last duel, so it has none before its first."""
+    before_first = data is None and bool(program.scenario.scenes)
+    _require((data is None) != program.whole_game or before_first, "its game is not the script's")
     if data is None:
         return None
     try:

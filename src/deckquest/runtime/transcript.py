@@ -95,6 +95,8 @@ class TextRenderer:
 
     def _lines(self, event: Event) -> list[str]:
         kind = event["event"]
+        if isinstance(event.get("names"), dict):  # a game's own {id: name} (an adventure's duel)
+            self.names.update(event["names"])
         if self.system is not None:
             own = self.system.render(event, self.names)
             if own is not None:
@@ -109,7 +111,7 @@ class TextRenderer:
 
     def _start(self, e: Event) -> list[str]:
         self.names = {member["id"]: member["name"] for member in e["party"]}
-        if "system" in e:  # a whole game: its seats instead of a party
+        if e.get("seats"):  # a whole game: its seats instead of a party (an adventure has none)
             self.names.update({seat["id"]: seat["name"] for seat in e["seats"]})
             seed = "" if e.get("seed") is None else f", seed {e['seed']}"
             seats = ", ".join(f"{seat['name']} ({seat['agent']})" for seat in e["seats"])

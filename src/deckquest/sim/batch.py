@@ -112,12 +112,13 @@ def load(script, party=None):
 
 
 def make_batch(script, *, party=None, agent: str = "best", seed: int = 0,
-               max_steps: int = DEFAULT_MAX_STEPS, overrides=()) -> Batch:
+               max_steps: int = DEFAULT_MAX_STEPS, overrides=(), party_file: str | None = None) -> Batch:
     scenario, members = load(script, party)
     names = SIM_AGENTS + tuple(a for a in getattr(system_of(scenario), "agents", ()) if a not in SIM_AGENTS)
     if agent not in names:
         raise UsageError(_("unknown simulation agent `{agent}`", agent=agent), hint=_("agents: {names}", names=', '.join(names)))
-    party_file = str(party) if isinstance(party, (str, Path)) else None
+    if party_file is None and isinstance(party, (str, Path)):
+        party_file = str(party)
     return Batch(scenario, members, agent, seed, max_steps, tuple(overrides), party_file)
 
 
@@ -151,7 +152,7 @@ class Chunks:
 def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *,
              party=None, agent: str = "best", max_steps: int = DEFAULT_MAX_STEPS,
              progress: Progress | None = None, overrides=(), precision: float | None = None,
-             scheduler: str | None = None) -> Report:
+             scheduler: str | None = None, party_file: str | None = None) -> Report:
     """Play ``runs`` seeded runs of ``script`` and report on them.
 
     ``script`` is a .quest path, ``PACK/SCENARIO`` of an installed pack, or a compiled
@@ -161,14 +162,15 @@ def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *
     is within ±precision, ``runs`` being the cap. ``scheduler``: the address of a Dask
     scheduler to play the chunks on instead (the same report). ``progress(done, total)``
     is called after each chunk. Ctrl-C returns the report of the runs finished so far,
-    with ``report.interrupted`` set.
+    with ``report.interrupted`` set. ``party_file``: the path ``party`` was read from, when
+    it is given as members, so the report's replay commands name it.
     """
     if runs < 1:
         raise UsageError(_("the number of runs must be at least 1, not {runs}", runs=runs))
     if precision is not None and not 0 < precision < 0.5:
         raise UsageError(_("the precision must be above 0 and below 0.5, not {precision}", precision=precision))
     batch = make_batch(script, party=party, agent=agent, seed=seed, max_steps=max_steps,
-                       overrides=overrides)
+                       overrides=overrides, party_file=party_file)
     player = Player(batch)  # in the parent too: user errors surface here, and the map
     rule = Precision(precision) if precision is not None else None
     jobs = max(1, jobs if jobs is not None else available_cores())

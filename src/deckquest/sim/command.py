@@ -38,7 +38,8 @@ def sim(script: str, *, runs: int | None, seed: int, jobs: int | None, party, ag
     bar = ProgressBar() if progress else None
     try:
         report = simulate(compile_script(script), runs, seed, jobs, party=party_members(party), agent=agent,
-                          max_steps=max_steps, progress=bar, precision=target, scheduler=scheduler)
+                          max_steps=max_steps, progress=bar, precision=target, scheduler=scheduler,
+                          party_file=party)
     finally:
         if bar is not None:
             bar.close()

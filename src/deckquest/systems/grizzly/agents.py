@@ -390,5 +390,7 @@ def _other(state: GrizzlyState, action: Any) -> str:
     return str(action)
 
 
-AGENTS: dict[str, Callable[[], Any]] = {"first": FirstAgent, "random": RandomAgent, "greedy": GreedyAgent,
+# greedy first: a seat without `plays` under an agent Grizzly has not (sim's default `best`)
+# plays the system's first agent, and the fair stand-in for a player is greedy
+AGENTS: dict[str, Callable[[], Any]] = {"greedy": GreedyAgent, "first": FirstAgent, "random": RandomAgent,
                                         "human": HumanAgent}

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Hashable, cast
 
-from deckquest.engine.game import Decision
+from deckquest.engine.game import Decision, StopRun
 from deckquest.systems.isekai.cards import DAMAGE, PREVENT, UNIT
 from deckquest.systems.isekai.duel import DuelState, Unit
 
@@ -210,7 +210,8 @@ class HumanAgent:
     """A person at the terminal: the board (both fields, the actor's hand, mana, decks) and
     the numbered legal actions with each one's cost and speed go out through ``output``; the
     choice comes in through ``input`` (both injected, so it is testable). At end of input it
-    passes from then on, so a duel always ends."""
+    passes from then on, so a duel always ends; ``save`` or ``quit`` typed at a prompt ends
+    the run cleanly (``StopRun``: "abandoned"), so ``run --save`` saves the duel there."""
 
     name = "human"
 
@@ -234,6 +235,8 @@ class HumanAgent:
                 self.ended = True
                 self.output("(end of input: passing from now on)")
                 return _quiet(actions)
+            if answer.lower() in ("save", "quit"):
+                raise StopRun(f"`{answer.lower()}`: the game stops here")
             if answer.isdigit() and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
             self.output(f"please answer with a number from 1 to {len(actions)}")

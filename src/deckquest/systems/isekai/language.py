@@ -39,9 +39,9 @@ duelist_decl: "duelist" NAME STRING "with" NAME _NL
             | "duelist" NAME STRING "with" NAME ":" _NL _INDENT duelist_plays _DEDENT
 duelist_plays: "plays" NAME _NL
 
-// an adventure's duel: `duel against NPC with DECK [by PC]:` with victory/defeat/draw blocks
+// an adventure's duel: `duel against NPC [with DECK] [by PC]:` with victory/defeat/draw blocks
 %extend stmt: duel_stmt
-duel_stmt: "duel" "against" NAME "with" NAME ["by" NAME] ":" _NL _INDENT duel_outcome+ _DEDENT
+duel_stmt: "duel" "against" NAME ["with" NAME] ["by" NAME] ":" _NL _INDENT duel_outcome+ _DEDENT
 duel_outcome: duel_result ":" _NL block
 !duel_result: "victory" | "defeat" | "draw"
 
@@ -125,13 +125,14 @@ class DuelOutcome:
 
 @dataclass(frozen=True)
 class DuelStmt:
-    """``duel against NPC with DECK [by PC]:``: a PC duels an NPC duelist in an adventure."""
+    """``duel against NPC [with DECK] [by PC]:``: a PC duels an NPC duelist in an adventure;
+    without ``with`` the PC plays a copy of the NPC's own deck (language.md's `duel against NPC:`)."""
 
     span: Span
     npc: str
     npc_span: Span
-    deck: str
-    deck_span: Span
+    deck: str | None
+    deck_span: Span | None
     by: str | None
     by_span: Span | None
     outcomes: tuple[DuelOutcome, ...]
@@ -193,7 +194,8 @@ class Builder:
 
     def duel_stmt(self, meta, c):
         npc, deck, by, *outcomes = c
-        return DuelStmt(self._span(meta), str(npc), self._tok_span(npc), str(deck), self._tok_span(deck),
+        return DuelStmt(self._span(meta), str(npc), self._tok_span(npc), str(deck) if deck is not None else None,
+                        self._tok_span(deck) if deck is not None else None,
                         str(by) if by is not None else None, self._tok_span(by) if by is not None else None,
                         tuple(outcomes))
 
@@ -389,9 +391,10 @@ def resolve(context, agents) -> IsekaiTable:
                       header.span if header else Span(str(context.path), 1, 1),
                       'declare them: `duelist ana "Ana" with road`')
     duels = {}
+    npc_decks = {decl.id: decl.deck for decl in declared if isinstance(decl, DuelistDecl)}
     for stmt, _bound in context.statements:
         if isinstance(stmt, DuelStmt):
-            duels[place(stmt.span)] = _duel(context, stmt, {d.id for d in duelists}, decks)
+            duels[place(stmt.span)] = _duel(context, stmt, {d.id for d in duelists}, decks, npc_decks)
     return IsekaiTable(card_set, decks, tuple(duelists), plays, duels)
 
 
@@ -399,12 +402,15 @@ def place(span: Span) -> tuple[str, int, int]:
     return span.file, span.line, span.col
 
 
-def _duel(context, stmt: DuelStmt, duelists: set[str], decks: dict[str, Deck]) -> tuple[str, str, str | None]:
-    """DQ4018-DQ4019: a duel names a declared NPC duelist and deck; outcome blocks once each."""
-    if stmt.npc not in duelists:
+def _duel(context, stmt: DuelStmt, duelists: set[str], decks: dict[str, Deck],
+          npc_decks: dict[str, str]) -> tuple[str, str, str | None]:
+    """DQ4018-DQ4019: a duel names a declared NPC duelist and deck (the NPC's own without
+    ``with``); outcome blocks once each."""
+    if stmt.npc not in duelists and stmt.npc not in npc_decks:  # a declared one's error is its own
         context.error("DQ4018", f"`{stmt.npc}` is not a duelist", stmt.npc_span,
                       did_you_mean(stmt.npc, list(duelists)) or 'declare it: `duelist bandit "Bandit" with road`')
-    if stmt.deck not in decks:
+    deck = stmt.deck if stmt.deck is not None else npc_decks.get(stmt.npc, "")
+    if stmt.deck is not None and stmt.deck not in decks:
         context.error("DQ4014", f"unknown deck `{stmt.deck}`", stmt.deck_span, did_you_mean(stmt.deck, list(decks)))
     seen: set[str] = set()
     for outcome in stmt.outcomes:
@@ -412,7 +418,7 @@ def _duel(context, stmt: DuelStmt, duelists: set[str], decks: dict[str, Deck]) -
             context.error("DQ4019", f"`{outcome.kind}:` is given twice", outcome.span)
         seen.add(outcome.kind)
     by = context.lookup(stmt.by, stmt.by_span, ("pc",), "DQ0033") if stmt.by is not None else None
-    return stmt.npc, stmt.deck, by
+    return stmt.npc, deck, by
 
 
 def _card(context, decl: IsekaiCard) -> CardDef | None:

@@ -42,6 +42,7 @@ def section(rows: Counter, runs: int) -> dict[str, Any] | None:
     if runs == 0:
         return None
     seat_wins: Counter = Counter()
+    seat_games: Counter = Counter()  # an adventure's duels seat different PCs and NPCs
     deck_wins: Counter = Counter()
     deck_games: Counter = Counter()
     first_wins = draws = 0
@@ -54,8 +55,9 @@ def section(rows: Counter, runs: int) -> dict[str, Any] | None:
             continue
         winner, first, rights, interrupts, reversals, locked, extra, reason, decks = row
         deck_of = dict(decks)
-        seats = [seat for seat, _ in decks]
+        seats += [seat for seat, _ in decks if seat not in seats]
         for seat, deck in decks:
+            seat_games[seat] += count
             deck_games[deck] += count
         if winner is None:
             draws += count
@@ -70,7 +72,7 @@ def section(rows: Counter, runs: int) -> dict[str, Any] | None:
     lengths.sort()
     return {
         "duels": runs,
-        "seats": {seat: _rate(seat_wins[seat], runs) for seat in seats},
+        "seats": {seat: _rate(seat_wins[seat], seat_games[seat]) for seat in seats},
         "decks": {deck: _rate(deck_wins[deck], deck_games[deck]) for deck in sorted(deck_games)},
         "first_player": _rate(first_wins, runs),
         "draws": _rate(draws, runs),

@@ -1,0 +1,128 @@
+"""An isekai-world adventure at the table and in batch, as a user meets it: the transcript
+names the party and the NPC duelist, a session saved before its first duel resumes, and the
+sim report's seat rates count each duelist's own duels (I-5, I-17; docs/isekai.md, "Duels in
+an adventure")."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from deckquest.cli import main
+from isekai_helpers import FRONTIER
+
+MISTFORD = FRONTIER.parents[1] / "mistford_toll" / "mistford_toll.quest"
+
+
+def deckquest(*args, stdin: str | None = None):
+    return CliRunner().invoke(main, [str(a) for a in args], input=stdin)
+
+
+def test_the_transcript_names_the_party_and_the_npc_duelist():
+    """The header is an adventure's (its party), and each action right (I-5) of the NPC's is
+    headed by the duelist's name, as the PC's are."""
+    out = deckquest("run", MISTFORD, "--seed", "1", "--agent", "first").stdout
+    assert out.splitlines()[1:3] == ["rules 2019, seed 1, agent first", "party: Rin the Summoned"]
+    assert "[1] The Toll-keeper" in out and "\n[1] keeper" not in out
+    assert "  The Toll-keeper plays troll" in out
+
+
+def test_a_session_saved_before_the_first_duel_resumes(tmp_path):
+    """docs/isekai.md: an adventure's session saves before and after its duels. A save made
+    before any duel holds no duel; resuming it is no damaged save (DQ9006)."""
+    save = tmp_path / "toll.json"
+    first = deckquest("run", MISTFORD, "--seed", "1", "--agent", "human", "--save", save, stdin="save\n")
+    assert first.exit_code == 0 and "saved to" in first.stderr, first.output
+    rest = deckquest("run", MISTFORD, "--resume", save, "--agent", "first")
+    whole = deckquest("run", MISTFORD, "--seed", "1", "--agent", "first")
+    assert rest.exit_code == 0, rest.output
+    assert rest.stdout.splitlines()[-1] == whole.stdout.splitlines()[-1] == "Rin crosses the Mistford."
+
+
+TWO_DUELS = '''scenario "Two Challengers":
+    system isekai
+    players 1
+    reading stall 50
+
+pc rin "Rin":
+    deck "decks/green.txt"
+    critical "Forest" x3
+
+unit knight "Road Knight":
+    cost 2
+    range near
+    attack 2
+    hp 3
+    speed 2
+magic bolt "Bolt":
+    cost 1
+    speed 1
+    deal 2 damage to the opponent
+unit wolf "Grey Wolf":
+    cost 1
+    range near
+    attack 1
+    hp 2
+    speed 3
+deck road "Road":
+    main knight x50
+    skills bolt x50
+deck pack "Pack":
+    main wolf x50
+    skills bolt x50
+duelist ada "Ada" with pack
+duelist bo "Bo" with road
+
+start scene gate "Gate":
+    choice:
+        "Face Ada":
+            duel against ada:
+                victory:
+                    end victory "won"
+        "Face Bo":
+            duel against bo with road:
+                victory:
+                    end victory "won"
+    end defeat "lost"
+'''
+
+
+def test_the_sim_rates_each_seat_over_the_duels_it_played(tmp_path):
+    """A run's (last) duel seats the PC and one of two NPCs: each NPC's win rate counts the
+    duels it played, and every duelist is listed."""
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "green.txt").write_text("52 Forest\n8 Grizzly Bears\n")
+    script = tmp_path / "two.quest"
+    script.write_text(TWO_DUELS, encoding="utf-8")
+    result = deckquest("sim", script, "-n", 12, "--jobs", 1, "--json", tmp_path / "r.json")
+    assert result.exit_code == 0, result.output
+    section = json.loads((tmp_path / "r.json").read_text())["system"]
+    seats = section["seats"]
+    assert set(seats) == {"rin", "ada", "bo"}
+    assert seats["rin"]["games"] == section["duels"] == 12
+    assert seats["ada"]["games"] + seats["bo"]["games"] == 12 and seats["ada"]["games"] and seats["bo"]["games"]
+
+
+def test_a_duel_without_with_seats_the_pc_with_the_npcs_own_deck(tmp_path):
+    """language.md's form `duel against NPC:` (no `with DECK`): the NPC has a deck of Isekai
+    cards (I-1), and the PC plays a copy of it: Rin summons Ada's wolves, never a knight."""
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "green.txt").write_text("52 Forest\n8 Grizzly Bears\n")
+    script = tmp_path / "two.quest"
+    script.write_text(TWO_DUELS, encoding="utf-8")
+    out = deckquest("run", script, "--seed", 1, "--choose", "1").stdout
+    assert "Rin plays wolf" in out and "Rin plays knight" not in out, out
+
+
+def test_a_duelist_with_an_unknown_deck_is_one_error_not_two(tmp_path):
+    """I-1: a duelist whose deck is misspelt gets DQ4014 at the deck's name; the duels against
+    it do not add a DQ4018 "not a duelist" (it is declared, with a hint to declare it)."""
+    (tmp_path / "decks").mkdir()
+    (tmp_path / "decks" / "green.txt").write_text("52 Forest\\n8 Grizzly Bears\\n")
+    script = tmp_path / "two.quest"
+    script.write_text(TWO_DUELS.replace('duelist ada "Ada" with pack', 'duelist ada "Ada" with pakc'), encoding="utf-8")
+    result = deckquest("check", script)
+    assert result.exit_code == 1
+    assert "error[DQ4014]: unknown deck `pakc`" in result.stderr and "DQ4018" not in result.stderr, result.stderr
