@@ -204,7 +204,9 @@ class GrizzlyState:
         return seat * self.config.squares_per_player
 
     def bears_on(self, square: int) -> list[int]:
-        return [s for s in range(len(self.pos)) if square >= 0 and self.square_of(s) == square]
+        if square < 0:
+            return []  # a home corner is no square (G-R1)
+        return [s for s in range(len(self.pos)) if self.square_of(s) == square]
 
     def card(self, card_id: int) -> CardFacts:
         return self.facts[card_id]
@@ -723,10 +725,8 @@ def _cleanup(state: GrizzlyState, task: Task, rng: random.Random, events: Events
     """G-5: discard down to 3; damage wears off."""
     seat = state.active
     excess = len(state.hands[seat]) - state.config.hand_size
-    for other in range(len(state.damage)):
-        state.damage[other] = 0
-    for square in range(state.loop_length):
-        state.sq_damage[square] = 0
+    state.damage[:] = [0] * len(state.damage)
+    state.sq_damage[:] = [0] * len(state.sq_damage)
     if excess > 0:
         state.push(("discard", seat, excess, "cleanup"))
     return None
