@@ -117,11 +117,10 @@ class GreedyAgent:
     name = "greedy"
 
     def choose(self, state: GrizzlyState, decision: Decision, rng: random.Random) -> Hashable:
-        seat = state.seat_index(decision.actor)
-        handler = getattr(self, "_" + decision.kind.replace(" ", "_").replace("-", "_"), None)
+        handler = GREEDY_ANSWERS.get(decision.kind)
         if handler is None:
             return decision.actions[0]
-        return handler(state, seat, decision.actions)
+        return handler(self, state, state.seat_index(decision.actor), decision.actions)
 
     def _main(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
         for action in actions:
@@ -145,11 +144,13 @@ class GreedyAgent:
         """A dash of 5 or more that does not cost a lap bonus (G-7) and is not a spell worth
         keeping."""
         steps = state.facts[card_id].mana_value
+        if steps < 5:
+            return False
         length = state.loop_length
         passes_home = state.pos[seat] + steps > length if state.rules.corner \
             else state.pos[seat] + steps >= length
         castable = state.facts[card_id].castable_from_hand(state.rules.spells_all)
-        return steps >= 5 and not passes_home and (not castable or spell_value(state, seat, card_id) <= 1)
+        return not passes_home and (not castable or spell_value(state, seat, card_id) <= 1)
 
     def _co_op(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
         offers = [a for a in actions if a[0] == "offer"]
@@ -222,6 +223,15 @@ class GreedyAgent:
 
     def _scry(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
         return actions[0] if keep_value(state, seat, actions[0][1]) >= 1.5 else actions[1]
+
+
+# The decisions the greedy agent weighs, by kind; it answers any other with the first action.
+GREEDY_ANSWERS: dict[str, Callable[[GreedyAgent, GrizzlyState, int, Sequence[Any]], Any]] = {
+    "main": GreedyAgent._main, "co-op": GreedyAgent._co_op, "co-op answer": GreedyAgent._co_op_answer,
+    "flipped spell": GreedyAgent._flipped_spell, "target": GreedyAgent._target, "attach": GreedyAgent._attach,
+    "place": GreedyAgent._place, "discard": GreedyAgent._discard, "lap": GreedyAgent._lap,
+    "room": GreedyAgent._room, "scry": GreedyAgent._scry,
+}
 
 
 # --- seat policies ------------------------------------------------------------------------------

@@ -52,23 +52,16 @@ class CardFacts:
     attach_keywords: frozenset[str] = frozenset()
     skips_turn: bool = False  # G-21
     targeted: bool = False  # a spell ability names a target
-
-
-    @property
-    def is_creature(self) -> bool:
-        return "creature" in self.types
-
-    @property
-    def is_land(self) -> bool:
-        return "land" in self.types
+    # Read off the types once: the turn asks these of every card it meets.
+    is_creature: bool = False
+    is_land: bool = False
+    is_equipment: bool = False
+    listed_spell: bool = False  # G-6: an enchantment, artifact or sorcery (not a creature, not a land)
+    anthems: tuple[Effect, ...] = ()  # the statics that reach each creature they name
 
     @property
     def is_aura(self) -> bool:
         return "aura" in self.subtypes
-
-    @property
-    def is_equipment(self) -> bool:
-        return "equipment" in self.subtypes
 
     @property
     def is_permanent_spell(self) -> bool:
@@ -81,11 +74,7 @@ class CardFacts:
     def castable_from_hand(self, spells_all: bool) -> bool:
         """G-6 / G-R4: enchantments, artifacts and sorceries (equipment is an artifact); with
         ``reading spells all`` also creatures, instants and planeswalkers (sorcery speed)."""
-        if self.is_land:
-            return False
-        if self.types & {"enchantment", "artifact", "sorcery"} and "creature" not in self.types:
-            return True
-        return spells_all
+        return self.listed_spell or (spells_all and not self.is_land)
 
 
 def _int(stat: str | None) -> int:
@@ -116,13 +105,15 @@ def card_facts(card: Card) -> CardFacts:
         only = _ATTACHED_KEYWORDS.match(line.strip())
         if only:
             keywords |= _keyword_set(only.group(1))
+    types = frozenset(t.lower() for t in card.card_types)
+    subtypes = frozenset(s.lower() for s in card.subtypes)
     return CardFacts(
         name=card.name,
         mana_value=card.mana_value,
         power=_int(card.power),
         toughness=_int(card.toughness),
-        types=frozenset(t.lower() for t in card.card_types),
-        subtypes=frozenset(s.lower() for s in card.subtypes),
+        types=types,
+        subtypes=subtypes,
         colors=frozenset(card.colors),
         keywords=_combat_keywords(card),
         enters=tuple(by_timing.get("enters", ())),
@@ -136,6 +127,11 @@ def card_facts(card: Card) -> CardFacts:
         skips_turn=bool(_NO_UNTAP.search(card.oracle_text)),
         targeted=any(e.target.scope == "target" or e.kind == "fight" for a in by_timing.get("spell", ())
                      for e in a.effects + tuple(x for mode in a.modes for x in mode)),
+        is_creature="creature" in types,
+        is_land="land" in types,
+        is_equipment="equipment" in subtypes,
+        listed_spell=bool(types & {"enchantment", "artifact", "sorcery"}) and not types & {"creature", "land"},
+        anthems=tuple(effect for effect in statics if effect.target.scope == "each"),
     )
 
 

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from deckquest.systems.grizzly.state import Events, GrizzlyState
 
 FIRST = frozenset({"first strike", "double strike"})
+GREEN = frozenset({"G"})  # the bears' colour (G-1)
+PROTECTIONS = tuple((color, f"protection from {word}")
+                    for color, word in (("W", "white"), ("U", "blue"), ("B", "black"), ("R", "red"), ("G", "green")))
 
 
 def fighters(state: "GrizzlyState") -> list[tuple[Any, ...]]:
@@ -35,14 +38,14 @@ def combined(state: "GrizzlyState", refs: list[tuple[Any, ...]]) -> tuple[int, i
     for ref in refs:
         p, t, k = effects.stats(state, ref)
         power, toughness, keywords = power + p, toughness + t, keywords | k
-        colors |= state.facts[ref[2]].colors if ref[0] == "ally" else frozenset({"G"})
+        colors |= state.facts[ref[2]].colors if ref[0] == "ally" else GREEN
     return power, toughness, keywords, colors
 
 
 def _dealt(amount: int, source_colors: frozenset[str], victim_keywords: frozenset[str]) -> int:
     """Damage after protection from a colour of the source."""
-    for color, word in (("W", "white"), ("U", "blue"), ("B", "black"), ("R", "red"), ("G", "green")):
-        if color in source_colors and f"protection from {word}" in victim_keywords:
+    for color, protection in PROTECTIONS:
+        if color in source_colors and protection in victim_keywords:
             return 0
     return max(amount, 0)
 
@@ -92,9 +95,10 @@ def fight(state: "GrizzlyState", square: int, card_id: int, rng: random.Random, 
         ours, we_die, they_die = (0, 0, frozenset(), frozenset()), False, False
     seats = [ref[1] for ref in refs if ref[0] == "bear"]
     result = {(False, True): "win", (True, False): "lose", (True, True): "trade"}.get((we_die, they_die), "stand-off")
-    state.emit(events, "bears_fight", seat=state.seat_ids[state.active], card=state.name(card_id), square=square,
-               partner=state.seat_ids[state.partner] if state.partner >= 0 and state.partner in seats else None,
-               power=theirs[0], toughness=theirs[1], bears_power=ours[0], bears_toughness=ours[1], result=result)
+    if events is not None:  # a batch records no events: skip working out their fields
+        state.emit(events, "bears_fight", seat=state.seat_ids[state.active], card=state.name(card_id), square=square,
+                   partner=state.seat_ids[state.partner] if state.partner >= 0 and state.partner in seats else None,
+                   power=theirs[0], toughness=theirs[1], bears_power=ours[0], bears_toughness=ours[1], result=result)
     if we_die:  # G-11 (first, in a trade: G-12)
         for ref in refs:
             if ref[0] == "bear":

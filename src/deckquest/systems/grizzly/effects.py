@@ -86,7 +86,17 @@ def castable_targets(state: "GrizzlyState", seat: int, card_id: int) -> bool:
 
 
 def _has_target(state: "GrizzlyState", seat: int, effect: Effect) -> bool:
-    return all(candidates(state, seat, phrase, None) for phrase in _phrases(effect))
+    return all(has_candidate(state, seat, phrase) for phrase in _phrases(effect))
+
+
+def has_candidate(state: "GrizzlyState", controller: int, target: Target) -> bool:
+    """Whether a target phrase can name anything. A bear never leaves the game (G-11), so a
+    phrase naming a creature or a player with no condition always can: every main phase
+    lists spells (G-6) without listing their targets."""
+    if not target.conditions and (target.allows("creature") or target.allows("player")):
+        if target.controller != "opponent" or len(state.pos) > 1:
+            return True
+    return bool(candidates(state, controller, target, None))
 
 
 # --- abilities and effects -------------------------------------------------------------------
@@ -289,17 +299,16 @@ def resolve(state: "GrizzlyState", controller: int, effect: Effect, ref: tuple[A
     """One effect on one object (G-19 to G-26)."""
     kind = effect.kind
     if kind in IGNORED_KINDS or kind == "anthem":
-        state.emit(events, "effect", seat=state.seat_ids[controller], card=_source_name(state, card_id), effect=kind,
-                   target=describe(state, ref), ignored=True)
+        if events is not None:  # a batch records no events: skip naming the source and target
+            state.emit(events, "effect", seat=state.seat_ids[controller], card=_source_name(state, card_id),
+                       effect=kind, target=describe(state, ref), ignored=True)
         return
     amount = _amount(state, effect.amount, controller)
-    if kind == "pump":
+    if events is not None:
+        size = {"power": amount if effect.x_power else effect.power, "toughness": effect.toughness} \
+            if kind == "pump" else {"amount": amount}
         state.emit(events, "effect", seat=state.seat_ids[controller], card=_source_name(state, card_id), effect=kind,
-                   target=describe(state, ref), power=amount if effect.x_power else effect.power,
-                   toughness=effect.toughness)
-    else:
-        state.emit(events, "effect", seat=state.seat_ids[controller], card=_source_name(state, card_id), effect=kind,
-                   target=describe(state, ref), amount=amount)
+                   target=describe(state, ref), **size)
     if ref[0] == "player":
         state.last_player = ref[1]
         _on_player(state, controller, kind, ref[1], amount, effect, rng, events)
@@ -459,8 +468,8 @@ def creature_leaves(state: "GrizzlyState", square: int, how: str, rng: random.Ra
 def check_deaths(state: "GrizzlyState", killer: int, card_id: int, rng: random.Random, events: "Events") -> None:
     """State-based: a creature with lethal damage or toughness 0 or less dies."""
     for seat in range(len(state.pos)):
-        toughness = state.bear_stats(seat)[1]
-        if toughness <= 0 and (state.damage[seat] == 0 or "indestructible" not in state.bear_stats(seat)[2]):
+        _, toughness, keywords = state.bear_stats(seat)
+        if toughness <= 0 and (state.damage[seat] == 0 or "indestructible" not in keywords):
             state.bear_dies(seat, "damage" if state.damage[seat] else "toughness", card_id, events)
     for square in range(state.loop_length):
         if state.sq_up[square] and state.sq_card[square] >= 0:

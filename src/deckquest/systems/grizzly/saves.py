@@ -78,4 +78,5 @@ def load_game(config: GrizzlyConfig, table: CardTable, data: dict[str, Any]) -> 
     game.rooms = DUNGEONS[config.reading("dungeon")][1]
     for name in CHANGING:
         setattr(game, name, decode(data[name]))
+    game.anthems_seen = None
     return game

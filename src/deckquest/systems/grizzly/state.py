@@ -30,6 +30,7 @@ DIE_ODDS = (1 / 6,) * 6
 BEAR_POWER = BEAR_TOUGHNESS = 2  # G-1: each player is a Grizzly Bears (2/2)
 BEAR_COLORS = frozenset({"G"})
 BEAR_SUBTYPES = frozenset({"bear"})
+NO_KEYWORDS: frozenset[str] = frozenset()
 
 
 class GrizzlyState:
@@ -41,6 +42,7 @@ class GrizzlyState:
         "pos", "hands", "treasures", "counters", "damage", "auras", "equipped", "perms", "allies",
         "room", "skips", "pumps", "active", "round", "turns", "dashed", "cast_this_turn",
         "partner", "fight_square", "last_player", "tasks", "waiting", "pending", "result", "tally", "flips", "deaths",
+        "anthems_seen",
     )
 
     config: GrizzlyConfig
@@ -84,6 +86,8 @@ class GrizzlyState:
     tally: dict[str, int]  # Treasures by source, co-op offers and acceptances, dashes, lead changes
     flips: dict[int, int]  # card id -> times bears met it face up (G-8, G-R2)
     deaths: dict[int, int]  # card id -> bears it killed
+    # The anthems last read and the zones they were read from (``anthems``); never changed, only replaced:
+    anthems_seen: tuple[list[list[int]], list[list[int]], list[tuple[int, str, Any]]] | None
 
     # --- set-up (G-2, G-3) ---------------------------------------------------------------
 
@@ -140,13 +144,15 @@ class GrizzlyState:
                        "leader": -1}
         state.flips = {}
         state.deaths = {}
+        state.anthems_seen = None
         state._advance(rng, events)
         return state
 
     def clone(self) -> "GrizzlyState":
         other = GrizzlyState.__new__(GrizzlyState)
         for name in ("config", "rules", "table", "facts", "seat_ids", "rooms", "active", "round", "turns", "dashed",
-                     "cast_this_turn", "partner", "fight_square", "last_player", "waiting", "pending", "result"):
+                     "cast_this_turn", "partner", "fight_square", "last_player", "waiting", "pending", "result",
+                     "anthems_seen"):
             setattr(other, name, getattr(self, name))
         for name in ("library", "exile", "sq_card", "sq_up", "sq_damage", "sq_counters", "pos", "treasures",
                      "counters", "damage", "room", "skips", "pumps", "tasks"):
@@ -198,7 +204,9 @@ class GrizzlyState:
         return seat * self.config.squares_per_player
 
     def bears_on(self, square: int) -> list[int]:
-        return [s for s in range(len(self.pos)) if square >= 0 and self.square_of(s) == square]
+        if square < 0:
+            return []  # a home corner is no square (G-R1)
+        return [s for s in range(len(self.pos)) if self.square_of(s) == square]
 
     def card(self, card_id: int) -> CardFacts:
         return self.facts[card_id]
@@ -208,13 +216,17 @@ class GrizzlyState:
         per_counter = self.rules.counter_toughness
         power = BEAR_POWER + self.counters[seat]
         toughness = BEAR_TOUGHNESS + per_counter * self.counters[seat] - self.damage[seat]
-        keywords: frozenset[str] = frozenset()
-        for card_id in self.auras[seat] + self.equipped[seat]:
-            facts = self.facts[card_id]
-            power += facts.attach_power
-            toughness += facts.attach_toughness
-            keywords |= facts.attach_keywords
-        p, t, k = self._modifiers(("bear", seat), seat, BEAR_COLORS, BEAR_SUBTYPES)
+        keywords = NO_KEYWORDS
+        if self.auras[seat] or self.equipped[seat]:
+            for card_id in self.auras[seat] + self.equipped[seat]:
+                facts = self.facts[card_id]
+                power += facts.attach_power
+                toughness += facts.attach_toughness
+                keywords |= facts.attach_keywords
+        anthems = self.anthems()
+        if not anthems and not self.pumps:
+            return power, toughness, keywords
+        p, t, k = self._modifiers(anthems, ("bear", seat), seat, BEAR_COLORS, BEAR_SUBTYPES)
         return power + p, toughness + t, keywords | k
 
     def square_stats(self, square: int) -> tuple[int, int, frozenset[str]]:
@@ -223,37 +235,49 @@ class GrizzlyState:
         facts = self.facts[self.sq_card[square]]
         power = facts.power + self.sq_counters[square]
         toughness = facts.toughness + self.sq_counters[square] - self.sq_damage[square]
+        anthems = self.anthems()
+        if not anthems and not self.pumps:
+            return power, toughness, facts.keywords
         owners = self.bears_on(square)
-        p, t, k = self._modifiers(("square", square), owners[0] if owners else -1,
+        p, t, k = self._modifiers(anthems, ("square", square), owners[0] if owners else -1,
                                   facts.colors, facts.subtypes, facts.name)
         return power + p, toughness + t, facts.keywords | k
 
     def ally_stats(self, seat: int, card_id: int) -> tuple[int, int, frozenset[str]]:
         facts = self.facts[card_id]
-        p, t, k = self._modifiers(("ally", seat, card_id), seat, facts.colors, facts.subtypes, facts.name)
+        p, t, k = self._modifiers(self.anthems(), ("ally", seat, card_id), seat, facts.colors, facts.subtypes,
+                                  facts.name)
         return facts.power + p, facts.toughness + t, facts.keywords | k
 
-    def _modifiers(self, ref: tuple[Any, ...], controller: int, colors: frozenset[str],
-                   subtypes: frozenset[str], name: str = "") -> tuple[int, int, frozenset[str]]:
+    def _modifiers(self, anthems: list[tuple[int, str, Any]], ref: tuple[Any, ...], controller: int,
+                   colors: frozenset[str], subtypes: frozenset[str], name: str = "") -> tuple[int, int, frozenset[str]]:
+        """What pumps (G-18) and the anthems in play add to one creature."""
         power = toughness = 0
         keywords: set[str] = set()
         for pumped, p, t, k, _ in self.pumps:
             if pumped == ref:
                 power, toughness = power + p, toughness + t
                 keywords |= k
-        for seat, source, effect in self.anthems():
+        for seat, source, effect in anthems:
             if effects.anthem_reaches(effect, seat, controller, colors, subtypes, source == name):
                 power, toughness = power + effect.power, toughness + effect.toughness
                 keywords |= set(effect.keywords)
         return power, toughness, frozenset(keywords)
 
     def anthems(self) -> list[tuple[int, str, Any]]:
-        found = []
-        for seat, cards in enumerate(self.perms):
-            for card_id in cards + self.allies[seat]:
-                for effect in self.facts[card_id].statics:
-                    if effect.target.scope == "each":
-                        found.append((seat, self.facts[card_id].name, effect))
+        """Each anthem in play: (its controller, its card's name, the effect). Every creature's
+        stats ask this, and the permanents change seldom: the list is kept with copies of the
+        zones it was read from and read again only when they differ."""
+        if not any(self.perms) and not any(self.allies):
+            return []  # much of a game: every creature's stats are its own
+        seen = self.anthems_seen
+        if seen is not None and seen[0] == self.perms and seen[1] == self.allies:
+            return seen[2]
+        facts = self.facts
+        found = [(seat, facts[card_id].name, effect)
+                 for seat, cards in enumerate(self.perms) for card_id in cards + self.allies[seat]
+                 for effect in facts[card_id].anthems]
+        self.anthems_seen = ([list(cards) for cards in self.perms], [list(cards) for cards in self.allies], found)
         return found
 
 
@@ -414,8 +438,9 @@ def _turn_start(state: GrizzlyState, task: Task, rng: random.Random, events: Eve
     state.turns += 1
     state.dashed = state.cast_this_turn = False
     state.partner = state.fight_square = -1
-    state.emit(events, "turn", seat=state.seat_ids[seat], square=state.square_of(seat),
-               treasures=state.treasures[seat])
+    if events is not None:  # a batch records no events: skip working out their fields
+        state.emit(events, "turn", seat=state.seat_ids[seat], square=state.square_of(seat),
+                   treasures=state.treasures[seat])
     if not state.hands[seat]:
         state.draw(seat, 1, rng, events, "empty hand")
     state.push(("main", 1), ("arrive",), ("flip", 0), ("main", 2), ("end_step",), ("cleanup",), ("next_seat",))
@@ -427,12 +452,12 @@ def main_actions(state: GrizzlyState, phase: int) -> tuple[Hashable, ...]:
     with the roll or a dash (G-7); main 2 with ``end``."""
     seat = state.active
     hand = _distinct(state.hands[seat])
-    actions: list[Hashable] = [("roll",)] if phase == 1 else [("end",)]
-    if phase == 1:
-        actions += [("dash", card_id) for card_id in hand]
+    actions: list[Hashable] = [("roll",), *[("dash", card_id) for card_id in hand]] if phase == 1 else [("end",)]
     if not state.cast_this_turn:
         actions += [("cast", card_id) for card_id in hand if _castable(state, seat, card_id)]
-    actions += [("equip", card_id) for card_id in _distinct(state.perms[seat]) if state.facts[card_id].is_equipment]
+    if state.perms[seat]:
+        actions += [("equip", card_id) for card_id in _distinct(state.perms[seat])
+                    if state.facts[card_id].is_equipment]
     return tuple(actions)
 
 
@@ -484,7 +509,8 @@ def _move(state: GrizzlyState, task: Task, rng: random.Random, events: Events) -
         laps, state.pos[seat] = (total - 1) // length if total else 0, (total - 1) % length + 1 if total else 0
     else:
         laps, state.pos[seat] = divmod(total, length)
-    state.emit(events, "move", seat=state.seat_ids[seat], steps=steps, square=state.square_of(seat), laps=laps)
+    if events is not None:
+        state.emit(events, "move", seat=state.seat_ids[seat], steps=steps, square=state.square_of(seat), laps=laps)
     for _ in range(laps):
         state.emit(events, "lap_completed", seat=state.seat_ids[seat], bonus=not state.dashed)
         if not state.dashed:
@@ -593,9 +619,10 @@ def _flip(state: GrizzlyState, task: Task, rng: random.Random, events: Events) -
     if facts.is_creature:
         state.flips[card_id] = state.flips.get(card_id, 0) + 1
     state.sq_up[square] = facts.is_creature  # only a creature stands face up on a square
-    state.emit(events, "flip", seat=state.seat_ids[state.active], square=square, card=facts.name,
-               kind="creature" if facts.is_creature else "land" if facts.is_land else "spell",
-               power=facts.power if facts.is_creature else None, face_up_before=not flipped_now)
+    if events is not None:
+        state.emit(events, "flip", seat=state.seat_ids[state.active], square=square, card=facts.name,
+                   kind="creature" if facts.is_creature else "land" if facts.is_land else "spell",
+                   power=facts.power if facts.is_creature else None, face_up_before=not flipped_now)
     if facts.is_creature:
         tasks: list[Task] = []
         if flipped_now:  # G-9: its enters abilities trigger on the flip; "you" is the turn player
@@ -698,10 +725,8 @@ def _cleanup(state: GrizzlyState, task: Task, rng: random.Random, events: Events
     """G-5: discard down to 3; damage wears off."""
     seat = state.active
     excess = len(state.hands[seat]) - state.config.hand_size
-    for other in range(len(state.damage)):
-        state.damage[other] = 0
-    for square in range(state.loop_length):
-        state.sq_damage[square] = 0
+    state.damage[:] = [0] * len(state.damage)
+    state.sq_damage[:] = [0] * len(state.sq_damage)
     if excess > 0:
         state.push(("discard", seat, excess, "cleanup"))
     return None
