@@ -8,7 +8,7 @@ expert-rules 100-card library (scenarios/undermountain), each with every seat on
 and prints games/s per CPU-second (process time, which other processes on a shared machine
 do not distort) and wall clock, decisions per game; then runs/s of ``deckquest sim`` on the
 bundled script on one job (the run harness, triggers and report included; agent ``best``, sim's
-default, leaves the seats the script gives no agent to ``first``); and a cProfile
+default, gives the seats the script gives no agent to ``greedy``); and a cProfile
 of the engine's top functions by own time. The aim (issue 14) is 1,000 games/s per core. No timing assertion:
 this only prints.
 """
@@ -73,7 +73,7 @@ def main() -> None:
                   f"{decisions / args.games:.0f} decisions and {rounds / args.games:.1f} rounds a game; "
                   f"aim {AIM:,}: {'met' if args.games / cpu >= AIM else 'not met'}")
     script = ROOT / "sword_coast" / "sword_coast.quest"
-    for agent in sorted({args.agent, "random", "best"}):  # best, sim's default: the seats without one play first
+    for agent in sorted({args.agent, "random", "best"}):  # best, sim's default: the seats without one play greedy
         cpu = time.process_time()
         simulate(str(script), runs=args.games, jobs=1, agent=agent)
         cpu = time.process_time() - cpu
