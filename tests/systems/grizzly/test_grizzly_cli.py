@@ -138,3 +138,22 @@ def test_a_human_leaves_and_the_game_is_saved_and_resumed(tmp_path):
     assert "wins with 5 Treasures" in rest.stdout
     whole = deckquest("run", SWORD_COAST, "--seed", "8", "--agent", "human", stdin="1\n" * 3000)
     assert whole.stdout.rstrip().splitlines()[-1] == rest.stdout.rstrip().splitlines()[-1]
+
+
+def test_the_transcript_names_the_counter_its_reading_gives_g_r7(tmp_path):
+    """G-R7: 「+1カウンター」 is a +1/+1 counter (the default) or, with `reading counter
+    power`, a +1/+0 counter; the transcript and the JSONL say which the bears got."""
+    script = Path(SWORD_COAST).read_text(encoding="utf-8").replace(
+        "    reading home corner", "    reading home corner\n    reading counter power")
+    (tmp_path / "decks").mkdir()
+    for deck in (Path(SWORD_COAST).parent / "decks").iterdir():
+        (tmp_path / "decks" / deck.name).write_bytes(deck.read_bytes())
+    power = tmp_path / "power.quest"
+    power.write_text(script, encoding="utf-8")
+    text = deckquest("run", str(power), "--seed", "2", "--agent", "greedy").stdout
+    assert "bears get a +1/+0 counter" in text and "+1/+1 counter" not in text
+    jsonl = deckquest("run", str(power), "--seed", "2", "--agent", "greedy", "--format", "jsonl").stdout
+    counters = [json.loads(line) for line in jsonl.splitlines() if '"bear_counter"' in line]
+    assert counters and {event["counter"] for event in counters} == {"+1/+0"}
+    default = deckquest("run", SWORD_COAST, "--seed", "2", "--agent", "greedy").stdout
+    assert "bears get a +1/+1 counter" in default

@@ -129,7 +129,8 @@ def _win_bonus(state: "GrizzlyState", task: tuple[Any, ...], rng: random.Random,
     if not (seat == state.active and state.dashed):
         state.draw(seat, 1, rng, events, "win")
     state.counters[seat] += 1
-    state.emit(events, "bear_counter", seat=state.seat_ids[seat], counters=state.counters[seat], why="win")
+    state.emit(events, "bear_counter", seat=state.seat_ids[seat], counters=state.counters[seat], why="win",
+               counter=state.counter_kind)
     if seat == state.active:
         state.push(("place", seat, square))
     return None

@@ -303,6 +303,11 @@ class GrizzlyState:
             fields.setdefault("round", self.round)
             events.append(fields)
 
+    @property
+    def counter_kind(self) -> str:
+        """What 「+1カウンター」 is under the game's G-R7 reading: "+1/+1" or "+1/+0"."""
+        return "+1/+1" if self.rules.counter_toughness else "+1/+0"
+
     def name(self, card_id: int) -> str:
         return self.facts[card_id].name
 
@@ -541,7 +546,8 @@ def _answer_lap(state: GrizzlyState, task: Task, action: Any, rng: random.Random
 
 def _add_counter(state: GrizzlyState, seat: int, why: str, events: Events) -> None:
     state.counters[seat] += 1
-    state.emit(events, "bear_counter", seat=state.seat_ids[seat], counters=state.counters[seat], why=why)
+    state.emit(events, "bear_counter", seat=state.seat_ids[seat], counters=state.counters[seat], why=why,
+               counter=state.counter_kind)
 
 
 def next_rooms(state: GrizzlyState, seat: int) -> tuple[int, ...]:

@@ -62,7 +62,7 @@ LINES: dict[str, Line] = {
     "lap_completed": lambda e, who: f"  {who(e['seat'])} passes home" + ("." if e["bonus"] else " (a dash: no lap bonus)."),
     "treasure_gained": lambda e, who: f"  {who(e['seat'])} gains a Treasure ({e['source']}): {e['treasures']}.",
     "treasure_lost": lambda e, who: f"  {who(e['seat'])} loses a Treasure to {e['card']}: {e['treasures']}.",
-    "bear_counter": lambda e, who: f"  {who(e['seat'])}'s bears get a +1/+1 counter ({e['why']}): {e['counters']}.",
+    "bear_counter": lambda e, who: f"  {who(e['seat'])}'s bears get a {e.get('counter', '+1/+1')} counter ({e['why']}): {e['counters']}.",
     "venture": lambda e, who: f"  {who(e['seat'])} ventures into {e['room']}" + (f" ({e['note']})." if e["note"] else "."),
     "co_op": _co_op,
     "flip": _flip,
