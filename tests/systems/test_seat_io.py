@@ -77,6 +77,16 @@ def test_a_resumed_games_transcript_names_the_seats_as_the_uninterrupted_one(tmp
     whole = CliRunner().invoke(main, ["run", str(SWORD_COAST), "--seed", "8", "--agent", "human"], input="1\n" * 3000)
     resumed = _turn_lines(rest.stdout)
     assert resumed and resumed == _turn_lines(whole.stdout)[-len(resumed):]
+    assert f"resuming {save}: " in rest.stderr and "scene" not in rest.stderr  # a whole game has no scenes
+
+
+def test_explore_says_a_whole_game_is_for_sim_not_a_search():
+    """`sim --explore` searches a scenario's choices, checks and battles; a whole game (G-5:
+    the seats decide every turn) has none, and a report of "0 of 0 alternatives, no dead
+    ends" would mislead: it is a usage error naming what to run instead."""
+    result = CliRunner().invoke(main, ["sim", str(SWORD_COAST), "--explore"])
+    assert result.exit_code == 2
+    assert "whole game of Grizzly Bears' Adventure" in result.output and "`deckquest sim` without --explore" in result.output
 
 
 def test_save_typed_in_an_isekai_duel_saves_it_and_resume_plays_on(tmp_path):

@@ -146,8 +146,11 @@ def _play(scenario: Scenario, *, party: str | None, seed: int, agent: str | None
         if run.script_changes:
             _note(_("the script changed since the save ({changes}), not where the run stands: resuming with the "
                     "script as it is now", changes=run.script_changes))
-        _note(_("resuming {save}: scene `{scene}`, {steps} steps in", save=resume, scene=run.state.scene,
-                steps=run.state.steps))
+        if program.whole_game:  # a whole game has no scenes: where it stands is in its own state
+            _note(_("resuming {save}: {steps} steps in", save=resume, steps=run.state.steps))
+        else:
+            _note(_("resuming {save}: scene `{scene}`, {steps} steps in", save=resume, scene=run.state.scene,
+                    steps=run.state.steps))
     else:
         run = Run(program, agent_object, random.Random(seed), record=False, listener=listener,
                   max_steps=max_steps, seed=seed)
