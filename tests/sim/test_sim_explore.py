@@ -284,3 +284,24 @@ def test_explore_and_sim_agree_on_the_ashen_abbey():
     report = explore(path)
     assert report.unreached_lines == [] and report.never_taken == []
     assert line_of(path, 'end defeat "The Saint claims') not in report.unreached_lines
+
+
+def test_a_counter_that_grows_round_a_loop_does_not_make_every_trip_a_new_situation(tmp_path):
+    """A counter the conditions only compare with numbers counts, in a situation, as its side
+    of each number: `trips` grows on every trip round the loop, so with its bare value each
+    trip was a new situation with every option untried again, and the search ran to its
+    limit. Here the search ends by itself, having reached every line."""
+    script = write_script(tmp_path, "loop.quest", """counter trips
+start scene hub "The Hub":
+    trips += 1
+    choice:
+        "Walk round again":
+            -> hub
+        "Rest" if trips >= 3:
+            end victory "Rested at last."
+        "Give up":
+            end defeat "Gave up."
+""")
+    report = explore(script, max_runs=400)
+    assert report.complete and report.runs < 50
+    assert report.unreached_lines == [] and report.never_taken == []

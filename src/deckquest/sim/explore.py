@@ -39,6 +39,7 @@ errors, lines no run reached, and alternatives never available.
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
@@ -199,6 +200,7 @@ class Explorer:
         self.battle_outcome: str | None = None  # what the last battle played ended in
         self.battle_misses: Counter = Counter()  # (battle key, outcome) -> searches that failed
         self.read_flags, self.read_counters = _condition_names(program)
+        self.thresholds = _counter_thresholds(program, self.read_counters)
         self.degrees = _degree_variants(program)  # (success, degree) pairs worth forcing
         self.lines = {(file, line) for file, line in self.map.statement_lines() if file == self.map.main_file}
         self.alternatives = self._alternatives()
@@ -331,10 +333,15 @@ class Explorer:
 
     def _situation(self, run: Run) -> tuple:
         """What the script's conditions can read at a decision, bar the PCs' numbers: the
-        scene, the flags and counters some condition reads, and the PCs' statuses."""
+        scene, the flags and counters some condition reads, and the PCs' statuses. A counter
+        that conditions only compare with numbers counts as where it stands among them
+        (``_near``): a counter that grows on every trip round a loop would otherwise make each
+        trip a new situation, and the search would not end before its limit."""
         state = run.state
+        counters = state.counters
         return (state.scene, tuple([state.flags[name] for name in self.read_flags]),
-                tuple([state.counters[name] for name in self.read_counters]),
+                tuple([counters[name] if numbers is None else _near(counters[name], numbers)
+                       for name, numbers in self.thresholds]),
                 tuple([pc.status for pc in state.pcs.values()]))
 
     def _decide(self, run: Run, key, alternatives: list, pick_default, mark: bool = True, variants=()):
@@ -474,6 +481,40 @@ def _condition_names(program: Program) -> tuple[tuple[str, ...], tuple[str, ...]
     scenario = program.scenario
     return (tuple(name for name in scenario.flags if name in names),
             tuple(name for name in scenario.counters if name in names))
+
+
+NEAR = 3  # steps from a number a condition compares a counter with that situations tell apart
+
+
+def _near(value: int, numbers: tuple[int, ...]) -> tuple:
+    """Where ``value`` stands among the sorted ``numbers`` its conditions compare it with: which
+    gap it is in, and how far from each end of it, up to ``NEAR`` steps. Every condition reads
+    the same of two values with the same answer, and a count up to (or down to) a number
+    still meets a new situation at each of its last steps."""
+    gap = bisect_left(numbers, value)
+    if gap < len(numbers) and numbers[gap] == value:
+        return (gap, 0, 0)
+    below = min(value - numbers[gap - 1], NEAR) if gap else None
+    above = min(numbers[gap] - value, NEAR) if gap < len(numbers) else None
+    return (gap, below, above)
+
+
+def _counter_thresholds(program: Program, counters: tuple[str, ...]) -> tuple[tuple[str, tuple[int, ...] | None], ...]:
+    """Each counter some condition reads, with the numbers the conditions compare it with;
+    None when a condition compares it with anything else (another counter, a PC's life).
+    0 is always among them, for a condition that reads a counter as true when not 0."""
+    numbers: dict[str, set[int] | None] = {name: {0} for name in counters}
+    for expr in _condition_parts(program):
+        if not isinstance(expr, ast.Compare):
+            continue
+        for side, other in ((expr.left, expr.right), (expr.right, expr.left)):
+            if isinstance(side, ast.Var) and side.name in numbers:
+                found = numbers[side.name]
+                if found is not None and isinstance(other, ast.IntLit):
+                    found.add(other.value)
+                else:
+                    numbers[side.name] = None
+    return tuple((name, None if found is None else tuple(sorted(found))) for name, found in numbers.items())
 
 
 def _degree_variants(program: Program) -> tuple[tuple[bool, int], ...]:
