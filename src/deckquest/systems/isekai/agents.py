@@ -125,8 +125,8 @@ class GreedyAgent:
             card = cards[index]
             if card.kind == UNIT:
                 units.append((_value(card), mana, action))
-            elif target is None:
-                continue
+            elif units or target is None:
+                continue  # a unit to play comes before removal and damage
             elif target[0] == "unit":
                 if target in aimed:
                     continue

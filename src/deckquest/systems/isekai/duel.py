@@ -621,13 +621,13 @@ class DuelState:
         for _ in range(mana):
             me.main.insert(0, me.mana.pop(0))
         rest = cost - mana
-        if rest:
-            counts = dict(_counts(me.skill))
-            for _ in range(rest):
-                card = max(counts, key=lambda c: (counts[c], -c))
-                counts[card] -= 1
-                me.skill.remove(card)
-                me.exile_skill.append(card)
+        skill = me.skill
+        for _ in range(rest):
+            names = sorted(set(skill))
+            copies = [skill.count(card) for card in names]
+            card = names[copies.index(max(copies))]  # the most copies; of equals, the first name
+            skill.remove(card)
+            me.exile_skill.append(card)
         return rest
 
     def _close_chain(self, events: EVENTS) -> None:
@@ -636,9 +636,10 @@ class DuelState:
         while self.chain and self.result is None:
             chain = self.chain
             pick = len(chain) - 1 if self.rules.answers_lifo else 0
-            fastest = max(range(len(chain)), key=lambda j: (chain[j][3], j))
-            if chain[fastest][3] >= chain[pick][3] + 2:
-                pick = fastest
+            if len(chain) > 1:  # one waiting card is the one to resolve
+                fastest = max(range(len(chain)), key=lambda j: (chain[j][3], j))
+                if chain[fastest][3] >= chain[pick][3] + 2:
+                    pick = fastest
             seat, card, target, _speed, from_skill = chain.pop(pick)
             self._resolve(seat, card, target, from_skill, events)
 
