@@ -214,7 +214,7 @@ class DuelState:
         if self.phase == "deal":
             return self._deal_decision()
         if self._legal is None:
-            self._legal = Decision(self.seats[self._actor()], self._kind(), tuple(self._actions()))
+            self._legal = self._listed()
         return self._legal
 
     def apply(self, action: Hashable, rng: random.Random, events: EVENTS = None) -> None:
@@ -301,20 +301,6 @@ class DuelState:
     def card(self, card_id: str) -> CardDef:
         return self.cards[self.ids[card_id]]
 
-    def _actor(self) -> int:
-        if self.reveals:
-            return int(self.reveals[0][0])
-        if self.extra is not None:
-            return self.extra[0]
-        return self.right
-
-    def _kind(self) -> str:
-        if self.reveals:
-            return str(self.reveals[0][2])
-        if self.extra is not None:
-            return "extra"
-        return "answer" if self.declaration is not None else "right"
-
     # ------------------------------------------------------------------ setup (I-3)
 
     def _deal_decision(self) -> Decision:
@@ -344,17 +330,21 @@ class DuelState:
 
     # ------------------------------------------------------------------ legal actions
 
-    def _actions(self) -> list[Hashable]:
+    def _listed(self) -> Decision:
+        """The decision now: whose it is (a reveal's or an I-15 further attack's seat before
+        the right's holder), its kind and its legal actions."""
         if self.reveals:
-            return self._reveal_actions()
+            item = self.reveals[0]
+            return Decision(self.seats[item[0]], str(item[2]), tuple(self._reveal_actions()))
         if self.extra is not None:
             seat, uid, speed = self.extra
             unit = self.unit(uid)
             assert unit is not None
-            return [("attack", uid, target) for target in self._attack_targets(seat, unit.range, speed)] + [END]
+            attacks = [("attack", uid, target) for target in self._attack_targets(seat, unit.range, speed)]
+            return Decision(self.seats[seat], "extra", (*attacks, END))
         if self.declaration is not None:
-            return self._answer_actions()
-        return self._right_actions()
+            return Decision(self.seats[self.right], "answer", tuple(self._answer_actions()))
+        return Decision(self.seats[self.right], "right", tuple(self._right_actions()))
 
     def _right_actions(self) -> list[Hashable]:
         seat = self.right
