@@ -75,9 +75,14 @@ class GreedyAgent:
         scored: list[tuple[int, int, Hashable]] = []
         powers: dict[Any, tuple[int, int]] = {}
         stalling = 2 * state.quiet > state.rules.stall  # half the I-R6 limit gone without damage
-        for index, action in enumerate(_tuples(actions)):
-            if action[0] != "attack":
-                continue
+        moves = _tuples(actions)
+        units = state.units
+        end = len(moves) - (moves[-1][0] != "attack")  # the attacks close the list, before an extra's ("end",)
+        start = end
+        while start and moves[start - 1][0] == "attack":
+            start -= 1
+        for index in range(start, end):
+            action = moves[index]
             _, attacker, target = action
             if attacker not in powers:
                 powers[attacker] = _power(state, seat, attacker)
@@ -92,11 +97,10 @@ class GreedyAgent:
                                                       if unit.speed >= speed)):
                     scored.append((10 + landing, -index, action))
             else:
-                unit = state.unit(target[1])
-                assert unit is not None
+                unit = units[target[1]]
                 kills = power >= unit.hp - unit.damage + unit.shield
-                safe = speed - unit.speed >= 2 or isinstance(attacker, str) or unit.attack < _hp_left(state, attacker)
-                if kills and safe:
+                if kills and (speed - unit.speed >= 2 or isinstance(attacker, str)
+                              or unit.attack < _hp_left(state, attacker)):  # safe: the attacker survives
                     scored.append((5 + unit.attack, -index, action))
         if not scored:
             return None, False
@@ -109,20 +113,29 @@ class GreedyAgent:
         units: list[tuple[int, int, Hashable]] = []
         removal: list[tuple[int, int, Hashable]] = []
         burn: list[tuple[int, int, Hashable]] = []
-        most_mana = {action[1:4]: action for action in _tuples(actions) if action[0] == "play"}  # per card and target
+        most_mana: dict[tuple[Any, ...], tuple[Any, ...]] = {}  # per card and target
+        for action in _tuples(actions):
+            if action[0] != "play":
+                break  # a right lists its plays first (DuelState._right_actions)
+            most_mana[action[1:4]] = action
+        cards, ids, damages, units_by_id = state.cards, state.ids, state.damages, state.units
         for action in most_mana.values():
             _, _source, card_id, target, mana = action
-            card = state.card(card_id)
+            index = ids[card_id]
+            card = cards[index]
             if card.kind == UNIT:
                 units.append((_value(card), mana, action))
-            elif target is not None and target not in aimed and target[0] == "unit" and _kills(state, card, target[1], seat):
-                unit = state.unit(target[1])
-                assert unit is not None
-                removal.append((unit.attack + unit.hp, mana, action))
-            elif target is not None and target[0] == "player" and target[1] != state.seats[seat]:
-                damage = sum(e.amount for e in card.effects if e.verb == DAMAGE)
-                if damage:
-                    burn.append((damage, mana, action))
+            elif units or target is None:
+                continue  # a unit to play comes before removal and damage
+            elif target[0] == "unit":
+                if target in aimed:
+                    continue
+                unit = units_by_id.get(target[1])
+                damage = damages[index]
+                if unit is not None and unit.owner != seat and 0 < damage >= unit.hp - unit.damage + unit.shield:
+                    removal.append((unit.attack + unit.hp, mana, action))  # it kills (as _kills)
+            elif target[1] != state.seats[seat] and damages[index]:
+                burn.append((damages[index], mana, action))
         if units:
             return max(units)[2]
         if removal:

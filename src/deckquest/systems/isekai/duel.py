@@ -34,6 +34,7 @@ REACH = {"near": ("near",), "middle": ("near", "middle"), "far": ("near", "middl
 EVENTS = list[dict[str, Any]] | None
 
 PASS, CHARGE, DEFEND, DECLINE, END = ("pass",), ("charge",), ("defend",), ("decline",), ("end",)
+NO_TARGET: list[tuple[str, Any] | None] = [None]  # a card that asks for no target (never changed)
 PILES = ("main", "skill", "hand", "mana", "exile_main", "exile_skill", "exile_up")  # a player's card lists
 
 
@@ -164,6 +165,10 @@ class DuelState:
         self.cards = tuple(cards)
         self.ids = {card.id: index for index, card in enumerate(self.cards)}
         self.aims = tuple(card.target for card in self.cards)  # each card's target kind, worked out once
+        # what listing a card's plays reads, worked out once: (id, speed, cost, target kind)
+        self.plays = tuple((card.id, card.speed, card.cost, card.target) for card in self.cards)
+        # each card's damage in all, which the greedy agent weighs
+        self.damages = tuple(sum(e.amount for e in card.effects if e.verb == DAMAGE) for card in self.cards)
         self.seats = seats
         self.names = names or seats  # the duelists' display names
         self.decks = deck_ids  # the decks' ids, for reports
@@ -188,7 +193,7 @@ class DuelState:
         # what happened, for batch reports: interrupts (I-9), Reversals (I-18), attacks the
         # target was too slow to answer (I-15), further attacks (I-15)
         self.tally = {"interrupts": 0, "reversals": 0, "speed_locked": 0, "extra_attacks": 0}
-        self._legal: tuple[Hashable, ...] | None = None
+        self._legal: Decision | None = None  # the decision of this state, listed once
 
     # ------------------------------------------------------------------ the step API
 
@@ -209,8 +214,8 @@ class DuelState:
         if self.phase == "deal":
             return self._deal_decision()
         if self._legal is None:
-            self._legal = tuple(self._actions())
-        return Decision(self.seats[self._actor()], self._kind(), self._legal)
+            self._legal = self._listed()
+        return self._legal
 
     def apply(self, action: Hashable, rng: random.Random, events: EVENTS = None) -> None:
         self._legal = None
@@ -296,20 +301,6 @@ class DuelState:
     def card(self, card_id: str) -> CardDef:
         return self.cards[self.ids[card_id]]
 
-    def _actor(self) -> int:
-        if self.reveals:
-            return int(self.reveals[0][0])
-        if self.extra is not None:
-            return self.extra[0]
-        return self.right
-
-    def _kind(self) -> str:
-        if self.reveals:
-            return str(self.reveals[0][2])
-        if self.extra is not None:
-            return "extra"
-        return "answer" if self.declaration is not None else "right"
-
     # ------------------------------------------------------------------ setup (I-3)
 
     def _deal_decision(self) -> Decision:
@@ -339,17 +330,21 @@ class DuelState:
 
     # ------------------------------------------------------------------ legal actions
 
-    def _actions(self) -> list[Hashable]:
+    def _listed(self) -> Decision:
+        """The decision now: whose it is (a reveal's or an I-15 further attack's seat before
+        the right's holder), its kind and its legal actions."""
         if self.reveals:
-            return self._reveal_actions()
+            item = self.reveals[0]
+            return Decision(self.seats[item[0]], str(item[2]), tuple(self._reveal_actions()))
         if self.extra is not None:
             seat, uid, speed = self.extra
             unit = self.unit(uid)
             assert unit is not None
-            return [("attack", uid, target) for target in self._attack_targets(seat, unit.range, speed)] + [END]
+            attacks = [("attack", uid, target) for target in self._attack_targets(seat, unit.range, speed)]
+            return Decision(self.seats[seat], "extra", (*attacks, END))
         if self.declaration is not None:
-            return self._answer_actions()
-        return self._right_actions()
+            return Decision(self.seats[self.right], "answer", tuple(self._answer_actions()))
+        return Decision(self.seats[self.right], "right", tuple(self._right_actions()))
 
     def _right_actions(self) -> list[Hashable]:
         seat = self.right
@@ -358,10 +353,12 @@ class DuelState:
         actions.append(PASS)
         if me.main:
             actions.append(CHARGE)
+        plays = self.plays
         for card, count in _counts(me.mana):
-            actions.extend(("take", self.cards[card].id, k) for k in range(1, count + 1))
-        for card in _distinct(me.exile_skill):
-            actions.append(("restore", self.cards[card].id))
+            card_id = plays[card][0]
+            actions.extend([("take", card_id, k) for k in range(1, count + 1)])
+        if me.exile_skill:
+            actions.extend([("restore", plays[card][0]) for card in sorted(set(me.exile_skill))])
         actions.extend(self._attacks(seat))
         return actions
 
@@ -376,12 +373,13 @@ class DuelState:
                 actions.append(DEFEND)
             if declaration.target < 0 and not declaration.blocked:
                 # I-11: a blocker at least as fast as the attack; summoned at once: 1 more mana
-                actions.extend(("block", unit.uid) for unit in me.field if unit.speed >= declaration.speed)
+                speed = declaration.speed
+                actions.extend([("block", unit.uid) for unit in me.field if unit.speed >= speed])
                 for card in _distinct(me.hand):
                     definition = self.cards[card]
-                    if definition.kind == UNIT and definition.speed >= declaration.speed:
-                        actions.extend(("summon", definition.id, mana)
-                                       for mana in self._splits(me, definition.cost + 1, False) if mana >= 1)
+                    if definition.kind == UNIT and definition.speed >= speed:
+                        actions.extend([("summon", definition.id, mana)
+                                        for mana in self._splits(me, definition.cost + 1, False) if mana >= 1])
             actions.extend(self._plays(seat, declaration.speed))  # I-14
         else:
             actions.extend(self._plays(seat, 0))
@@ -395,41 +393,54 @@ class DuelState:
 
     def _plays(self, seat: int, least_speed: int) -> list[Hashable]:
         """Cards ``seat`` may play now from hand or skill deck (I-5, I-7, I-R4), at least
-        ``least_speed`` fast (I-14), aimed only where I-16's locks allow."""
+        ``least_speed`` fast (I-14), aimed only where I-16's locks allow. Cards of one target
+        kind and speed share their targets, worked out once per listing."""
         me = self.players[seat]
         found: list[Hashable] = []
-        sources: list[tuple[str, list[int]]] = [("hand", _distinct(me.hand))]
-        if me.skill:
-            sources.append(("skill", _distinct(me.skill) if self.rules.skill_chosen else [me.skill[-1]]))
+        skill = me.skill
+        sources: list[tuple[str, list[int], int]] = [("hand", sorted(set(me.hand)), len(skill))]
+        if skill:
+            sources.append(("skill", sorted(set(skill)) if self.rules.skill_chosen else [skill[-1]], len(skill) - 1))
         mana_cards = len(me.mana)
-        for source, cards in sources:
-            skill_cards = len(me.skill) - (source == "skill")
+        plays = self.plays
+        shared: dict[tuple[str, int], list[tuple[str, Any] | None]] = {}
+        for source, cards, skill_cards in sources:
             for card in cards:
-                definition = self.cards[card]
-                speed, cost = definition.speed, definition.cost
+                card_id, speed, cost, aim = plays[card]
                 if speed < least_speed:
                     continue
                 least = cost - skill_cards if cost > skill_cards else 0  # I-7: the mana cards it may take
                 most = cost if cost < mana_cards else mana_cards
                 if least > most:
                     continue
-                card_id = definition.id
-                for target in self._targets(seat, card, speed):
-                    for mana in range(least, most + 1):
-                        found.append(("play", source, card_id, target, mana))
+                if not aim:
+                    targets: list[tuple[str, Any] | None] = NO_TARGET
+                else:
+                    targets = shared.get((aim, speed))  # type: ignore[assignment]
+                    if targets is None:
+                        targets = shared[aim, speed] = self._targets(seat, card, speed)
+                if least == most:
+                    found.extend([("play", source, card_id, target, least) for target in targets])
+                else:
+                    found.extend([("play", source, card_id, target, mana)
+                                  for target in targets for mana in range(least, most + 1)])
         return found
 
     def _targets(self, seat: int, card: int, speed: int) -> list[tuple[str, Any] | None]:
+        """What ``card`` may aim at: a player, or a unit I-16's lock allows (after the
+        opponent's action aimed at a unit, only as fast an action may follow)."""
         kind = self.aims[card]
         if not kind:
-            return [None]
+            return NO_TARGET
         if kind == OPPONENT:
             return [("player", self.seats[1 - seat])]
         if kind == YOU:
             return [("player", self.seats[seat])]
-        owners = {ANY_UNIT: (seat, 1 - seat), YOUR_UNIT: (seat,), ENEMY_UNIT: (1 - seat,)}[kind]
-        return [("unit", unit.uid) for owner in owners for unit in self.players[owner].field
-                if _may_target(unit, seat, speed)]
+        players = self.players
+        fields = (players[1 - seat].field if kind == ENEMY_UNIT else players[seat].field if kind == YOUR_UNIT
+                  else players[seat].field + players[1 - seat].field)  # ANY_UNIT: one's own first
+        return [("unit", unit.uid) for unit in fields
+                if unit.lock_seat < 0 or unit.lock_seat == seat or speed >= unit.lock_speed]
 
     def _attacks(self, seat: int) -> list[Hashable]:
         """I-6 option 4: each unit (and the duelist, I-R3) against each target in reach."""
@@ -437,22 +448,24 @@ class DuelState:
         reachable: dict[tuple[str, int], list[tuple[str, Any]]] = {}  # units of one range and speed share targets
         for unit in self.players[seat].field:
             key = (unit.range, unit.speed)
-            if key not in reachable:
-                reachable[key] = self._attack_targets(seat, unit.range, unit.speed)
-            found.extend(("attack", unit.uid, target) for target in reachable[key])
+            targets = reachable.get(key)
+            if targets is None:
+                targets = reachable[key] = self._attack_targets(seat, unit.range, unit.speed)
+            uid = unit.uid
+            found.extend([("attack", uid, target) for target in targets])
         me = self.players[seat]
-        if self.rules.player_attacks and me.attack > 0:
-            found.extend(("attack", self.seats[seat], target) for target in self._attack_targets(seat, me.range, me.speed))
+        if me.attack > 0 and self.rules.player_attacks:
+            name = self.seats[seat]
+            found.extend([("attack", name, target) for target in self._attack_targets(seat, me.range, me.speed)])
         return found
 
     def _attack_targets(self, seat: int, reach: str, speed: int) -> list[tuple[str, Any]]:
         """I-10: near reaches near, middle reaches near and middle, far reaches all; the duelist
-        can always be attacked."""
-        targets: list[tuple[str, Any]] = [("player", self.seats[1 - seat])]
+        can always be attacked. I-16's locks as in ``_targets``."""
         ranges = REACH[reach]
-        targets.extend(("unit", unit.uid) for unit in self.players[1 - seat].field
-                       if unit.range in ranges and _may_target(unit, seat, speed))
-        return targets
+        return [("player", self.seats[1 - seat])] + [
+            ("unit", unit.uid) for unit in self.players[1 - seat].field
+            if unit.range in ranges and (unit.lock_seat < 0 or unit.lock_seat == seat or speed >= unit.lock_speed)]
 
     def _reveal_actions(self) -> list[Hashable]:
         seat, damage, stage, eligible = self.reveals[0]
@@ -598,13 +611,13 @@ class DuelState:
         for _ in range(mana):
             me.main.insert(0, me.mana.pop(0))
         rest = cost - mana
-        if rest:
-            counts = dict(_counts(me.skill))
-            for _ in range(rest):
-                card = max(counts, key=lambda c: (counts[c], -c))
-                counts[card] -= 1
-                me.skill.remove(card)
-                me.exile_skill.append(card)
+        skill = me.skill
+        for _ in range(rest):
+            names = sorted(set(skill))
+            copies = [skill.count(card) for card in names]
+            card = names[copies.index(max(copies))]  # the most copies; of equals, the first name
+            skill.remove(card)
+            me.exile_skill.append(card)
         return rest
 
     def _close_chain(self, events: EVENTS) -> None:
@@ -613,9 +626,10 @@ class DuelState:
         while self.chain and self.result is None:
             chain = self.chain
             pick = len(chain) - 1 if self.rules.answers_lifo else 0
-            fastest = max(range(len(chain)), key=lambda j: (chain[j][3], j))
-            if chain[fastest][3] >= chain[pick][3] + 2:
-                pick = fastest
+            if len(chain) > 1:  # one waiting card is the one to resolve
+                fastest = max(range(len(chain)), key=lambda j: (chain[j][3], j))
+                if chain[fastest][3] >= chain[pick][3] + 2:
+                    pick = fastest
             seat, card, target, _speed, from_skill = chain.pop(pick)
             self._resolve(seat, card, target, from_skill, events)
 
@@ -1009,11 +1023,6 @@ class DuelState:
         return self.seats[seat] if uid < 0 else f"{self._unit_card(uid)}#{uid}"
 
 
-def _may_target(unit: Unit, seat: int, speed: int) -> bool:
-    """I-16: after the opponent's action aimed at a unit, only as fast an action may follow."""
-    return unit.lock_seat < 0 or unit.lock_seat == seat or speed >= unit.lock_speed
-
-
 def _distinct(cards: list[int]) -> list[int]:
     """Each card once, in order of index: one action per name, not per copy."""
     return sorted(set(cards))
@@ -1021,10 +1030,7 @@ def _distinct(cards: list[int]) -> list[int]:
 
 def _counts(cards: list[int]) -> list[tuple[int, int]]:
     """(card, copies) in order of the card's index: one action per name, not per copy."""
-    found: dict[int, int] = {}
-    for card in cards:
-        found[card] = found.get(card, 0) + 1
-    return sorted(found.items())
+    return [(card, cards.count(card)) for card in sorted(set(cards))]
 
 
 def new_duel(duelists: Sequence[Duelist], cards: CardSet, rules: Rules | None = None) -> DuelState:
