@@ -435,3 +435,52 @@ def test_a_duel_run_saved_mid_duel_resumes_exactly(tmp_path):
     resumed = load_run(program, tmp_path / "duel.json", make_agent("random"))
     assert resumed.state.game.to_data() == run.state.game.to_data()
     assert resumed.run().events == whole[len(run.events):]
+
+
+def _play_out(first: Deck, second: Deck, cards, rules: Rules, seed: int) -> dict:
+    """A whole duel between random agents through the step API, chance drawn from one Random."""
+    from deckquest.engine.game import draw_chance
+    from deckquest.systems.isekai.agents import RandomAgent
+
+    state = new_duel((Duelist("a", "A", first), Duelist("b", "B", second)), cards, rules)
+    agents = {"a": RandomAgent(), "b": RandomAgent()}
+    rng = random.Random(seed)
+    while not (decision := state.decision()).over:
+        action = draw_chance(decision, rng) if decision.actor == CHANCE else agents[decision.actor].choose(
+            state, decision, rng)
+        state.apply(action, rng, [])
+    return state.outcome()
+
+
+def test_a_restore_or_take_whose_card_a_waiting_move_took_away_is_a_pass_i_6_i_5():
+    """I-6's options 2 and 3 name a card (take it from the mana zone, restore it from the
+    exile); I-5: the waiting cards resolve first when the right is used so. A `move 2 cards
+    from your exile to your skill deck` among them may take the very card: the option then
+    does what is left to do (a pass), where it raised ValueError."""
+    from deckquest.systems.isekai.cards import (
+        ANY_UNIT, BOUNCE, MAGIC, MOVE, SKILL, CardDef, CardSet, Effect)
+
+    extra = (CardDef("shuffle", "Shuffle", SKILL, cost=1, speed=2, effects=(Effect(MOVE, 2, "", "", "exile", "skill deck"),)),
+             CardDef("dig", "Dig", MAGIC, cost=0, speed=1, effects=(Effect(MOVE, 2, "", "", "main deck", "hand"),)),
+             CardDef("skim", "Skim", SKILL, cost=1, speed=1, effects=(Effect(MOVE, 3, "", "", "skill deck", "hand"),)),
+             CardDef("gust", "Gust", SKILL, cost=2, speed=3, effects=(Effect(BOUNCE, 0, ANY_UNIT),)))
+    cards = CardSet({**CARDS.cards, **{card.id: card for card in extra}})
+    first = deck({"knight": 20, "hawk": 15, "phoenix": 15}, {"shuffle": 20, "dig": 10, "skim": 10, "gust": 10},
+                 {"fighter": 1}, name="m3")
+    second = deck({"sprinter": 20, "blob": 20, "lancer": 10}, {"gust": 15, "zap": 15, "skim": 10, "shuffle": 10},
+                  {"quick": 1}, name="m4")
+    outcomes = [_play_out(first, second, cards, Rules(), seed) for seed in range(30)]
+    assert all(outcome is not None for outcome in outcomes)
+
+
+def test_a_reversal_offered_on_two_hits_is_activated_once_i_18_reading_hand():
+    """I-18 with `reading reversal_cards hand`: two hits in a row each offer the same hand card
+    as a [Reversal]; once activated on the first it is on the main deck, and the second offer
+    no longer lists it (it raised ValueError)."""
+    mix = deck({"knight": 10, "hawk": 10, "phoenix": 10, "archer": 10, "lancer": 10},
+               {"parry": 10, "flare": 10, "zap": 10, "bolt": 10, "mend": 5, "blast": 5}, {"fighter": 1}, name="m1")
+    mix2 = deck({"sprinter": 15, "blob": 15, "phoenix": 10, "lancer": 10},
+                {"ward": 10, "flare": 10, "zap": 10, "blast": 10, "mend": 10}, {"quick": 1}, name="m2")
+    from dataclasses import replace
+
+    assert _play_out(mix, mix2, CARDS, replace(Rules(), reversal_from_damage=False), 37) is not None

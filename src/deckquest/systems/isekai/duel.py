@@ -472,7 +472,10 @@ class DuelState:
         if stage == "reveal":
             return [("reveal", k) for k in range(len(damage) + 1)]
         actions: list[Hashable] = []
+        zone = self.players[seat].exile_up if self.rules.reversal_from_damage else self.players[seat].hand
         for card in eligible:
+            if card not in zone:  # activated meanwhile, on an earlier hit offered the same card
+                continue
             definition = self.cards[card]
             actions.extend(("reversal", definition.id, target) for target in self._targets(seat, card, definition.speed))
         actions.append(DECLINE)
@@ -521,9 +524,10 @@ class DuelState:
             self._charge(seat, events)
         else:
             me.streak = 0
-            if kind == "take":
+            # the waiting cards resolved first, and may have moved the named card (a `move`)
+            if kind == "take" and self.ids[action[1]] in me.mana:  # type: ignore[index]
                 self._take(seat, action[1], action[2], events)  # type: ignore[index]
-            elif kind == "restore":
+            elif kind == "restore" and self.ids[action[1]] in me.exile_skill:  # type: ignore[index]
                 self._restore(seat, action[1], events)  # type: ignore[index]
             elif kind == "attack" and self._present(action[1], action[2]):  # type: ignore[index]
                 self._declare(seat, action[1], action[2], events, extra=False)  # type: ignore[index]
@@ -562,6 +566,7 @@ class DuelState:
         """I-6 option 2: mana cards to hand (the oldest copies of the named card)."""
         me = self.players[seat]
         card = self.ids[card_id]
+        count = min(count, me.mana.count(card))  # the copies still there once the waiting cards resolved
         for _ in range(count):
             me.mana.remove(card)
             me.hand.append(card)
