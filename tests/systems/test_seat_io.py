@@ -80,13 +80,16 @@ def test_a_resumed_games_transcript_names_the_seats_as_the_uninterrupted_one(tmp
     assert f"resuming {save}: " in rest.stderr and "scene" not in rest.stderr  # a whole game has no scenes
 
 
-def test_explore_says_a_whole_game_is_for_sim_not_a_search():
+def test_explore_says_what_it_does_with_a_whole_game():
     """`sim --explore` searches a scenario's choices, checks and battles; a whole game (G-5:
-    the seats decide every turn) has none, and a report of "0 of 0 alternatives, no dead
-    ends" would mislead: it is a usage error naming what to run instead."""
+    the seats decide every turn) has none, so it is played as `run` plays it (for runtime
+    errors and the trigger lines reached). A bare "0 of 0 alternatives, no dead ends" misled;
+    the report says so and points to `sim` for the game's balance."""
     result = CliRunner().invoke(main, ["sim", str(SWORD_COAST), "--explore"])
-    assert result.exit_code == 2
-    assert "whole game of Grizzly Bears' Adventure" in result.output and "`deckquest sim` without --explore" in result.output
+    assert result.exit_code == 0, result.output
+    assert "A whole game of Grizzly Bears' Adventure" in result.stdout
+    assert "`deckquest sim` without --explore reports its balance" in result.stdout
+
 
 
 def test_save_typed_in_an_isekai_duel_saves_it_and_resume_plays_on(tmp_path):

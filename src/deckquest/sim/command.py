@@ -10,7 +10,6 @@ from typing import Callable
 
 from deckquest.i18n import _, language, ngettext
 from deckquest.errors import UsageError
-from deckquest.systems import system_of
 from deckquest.runtime.command import compile_script, party_members
 
 INTERRUPTED = 130  # the shell's code for "stopped by Ctrl-C"
@@ -105,14 +104,8 @@ def explore_command(script: str, *, party, seed: int, max_steps: int, json_file,
 
     if html_file:
         raise UsageError(_("--html goes with random runs; --explore prints its findings and writes --json"))
-    scenario = compile_script(script)
-    game = system_of(scenario)
-    if game.whole_game():  # no choices, checks or battles of the script's own: the seats decide
-        raise UsageError(_("--explore searches a scenario's choices, checks and battles; this script is a whole game "
-                           "of {game}, decided by its seats: `deckquest sim` without --explore reports its balance",
-                           game=game.title))
     check_output_folder(json_file)
-    report = explore(scenario, party=party_members(party), seed=seed, max_steps=max_steps)
+    report = explore(compile_script(script), party=party_members(party), seed=seed, max_steps=max_steps)
     if json_file:
         write_atomically(json_file, json.dumps(report.as_dict(), indent=2) + "\n")
     echo(report.text(), nl=False)

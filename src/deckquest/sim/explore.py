@@ -98,6 +98,7 @@ class ExploreReport:
     findings: list[Finding] = field(default_factory=list)
     situations: int = 0  # distinct (decision, situation) pairs the runs met
     complete: bool = True  # False: stopped at ``max_runs`` with alternatives untried
+    whole_game: str = ""  # the game's title when the script is a whole game, played by its seats
 
     @property
     def problems(self) -> bool:
@@ -114,6 +115,10 @@ class ExploreReport:
     def text(self) -> str:
         lines = [f"{self.title}: explored in {self.runs:,} runs; {self.taken} of {self.alternatives} "
                  "choice options, check outcomes and battle outcomes taken"]
+        if self.whole_game:
+            lines.append(f"A whole game of {self.whole_game}: its seats decide every turn, so explore plays it as "
+                         "`deckquest run` does, for runtime errors and the trigger lines it reaches; "
+                         "`deckquest sim` without --explore reports its balance.")
         if not self.complete:
             lines.append(f"The search stopped at {self.runs:,} runs, its limit, with alternatives still untried"
                          + (": the lines listed as unreached may be reachable." if self.unreached_lines else "."))
@@ -242,7 +247,8 @@ class Explorer:
         findings = sorted(self.findings.values(), key=lambda f: (f.line, f.kind, f.message))
         return ExploreReport(self.program.scenario.title, self.runs, len(self.alternatives),
                              len(self.taken & self.alternatives.keys()), lines, never, findings,
-                             len(self.situations), complete)
+                             len(self.situations), complete,
+                             self.program.system.title if self.program.whole_game else "")
 
     def _next_plan(self) -> list | None:
         """The next plan still worth a run: first those taking an alternative no run took,
