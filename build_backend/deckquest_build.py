@@ -1,7 +1,7 @@
 """deckquest's build backend: setuptools' own, plus mypy's compiler when `DECKQUEST_MYPYC=1`.
 
 A plain `pip install .` builds the pure-Python package exactly as setuptools alone would. With
-`DECKQUEST_MYPYC=1` set, setup.py compiles the battle engine with mypyc (docs/performance.md,
+`DECKQUEST_MYPYC=1` set, setup.py compiles the battle engine with mypyc (docs/development.md,
 "Compiled build"), so the build environment needs mypy: PEP 517 lets a backend add build
 requirements (`get_requires_for_build_wheel`), which keeps mypy and a C compiler out of
 every other install. This is setuptools' documented way of adding dynamic build dependencies
@@ -17,7 +17,7 @@ from typing import Any, Iterator
 from setuptools import build_meta as _setuptools
 from setuptools.build_meta import *  # noqa: F401,F403 (every other hook is setuptools' own)
 
-#: The compiler: mypy's version must pass the typed core (`mypy`, the `test` extra's bound).
+#: The compiler, with the same lower bound as the `test` extra's mypy.
 MYPYC_REQUIRES = ["mypy[mypyc]>=1.10"]
 
 

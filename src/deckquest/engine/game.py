@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol
 
 
-
 class EventLog(Protocol):
     """What an engine appends its structured events to (dicts with an "event" key): a list,
     or a listener's own log that passes each event on as it comes (the runtime's battle log
