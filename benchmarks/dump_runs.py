@@ -1,13 +1,15 @@
 """Dump what runs do, to prove that a speed change changed nothing else.
 
-    python benchmarks/dump_runs.py OUT_DIR [--seeds 25] [--runs 300]
+    python benchmarks/dump_runs.py OUT_DIR [--seeds 25] [--runs 300] [--only NAME ...]
 
 Writes, for every bundled scenario and every tests/sim scenario: the event stream of
 ``--seeds`` seeds for each of the agents ``random``, ``first`` and ``best`` (battles
 included), the JSON, text and HTML reports of ``simulate`` (``--runs`` runs, agents ``random``
 and ``best``, timing fields blanked) and the explore report. Run it before and after a change and
 ``diff -r`` the two directories: a change that only makes runs faster leaves them
-byte-identical (docs/performance.md). Prints a line per scenario; asserts nothing.
+byte-identical (docs/performance.md). ``--only goblin_cave rat_cellar`` dumps only the scenarios
+with these file names (CI compares the compiled build with the pure one on a few). Prints a line
+per scenario; asserts nothing.
 """
 
 from __future__ import annotations
@@ -55,10 +57,13 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--seeds", type=int, default=25)
     parser.add_argument("--runs", type=int, default=300)
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="scenario file names (without .quest)")
     options = parser.parse_args()
     options.out.mkdir(parents=True, exist_ok=True)
     load_all()  # scenarios of every game system (grizzly, arena, isekai)
     for path in scripts():
+        if options.only and path.stem not in options.only:
+            continue
         dump(path, options.out, options.seeds, options.runs)
         print(f"{path.relative_to(ROOT)}: dumped")
 

@@ -16,11 +16,23 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Hashable, Mapping, Protocol
+from typing import Any, Callable, Hashable, Iterable, Mapping, Protocol
 
-#: What an engine appends its structured events to (dicts with an "event" key), or None when
-#: nobody listens: engines never print, the runtime renders the events.
-Events = list[dict[str, Any]] | None
+
+class EventLog(Protocol):
+    """What an engine appends its structured events to (dicts with an "event" key): a list,
+    or a listener's own log that passes each event on as it comes (the runtime's battle log
+    stamps and publishes it). Not `list`: a compiled build appends to a declared `list`
+    directly, past a subclass's own `append`."""
+
+    def append(self, event: dict[str, Any], /) -> None: ...
+
+    def extend(self, events: Iterable[dict[str, Any]], /) -> None: ...
+
+
+#: An engine's event log, or None when nobody listens: engines never print, the runtime
+#: renders the events.
+Events = EventLog | None
 
 CHANCE = "chance"
 OVER = "over"

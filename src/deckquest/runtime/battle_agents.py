@@ -153,8 +153,9 @@ class RandomBattleAgent:
 
 # --- greedy ----------------------------------------------------------------------------
 
-KEYWORD_VALUE = {FLYING: 1.5, FIRST_STRIKE: 1, DOUBLE_STRIKE: 2.5, DEATHTOUCH: 1.5, TRAMPLE: 0.5,
-                 LIFELINK: 1, VIGILANCE: 0.5, MENACE: 1, INDESTRUCTIBLE: 3, REACH: 0.5}
+KEYWORD_VALUE: dict[int, float] = {FLYING: 1.5, FIRST_STRIKE: 1.0, DOUBLE_STRIKE: 2.5, DEATHTOUCH: 1.5,
+                                   TRAMPLE: 0.5, LIFELINK: 1.0, VIGILANCE: 0.5, MENACE: 1.0,
+                                   INDESTRUCTIBLE: 3.0, REACH: 0.5}
 #: A loss is near when the next horde attack is expected to deal this share of the
 #: weakest PC's life (see docs/agents.md).
 DANGER = 0.6
@@ -286,7 +287,7 @@ def _response(battle: Battle, actions: list[Action], rng: random.Random) -> Acti
 def creature_value(side: Side, card: int) -> float:
     """Power and toughness plus something for each keyword."""
     facts = profile(side.cards[card])
-    return facts.power + facts.toughness + sum(v for k, v in KEYWORD_VALUE.items() if facts.keywords & k)
+    return facts.power + facts.toughness + sum((v for k, v in KEYWORD_VALUE.items() if facts.keywords & k), 0.0)
 
 
 def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
@@ -561,7 +562,7 @@ def _killing_pair(side: Side, attacker: Permanent, card: int, free: list[tuple[P
                 lost = [min(lost, key=lambda c: _toughness(c[0], c[1]))]
             if len(lost) > 1 or any(creature_value(pc, p.card) > worth for pc, p in lost):
                 continue
-            cost = sum(creature_value(pc, p.card) for pc, p in pair)
+            cost = sum((creature_value(pc, p.card) for pc, p in pair), 0.0)
             if best is None or cost < best[0]:
                 best = (cost, pair)
     return best[1] if best else None

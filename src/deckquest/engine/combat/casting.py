@@ -376,12 +376,12 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     if action.kind == act.CAST:
         facts = code.facts
         if facts.is_permanent or code.registered:
-            value: float = card.mana_value + action.x
+            value = float(card.mana_value + action.x)
             if facts.is_creature:
                 value += (facts.power + facts.toughness) / 10
             if action.mode == KICKED:  # what the kicked enters abilities do, now
-                value += sum(ability_value(battle, side.id, a, (), 0, 0, (side.id, -1))
-                             for a in code.kicked_abilities)
+                value += sum((ability_value(battle, side.id, a, (), 0, 0, (side.id, -1))
+                              for a in code.kicked_abilities), 0.0)
             elif facts.statics:  # a lord or an anthem: what it gives the creatures out now
                 value += _static_value(battle, side, facts.statics)
             return value

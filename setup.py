@@ -1,0 +1,51 @@
+"""The optional compiled build (docs/performance.md, "Compiled build").
+
+`pip install .` reads everything from pyproject.toml and installs pure Python; this file adds
+nothing then. With `DECKQUEST_MYPYC=1 pip install .` it compiles the battle engine with mypyc
+(the build backend, build_backend/deckquest_build.py, installs mypy for it): the same modules,
+type-checked strictly by `[tool.mypy]` first, as C extensions installed beside their sources.
+"""
+
+import os
+
+from setuptools import setup
+
+#: The battle hot path: the whole engine (it imports only cards, i18n and errors from outside
+#: it) and the battle agents that the runtime asks at every decision.
+COMPILED = [
+    "src/deckquest/engine/adventure.py",
+    "src/deckquest/engine/checks.py",
+    "src/deckquest/engine/colors.py",
+    "src/deckquest/engine/game.py",
+    "src/deckquest/engine/odds.py",
+    "src/deckquest/engine/pc.py",
+    "src/deckquest/engine/permanents.py",
+    "src/deckquest/engine/combat/actions.py",
+    "src/deckquest/engine/combat/battle.py",
+    "src/deckquest/engine/combat/boss.py",
+    "src/deckquest/engine/combat/casting.py",
+    "src/deckquest/engine/combat/combat.py",
+    "src/deckquest/engine/combat/effects.py",
+    "src/deckquest/engine/combat/horde.py",
+    "src/deckquest/engine/combat/mana.py",
+    "src/deckquest/engine/combat/phases.py",
+    "src/deckquest/engine/combat/profile.py",
+    "src/deckquest/engine/combat/program.py",
+    "src/deckquest/engine/combat/resolve.py",
+    "src/deckquest/engine/combat/state.py",
+    "src/deckquest/engine/combat/statics.py",
+    "src/deckquest/engine/combat/turns.py",
+    "src/deckquest/runtime/battle_agents.py",
+]
+
+
+def ext_modules() -> list:
+    """mypyc's extensions when `DECKQUEST_MYPYC=1`, else none (a pure-Python build)."""
+    if os.environ.get("DECKQUEST_MYPYC") != "1":
+        return []
+    from mypyc.build import mypycify
+
+    return mypycify(COMPILED, opt_level="3")
+
+
+setup(ext_modules=ext_modules())
