@@ -44,6 +44,7 @@ class LanguageSpec(Protocol):
     events: ClassVar[Mapping[str, bool]]
     reserved_words: ClassVar[frozenset[str]]
     codes: ClassVar[Any]  # its diagnostic codes: `code in codes`
+    implied_by: ClassVar[str | None]  # its statements that an MTG-TRPG script may hold (re.MULTILINE)
 
     def __hash__(self) -> int: ...  # the parser's cache is keyed by the language
 

@@ -111,10 +111,13 @@ def header_system(text: str) -> tuple[str, int, int] | None:
 
 def system_language(text: str, path: str) -> LanguageSpec | None:
     """The language of the system the script names (DQ0120 for a system nobody registered);
-    without a ``system`` line, MTG-TRPG's when it is registered."""
+    without a ``system`` line, MTG-TRPG's when it is registered, or the one system whose
+    statements the script holds (``implied_by``: an Isekai duel in an MTG-TRPG adventure)."""
     named = header_system(text)
     if named is None:
-        return language_of(DEFAULT_SYSTEM)
+        implied = [language for language in LANGUAGES.values()
+                   if language.implied_by and re.search(language.implied_by, text, re.MULTILINE)]
+        return implied[0] if len(implied) == 1 else language_of(DEFAULT_SYSTEM)
     name, line, col = named
     language = language_of(name)
     if language is None and name != DEFAULT_SYSTEM:  # MTG-TRPG's language is the core's so far

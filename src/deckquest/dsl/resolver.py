@@ -215,7 +215,8 @@ class _Compiler:
 
     def _header(self, script: ast.Script, library: bool) -> dict[str, Any]:
         values: dict[str, Any] = {"title": "", "author": None, "version": None, "players": (1, 4), "rules": 2019,
-                  "language": "en", "tags": (), "system": DEFAULT_SYSTEM, "options": frozenset(),
+                  "language": "en", "tags": (), "system": getattr(self.language, "name", DEFAULT_SYSTEM),
+                  "options": frozenset(),
                   "readings": {name: values[0] for name, values in self.language.reading_values().items()}
                   if self.language is not None else {}}
         if script.header is None:
@@ -239,7 +240,8 @@ class _Compiler:
                 self._system_entry(entry, values)
             elif self._header_entry_ok(entry):
                 values[entry.key] = entry.value
-        if "rules" in seen and values["system"] != DEFAULT_SYSTEM:
+        editions = getattr(self.language, "editions", ())  # a system whose adventures are MTG-TRPG's has some
+        if "rules" in seen and values["system"] != DEFAULT_SYSTEM and str(values["rules"]) not in editions:
             self.error("DQ0121", _("`rules` names an edition of MTG-TRPG, not of `{system}`", system=values['system']),
                        seen["rules"].span, _("remove the line: the `system` line names the game"))
         return values

@@ -108,6 +108,9 @@ class GameSystem:
     subject_attributes: ClassVar[tuple[str, ...]] = ()  # `racer.position` ...
     events: ClassVar[Mapping[str, bool]] = {}  # its trigger event kinds -> binds the subject
     reserved_words: ClassVar[frozenset[str]] = frozenset()  # its keywords: no name may be one
+    # A pattern (re.MULTILINE) of this system's statements that an MTG-TRPG script without a
+    # `system` line may hold: such a script is read as this system's (its grammar included).
+    implied_by: ClassVar[str | None] = None
     agents: ClassVar[Mapping[str, Callable[..., Agent]]] = {}  # its seat agents by name
     # The agents that play for a person: made with the run's terminal, ``agents[name](ask, say)``
     # (SeatIO's callables); they stop the run with ``deckquest.engine.game.StopRun``.

@@ -6,6 +6,7 @@ an adventure")."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -126,3 +127,26 @@ def test_a_duelist_with_an_unknown_deck_is_one_error_not_two(tmp_path):
     result = deckquest("check", script)
     assert result.exit_code == 1
     assert "error[DQ4014]: unknown deck `pakc`" in result.stderr and "DQ4018" not in result.stderr, result.stderr
+
+
+def test_an_mtg_trpg_adventure_with_rules_2019_holds_a_duel_as_written_in_the_contract(tmp_path):
+    """language.md: "An MTG-TRPG adventure can hold an Isekai duel as an encounter, the way it
+    holds a battle". The Mistford Toll with `rules 2019` and no `system` line checks, and
+    plays seed for seed as with `system isekai` (its default readings); `rules 2014` is
+    refused, as an isekai adventure checks by the 2019 rules (DQ0121)."""
+    shutil.copytree(MISTFORD.parent / "decks", tmp_path / "decks")
+    text = MISTFORD.read_text(encoding="utf-8").replace("    reading stall 200 ", "    # reading stall 200 ")
+    (tmp_path / "isekai.quest").write_text(text, encoding="utf-8")
+    (tmp_path / "trpg.quest").write_text(text.replace("    system isekai\n", "    rules 2019\n"), encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(main, ["check", str(tmp_path / "trpg.quest")]).exit_code == 0
+    played = []
+    for seed in ("1", "3"):
+        plain = runner.invoke(main, ["run", str(tmp_path / "trpg.quest"), "--seed", seed, "--agent", "random"])
+        isekai = runner.invoke(main, ["run", str(tmp_path / "isekai.quest"), "--seed", seed, "--agent", "random"])
+        assert plain.exit_code == 0 and plain.stdout == isekai.stdout
+        played.append(plain.stdout)
+    assert "main deck is gone" in played[1]  # seed 3 challenges the keeper: the duel is played
+    (tmp_path / "old.quest").write_text(text.replace("    system isekai\n", "    rules 2014\n"), encoding="utf-8")
+    refused = runner.invoke(main, ["check", str(tmp_path / "old.quest")])
+    assert refused.exit_code == 1 and "DQ0121" in refused.output

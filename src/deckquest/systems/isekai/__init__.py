@@ -51,6 +51,9 @@ class IsekaiSystem(Trpg):
     events = EVENTS
     reserved_words = RESERVED
     agents = {"greedy": GreedyAgent, "random": RandomAgent, "human": HumanAgent}
+    # language.md: "An MTG-TRPG adventure can hold an Isekai duel as an encounter, the way it
+    # holds a battle": a `rules 2019` script with a duel is an isekai-world adventure.
+    implied_by = r"^[ \t]+duel[ \t]+against\b"
 
     @classmethod
     def resolve(cls, context):
