@@ -133,6 +133,9 @@ class _Compiler:
         self.scenes: dict[str, ast.Scene] = {}
         self.decks: dict[str, Deck] = {}
         self.imports: dict[str, Path] = {}
+        # a game system's declarations of the scripts `use`d, with their namespace prefix: its
+        # resolve hook declares them under qualified names (`road.keeper`)
+        self.used_declarations: list[tuple[str, ast.SystemNode]] = []
         self.namespaces: set[str] = set()
         self.rules = 2019
         self.gotos: dict[str | None, set[str]] = {}
@@ -318,7 +321,7 @@ class _Compiler:
         try:
             text = read_script(target, use.span)
             self.budget.charge(text, use.span)
-            library.compile(text, library=True)
+            used = library.compile(text, library=True)
         except CompileError as failure:
             if any(d.code == "DQ0100" for d in failure.diagnostics):
                 raise
@@ -327,6 +330,8 @@ class _Compiler:
             self.omitted += failure.omitted
             return
         self.imports[namespace] = target
+        self.used_declarations += [(qualified, declaration) for declaration in used.script.system]
+        self.used_declarations += library.used_declarations
         self.symbols[namespace] = ("namespace", use)
         for name, entry in library.symbols.items():
             self.symbols[name] = entry
@@ -813,6 +818,7 @@ class SystemContext:
         self.script = script
         self.path = compiler.path
         self.declarations: list[ast.SystemNode] = list(script.system)
+        self.used: list[tuple[str, ast.SystemNode]] = list(compiler.used_declarations)  # (namespace prefix, node)
         self.statements: list[tuple[ast.Statement, bool]] = [(s, scope.subject) for s, scope in compiler.system_statements]
         self.options: frozenset[str] = header["options"]
         self.readings: dict[str, str] = header["readings"]

@@ -150,3 +150,33 @@ def test_an_mtg_trpg_adventure_with_rules_2019_holds_a_duel_as_written_in_the_co
     (tmp_path / "old.quest").write_text(text.replace("    system isekai\n", "    rules 2014\n"), encoding="utf-8")
     refused = runner.invoke(main, ["check", str(tmp_path / "old.quest")])
     assert refused.exit_code == 1 and "DQ0121" in refused.output
+
+
+def test_an_npcs_isekai_deck_imported_with_use_i_1_language_contract(tmp_path):
+    """language.md: the NPC of a duel has "a `deck` of Isekai cards declared in the script or
+    imported with `use`". The Mistford Toll's cards, decks and keeper moved into a library
+    `use`d as `toll`: `duel against toll.keeper with toll.wanderer` plays card for card as
+    the script with them declared in it (the cards named by their qualified ids)."""
+    import re
+
+    shutil.copytree(MISTFORD.parent / "decks", tmp_path / "decks")
+    lines = MISTFORD.read_text(encoding="utf-8").replace("    reading stall 200 ", "    # reading stall 200 ").split("\n")
+    start = next(i for i, line in enumerate(lines) if line.startswith("unit squire"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("duelist keeper"))
+    (tmp_path / "keeper.quest").write_text('scenario "Toll cards":\n    system isekai\n\n'
+                                           + "\n".join(lines[start:end + 1]) + "\n", encoding="utf-8")
+    main_script = "\n".join(lines[:start] + ['use "keeper.quest" as toll'] + lines[end + 1:])
+    main_script = main_script.replace("    system isekai\n", "    rules 2019\n").replace(
+        "duel against keeper with wanderer", "duel against toll.keeper with toll.wanderer")
+    (tmp_path / "main.quest").write_text(main_script, encoding="utf-8")
+    (tmp_path / "whole.quest").write_text("\n".join(lines), encoding="utf-8")
+    runner = CliRunner()
+    checked = runner.invoke(main, ["check", str(tmp_path / "main.quest")])
+    assert checked.exit_code == 0, checked.output
+    used = runner.invoke(main, ["run", str(tmp_path / "main.quest"), "--seed", "3", "--agent", "random"]).stdout
+    whole = runner.invoke(main, ["run", str(tmp_path / "whole.quest"), "--seed", "3", "--agent", "random"]).stdout
+    assert "toll.troll" in used and re.sub(r"\btoll\.(?=\w)", "", used) == whole
+    wrong = main_script.replace("toll.keeper with", "toll.keepr with")
+    (tmp_path / "wrong.quest").write_text(wrong, encoding="utf-8")
+    refused = runner.invoke(main, ["check", str(tmp_path / "wrong.quest")])
+    assert refused.exit_code == 1 and "DQ4018" in refused.output and "toll.keeper" in refused.output

@@ -8,7 +8,7 @@ grammar stays small, and a wrong line gets a message about the line's own words.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from deckquest.dsl.parser import unquote
 from deckquest.errors import Span, did_you_mean
@@ -41,7 +41,8 @@ duelist_plays: "plays" NAME _NL
 
 // an adventure's duel: `duel against NPC [with DECK] [by PC]:` with victory/defeat/draw blocks
 %extend stmt: duel_stmt
-duel_stmt: "duel" "against" NAME ["with" NAME] ["by" NAME] ":" _NL _INDENT duel_outcome+ _DEDENT
+duel_stmt: "duel" "against" QNAME ["with" QNAME] ["by" NAME] ":" _NL _INDENT duel_outcome+ _DEDENT
+QNAME: /[^\W\d]\w*(\.[^\W\d]\w*)*/   // a name, dotted when it comes from a `use`
 duel_outcome: duel_result ":" _NL block
 !duel_result: "victory" | "defeat" | "draw"
 
@@ -363,6 +364,7 @@ def resolve(context, agents) -> IsekaiTable:
     duelists: list[Duelist] = []
     plays: dict[str, str | None] = {}
     declared = [d for d in context.declarations if isinstance(d, (IsekaiCard, DeckDecl, DuelistDecl))]
+    declared += [_qualified(d, prefix) for prefix, d in context.used if isinstance(d, (IsekaiCard, DeckDecl, DuelistDecl))]
     for decl in declared:
         if isinstance(decl, IsekaiCard) and context.declare("card", decl.id, decl):
             card = _card(context, decl)
@@ -396,6 +398,18 @@ def resolve(context, agents) -> IsekaiTable:
         if isinstance(stmt, DuelStmt):
             duels[place(stmt.span)] = _duel(context, stmt, {d.id for d in duelists}, decks, npc_decks)
     return IsekaiTable(card_set, decks, tuple(duelists), plays, duels)
+
+
+def _qualified(decl: IsekaiCard | DeckDecl | DuelistDecl, prefix: str) -> IsekaiCard | DeckDecl | DuelistDecl:
+    """A declaration of a `use`d script under its namespace (``road.keeper``), the names it
+    refers to qualified alike: a copy for the table, the tree is not rewritten."""
+    if isinstance(decl, IsekaiCard):
+        return replace(decl, id=prefix + decl.id)
+    if isinstance(decl, DeckDecl):
+        parts = tuple(replace(part, entries=tuple(replace(entry, card=prefix + entry.card) for entry in part.entries))
+                      for part in decl.parts)
+        return replace(decl, id=prefix + decl.id, parts=parts)
+    return replace(decl, id=prefix + decl.id, deck=prefix + decl.deck)
 
 
 def place(span: Span) -> tuple[str, int, int]:
