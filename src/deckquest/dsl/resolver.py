@@ -245,8 +245,12 @@ class _Compiler:
                 values[entry.key] = entry.value
         editions = getattr(self.language, "editions", ())  # a system whose adventures are MTG-TRPG's has some
         if "rules" in seen and values["system"] != DEFAULT_SYSTEM and str(values["rules"]) not in editions:
+            hint = (_("remove the line: `{system}` adventures check by the rules {editions}", system=values["system"],
+                      editions=", ".join(editions)) if editions else _("remove the line: the `system` line names the game"))
             self.error("DQ0121", _("`rules` names an edition of MTG-TRPG, not of `{system}`", system=values['system']),
-                       seen["rules"].span, _("remove the line: the `system` line names the game"))
+                       seen["rules"].span, hint)
+            if editions:  # checked by the edition the system allows, so no check is refused for the wrong one
+                values["rules"] = int(editions[0])
         return values
 
     def _system_entry(self, entry: ast.HeaderEntry, values: dict[str, Any]) -> None:

@@ -149,7 +149,8 @@ def test_an_mtg_trpg_adventure_with_rules_2019_holds_a_duel_as_written_in_the_co
     assert "main deck is gone" in played[1]  # seed 3 challenges the keeper: the duel is played
     (tmp_path / "old.quest").write_text(text.replace("    system isekai\n", "    rules 2014\n"), encoding="utf-8")
     refused = runner.invoke(main, ["check", str(tmp_path / "old.quest")])
-    assert refused.exit_code == 1 and "DQ0121" in refused.output
+    assert refused.exit_code == 1 and "DQ0121" in refused.output and "check by the rules 2019" in refused.output
+    assert "DQ0036" not in refused.output  # its `check green` is read by the 2019 rules, not refused again
 
 
 def test_an_npcs_isekai_deck_imported_with_use_i_1_language_contract(tmp_path):

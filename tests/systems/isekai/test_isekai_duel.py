@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from deckquest.engine.game import CHANCE, OVER
-from deckquest.systems.isekai.cards import Deck, Duelist
+from deckquest.engine.game import CHANCE, OVER, play
+from deckquest.systems.isekai.agents import RandomAgent
+from deckquest.systems.isekai.cards import ANY_UNIT, BOUNCE, MAGIC, MOVE, SKILL, CardDef, CardSet, Deck, Duelist, Effect
 from deckquest.systems.isekai.duel import DuelState, new_duel
 from deckquest.systems.isekai.rules import Rules
 from isekai_helpers import CARDS, KNIGHTS_DECK, act, deck, duel, summon, uids
@@ -439,16 +441,8 @@ def test_a_duel_run_saved_mid_duel_resumes_exactly(tmp_path):
 
 def _play_out(first: Deck, second: Deck, cards, rules: Rules, seed: int) -> dict:
     """A whole duel between random agents through the step API, chance drawn from one Random."""
-    from deckquest.engine.game import draw_chance
-    from deckquest.systems.isekai.agents import RandomAgent
-
     state = new_duel((Duelist("a", "A", first), Duelist("b", "B", second)), cards, rules)
-    agents = {"a": RandomAgent(), "b": RandomAgent()}
-    rng = random.Random(seed)
-    while not (decision := state.decision()).over:
-        action = draw_chance(decision, rng) if decision.actor == CHANCE else agents[decision.actor].choose(
-            state, decision, rng)
-        state.apply(action, rng, [])
+    play(state, {"a": RandomAgent(), "b": RandomAgent()}, random.Random(seed), [])
     return state.outcome()
 
 
@@ -457,9 +451,6 @@ def test_a_restore_or_take_whose_card_a_waiting_move_took_away_is_a_pass_i_6_i_5
     exile); I-5: the waiting cards resolve first when the right is used so. A `move 2 cards
     from your exile to your skill deck` among them may take the very card: the option then
     does what is left to do (a pass), where it raised ValueError."""
-    from deckquest.systems.isekai.cards import (
-        ANY_UNIT, BOUNCE, MAGIC, MOVE, SKILL, CardDef, CardSet, Effect)
-
     extra = (CardDef("shuffle", "Shuffle", SKILL, cost=1, speed=2, effects=(Effect(MOVE, 2, "", "", "exile", "skill deck"),)),
              CardDef("dig", "Dig", MAGIC, cost=0, speed=1, effects=(Effect(MOVE, 2, "", "", "main deck", "hand"),)),
              CardDef("skim", "Skim", SKILL, cost=1, speed=1, effects=(Effect(MOVE, 3, "", "", "skill deck", "hand"),)),
@@ -481,6 +472,4 @@ def test_a_reversal_offered_on_two_hits_is_activated_once_i_18_reading_hand():
                {"parry": 10, "flare": 10, "zap": 10, "bolt": 10, "mend": 5, "blast": 5}, {"fighter": 1}, name="m1")
     mix2 = deck({"sprinter": 15, "blob": 15, "phoenix": 10, "lancer": 10},
                 {"ward": 10, "flare": 10, "zap": 10, "blast": 10, "mend": 10}, {"quick": 1}, name="m2")
-    from dataclasses import replace
-
     assert _play_out(mix, mix2, CARDS, replace(Rules(), reversal_from_damage=False), 37) is not None

@@ -128,9 +128,7 @@ def _win_bonus(state: "GrizzlyState", task: tuple[Any, ...], rng: random.Random,
     seat, square = task[1], task[2]
     if not (seat == state.active and state.dashed):
         state.draw(seat, 1, rng, events, "win")
-    state.counters[seat] += 1
-    state.emit(events, "bear_counter", seat=state.seat_ids[seat], counters=state.counters[seat], why="win",
-               counter=state.counter_kind)
+    state.gain_counters(seat, 1, "win", events)
     if seat == state.active:
         state.push(("place", seat, square))
     return None

@@ -560,9 +560,7 @@ def _room_draw(state: "GrizzlyState", task: "Task", rng: random.Random, events: 
 
 
 def _room_counter(state: "GrizzlyState", task: "Task", rng: random.Random, events: "Events") -> "Pending | None":
-    state.counters[task[1]] += task[2]
-    state.emit(events, "bear_counter", seat=state.seat_ids[task[1]], counters=state.counters[task[1]], why="dungeon",
-               counter=state.counter_kind)
+    state.gain_counters(task[1], task[2], "dungeon", events)
     return None
 
 

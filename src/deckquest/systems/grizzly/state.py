@@ -303,10 +303,12 @@ class GrizzlyState:
             fields.setdefault("round", self.round)
             events.append(fields)
 
-    @property
-    def counter_kind(self) -> str:
-        """What 「+1カウンター」 is under the game's G-R7 reading: "+1/+1" or "+1/+0"."""
-        return "+1/+1" if self.rules.counter_toughness else "+1/+0"
+    def gain_counters(self, seat: int, amount: int, why: str, events: Events) -> None:
+        """A seat's bears get ``amount`` 「+1カウンター」 (G-10, G-16, a dungeon room): +1/+1
+        counters, or +1/+0 under G-R7's other reading; the event says which."""
+        self.counters[seat] += amount
+        self.emit(events, "bear_counter", seat=self.seat_ids[seat], counters=self.counters[seat], why=why,
+                  counter="+1/+1" if self.rules.counter_toughness else "+1/+0")
 
     def name(self, card_id: int) -> str:
         return self.facts[card_id].name
@@ -532,22 +534,17 @@ def _lap_bonus(state: GrizzlyState, task: Task, rng: random.Random, events: Even
         return None
     if state.rules.dungeon:
         return seat, "lap", (("counter",), ("venture",))
-    _add_counter(state, seat, "lap", events)
+    state.gain_counters(seat, 1, "lap", events)
     return None
 
 
 def _answer_lap(state: GrizzlyState, task: Task, action: Any, rng: random.Random, events: Events) -> None:
     seat = task[1]
     if action == ("counter",):
-        _add_counter(state, seat, "lap", events)
+        state.gain_counters(seat, 1, "lap", events)
     else:
         state.push(("venture", seat))
 
-
-def _add_counter(state: GrizzlyState, seat: int, why: str, events: Events) -> None:
-    state.counters[seat] += 1
-    state.emit(events, "bear_counter", seat=state.seat_ids[seat], counters=state.counters[seat], why=why,
-               counter=state.counter_kind)
 
 
 def next_rooms(state: GrizzlyState, seat: int) -> tuple[int, ...]:
