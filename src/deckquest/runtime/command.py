@@ -179,7 +179,7 @@ def _names_so_far(run: Run) -> dict[str, str]:
         names.update({seat: name for seat, (name, _agent) in run.program.system.seats(run.scenario).items()})
     battle = run.state.battle
     if battle is not None:
-        names.update({npc: run.scenario.npcs[npc].name for npc in battle.enemies})
+        names.update(battle.names(run.scenario))
     return names
 
 

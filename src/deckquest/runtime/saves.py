@@ -422,6 +422,7 @@ def _state(data: Data, program: Program) -> RunState:
         _require(pc in pcs_by_id, f"items are given to no PC of the party: `{pc}`")
     for entry in saved["checks_made"]:
         _require(entry[0] in pcs_by_id, f"a check made names no PC of the party: `{entry[0]}`")
+    game = _game(saved.get("game"), program)
     state = RunState(
         pcs=pcs_by_id,
         flags=dict(saved["flags"]),
@@ -441,8 +442,8 @@ def _state(data: Data, program: Program) -> RunState:
         party_dead=saved["party_dead"],
         outcome=saved["outcome"],
         outcome_text=saved["outcome_text"],
-        game=_game(saved.get("game"), program),
-        battle=_loaded_battle(saved.get("battle"), program, pcs_by_id, frames),
+        game=game,
+        battle=_loaded_battle(saved.get("battle"), program, pcs_by_id, frames, game),
     )
     _checks_made(state, saved["checks_made"], data["script"], str(scenario.path), program)
     return state
@@ -477,9 +478,17 @@ def _checks_made(state: RunState, entries: list[list[Any]], script: str, here: s
 
 
 def _loaded_battle(data: Data | None, program: Program, party: dict[str, pcs.PC],
-                   frames: list[Frame]) -> BattleInProgress | None:
+                   frames: list[Frame], game: GameState | None) -> Any:
     """``_load_battle``, any fault of the data it was not checked for refused as damage. The
-    frame below the battle's triggers must be just past a ``battle`` statement."""
+    frame below the battle's triggers must be just past a ``battle`` statement. Another
+    system's sub-game is read by its system; its game is the run's (``RunState.game``)."""
+    if data is not None and "sub_game" in data:
+        _require(game is not None and bool(frames) and frames[-1].index > 0,
+                 "the sub-game in progress has no game, or no statement that started it")
+        try:
+            return program.system.load_sub_game(data["sub_game"])
+        except (KeyError, TypeError, ValueError) as error:
+            raise _Invalid(f"its sub-game: {error}") from None
     if data is not None:
         depth = data["depth"]
         _require(depth <= len(frames), "the battle's statement is past the saved frames")
@@ -578,11 +587,15 @@ _CHECK_FIELDS = tuple(f.name for f in fields(PendingCheck))
 _TALLY_FIELDS = tuple(f.name for f in fields(Tally))
 
 
-def _battle_data(progress: BattleInProgress | None, program: Program) -> Data | None:
+def _battle_data(progress: Any, program: Program) -> Data | None:
     """The battle in progress as plain data: where it is, the fight and the whole battle state.
-    Card tables are written as descriptions (``_card``), never as card objects."""
+    Card tables are written as descriptions (``_card``), never as card objects. Another
+    system's sub-game (an Isekai adventure's duel) is written by its system."""
     if progress is None:
         return None
+    if not isinstance(progress, BattleInProgress):
+        sub_game: Data = program.system.sub_game_data(progress)
+        return {"sub_game": sub_game}
     fight = progress.fight
     battle = fight.battle
     cards = _CardNames(program)

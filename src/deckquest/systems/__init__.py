@@ -170,6 +170,17 @@ class GameSystem:
         raise NotImplementedError(f"{cls.name} has no sub-game to step")
 
     @classmethod
+    def sub_game_data(cls, progress: Any) -> dict:
+        """A sub-game in progress other than MTG-TRPG's battle (which ``runtime/saves.py``
+        writes itself) as plain data, for a save made mid-way (an Isekai adventure's duel)."""
+        raise DeckquestError(_("a `{name}` adventure cannot be saved in the middle of its sub-game", name=cls.name))
+
+    @classmethod
+    def load_sub_game(cls, data: dict) -> Any:
+        """The sub-game in progress a save holds (``sub_game_data``'s inverse)."""
+        raise DeckquestError(_("a `{name}` adventure cannot be resumed in the middle of its sub-game", name=cls.name))
+
+    @classmethod
     def whole_game(cls) -> bool:
         return cls.new_game.__func__ is not GameSystem.new_game.__func__  # type: ignore[attr-defined]
 

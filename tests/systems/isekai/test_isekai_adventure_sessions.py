@@ -9,6 +9,7 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from deckquest.cli import main
@@ -181,3 +182,58 @@ def test_an_npcs_isekai_deck_imported_with_use_i_1_language_contract(tmp_path):
     (tmp_path / "wrong.quest").write_text(wrong, encoding="utf-8")
     refused = runner.invoke(main, ["check", str(tmp_path / "wrong.quest")])
     assert refused.exit_code == 1 and "DQ4018" in refused.output and "toll.keeper" in refused.output
+
+
+def duel_transcript(agent: str, seed: int, stop: int | None = None, tmp_path=None) -> tuple[bytes, int]:
+    """The Mistford Toll's text transcript, uninterrupted, or saved after ``stop`` decisions of
+    its duel and resumed from the file in a fresh run; and how many duel decisions it took."""
+    import random
+
+    from deckquest.dsl.resolver import compile_file
+    from deckquest.runtime.agents import make_agent
+    from deckquest.runtime.interpreter import Program, Run
+    from deckquest.runtime.saves import load_run, save_run
+    from deckquest.runtime.transcript import TextRenderer
+
+    program = Program(compile_file(MISTFORD))
+    renderer = TextRenderer(program.system)
+    lines: list[str] = []
+    run = Run(program, make_agent(agent), random.Random(seed), record=False,
+              listener=lambda event: lines.extend(renderer.lines(event)), seed=seed)
+    decisions = 0
+    while run.step():
+        decisions += run.state.battle is not None
+        if decisions == stop and run.state.battle is not None:
+            save_run(run, tmp_path / "mid_duel.json", seed=seed, agent=agent)
+            run = load_run(program, tmp_path / "mid_duel.json", make_agent(agent), record=False,
+                           listener=lambda event: lines.extend(renderer.lines(event)))
+            stop = None
+    return "\n".join(lines).encode("utf-8"), decisions
+
+
+@pytest.mark.parametrize("agent, seed", [("random", 3), ("first", 1)])
+def test_an_adventure_saved_at_a_decision_mid_duel_resumes_byte_for_byte(tmp_path, agent, seed):
+    """Issue 13 (a sub-game is part of the run's state): an adventure's duel is stepped one
+    decision (I-3's deal, an I-5 action right, an answer) at a time, so a session saved in
+    the middle of it goes on exactly as the uninterrupted run: the same transcript, byte for byte."""
+    uninterrupted, decisions = duel_transcript(agent, seed)
+    assert decisions >= 20, "the run should duel for many decisions"
+    for point in sorted({1, decisions // 2, decisions - 1}):
+        assert duel_transcript(agent, seed, point, tmp_path)[0] == uninterrupted, point
+
+
+def test_a_person_saves_in_the_middle_of_a_duel_and_resumes_there(tmp_path):
+    """docs/isekai.md: `save` typed at a duel prompt saves the session at that decision (the
+    duel as it stands, the run's other state); `--resume` goes on with the same duel: its next
+    line is an action of the duel, not the bridge's narration again."""
+    save = tmp_path / "toll.json"
+    answers = "\n" * 4 + "1\n" * 30 + "save\n"  # no PC actions, "Challenge him", then 29 duel answers
+    first = deckquest("run", MISTFORD, "--seed", "1", "--agent", "human", "--save", save, stdin=answers)
+    assert first.exit_code == 0 and "saved to" in first.stderr, first.output
+    saved = json.loads(save.read_text())["state"]
+    assert saved["battle"]["sub_game"]["duel"]["npc"] == "keeper" and saved["game"]["result"] is None
+    rest = deckquest("run", MISTFORD, "--resume", save, "--agent", "first")
+    assert rest.exit_code == 0, rest.output
+    assert "A toll-keeper" not in rest.stdout and "[" in rest.stdout.splitlines()[1]
+    assert rest.stdout.splitlines()[-1] in ("Rin crosses the Mistford.", "The keeper keeps the bridge.",
+                                            "Rin crosses, unimpressed.")

@@ -15,7 +15,7 @@ from typing import Any
 
 from deckquest.systems import CodeRange, register
 from deckquest.systems.isekai import report
-from deckquest.systems.isekai.adventure import duel
+from deckquest.systems.isekai.adventure import DuelInProgress, duel, duel_step
 from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
 from deckquest.systems.isekai.duel import DuelState, new_duel
 from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder, DuelStmt, resolve
@@ -62,6 +62,22 @@ class IsekaiSystem(Trpg):
     @classmethod
     def statement_handlers(cls):
         return {**super().statement_handlers(), DuelStmt: duel}
+
+    @classmethod
+    def battle_step(cls, run):
+        """The sub-game in progress: a duel of the adventure, else an MTG-TRPG battle."""
+        if isinstance(run.state.battle, DuelInProgress):
+            duel_step(run)
+        else:
+            super().battle_step(run)
+
+    @classmethod
+    def sub_game_data(cls, progress):
+        return {"duel": progress.to_data()}
+
+    @classmethod
+    def load_sub_game(cls, data):
+        return DuelInProgress.from_data(data["duel"])
 
     @classmethod
     def new_game(cls, run):

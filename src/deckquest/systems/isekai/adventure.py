@@ -3,15 +3,19 @@
 "Duels in an adventure").
 
 The adventure's rules for its duels are the script's own: a script whose header says
-``system isekai`` follows I-1 to I-19 with the readings its header picks. The duel is played
-to its end inside the statement (it cannot be saved half-way); its events are then
-published, firing the script's duel triggers, and the outcome's block runs. The run keeps
-the duel as its game until the next one: the triggers' ``{duelist}`` and ``duelist.main``
-read it, and `deckquest sim` records it.
+``system isekai`` follows I-1 to I-19 with the readings its header picks. The statement deals
+the duel; like an MTG-TRPG battle it is then part of the run's state (the duel in
+``RunState.game``, a ``DuelInProgress`` in ``RunState.battle``) and each later step answers
+one of its decisions (``duel_step``), so a session can be saved, resumed and cloned
+mid-duel. Its events are published as they happen; the script's duel triggers they fire run
+after the duel, before the outcome's block, as a battle's do. The run keeps the duel as its
+game until the next one: the triggers' ``{duelist}`` and ``duelist.main`` read it, and
+`deckquest sim` records it.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from deckquest.engine.game import CHANCE, Agent, draw_chance
@@ -22,6 +26,36 @@ from deckquest.systems.isekai.language import DuelStmt, place
 from deckquest.systems.isekai.rules import Rules
 
 SEAT_AGENTS: dict[str, type[GreedyAgent] | type[RandomAgent]] = {"greedy": GreedyAgent, "random": RandomAgent}
+DUEL_AGENTS = "duel_agents"  # Run.memory: who answers each seat's decisions in the duel in progress
+
+#: A script trigger a duel event fired: (kind, subject, number), as ``triggers_for`` gives it.
+Fired = tuple[str, str | None, int | None]
+
+
+@dataclass
+class DuelInProgress:
+    """A duel statement's duel between two of its decisions (``RunState.battle``; the duel
+    itself is ``RunState.game``): whose seat is the PC's, and the triggers its events fired so
+    far, run when it ends. Plain data: cloned with the state, saved (``to_data``)."""
+
+    hero: str
+    npc: str
+    fired: list[Fired] = field(default_factory=list)
+
+    def clone(self) -> "DuelInProgress":
+        return DuelInProgress(self.hero, self.npc, list(self.fired))
+
+    def names(self, scenario: Any) -> dict[str, str]:
+        """The duelists' names, for a transcript resumed mid-duel (the ``deal`` event said them)."""
+        return {duelist.id: duelist.name for duelist in scenario.system_table.duelists if duelist.id == self.npc}
+
+    def to_data(self) -> dict[str, Any]:
+        return {"hero": self.hero, "npc": self.npc, "fired": [list(trigger) for trigger in self.fired]}
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any]) -> "DuelInProgress":
+        return cls(str(data["hero"]), str(data["npc"]),
+                   [(str(kind), subject, number) for kind, subject, number in data["fired"]])
 
 
 def party_agent(run: Any) -> Agent:
@@ -35,27 +69,54 @@ def party_agent(run: Any) -> Agent:
 
 
 def duel(run: Any, stmt: DuelStmt, frame: Any) -> None:
+    """Deal the duel (I-3 is its first decision) and keep it in the run's state."""
     table = run.scenario.system_table
     npc_id, deck_id, by = table.duels[place(stmt.span)]
     npc = next(d for d in table.duelists if d.id == npc_id)
     pc = run.state.pcs[by or frame.pc or next(iter(run.state.pcs))]
     hero = Duelist(pc.id, pc.name, table.decks[deck_id])
-    state = new_duel((hero, npc), table.cards, Rules.from_readings(run.scenario.readings))
-    agents: dict[str, Agent] = {hero.id: party_agent(run), npc.id: SEAT_AGENTS[table.plays.get(npc.id) or "greedy"]()}
+    run.state.game = new_duel((hero, npc), table.cards, Rules.from_readings(run.scenario.readings))
+    run.state.battle = DuelInProgress(hero.id, npc.id)
+    run.memory[DUEL_AGENTS] = _agents(run, run.state.battle)
+
+
+def _agents(run: Any, progress: DuelInProgress) -> dict[str, Agent]:
+    plays = run.scenario.system_table.plays
+    return {progress.hero: party_agent(run), progress.npc: SEAT_AGENTS[plays.get(progress.npc) or "greedy"]()}
+
+
+def duel_step(run: Any) -> None:
+    """One decision of the duel in progress: drawn by chance or answered by its seat's agent,
+    applied, its events published; the step that ends the duel runs what follows it."""
+    state, progress = run.state.game, run.state.battle
+    agents = run.memory.get(DUEL_AGENTS)
+    if agents is None:  # a resumed run: the duelists' agents start afresh
+        agents = run.memory[DUEL_AGENTS] = _agents(run, progress)
+    decision = state.decision()
+    if decision.actor == CHANCE:
+        action = draw_chance(decision, run.rng)
+    else:
+        action = agents[decision.actor].choose(state, decision, run.rng)
     events: list[dict] = []
-    while True:
-        decision = state.decision()
-        if decision.over:
-            break
-        if decision.actor == CHANCE:
-            action = draw_chance(decision, run.rng)
-        else:
-            action = agents[decision.actor].choose(state, decision, run.rng)
-        state.apply(action, run.rng, events)
-    result = state.outcome() or {}
-    kind = "draw" if result.get("winner") is None else "victory" if result["winner"] == hero.id else "defeat"
+    state.apply(action, run.rng, events)
+    for event in events:
+        if event["event"] in run.wanted:
+            run.publish({"event": event["event"], "clock": run.state.clock, **event})
+        progress.fired.extend(run.program.system.triggers_for(event))
+    if state.decision().over:
+        _duel_over(run, progress)
+
+
+def _duel_over(run: Any, progress: DuelInProgress) -> None:
+    """The outcome's block, then the duel's triggers above it, in the order their events came."""
+    run.state.battle = None
+    run.memory.pop(DUEL_AGENTS, None)
+    frame = run.state.frames[-1]
+    stmt = run.program.blocks[frame.block][frame.index - 1]
+    result = run.state.game.outcome() or {}
+    kind = "draw" if result.get("winner") is None else "victory" if result["winner"] == progress.hero else "defeat"
     block = next((outcome.body for outcome in stmt.outcomes if outcome.kind == kind), None)
     if block is not None:
         run.push(block, frame)
-    run.state.game = state
-    run.game_events(events)
+    for kind, subject, number in reversed(progress.fired):
+        run.fire(kind, pc=subject, number=number)

@@ -39,6 +39,10 @@ class BattleInProgress:
     start: int = 0  # the game clock as the battle began: its first turn's
     clock: int = 0  # the clock its events carry now (BattleLog)
 
+    def names(self, scenario) -> dict[str, str]:
+        """The enemies' names, for a transcript resumed mid-battle (the ``combat`` event said them)."""
+        return {npc: scenario.npcs[npc].name for npc in self.enemies}
+
     def clone(self) -> "BattleInProgress":
         return BattleInProgress(self.fight.copy(), self.depth, list(self.enemies), list(self.before), list(self.reached),
                                 self.start, self.clock)
