@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from deckquest.dsl import ast
 from deckquest.systems import CodeRange, GameSystem, register
-from deckquest.systems.trpg import statements
+from deckquest.systems.trpg import language, statements
 
 
 @register
@@ -20,6 +20,8 @@ class Trpg(GameSystem):
     rules_document = "trpg.md"
     editions = ("2019", "2014")
     codes = CodeRange(5000, 5999)
+    grammar = language.GRAMMAR
+    builder = language.Builder
 
     pc_actions = statements.PC_ACTIONS
     battle_step = staticmethod(statements.battle_step)
