@@ -16,6 +16,13 @@ provides every attribute):
   ``self._text(token)`` and ``unquote`` are at hand.
 * ``resolve(context)``: the system's resolver checks (see ``SystemContext``); what it
   returns is stored on the compiled ``Scenario`` as ``system_table``.
+* ``statement_resolvers()``: node class -> ``resolver(walk, statement, scope)``, called in
+  the core's walk over the scenes (``deckquest.dsl.flow.Flow``) where the statement is met,
+  returning its resolved copy (MTG-TRPG's ``check``: its kind, ``by``, its blocks with the PC
+  in scope). A statement without a resolver goes to ``resolve`` and gets its blocks resolved
+  through ``blocks()``/``with_blocks()``.
+* ``resolve_flow(context)``: checks over the whole walked flow (``context.scenes``,
+  ``triggers``, ``gotos``), before the core's warnings about unused names (MTG-TRPG: T-4.12).
 * ``subject`` and ``subject_attributes``: the word a trigger on one of the system's events
   binds (``racer``, ``seat``), usable in its conditions and texts (``{racer}``,
   ``racer.position``); ``events``: the system's trigger event kinds, each mapped to whether
@@ -56,6 +63,12 @@ class LanguageSpec(Protocol):
 
     @classmethod
     def resolve(cls, context: Any) -> Any: ...
+
+    @classmethod
+    def statement_resolvers(cls) -> Mapping[type, Any]: ...
+
+    @classmethod
+    def resolve_flow(cls, context: Any) -> None: ...
 
 
 LANGUAGES: dict[str, Any] = {}  # system name -> its LanguageSpec (filled by deckquest.systems.register)

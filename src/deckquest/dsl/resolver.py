@@ -29,7 +29,6 @@ from deckquest.dsl.flow import Flow, Scope, listed, terminates
 from deckquest.dsl.language import DEFAULT_SYSTEM, LanguageSpec
 from deckquest.dsl.locate import Locator, local_reference
 from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source, system_language
-from deckquest.dsl.repeats import identical_check_loops
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
 from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span, did_you_mean
 
@@ -167,7 +166,11 @@ class _Compiler:
         for npc in script.npcs:
             self._npc(npc)
         self.triggers[:0] = [self.flow.trigger(trigger, scene=None) for trigger in script.triggers]
-        start = None if library else self._flow(script)
+        start = None
+        if not library:
+            start = self._flow(script)
+            if self.language is not None:  # the system's checks over the whole flow (MTG-TRPG: T-4.12)
+                self.language.resolve_flow(SystemContext(self, script, header))
         table = None
         success_endings: tuple[str, ...] = ()
         if not library:
@@ -759,18 +762,7 @@ class _Compiler:
                            _("finish every path through the scene with `-> scene` or `end victory|defeat \"text\"`"))
         start = starts[0].id if starts else None
         self._reachability(script, start)
-        if getattr(self.language, "name", DEFAULT_SYSTEM) == DEFAULT_SYSTEM:  # MTG-TRPG's checks (T-4.12)
-            self._identical_check_loops(script)
         return start
-
-    def _identical_check_loops(self, script: ast.Script) -> None:
-        scenes = {scene.id: self.scenes[scene.id] for scene in script.scenes if scene.id in self.scenes}
-        for check, loop in identical_check_loops(scenes, self.triggers, self.gotos):
-            self.warn("DQ5001", _("the loop {loop} changes no flag, counter, NPC or item, so this check can only "
-                                  "come back the very same: T-4.12 refuses it then (it fails without revealing a card)",
-                                  loop=" -> ".join(f"`{s}`" for s in loop)), check.span,
-                      _("change something on the way round (for example `attempts += 1`), or lead elsewhere "
-                        "after a failure"))
 
     def _reachability(self, script: ast.Script, start: str | None) -> None:
         if start is None:
@@ -829,11 +821,20 @@ class SystemContext:
         self.players: tuple[int, int] = header["players"]
         self.npcs = compiler.npcs
         self.cards = compiler.cards
+        # the walked flow (for ``resolve_flow``): resolved scenes by id, the scenario's
+        # triggers, and the scenes each scene leads to (None: from a trigger)
+        self.scenes: dict[str, ast.Scene] = {scene.id: compiler.scenes[scene.id] for scene in script.scenes
+                                             if scene.id in compiler.scenes}
+        self.triggers: list[ast.Trigger] = compiler.triggers
+        self.gotos: dict[str | None, set[str]] = compiler.gotos
 
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
         self._report("error", code, message, span, hint)
 
     def warn(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        if len(self._compiler.diagnostics) - self._compiler.kept >= MAX_REPORTED_ERRORS:
+            self._compiler.omitted_warnings += 1  # as many warnings as the core's keep
+            return
         self._report("warning", code, message, span, hint)
 
     def _report(self, severity: str, code: str, message: str, span: Span, hint: str | None) -> None:

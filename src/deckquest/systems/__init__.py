@@ -141,6 +141,19 @@ class GameSystem:
         the compiled scenario as ``system_table`` (the AST is never changed)."""
         return None
 
+    @classmethod
+    def statement_resolvers(cls) -> Mapping[type, Callable[..., Any]]:
+        """Node class -> ``resolver(walk, statement, scope)``: resolves one of the system's
+        statements where the core's walk meets it (``deckquest.dsl.flow.Flow``: ``error``,
+        ``npc``, ``pc``, ``block``, ``rules``) and returns its resolved copy. By default
+        none: the statements go to ``resolve`` (their blocks resolved by ``with_blocks``)."""
+        return {}
+
+    @classmethod
+    def resolve_flow(cls, context: "SystemContext") -> None:
+        """Checks over the whole walked flow (``context.scenes``, ``triggers``, ``gotos``),
+        before the core's warnings about unused names; by default none."""
+
     # -- the run (called by deckquest.runtime.interpreter with its Run)
     @classmethod
     def statement_handlers(cls) -> Mapping[type, Callable[[Any, Any, Any], None]]:

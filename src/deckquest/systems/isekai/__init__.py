@@ -62,6 +62,10 @@ class IsekaiSystem(Trpg):
         return resolve(context, cls.agents)
 
     @classmethod
+    def resolve_flow(cls, context):
+        """No T-4.12 loop warning (DQ5001, MTG-TRPG's code): an adventure's duels are not checks."""
+
+    @classmethod
     def statement_handlers(cls):
         return {**super().statement_handlers(), DuelStmt: duel}
 

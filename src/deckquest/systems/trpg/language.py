@@ -25,6 +25,7 @@ from lark.tree import Meta
 
 from deckquest.dsl import ast
 from deckquest.dsl.parser import unquote
+from deckquest.systems.trpg import nodes
 
 GRAMMAR = r"""
 // MTG-TRPG (systems/trpg/language.py)
@@ -191,97 +192,97 @@ class Builder:
         return self._event(meta, "battle_turn", number=self._int(c[0]))
 
     # statements
-    def check(self, meta: Meta, c: Children) -> ast.Check:
+    def check(self, meta: Meta, c: Children) -> nodes.Check:
         kind, difficulty, by, label, *outcomes = c
-        return ast.Check(self._span(meta), str(kind), self._int(difficulty), by,
+        return nodes.Check(self._span(meta), str(kind), self._int(difficulty), by,
                          unquote(label) if label is not None else None,
                          _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes,
                          self._tok_span(kind))
 
-    def by(self, meta: Meta, c: Children) -> ast.Who:
-        who: ast.Who = c[0]
+    def by(self, meta: Meta, c: Children) -> nodes.Who:
+        who: nodes.Who = c[0]
         return who
 
-    def who_pc(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "pc", str(c[0]))
+    def who_pc(self, meta: Meta, c: Children) -> nodes.Who:
+        return nodes.Who(self._span(meta), "pc", str(c[0]))
 
-    def who_party(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "party")
+    def who_party(self, meta: Meta, c: Children) -> nodes.Who:
+        return nodes.Who(self._span(meta), "party")
 
-    def who_each(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "each")
+    def who_each(self, meta: Meta, c: Children) -> nodes.Who:
+        return nodes.Who(self._span(meta), "each")
 
-    def who_all(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "all")
+    def who_all(self, meta: Meta, c: Children) -> nodes.Who:
+        return nodes.Who(self._span(meta), "all")
 
-    def who_any(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "any")
+    def who_any(self, meta: Meta, c: Children) -> nodes.Who:
+        return nodes.Who(self._span(meta), "any")
 
-    def outcome(self, meta: Meta, c: Children) -> ast.Outcome:
-        return ast.Outcome(self._span(meta), c[0], c[1])
+    def outcome(self, meta: Meta, c: Children) -> nodes.Outcome:
+        return nodes.Outcome(self._span(meta), c[0], c[1])
 
     def outcome_kind(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def encounter(self, meta: Meta, c: Children) -> ast.Encounter:
-        return ast.Encounter(self._span(meta), c[0].name, c[0].span)
+    def encounter(self, meta: Meta, c: Children) -> nodes.Encounter:
+        return nodes.Encounter(self._span(meta), c[0].name, c[0].span)
 
-    def recruit(self, meta: Meta, c: Children) -> ast.Recruit:
+    def recruit(self, meta: Meta, c: Children) -> nodes.Recruit:
         ref, difficulty, by, *outcomes = c
-        return ast.Recruit(self._span(meta), ref.name, self._int(difficulty), by,
+        return nodes.Recruit(self._span(meta), ref.name, self._int(difficulty), by,
                            _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes, ref.span)
 
-    def take_control(self, meta: Meta, c: Children) -> ast.TakeControl:
+    def take_control(self, meta: Meta, c: Children) -> nodes.TakeControl:
         ref, by, *outcomes = c
-        return ast.TakeControl(self._span(meta), ref.name, by, _block_of(outcomes, "success"),
+        return nodes.TakeControl(self._span(meta), ref.name, by, _block_of(outcomes, "success"),
                                _block_of(outcomes, "failure"), outcomes, ref.span)
 
-    def fight(self, meta: Meta, c: Children) -> ast.Fight:
-        return ast.Fight(self._span(meta), c[0].name, c[1] is not None, c[0].span)
+    def fight(self, meta: Meta, c: Children) -> nodes.Fight:
+        return nodes.Fight(self._span(meta), c[0].name, c[1] is not None, c[0].span)
 
     def holding_back(self, meta: Meta, c: Children) -> bool:
         return True
 
-    def battle(self, meta: Meta, c: Children) -> ast.Battle:
+    def battle(self, meta: Meta, c: Children) -> nodes.Battle:
         enemies = [x for x in c if isinstance(x, ast.NameRef)]
-        outcomes = [x for x in c if isinstance(x, ast.Outcome)]
-        prepares = [x for x in c if isinstance(x, ast.Who)]
-        return ast.Battle(self._span(meta), enemies, prepares[0] if prepares else None,
+        outcomes = [x for x in c if isinstance(x, nodes.Outcome)]
+        prepares = [x for x in c if isinstance(x, nodes.Who)]
+        return nodes.Battle(self._span(meta), enemies, prepares[0] if prepares else None,
                           _block_of(outcomes, "victory"), _block_of(outcomes, "defeat"),
                           _block_of(outcomes, "escape"), outcomes, prepares)
 
-    def prepare(self, meta: Meta, c: Children) -> ast.Who:
-        who: ast.Who = c[0]
+    def prepare(self, meta: Meta, c: Children) -> nodes.Who:
+        who: nodes.Who = c[0]
         return who
 
-    def lose_life(self, meta: Meta, c: Children) -> ast.LoseLife:
-        return ast.LoseLife(self._span(meta), c[0], self._int(c[1]))
+    def lose_life(self, meta: Meta, c: Children) -> nodes.LoseLife:
+        return nodes.LoseLife(self._span(meta), c[0], self._int(c[1]))
 
-    def gain_life(self, meta: Meta, c: Children) -> ast.GainLife:
-        return ast.GainLife(self._span(meta), c[0], self._int(c[1]))
+    def gain_life(self, meta: Meta, c: Children) -> nodes.GainLife:
+        return nodes.GainLife(self._span(meta), c[0], self._int(c[1]))
 
-    def draw(self, meta: Meta, c: Children) -> ast.Draw:
-        return ast.Draw(self._span(meta), c[0], self._int(c[1]))
+    def draw(self, meta: Meta, c: Children) -> nodes.Draw:
+        return nodes.Draw(self._span(meta), c[0], self._int(c[1]))
 
-    def give(self, meta: Meta, c: Children) -> ast.Give:
-        return ast.Give(self._span(meta), unquote(c[0]), c[1])
+    def give(self, meta: Meta, c: Children) -> nodes.Give:
+        return nodes.Give(self._span(meta), unquote(c[0]), c[1])
 
-    def target_pc(self, meta: Meta, c: Children) -> ast.Target:
-        return ast.Target(self._span(meta), "pc")
+    def target_pc(self, meta: Meta, c: Children) -> nodes.Target:
+        return nodes.Target(self._span(meta), "pc")
 
-    def target_each(self, meta: Meta, c: Children) -> ast.Target:
-        return ast.Target(self._span(meta), "each")
+    def target_each(self, meta: Meta, c: Children) -> nodes.Target:
+        return nodes.Target(self._span(meta), "each")
 
-    def target_named(self, meta: Meta, c: Children) -> ast.Target:
-        return ast.Target(self._span(meta), "named", str(c[0]))
+    def target_named(self, meta: Meta, c: Children) -> nodes.Target:
+        return nodes.Target(self._span(meta), "named", str(c[0]))
 
-    def rest(self, meta: Meta, c: Children) -> ast.Rest:
-        return ast.Rest(self._span(meta))
+    def rest(self, meta: Meta, c: Children) -> nodes.Rest:
+        return nodes.Rest(self._span(meta))
 
-    def sleep(self, meta: Meta, c: Children) -> ast.Sleep:
-        return ast.Sleep(self._span(meta))
+    def sleep(self, meta: Meta, c: Children) -> nodes.Sleep:
+        return nodes.Sleep(self._span(meta))
 
 
-def _block_of(outcomes: list[ast.Outcome], kind: str) -> list[ast.Statement] | None:
+def _block_of(outcomes: list[nodes.Outcome], kind: str) -> list[ast.Statement] | None:
     """The body of the first outcome block of that kind, or None."""
     return next((o.body for o in outcomes if o.kind == kind), None)
