@@ -16,6 +16,10 @@ provides every attribute):
   ``self._text(token)`` and ``unquote`` are at hand.
 * ``resolve(context)``: the system's resolver checks (see ``SystemContext``); what it
   returns is stored on the compiled ``Scenario`` as ``system_table``.
+* ``resolve_declarations(context)``: checks of the system's declarations that the core
+  declares (MTG-TRPG's cards, PCs and NPCs), once every name is declared and before the walk
+  over the scenes; it fills the compiled program's tables (``context.pcs``, ``npcs``, ...).
+  Called for a ``use``d script too (``context.library``).
 * ``statement_resolvers()``: node class -> ``resolver(walk, statement, scope)``, called in
   the core's walk over the scenes (``deckquest.dsl.flow.Flow``) where the statement is met,
   returning its resolved copy (MTG-TRPG's ``check``: its kind, ``by``, its blocks with the PC
@@ -63,6 +67,9 @@ class LanguageSpec(Protocol):
 
     @classmethod
     def resolve(cls, context: Any) -> Any: ...
+
+    @classmethod
+    def resolve_declarations(cls, context: Any) -> None: ...
 
     @classmethod
     def statement_resolvers(cls) -> Mapping[type, Any]: ...

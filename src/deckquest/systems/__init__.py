@@ -142,6 +142,13 @@ class GameSystem:
         return None
 
     @classmethod
+    def resolve_declarations(cls, context: "SystemContext") -> None:
+        """Check the declarations the core declares for the system (MTG-TRPG's ``pc``, NPCs
+        and ``card``), once every name is declared and before the walk over the scenes,
+        filling the compiled program's tables (``context.pcs``, ``npcs``, ``cards``,
+        ``decks``); for a ``use``d script too (``context.library``). By default none."""
+
+    @classmethod
     def statement_resolvers(cls) -> Mapping[type, Callable[..., Any]]:
         """Node class -> ``resolver(walk, statement, scope)``: resolves one of the system's
         statements where the core's walk meets it (``deckquest.dsl.flow.Flow``: ``error``,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from deckquest.i18n import _
 from deckquest.systems import CodeRange, GameSystem, register
-from deckquest.systems.trpg import language, nodes, resolve, statements
+from deckquest.systems.trpg import declarations, language, nodes, resolve, statements
 from deckquest.systems.trpg.repeats import identical_check_loops
 
 
@@ -47,6 +47,10 @@ class Trpg(GameSystem):
             nodes.GainLife: statements._gain_life, nodes.Draw: statements._draw, nodes.Give: statements._give,
             nodes.Rest: statements._party_rests, nodes.Sleep: statements._party_sleeps,
         }
+
+    @classmethod
+    def resolve_declarations(cls, context):
+        declarations.resolve_declarations(context)
 
     @classmethod
     def statement_resolvers(cls):
