@@ -29,8 +29,6 @@ if TYPE_CHECKING:
 #: A game system's resolver of one kind of its statements: ``resolver(walk, statement, scope)``
 #: returns the statement's resolved copy, reporting through the walk (``Flow``).
 StatementResolver = Callable[["Flow", Any, "Scope"], Any]
-PC_EVENTS = {"pc_dying", "pc_unconscious", "pc_dies", "check_succeeds", "check_fails", "critical_revealed"}
-CHECK_EVENTS = {"check_succeeds", "check_fails"}
 #: The statements that share a resolver walk: those naming a flag.
 _FlagStmt = TypeVar("_FlagStmt", ast.SetFlag, ast.ClearFlag)
 _INTERPOLATION = re.compile(r"(?P<literal>(?:[^{}]|\{\{|\}\})+)|\{(?P<inner>[^{}]*)\}|[{}]")
@@ -79,18 +77,22 @@ class Flow:
         """The canonical name of a PC, or ``pc`` for the one in scope (DQ0033, DQ0037)."""
         return self.c._pc_ref(name, span, scope, others)
 
+    def never_comes(self, event: ast.Event) -> None:
+        """DQ0047: an event counted from 1 (`after 0 minutes`, MTG-TRPG's `battle turn 0`)."""
+        self.c.error("DQ0047", _("`{number}` never comes: count from 1", number=event.number), event.span)
+
     # -------------------------------------------------------------- triggers and scenes
 
     def trigger(self, trigger: ast.Trigger, scene: str | None) -> ast.Trigger:
         c = self.c
         event = trigger.event
-        if event.kind == "npc_defeated":
-            assert event.npc is not None  # the parser names the NPC of `npc_defeated`
-            event = replace(event, npc=c._npc_ref(event.npc, event.name_span or event.span))
-        if event.kind in ("battle_turn", "after_minutes") and event.number is not None and event.number < 1:
-            c.error("DQ0047", _("`{number}` never comes: count from 1", number=event.number), event.span)
+        if c.language is not None:  # the system's events: their names (MTG-TRPG's `goblin is defeated`)
+            event = c.language.resolve_event(self, event)
+        if event.kind == "after_minutes" and event.number is not None and event.number < 1:
+            self.never_comes(event)
         subject = c.language is not None and c.language.events.get(event.kind, False)
-        scope = Scope(pc=event.kind in PC_EVENTS, degree=event.kind in CHECK_EVENTS, scene=scene, subject=subject)
+        pc, degree = c.language.event_binds(event.kind) if c.language is not None else (False, False)
+        scope = Scope(pc=pc, degree=degree, scene=scene, subject=subject)
         condition = self.condition(trigger.condition, scope) if trigger.condition is not None else None
         return replace(trigger, event=event, condition=condition, body=self.block(trigger.body, scope))
 

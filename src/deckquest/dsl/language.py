@@ -20,6 +20,9 @@ provides every attribute):
   declares (MTG-TRPG's cards, PCs and NPCs), once every name is declared and before the walk
   over the scenes; it fills the compiled program's tables (``context.pcs``, ``npcs``, ...).
   Called for a ``use``d script too (``context.library``).
+* ``resolve_event(walk, event)``: a trigger's event of the system's, resolved in the walk
+  (MTG-TRPG's ``goblin is defeated`` names an NPC); ``event_binds(kind)``: whether a trigger
+  on it binds ``pc`` (the PC it is about) and ``degree`` (MTG-TRPG's check events).
 * ``statement_resolvers()``: node class -> ``resolver(walk, statement, scope)``, called in
   the core's walk over the scenes (``deckquest.dsl.flow.Flow``) where the statement is met,
   returning its resolved copy (MTG-TRPG's ``check``: its kind, ``by``, its blocks with the PC
@@ -70,6 +73,12 @@ class LanguageSpec(Protocol):
 
     @classmethod
     def resolve_declarations(cls, context: Any) -> None: ...
+
+    @classmethod
+    def resolve_event(cls, walk: Any, event: Any) -> Any: ...
+
+    @classmethod
+    def event_binds(cls, kind: str) -> tuple[bool, bool]: ...
 
     @classmethod
     def statement_resolvers(cls) -> Mapping[type, Any]: ...

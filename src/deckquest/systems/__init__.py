@@ -149,6 +149,18 @@ class GameSystem:
         ``decks``); for a ``use``d script too (``context.library``). By default none."""
 
     @classmethod
+    def resolve_event(cls, walk: Any, event: Any) -> Any:
+        """A trigger's event, resolved where the core's walk meets the trigger (``walk``: a
+        ``deckquest.dsl.flow.Flow``); by default as written."""
+        return event
+
+    @classmethod
+    def event_binds(cls, kind: str) -> tuple[bool, bool]:
+        """Whether a trigger on this event binds ``pc`` (the PC the event is about) and
+        ``degree`` (a check's); by default neither (a system's subject is ``events``)."""
+        return False, False
+
+    @classmethod
     def statement_resolvers(cls) -> Mapping[type, Callable[..., Any]]:
         """Node class -> ``resolver(walk, statement, scope)``: resolves one of the system's
         statements where the core's walk meets it (``deckquest.dsl.flow.Flow``: ``error``,

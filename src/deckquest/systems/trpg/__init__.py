@@ -53,6 +53,14 @@ class Trpg(GameSystem):
         declarations.resolve_declarations(context)
 
     @classmethod
+    def resolve_event(cls, walk, event):
+        return resolve.event(walk, event)
+
+    @classmethod
+    def event_binds(cls, kind):
+        return resolve.event_binds(kind)
+
+    @classmethod
     def statement_resolvers(cls):
         return resolve.RESOLVERS
 

@@ -1,11 +1,14 @@
-"""MTG-TRPG's resolver checks of its statements, and its check over the whole flow.
+"""MTG-TRPG's resolver checks of its statements and trigger events, and its check over the
+whole flow.
 
 The core's walk over scenes (``deckquest.dsl.flow.Flow``) hands each MTG-TRPG statement to
 its resolver here, in the walk, so each check's diagnostics come where they always came:
 check kinds of the rules edition (T-4, T-5.5), ``by``/``prepare by`` (T-6.2), outcome
 blocks, the PC (``pc``, ``degree``) in scope inside a check's blocks, NPC and PC names.
 Each resolver returns the statement's resolved copy (canonical names, resolved blocks);
-the parsed tree is never changed. Their codes are the core's older ones (DQ0021, DQ0032,
+the parsed tree is never changed. A trigger's event is resolved the same way (``event``:
+the NPC an `NPC is defeated` names), and ``event_binds`` says which triggers bind ``pc``
+and ``degree``. Their codes are the core's older ones (DQ0021, DQ0032,
 DQ0033, DQ0035, DQ0036, DQ0037, DQ0045, DQ0057): they kept their numbers when the checks
 moved here (docs/development.md).
 
@@ -18,6 +21,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Callable, TypeVar
 
+from deckquest.dsl.ast import Event
 from deckquest.dsl.flow import Flow, Scope
 from deckquest.errors import did_you_mean
 from deckquest.i18n import _
@@ -31,6 +35,26 @@ KIND_CORRESPONDENCE.update({v: k for k, v in list(KIND_CORRESPONDENCE.items())})
 #: The statements that share a resolver: those acting on a `Target`, those with nothing to check.
 _Targeted = TypeVar("_Targeted", nodes.LoseLife, nodes.GainLife, nodes.Draw, nodes.Give)
 _Unchecked = TypeVar("_Unchecked", nodes.Rest, nodes.Sleep)
+
+
+#: The trigger events about a PC (`pc` is bound in their triggers), and those about a check
+#: (`degree` too).
+PC_EVENTS = {"pc_dying", "pc_unconscious", "pc_dies", "check_succeeds", "check_fails", "critical_revealed"}
+CHECK_EVENTS = {"check_succeeds", "check_fails"}
+
+
+def event(walk: Flow, written: Event) -> Event:
+    """`NPC is defeated` names a declared NPC; `battle turn N` counts from 1 (DQ0047)."""
+    if written.kind == "npc_defeated":
+        assert written.npc is not None  # the parser names the NPC of `npc_defeated`
+        written = replace(written, npc=walk.npc(written.npc, written.name_span or written.span))
+    if written.kind == "battle_turn" and written.number is not None and written.number < 1:
+        walk.never_comes(written)
+    return written
+
+
+def event_binds(kind: str) -> tuple[bool, bool]:
+    return kind in PC_EVENTS, kind in CHECK_EVENTS
 
 
 def check(walk: Flow, s: nodes.Check, scope: Scope) -> nodes.Check:
