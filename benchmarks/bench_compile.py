@@ -16,6 +16,9 @@ from pathlib import Path
 
 from deckquest.dsl.parser import parse_source
 from deckquest.dsl.resolver import compile_source
+from deckquest.systems import load_all
+
+load_all()  # MTG-TRPG's part of the language (its statements) comes with its system, as in the CLI
 
 SCENE = '''scene s{i} "Room {i}":
     when the scene starts if torches < 2:

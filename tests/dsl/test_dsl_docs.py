@@ -109,9 +109,10 @@ def test_language_example_compiles(folder, line, text):
 
 def test_language_reference_covers_every_statement():
     from deckquest.dsl import ast
+    from deckquest.systems.trpg import nodes
 
-    statements = ["Narration", "Choice", "Check", "Encounter", "Recruit", "Fight", "Battle", "Goto", "End",
-                  "LoseLife", "GainLife", "Draw", "Give", "Rest", "Sleep", "Wait", "SetFlag", "ClearFlag",
+    statements = ["Narration", "Choice", "Check", "Encounter", "Recruit", "TakeControl", "Fight", "Battle", "Goto",
+                  "End", "LoseLife", "GainLife", "Draw", "Give", "Rest", "Sleep", "Wait", "SetFlag", "ClearFlag",
                   "CounterAssign", "If"]
-    assert set(statements) == {t.__name__ for t in ast.Stmt.__args__}
+    assert set(statements) == {t.__name__ for t in (*ast.Stmt.__args__, *nodes.STATEMENTS)}  # the core's, MTG-TRPG's
     assert len(LANGUAGE_EXAMPLES) >= 15

@@ -9,6 +9,7 @@ import dataclasses
 import pytest
 
 from deckquest.dsl import ast
+from deckquest.systems.trpg import nodes
 from deckquest.dsl.resolver import compile_file
 
 LAIR = "flag alarm\nwhen a check fails:\n    set alarm\n"
@@ -59,7 +60,7 @@ def test_tune_changes_the_table_not_the_tree():
 
     scenario = compile_file(Path(__file__).parents[1] / "sim" / "scenarios" / "single_check.quest")
     program = Program(scenario)
-    check = next(s for scene in scenario.scenes.values() for s in scene.body if isinstance(s, ast.Check))
+    check = next(s for scene in scenario.scenes.values() for s in scene.body if isinstance(s, nodes.Check))
     written = check.difficulty
     set_difficulty(program, check.span.line, written + 4)
     assert program.sites[id(check)].difficulty == written + 4

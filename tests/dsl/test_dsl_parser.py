@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from deckquest.dsl import ast
+from deckquest.systems.trpg import nodes
 from deckquest.dsl.parser import parse_source
 from deckquest.errors import CompileError
 
@@ -174,14 +175,14 @@ def test_effects():
     assert (lose.target.kind, lose.amount) == ("pc", 2)
     assert each.target.kind == "each"
     assert (gain.target.kind, gain.target.pc, gain.amount) == ("named", "alice", 3)
-    assert isinstance(draw, ast.Draw) and draw.amount == 2 and draw.target.pc == "bram"
+    assert isinstance(draw, nodes.Draw) and draw.amount == 2 and draw.target.pc == "bram"
     assert (give.item, give.target.kind) == ("Torch", "pc")
 
 
 def test_time_statements():
     """T-2.6 rest, T-2.8 sleep, and `wait` for the clock alone."""
     rest, sleep, wait = body("the party rests\nthe party sleeps\nwait 10 minutes")
-    assert isinstance(rest, ast.Rest) and isinstance(sleep, ast.Sleep)
+    assert isinstance(rest, nodes.Rest) and isinstance(sleep, nodes.Sleep)
     assert wait.minutes == 10
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from deckquest.dsl import ast
+from deckquest.systems.trpg import nodes
 from deckquest.dsl.resolver import compile_file
 from deckquest.runtime.agents import FirstAgent, RandomAgent
 from deckquest.runtime.interpreter import Program, Run, check_key, no_actions
@@ -73,7 +73,7 @@ def test_forcing_success_passes_every_check():
     run.run()
     checks = [e for e in of_kind(run.events, "check") if e["cards"]]
     assert checks and all(e["success"] and e["degree"] >= 0 for e in checks)
-    assert any(isinstance(s, (ast.Check, ast.Recruit)) for s in statements)
+    assert any(isinstance(s, (nodes.Check, nodes.Recruit)) for s in statements)
 
 
 def test_forcing_a_degree_decides_it_too():
@@ -116,7 +116,7 @@ def test_on_check_reports_each_check_event_in_short():
             quiet.run()
             assert [(pc, success, revealed) for _, pc, success, revealed in heard] == [
                 (e["pc"], e["success"], bool(e["cards"])) for e in of_kind(recorded.events, "check")]
-            checks = {check_key(stmt) for stmt in started if isinstance(stmt, (ast.Check, ast.Recruit))}
+            checks = {check_key(stmt) for stmt in started if isinstance(stmt, (nodes.Check, nodes.Recruit))}
             assert {site for site, *_ in heard} == checks
 
 def test_on_scene_hears_each_scene_start_as_the_scene_event_does():

@@ -15,6 +15,7 @@ from click.testing import CliRunner
 from deckquest.cards.oracle import Token
 from deckquest.cli import main
 from deckquest.dsl import ast
+from deckquest.systems.trpg import nodes
 from deckquest.dsl.resolver import compile_file
 from deckquest.engine.combat.resolve import token_card
 from deckquest.engine.combat.statics import pc_creature_card
@@ -105,7 +106,7 @@ def test_a_run_saved_after_a_battle_resumes_identically(tmp_path, agent, seed):
     def after_battle(r):
         return bool(battled) and r.state.battle is None  # the battle's last decision was answered
 
-    run.on_statement = lambda stmt: battled.append(stmt) if isinstance(stmt, ast.Battle) else None
+    run.on_statement = lambda stmt: battled.append(stmt) if isinstance(stmt, nodes.Battle) else None
     if not step_until(run, after_battle):
         pytest.skip("no battle in this run")
     assert any(event["event"] == "battle" for event in run.events)

@@ -109,6 +109,17 @@ def test_another_system_never_sees_the_dice_race_keywords():
     assert codes(text)[0] == "DQ0001"
 
 
+def test_a_dice_race_script_cannot_hold_mtg_trpgs_statements(tmp_path):
+    """MTG-TRPG's statements are its own grammar fragment (systems/trpg/language.py), not the
+    core's: `check` reports a `check` in a dice race script, which `run` could not play."""
+    script = tmp_path / "race.quest"
+    script.write_text(HEADER + RACERS + 'when a racer wins:\n    check green difficulty 2:\n'
+                      '        success:\n            "Yes."\n        failure:\n            "No."\n')
+    result = cli("check", script)
+    assert result.exit_code == 1
+    assert "race.quest:10:11: error[DQ0001]: unexpected `green`" in result.stderr
+
+
 def test_run_plays_the_game_with_the_seats_agents_and_fires_triggers():
     result = cli("run", RACE, "--seed", "3")
     assert result.exit_code == 0

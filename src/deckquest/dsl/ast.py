@@ -16,12 +16,10 @@ The node set, top down:
   ``CardDecl`` (a GM's own card), ``FlagDecl``, ``CounterDecl``.
 * ``Trigger``: an ``Event`` (see ``EVENT_KINDS``), an optional condition and a body.
 * ``Scene``: id, title, ``start`` marker, its own triggers and a body (a list of statements).
-* Statements (``Stmt``): ``Narration``, ``Choice`` (of ``ChoiceOption``), ``Check``,
-  ``Encounter``, ``Recruit``, ``Fight``, ``Battle``, ``Goto``, ``End``, ``LoseLife``,
-  ``GainLife``, ``Draw``, ``Give``, ``Rest``, ``Sleep``, ``Wait``, ``SetFlag``, ``ClearFlag``,
-  ``CounterAssign``, ``If``.
-* Who acts: ``Who`` (a check's ``by``, a battle's ``prepare by``) and ``Target`` (the PC(s)
-  an effect applies to).
+* Statements (``Stmt``): ``Narration``, ``Choice`` (of ``ChoiceOption``), ``Goto``, ``End``,
+  ``Wait``, ``SetFlag``, ``ClearFlag``, ``CounterAssign``, ``If``. A game system's statements
+  are its own nodes (``SystemNode``); MTG-TRPG's (``check``, ``battle``, ...) are in
+  ``deckquest.systems.trpg.nodes``.
 * Expressions (``Expr``): ``IntLit``, ``Var`` (a flag or counter), ``PcStat``
   (``alice.life``, ``pc.hand``), ``PartySize``, ``Degree``, ``Compare``, ``And``, ``Or``,
   ``Not``.
@@ -159,37 +157,7 @@ class Text:
     parts: list[Union[str, Expr]] = field(default_factory=list)
 
 
-# ---------------------------------------------------------------- who acts
-
-
-@dataclass(frozen=True)
-class Who:
-    """Who makes a check: a PC (``kind == "pc"``), ``party``, ``each``, ``all`` or ``any``.
-
-    For ``kind == "pc"``, ``pc`` is a PC id, or ``"pc"`` for the PC in scope (``by pc``).
-    """
-
-    span: Span
-    kind: str
-    pc: str | None = None
-
-
-@dataclass(frozen=True)
-class Outcome:
-    """One ``success:``/``failure:``/``victory:``/``defeat:``/``escape:`` block, as written."""
-
-    span: Span
-    kind: str
-    body: list["Statement"]
-
-
-@dataclass(frozen=True)
-class Target:
-    """Whom an effect hits: ``pc`` (the PC in scope), ``each`` (every PC) or a named PC."""
-
-    span: Span
-    kind: str  # "pc", "each" or "named"
-    pc: str | None = None
+# ---------------------------------------------------------------- names
 
 
 @dataclass(frozen=True)
@@ -223,89 +191,6 @@ class Choice:
     options: list[ChoiceOption]
 
 
-CHECK_KINDS = {
-    2019: ("white", "blue", "black", "red", "green", "colorless"),
-    2014: ("negotiation", "intellect", "dexterity", "reflex", "body"),
-}
-
-
-@dataclass(frozen=True)
-class Check:
-    """``check KIND difficulty N [by WHO] [as "label"]:`` with ``success:``/``failure:``.
-
-    ``by`` is None when omitted (the party picks, as for ``by party``). A missing block is None.
-    """
-
-    span: Span
-    kind: str
-    difficulty: int
-    by: Who | None
-    label: str | None
-    success: list["Statement"] | None
-    failure: list["Statement"] | None
-    outcomes: list[Outcome] = field(default_factory=list)  # every block as written
-    kind_span: Span | None = None  # where KIND is written (DQ0036 points at it)
-
-
-@dataclass(frozen=True)
-class Encounter:
-    span: Span
-    npc: str
-    name_span: Span | None = None
-
-
-@dataclass(frozen=True)
-class Recruit:
-    """T-8.4: a negotiation (2019: white) check; success makes the NPC cooperate."""
-
-    span: Span
-    npc: str
-    difficulty: int
-    by: Who | None
-    success: list["Statement"] | None
-    failure: list["Statement"] | None
-    outcomes: list[Outcome] = field(default_factory=list)
-    name_span: Span | None = None
-
-
-@dataclass(frozen=True)
-class TakeControl:
-    """T-8.4: a PC pays the NPC's exact mana cost, colours included, and controls it; a
-    creature or planeswalker NPC must already cooperate. ``success``/``failure`` follow."""
-
-    span: Span
-    npc: str
-    by: Who | None
-    success: list["Statement"] | None
-    failure: list["Statement"] | None
-    outcomes: list[Outcome] = field(default_factory=list)
-    name_span: Span | None = None
-
-
-@dataclass(frozen=True)
-class Fight:
-    """T-3.4: a fight outside combat scenes."""
-
-    span: Span
-    npc: str
-    holding_back: bool
-    name_span: Span | None = None
-
-
-@dataclass(frozen=True)
-class Battle:
-    """A combat part (rules section 6) against the listed enemies."""
-
-    span: Span
-    enemies: list[NameRef]
-    prepare: Who | None
-    victory: list["Statement"] | None
-    defeat: list["Statement"] | None
-    escape: list["Statement"] | None
-    outcomes: list[Outcome] = field(default_factory=list)
-    prepares: list[Who] = field(default_factory=list)  # every `prepare by` line as written
-
-
 @dataclass(frozen=True)
 class Goto:
     span: Span
@@ -320,48 +205,6 @@ class End:
     span: Span
     outcome: str
     text: Text | None
-
-
-@dataclass(frozen=True)
-class LoseLife:
-    span: Span
-    target: Target
-    amount: int
-
-
-@dataclass(frozen=True)
-class GainLife:
-    span: Span
-    target: Target
-    amount: int
-
-
-@dataclass(frozen=True)
-class Draw:
-    span: Span
-    target: Target
-    amount: int
-
-
-@dataclass(frozen=True)
-class Give:
-    span: Span
-    item: str
-    target: Target
-
-
-@dataclass(frozen=True)
-class Rest:
-    """``the party rests``: every PC rests (T-2.6)."""
-
-    span: Span
-
-
-@dataclass(frozen=True)
-class Sleep:
-    """``the party sleeps``: six hours of sleep for every PC (T-2.8)."""
-
-    span: Span
 
 
 @dataclass(frozen=True)
@@ -403,16 +246,14 @@ class If:
     orelse: list["Statement"] | None
 
 
-Stmt = Union[
-    Narration, Choice, Check, Encounter, Recruit, Fight, Battle, Goto, End, LoseLife, GainLife,
-    Draw, Give, Rest, Sleep, Wait, SetFlag, ClearFlag, CounterAssign, If,
-]
+Stmt = Union[Narration, Choice, Goto, End, Wait, SetFlag, ClearFlag, CounterAssign, If]
 
 
 class SystemNode(Protocol):
     """A game system's own statement or declaration (``deckquest.dsl.language``): the core
     reads where it is written; a compound statement lists its statement lists with
-    ``blocks()`` (``nested_blocks``)."""
+    ``blocks()`` (``nested_blocks``) and may say with ``ends_scene()`` that every way through
+    it leaves the scene (``deckquest.dsl.flow.terminates``)."""
 
     @property
     def span(self) -> Span: ...
@@ -661,10 +502,6 @@ def nested_blocks(stmt: Statement) -> list[list[Statement]]:
         return nested
     if isinstance(stmt, Choice):
         return [option.body for option in stmt.options]
-    if isinstance(stmt, (Check, Recruit, TakeControl)):
-        return [b for b in (stmt.success, stmt.failure) if b is not None]
-    if isinstance(stmt, Battle):
-        return [b for b in (stmt.victory, stmt.defeat, stmt.escape) if b is not None]
     if isinstance(stmt, If):
         return [b for b in (stmt.then, stmt.orelse) if b is not None]
     return []

@@ -6,17 +6,18 @@ with the canonical name (``lair.alarm``), with the ``{…}`` parts of each text 
 the compiled ``Scenario`` holds those copies: the interpreter looks every name up as written
 in the copy, never parses a text at run time, and the parsed tree stays as it was parsed.
 
-It also checks the flow: check kinds of the rules edition (T-4, T-5.5), ``by``/``prepare by``
-(T-6.2), outcome blocks, ``pc`` and ``degree`` in scope, dead statements (DQ0046), and records
-the ``->`` edges for the reachability of scenes. A game system's statements are handed to its
-resolve hook as they are met (``deckquest.dsl.language``).
+It also checks the flow: ``pc`` and ``degree`` in scope, dead statements (DQ0046), and records
+the ``->`` edges for the reachability of scenes. A game system's statement goes to the
+system's resolver for its kind, here in the walk (``statement_resolvers``: MTG-TRPG's check
+kinds of the rules edition, ``by``, outcome blocks, ``deckquest.systems.trpg.resolve``), or
+else is handed to its resolve hook with its blocks resolved (``deckquest.dsl.language``).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Iterable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence, TypeVar
 
 from deckquest.i18n import _
 from deckquest.dsl import ast
@@ -25,17 +26,10 @@ from deckquest.errors import Span, did_you_mean
 if TYPE_CHECKING:
     from deckquest.dsl.resolver import _Compiler
 
-PC_EVENTS = {"pc_dying", "pc_unconscious", "pc_dies", "check_succeeds", "check_fails", "critical_revealed"}
-CHECK_EVENTS = {"check_succeeds", "check_fails"}
-# T-5.5: the kind of one edition that corresponds to a kind of the other.
-KIND_CORRESPONDENCE = {
-    "negotiation": "white", "intellect": "blue", "dexterity": "black", "reflex": "red", "body": "green",
-}
-KIND_CORRESPONDENCE.update({v: k for k, v in list(KIND_CORRESPONDENCE.items())})
-#: The statements that share a resolver walk: those acting on a `Target`, those with nothing
-#: to check, and those naming a flag.
-_Targeted = TypeVar("_Targeted", ast.LoseLife, ast.GainLife, ast.Draw, ast.Give)
-_Unchecked = TypeVar("_Unchecked", ast.Rest, ast.Sleep, ast.Wait)
+#: A game system's resolver of one kind of its statements: ``resolver(walk, statement, scope)``
+#: returns the statement's resolved copy, reporting through the walk (``Flow``).
+StatementResolver = Callable[["Flow", Any, "Scope"], Any]
+#: The statements that share a resolver walk: those naming a flag.
 _FlagStmt = TypeVar("_FlagStmt", ast.SetFlag, ast.ClearFlag)
 _INTERPOLATION = re.compile(r"(?P<literal>(?:[^{}]|\{\{|\}\})+)|\{(?P<inner>[^{}]*)\}|[{}]")
 
@@ -56,19 +50,49 @@ class Flow:
 
     def __init__(self, compiler: "_Compiler"):
         self.c = compiler
+        self._resolvers: Mapping[type, StatementResolver] | None = None
+
+    def resolvers(self) -> Mapping[type, StatementResolver]:
+        """The game system's statement resolvers (``statement_resolvers()``), by node class."""
+        if self._resolvers is None:
+            language = self.c.language
+            self._resolvers = language.statement_resolvers() if language is not None else {}
+        return self._resolvers
+
+    # -------------------------------------------------------------- for a game system's resolvers
+
+    @property
+    def rules(self) -> int:
+        """The MTG-TRPG edition the script checks by (2019 or 2014)."""
+        return self.c.rules
+
+    def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        self.c.error(code, message, span, hint)
+
+    def npc(self, name: str, span: Span, kinds: tuple[str, ...] = ast.NPC_KINDS) -> str:
+        """The canonical name of an NPC of one of ``kinds`` (DQ0032 unknown, DQ0035 another kind)."""
+        return self.c._npc_ref(name, span, kinds)
+
+    def pc(self, name: str, span: Span, scope: Scope, others: tuple[str, ...] = ()) -> str:
+        """The canonical name of a PC, or ``pc`` for the one in scope (DQ0033, DQ0037)."""
+        return self.c._pc_ref(name, span, scope, others)
+
+    def never_comes(self, event: ast.Event) -> None:
+        """DQ0047: an event counted from 1 (`after 0 minutes`, MTG-TRPG's `battle turn 0`)."""
+        self.c.error("DQ0047", _("`{number}` never comes: count from 1", number=event.number), event.span)
 
     # -------------------------------------------------------------- triggers and scenes
 
     def trigger(self, trigger: ast.Trigger, scene: str | None) -> ast.Trigger:
         c = self.c
         event = trigger.event
-        if event.kind == "npc_defeated":
-            assert event.npc is not None  # the parser names the NPC of `npc_defeated`
-            event = replace(event, npc=c._npc_ref(event.npc, event.name_span or event.span))
-        if event.kind in ("battle_turn", "after_minutes") and event.number is not None and event.number < 1:
-            c.error("DQ0047", _("`{number}` never comes: count from 1", number=event.number), event.span)
+        if c.language is not None:  # the system's events: their names (MTG-TRPG's `goblin is defeated`)
+            event = c.language.resolve_event(self, event)
+        if event.kind == "after_minutes" and event.number is not None and event.number < 1:
+            self.never_comes(event)
         subject = c.language is not None and c.language.events.get(event.kind, False)
-        scope = Scope(pc=event.kind in PC_EVENTS, degree=event.kind in CHECK_EVENTS, scene=scene, subject=subject)
+        pc, degree = c.language.event_binds(event.kind) if c.language is not None else (False, False)
+        scope = Scope(pc=pc, degree=degree, scene=scene, subject=subject)
         condition = self.condition(trigger.condition, scope) if trigger.condition is not None else None
         return replace(trigger, event=event, condition=condition, body=self.block(trigger.body, scope))
 
@@ -92,6 +116,10 @@ class Flow:
         if handler is not None:
             statement: ast.Statement = handler(s, scope)  # a resolved copy of the same kind
             return statement
+        resolver = self.resolvers().get(type(s))
+        if resolver is not None:  # the game system resolves it in the walk (MTG-TRPG's `check`)
+            resolved: ast.Statement = resolver(self, s, scope)
+            return resolved
         # a game system's statement: its resolve hook checks it; its blocks are the core's
         self.c.system_statements.append((s, scope))
         blocks = [self.block(block, scope) for block in ast.nested_blocks(s)]
@@ -113,76 +141,6 @@ class Flow:
                     body=self.block(option.body, scope))
             for option in s.options])
 
-    def _s_Check(self, s: ast.Check, scope: Scope) -> ast.Check:
-        c = self.c
-        kinds = ast.CHECK_KINDS[c.rules]
-        if s.kind not in kinds:
-            other = KIND_CORRESPONDENCE.get(s.kind)
-            if other in kinds:
-                hint = _("in {rules} rules this check is `{other}` (T-5.5)", rules=c.rules, other=other)
-            else:
-                hint = did_you_mean(s.kind, kinds) or _("kinds: {names}", names=", ".join(kinds))
-            c.error("DQ0036", _("`{kind}` is not a check kind of the {rules} rules", kind=s.kind, rules=c.rules),
-                    s.kind_span or s.span, hint)
-        by = self.who(s.by, scope, allowed=("pc", "party", "each", "all", "any"))
-        outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
-        return replace(s, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
-                       failure=_block_of(outcomes, "failure"))
-
-    def _s_Recruit(self, s: ast.Recruit, scope: Scope) -> ast.Recruit:
-        npc = self.c._npc_ref(s.npc, s.name_span or s.span, kinds=("creature", "planeswalker"))
-        by = self.who(s.by, scope, allowed=("pc", "party"))
-        outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope.inside_check())
-        return replace(s, npc=npc, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
-                       failure=_block_of(outcomes, "failure"))
-
-    def _s_TakeControl(self, s: ast.TakeControl, scope: Scope) -> ast.TakeControl:
-        npc = self.c._npc_ref(s.npc, s.name_span or s.span, kinds=("creature", "planeswalker"))
-        by = self.who(s.by, scope, allowed=("pc", "party"))
-        outcomes = self.outcomes(s.outcomes, ("success", "failure"), scope)
-        return replace(s, npc=npc, by=by, outcomes=outcomes, success=_block_of(outcomes, "success"),
-                       failure=_block_of(outcomes, "failure"))
-
-    def _s_Battle(self, s: ast.Battle, scope: Scope) -> ast.Battle:
-        enemies = [replace(enemy, name=self.c._npc_ref(enemy.name, enemy.span)) for enemy in s.enemies]
-        for extra in s.prepares[1:]:
-            self.c.error("DQ0021", _("a battle has one `prepare by` line"), extra.span)
-        prepare = self.who(s.prepare, scope, allowed=("pc", "party"))
-        outcomes = self.outcomes(s.outcomes, ("victory", "defeat", "escape"), scope)
-        return replace(s, enemies=enemies, prepare=prepare, prepares=[prepare, *s.prepares[1:]] if prepare is not None else [],
-                       outcomes=outcomes, victory=_block_of(outcomes, "victory"),
-                       defeat=_block_of(outcomes, "defeat"), escape=_block_of(outcomes, "escape"))
-
-    def outcomes(self, outcomes: list[ast.Outcome], allowed: tuple[str, ...], scope: Scope) -> list[ast.Outcome]:
-        seen = set()
-        resolved = []
-        for outcome in outcomes:
-            if outcome.kind not in allowed:
-                self.c.error("DQ0045", _("`{kind}:` does not belong here", kind=outcome.kind), outcome.span,
-                             _("blocks here: {names}", names=", ".join(f"`{k}:`" for k in allowed)))
-            elif outcome.kind in seen:
-                self.c.error("DQ0045", _("`{kind}:` is given twice", kind=outcome.kind), outcome.span)
-            seen.add(outcome.kind)
-            resolved.append(replace(outcome, body=self.block(outcome.body, scope)))
-        return resolved
-
-    def who(self, who: ast.Who | None, scope: Scope, allowed: tuple[str, ...]) -> ast.Who | None:
-        if who is None:
-            return None
-        if who.kind not in allowed:
-            self.c.error("DQ0057", _("`by {kind}` is not possible here", kind=who.kind), who.span,
-                         _("here: {names}", names=", ".join(_("a PC id") if k == "pc" else f"`{k}`" for k in allowed)))
-        elif who.kind == "pc":
-            assert who.pc is not None  # `by NAME` names its PC
-            return replace(who, pc=self.c._pc_ref(who.pc, who.span, scope,
-                                                  others=tuple(k for k in allowed if k != "pc")))
-        return who
-
-    def _s_Encounter(self, s: ast.Encounter, scope: Scope) -> ast.Encounter:
-        return replace(s, npc=self.c._npc_ref(s.npc, s.name_span or s.span))
-
-    _s_Fight = _s_Encounter
-
     def _s_Goto(self, s: ast.Goto, scope: Scope) -> ast.Goto:
         c = self.c
         if s.scene not in c.scenes:
@@ -197,24 +155,9 @@ class Flow:
     def _s_End(self, s: ast.End, scope: Scope) -> ast.End:
         return replace(s, text=self.text(s.text, scope)) if s.text is not None else s
 
-    def target(self, target: ast.Target, scope: Scope) -> ast.Target:
-        if target.kind == "pc":
-            self.c._pc_ref("pc", target.span, scope)
-        elif target.kind == "named":
-            assert target.pc is not None  # a named target names its PC
-            return replace(target, pc=self.c._pc_ref(target.pc, target.span, scope))
-        return target
-
-    def _s_LoseLife(self, s: _Targeted, scope: Scope) -> _Targeted:
-        return replace(s, target=self.target(s.target, scope))
-
-    _s_GainLife = _s_Draw = _s_Give = _s_LoseLife
-
-    def _s_Rest(self, s: _Unchecked, scope: Scope) -> _Unchecked:
-        """Nothing to check: the party rests."""
+    def _s_Wait(self, s: ast.Wait, scope: Scope) -> ast.Wait:
+        """Nothing to check: the clock moves on."""
         return s
-
-    _s_Sleep = _s_Wait = _s_Rest
 
     def _s_SetFlag(self, s: _FlagStmt, scope: Scope) -> _FlagStmt:
         return replace(s, flag=self.c._lookup(s.flag, s.name_span or s.span, ("flag",), "DQ0034"))
@@ -338,11 +281,6 @@ def _merge_literals(parts: list[str | ast.Expr]) -> list[str | ast.Expr]:
     return merged
 
 
-def _block_of(outcomes: list[ast.Outcome], kind: str) -> list[ast.Statement] | None:
-    """The body of the first outcome block of that kind, or None (as the parser picks it)."""
-    return next((o.body for o in outcomes if o.kind == kind), None)
-
-
 def terminates(statements: Sequence[ast.Statement]) -> bool:
     """Whether every path through these statements leaves the scene (`->` or `end`)."""
     return any(_statement_terminates(s) for s in statements)
@@ -355,9 +293,5 @@ def _statement_terminates(s: ast.Statement) -> bool:
         return s.orelse is not None and terminates(s.then) and terminates(s.orelse)
     if isinstance(s, ast.Choice):
         return bool(s.options) and all(terminates(o.body) for o in s.options)
-    if isinstance(s, (ast.Check, ast.Recruit, ast.TakeControl)):
-        return s.success is not None and s.failure is not None and terminates(s.success) and terminates(s.failure)
-    if isinstance(s, ast.Battle):
-        ends = [s.victory, s.defeat] + ([s.escape] if s.escape is not None else [])
-        return all(block is not None and terminates(block) for block in ends)
-    return False
+    ends_scene = getattr(s, "ends_scene", None)  # a game system's compound statement says
+    return bool(ends_scene()) if ends_scene is not None else False

@@ -16,6 +16,20 @@ provides every attribute):
   ``self._text(token)`` and ``unquote`` are at hand.
 * ``resolve(context)``: the system's resolver checks (see ``SystemContext``); what it
   returns is stored on the compiled ``Scenario`` as ``system_table``.
+* ``resolve_declarations(context)``: checks of the system's declarations that the core
+  declares (MTG-TRPG's cards, PCs and NPCs), once every name is declared and before the walk
+  over the scenes; it fills the compiled program's tables (``context.pcs``, ``npcs``, ...).
+  Called for a ``use``d script too (``context.library``).
+* ``resolve_event(walk, event)``: a trigger's event of the system's, resolved in the walk
+  (MTG-TRPG's ``goblin is defeated`` names an NPC); ``event_binds(kind)``: whether a trigger
+  on it binds ``pc`` (the PC it is about) and ``degree`` (MTG-TRPG's check events).
+* ``statement_resolvers()``: node class -> ``resolver(walk, statement, scope)``, called in
+  the core's walk over the scenes (``deckquest.dsl.flow.Flow``) where the statement is met,
+  returning its resolved copy (MTG-TRPG's ``check``: its kind, ``by``, its blocks with the PC
+  in scope). A statement without a resolver goes to ``resolve`` and gets its blocks resolved
+  through ``blocks()``/``with_blocks()``.
+* ``resolve_flow(context)``: checks over the whole walked flow (``context.scenes``,
+  ``triggers``, ``gotos``), before the core's warnings about unused names (MTG-TRPG: T-4.12).
 * ``subject`` and ``subject_attributes``: the word a trigger on one of the system's events
   binds (``racer``, ``seat``), usable in its conditions and texts (``{racer}``,
   ``racer.position``); ``events``: the system's trigger event kinds, each mapped to whether
@@ -56,6 +70,21 @@ class LanguageSpec(Protocol):
 
     @classmethod
     def resolve(cls, context: Any) -> Any: ...
+
+    @classmethod
+    def resolve_declarations(cls, context: Any) -> None: ...
+
+    @classmethod
+    def resolve_event(cls, walk: Any, event: Any) -> Any: ...
+
+    @classmethod
+    def event_binds(cls, kind: str) -> tuple[bool, bool]: ...
+
+    @classmethod
+    def statement_resolvers(cls) -> Mapping[type, Any]: ...
+
+    @classmethod
+    def resolve_flow(cls, context: Any) -> None: ...
 
 
 LANGUAGES: dict[str, Any] = {}  # system name -> its LanguageSpec (filled by deckquest.systems.register)

@@ -120,7 +120,7 @@ def system_language(text: str, path: str) -> LanguageSpec | None:
         return implied[0] if len(implied) == 1 else language_of(DEFAULT_SYSTEM)
     name, line, col = named
     language = language_of(name)
-    if language is None and name != DEFAULT_SYSTEM:  # MTG-TRPG's language is the core's so far
+    if language is None and name != DEFAULT_SYSTEM:  # `system trpg`: MTG-TRPG, registered or not
         known = sorted(LANGUAGES)
         hint = did_you_mean(name, known) or ("the game systems: " + ", ".join(known) if known else None)
         raise CompileError([error("DQ0120", f"unknown game system `{name}`",
@@ -568,64 +568,8 @@ class AstBuilder(Transformer[Token, ast.Script]):
         return ast.Use(self._span(meta), unquote(c[0]), str(c[1]) if c[1] is not None else None)
 
     # declarations
-    def pc_decl(self, meta: Meta, c: Children) -> ast.PcDecl:
-        name, title, *fields = c
-        decks = [f for f in fields if f.key == "deck"]
-        criticals = [f.value for f in fields if f.key == "critical"]
-        deck = decks[0] if decks else None
-        return ast.PcDecl(self._span(meta), str(name), unquote(title), deck.value if deck else None,
-                          deck.span if deck else None, criticals, fields)
-
-    def deck_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        return ast.NpcField(self._span(meta), "deck", unquote(c[0]))
-
-    def critical_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        copies = self._int(c[1], skip=1) if c[1] is not None else 1
-        critical = ast.Critical(self._span(meta), unquote(c[0]), copies)
-        return ast.NpcField(critical.span, "critical", critical)
-
-    def npc_decl(self, meta: Meta, c: Children) -> ast.NpcDecl:
-        kind, name, title, from_card, *fields = c
-        return ast.NpcDecl(self._span(meta), kind, str(name), unquote(title), from_card and unquote(from_card),
-                           fields, from_card and self._tok_span(from_card))
-
-    def npc_kind(self, meta: Meta, c: Children) -> str:
-        return str(c[0])
-
-    def from_card(self, meta: Meta, c: Children) -> Token:
-        card: Token = c[0]
-        return card  # the STRING token: npc_decl keeps its text and its place
-
-    def cost_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        return ast.NpcField(self._span(meta), "cost", unquote(c[0]))
-
-    def types_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        return ast.NpcField(self._span(meta), "types", tuple(str(t) for t in c))
-
-    def stats_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        return ast.NpcField(self._span(meta), "stats", (self._int(c[0]), self._int(c[1])))
-
-    def keywords_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        return ast.NpcField(self._span(meta), "keywords", tuple(c))
-
     def phrase(self, meta: Meta, c: Children) -> str:
         return " ".join(str(t) for t in c)
-
-    def loyalty_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        return ast.NpcField(self._span(meta), "loyalty", self._int(c[0]))
-
-    def life_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        return ast.NpcField(self._span(meta), "life", self._int(c[0]))
-
-    def text_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        return ast.NpcField(self._span(meta), "text", unquote(c[0]))
-
-    def card_decl(self, meta: Meta, c: Children) -> ast.CardDecl:
-        name, title, *fields = c
-        return ast.CardDecl(self._span(meta), str(name), unquote(title), fields)
-
-    def type_line_field(self, meta: Meta, c: Children) -> ast.NpcField:
-        return ast.NpcField(self._span(meta), "type", unquote(c[0]))
 
     def flag_decl(self, meta: Meta, c: Children) -> ast.FlagDecl:
         return ast.FlagDecl(self._span(meta), str(c[0]))
@@ -647,30 +591,6 @@ class AstBuilder(Transformer[Token, ast.Script]):
 
     def ev_scene_ends(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "scene_ends")
-
-    def ev_check_succeeds(self, meta: Meta, c: Children) -> ast.Event:
-        return self._event(meta, "check_succeeds")
-
-    def ev_check_fails(self, meta: Meta, c: Children) -> ast.Event:
-        return self._event(meta, "check_fails")
-
-    def ev_critical_revealed(self, meta: Meta, c: Children) -> ast.Event:
-        return self._event(meta, "critical_revealed")
-
-    def ev_pc_dying(self, meta: Meta, c: Children) -> ast.Event:
-        return self._event(meta, "pc_dying")
-
-    def ev_pc_unconscious(self, meta: Meta, c: Children) -> ast.Event:
-        return self._event(meta, "pc_unconscious")
-
-    def ev_pc_dies(self, meta: Meta, c: Children) -> ast.Event:
-        return self._event(meta, "pc_dies")
-
-    def ev_npc_defeated(self, meta: Meta, c: Children) -> ast.Event:
-        return self._event(meta, "npc_defeated", npc=c[0].name, name_span=c[0].span)
-
-    def ev_battle_turn(self, meta: Meta, c: Children) -> ast.Event:
-        return self._event(meta, "battle_turn", number=self._int(c[0]))
 
     def ev_after_minutes(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "after_minutes", number=self._int(c[0]))
@@ -698,69 +618,6 @@ class AstBuilder(Transformer[Token, ast.Script]):
         label, condition, body = c
         return ast.ChoiceOption(self._span(meta), self._text(label), condition, body)
 
-    def check(self, meta: Meta, c: Children) -> ast.Check:
-        kind, difficulty, by, label, *outcomes = c
-        return ast.Check(self._span(meta), str(kind), self._int(difficulty), by,
-                         unquote(label) if label is not None else None,
-                         _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes,
-                         self._tok_span(kind))
-
-    def by(self, meta: Meta, c: Children) -> ast.Who:
-        who: ast.Who = c[0]
-        return who
-
-    def who_pc(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "pc", str(c[0]))
-
-    def who_party(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "party")
-
-    def who_each(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "each")
-
-    def who_all(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "all")
-
-    def who_any(self, meta: Meta, c: Children) -> ast.Who:
-        return ast.Who(self._span(meta), "any")
-
-    def outcome(self, meta: Meta, c: Children) -> ast.Outcome:
-        return ast.Outcome(self._span(meta), c[0], c[1])
-
-    def outcome_kind(self, meta: Meta, c: Children) -> str:
-        return str(c[0])
-
-    def encounter(self, meta: Meta, c: Children) -> ast.Encounter:
-        return ast.Encounter(self._span(meta), c[0].name, c[0].span)
-
-    def recruit(self, meta: Meta, c: Children) -> ast.Recruit:
-        ref, difficulty, by, *outcomes = c
-        return ast.Recruit(self._span(meta), ref.name, self._int(difficulty), by,
-                           _block_of(outcomes, "success"), _block_of(outcomes, "failure"), outcomes, ref.span)
-
-    def take_control(self, meta: Meta, c: Children) -> ast.TakeControl:
-        ref, by, *outcomes = c
-        return ast.TakeControl(self._span(meta), ref.name, by, _block_of(outcomes, "success"),
-                               _block_of(outcomes, "failure"), outcomes, ref.span)
-
-    def fight(self, meta: Meta, c: Children) -> ast.Fight:
-        return ast.Fight(self._span(meta), c[0].name, c[1] is not None, c[0].span)
-
-    def holding_back(self, meta: Meta, c: Children) -> bool:
-        return True
-
-    def battle(self, meta: Meta, c: Children) -> ast.Battle:
-        enemies = [x for x in c if isinstance(x, ast.NameRef)]
-        outcomes = [x for x in c if isinstance(x, ast.Outcome)]
-        prepares = [x for x in c if isinstance(x, ast.Who)]
-        return ast.Battle(self._span(meta), enemies, prepares[0] if prepares else None,
-                          _block_of(outcomes, "victory"), _block_of(outcomes, "defeat"),
-                          _block_of(outcomes, "escape"), outcomes, prepares)
-
-    def prepare(self, meta: Meta, c: Children) -> ast.Who:
-        who: ast.Who = c[0]
-        return who
-
     def goto(self, meta: Meta, c: Children) -> ast.Goto:
         return ast.Goto(self._span(meta), c[0].name, c[0].span)
 
@@ -771,33 +628,6 @@ class AstBuilder(Transformer[Token, ast.Script]):
 
     def end_kind(self, meta: Meta, c: Children) -> str:
         return str(c[0])
-
-    def lose_life(self, meta: Meta, c: Children) -> ast.LoseLife:
-        return ast.LoseLife(self._span(meta), c[0], self._int(c[1]))
-
-    def gain_life(self, meta: Meta, c: Children) -> ast.GainLife:
-        return ast.GainLife(self._span(meta), c[0], self._int(c[1]))
-
-    def draw(self, meta: Meta, c: Children) -> ast.Draw:
-        return ast.Draw(self._span(meta), c[0], self._int(c[1]))
-
-    def give(self, meta: Meta, c: Children) -> ast.Give:
-        return ast.Give(self._span(meta), unquote(c[0]), c[1])
-
-    def target_pc(self, meta: Meta, c: Children) -> ast.Target:
-        return ast.Target(self._span(meta), "pc")
-
-    def target_each(self, meta: Meta, c: Children) -> ast.Target:
-        return ast.Target(self._span(meta), "each")
-
-    def target_named(self, meta: Meta, c: Children) -> ast.Target:
-        return ast.Target(self._span(meta), "named", str(c[0]))
-
-    def rest(self, meta: Meta, c: Children) -> ast.Rest:
-        return ast.Rest(self._span(meta))
-
-    def sleep(self, meta: Meta, c: Children) -> ast.Sleep:
-        return ast.Sleep(self._span(meta))
 
     def wait(self, meta: Meta, c: Children) -> ast.Wait:
         return ast.Wait(self._span(meta), self._int(c[0]))
@@ -885,16 +715,15 @@ class AstBuilder(Transformer[Token, ast.Script]):
 @lru_cache(maxsize=8)
 def builder_class(language: LanguageSpec | None) -> type[AstBuilder]:
     """The core transformer merged with a game system's builder methods (one per rule of its
-    grammar fragment, ``(self, meta, children)`` like the core's)."""
+    grammar fragment, ``(self, meta, children)`` like the core's). A builder may subclass
+    another system's (an Isekai adventure's builds MTG-TRPG's statements too): the methods
+    of its whole class hierarchy are merged, a subclass's winning."""
     if language is None or (language.builder is None and language.subject is None):
         return AstBuilder
-    methods = {key: value for key, value in vars(language.builder or object).items() if not key.startswith("__")}
+    methods = {key: value for cls in reversed((language.builder or object).__mro__)
+               for key, value in vars(cls).items() if not key.startswith("__")}
     methods["subject"] = language.subject
     composed = v_args(meta=True)(type(f"{language.name.title()}AstBuilder", (AstBuilder,), methods))
     assert isinstance(composed, type) and issubclass(composed, AstBuilder)  # v_args wraps a class's methods
     return composed
 
-
-def _block_of(outcomes: list[ast.Outcome], kind: str) -> list[ast.Statement] | None:
-    """The body of the first outcome block of that kind, or None."""
-    return next((o.body for o in outcomes if o.kind == kind), None)

@@ -1,11 +1,13 @@
 """The compiler: from a parsed script to a checked `Scenario` for the interpreter.
 
-It checks what the grammar cannot: that every name is declared once and used as what it is,
-that check kinds belong to the rules edition (T-4 for 2019, T-5 for 2014), that each PC's
-deck exists and holds its critical cards (T-4.7), that NPC values are complete (T-8.1 to
-T-8.3), and that the flow is sound -- one start scene, and no scene that can run off its end
-without `->` or `end`. It gathers every problem before raising one CompileError, and keeps
-warnings (unreachable scenes, unused declarations) on the Scenario.
+It checks what the grammar cannot: the header, that every name is declared once and used as
+what it is, and that the flow is sound -- one start scene, and no scene that can run off its
+end without `->` or `end`. The game system checks its own part through its hooks, each where
+the core's checks always ran (``deckquest.dsl.language``): MTG-TRPG's PCs, NPCs and cards
+once every name is declared (T-4.7, T-8.1 to T-8.3), its statements in the walk over the
+scenes (check kinds of the rules edition, T-4, T-5), its loops after it (T-4.12). It gathers
+every problem before raising one CompileError, and keeps warnings (unreachable scenes, unused
+declarations) on the Scenario.
 
 The syntax tree is never changed: the walk over triggers and scenes (``deckquest.dsl.flow``)
 builds resolved copies, with the names of a ``use``d script in their qualified form
@@ -21,7 +23,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence, cast
 
-from deckquest.i18n import _, ngettext
+from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.dsl.budget import CompileBudget
 from deckquest.dsl.diagnostics import error, warning
@@ -29,7 +31,6 @@ from deckquest.dsl.flow import Flow, Scope, listed, terminates
 from deckquest.dsl.language import DEFAULT_SYSTEM, LanguageSpec
 from deckquest.dsl.locate import Locator, local_reference
 from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source, system_language
-from deckquest.dsl.repeats import identical_check_loops
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
 from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span, did_you_mean
 
@@ -42,16 +43,6 @@ MAX_SCENES = 2_000
 RULES_EDITIONS = (2019, 2014)
 LANGUAGES = ("en", "ja")
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z.-]+)?(?:\+[0-9A-Za-z.-]+)?$")
-NPC_FIELDS = {
-    "creature": ("cost", "types", "stats", "keywords", "text"),
-    "planeswalker": ("cost", "types", "keywords", "loyalty", "text"),
-    "player": ("deck", "life"),
-    "horde": ("deck",),
-}
-PLAYER_NPC_LIFE = 20
-REPEATABLE_FIELDS = ("text",)  # one line of rules text each
-# The card types a GM's own card may have: what a battle can play.
-CARD_DECL_TYPES = ("Creature", "Planeswalker", "Instant", "Sorcery", "Artifact", "Enchantment", "Land")
 _LANGUAGE_LINE = re.compile(r"^[ \t]+language[ \t]+(en|ja)\b", re.MULTILINE)
 
 
@@ -160,14 +151,14 @@ class _Compiler:
         for use in script.uses:
             self._use(use)
         self._declare_all(script, library)
-        for card in script.cards:
-            self._card(card)
-        for pc in script.pcs if not library else ():
-            self._pc(pc)
-        for npc in script.npcs:
-            self._npc(npc)
+        if self.language is not None:  # the system's declarations (MTG-TRPG: cards, PCs, NPCs)
+            self.language.resolve_declarations(SystemContext(self, script, header, library))
         self.triggers[:0] = [self.flow.trigger(trigger, scene=None) for trigger in script.triggers]
-        start = None if library else self._flow(script)
+        start = None
+        if not library:
+            start = self._flow(script)
+            if self.language is not None:  # the system's checks over the whole flow (MTG-TRPG: T-4.12)
+                self.language.resolve_flow(SystemContext(self, script, header))
         table = None
         success_endings: tuple[str, ...] = ()
         if not library:
@@ -405,26 +396,6 @@ class _Compiler:
         elif isinstance(declaration, ast.Scene):
             self.scenes[name] = declaration
 
-    def _pc(self, pc: ast.PcDecl) -> None:
-        deck_lines = [f for f in pc.fields if f.key == "deck"]
-        for extra in deck_lines[1:]:
-            self.error("DQ0021", _("a PC has one `deck`"), extra.span, _("the first is at line {line}", line=deck_lines[0].span.line))
-        deck, deck_path = None, None
-        if pc.deck is None:
-            self.error("DQ0055", _("the PC `{id}` has no deck", id=pc.id), pc.span, _("add `deck \"decks/name.txt\"` under it"))
-        else:
-            deck_span = pc.deck_span or pc.span  # the parser gives a deck line its place
-            deck_path, deck = self._deck(pc.deck, deck_span)
-            if deck is not None:
-                self.decks[pc.id] = deck
-                self._criticals(pc, deck)
-                from deckquest.cards.decklist import not_constructed
-                if (why := not_constructed(deck)) is not None:
-                    self.warn("DQ5000", _("the deck of `{id}` is legal in no constructed format: {why} (T-1.1)", id=pc.id, why=why),
-                              deck_span, _("a PC's deck is a deck of a constructed format: 60 cards or more with at most 4 of a card but basic lands, or a 100-card singleton Commander deck"))
-        self.pcs[pc.id] = ResolvedPc(pc.id, pc.name, pc, deck_path, deck,
-                                     tuple((c.card, c.copies) for c in pc.criticals))
-
     def _deck(self, reference: str, span: Span) -> tuple[Path | None, Deck | None]:
         """(path, Deck) of a deck file beside the script, or (path, None) after reporting why not."""
         path = self._reference(reference, span)
@@ -462,27 +433,6 @@ class _Compiler:
         except ValueError:  # another drive (Windows)
             return path
 
-    def _criticals(self, pc: ast.PcDecl, deck: Deck) -> None:
-        """T-4.7: exactly 3 critical cards (5 in a Commander deck), all of them in the deck (2019 only: T-5 has none)."""
-        for critical in pc.criticals:
-            have = deck.count_of(critical.card)
-            if critical.copies < 1:
-                self.error("DQ0057", _("`x{copies}` designates no critical card", copies=critical.copies), critical.span,
-                           _("write at least `x1`, or delete the line"))
-            elif have < critical.copies:
-                names = sorted({card.name for card in deck.main_cards()})
-                hint = did_you_mean(critical.card, names) if have == 0 else None
-                what = _("no copy") if have == 0 else ngettext("only {count} copy", "only {count} copies", have)
-                self.error("DQ0052", _("the deck of `{id}` has {what} of \"{card}\"", id=pc.id, what=what, card=critical.card), critical.span,
-                           hint or _("critical cards are specific cards of the PC's main deck (T-4.7)"))
-        wanted = 5 if deck.is_commander else 3
-        total = sum(c.copies for c in pc.criticals)
-        if total != wanted and self.rules == 2019:
-            kind = _("a 100-card Commander deck") if deck.is_commander else _("a deck")
-            self.error("DQ0053", _("`{id}` has {total} critical cards; {kind} has exactly {wanted} (T-4.7)", id=pc.id, total=total, kind=kind, wanted=wanted),
-                       pc.criticals[0].span if pc.criticals else pc.span,
-                       _("name them with `critical \"Card\" xN` lines that add up to {wanted}", wanted=wanted))
-
     def _database(self) -> CardDatabase:
         """The card database for decks and `from card`: the GM's own cards over the given one."""
         if self.db is None:
@@ -496,206 +446,6 @@ class _Compiler:
 
             self._db_with_cards = CardDatabase(CardIndex(self.cards.values()), self.db)
         return self._db_with_cards
-
-    def _card(self, decl: ast.CardDecl) -> None:
-        """A GM's own card: a type line with a card type, a mana cost, stats for a creature,
-        loyalty for a planeswalker, keywords the battle engine knows, and rules text that maps
-        completely onto the effect vocabulary (docs/effects.md)."""
-        from deckquest.cards.model import Card, TypeLine
-
-        if not self._fields_once(decl.fields, "card", ("cost", "type", "stats", "keywords", "loyalty", "text")):
-            return
-        type_line = decl.get("type")
-        if type_line is None:
-            self.error("DQ0055", _("the card `{id}` has no `type`", id=decl.id), decl.span,
-                       _("add a type line under it, e.g. `type \"Creature — Goblin Warrior\"`"))
-            return
-        types = TypeLine.parse(self._field(decl, "type").text).card_types
-        if not any(t in CARD_DECL_TYPES for t in types):
-            self.error("DQ0057", _("`{type_line}` names no card type", type_line=type_line), self._field(decl, "type").span,
-                       _("a type line starts with one of {names}", names=', '.join(CARD_DECL_TYPES)))
-            return
-        ok = self._cost_ok(decl) & self._keywords_ok(decl.fields)
-        ok &= self._stat_field(decl, "stats", "Creature" in types, "stats 2/2", _("a creature"))
-        ok &= self._stat_field(decl, "loyalty", "Planeswalker" in types, "loyalty 3", _("a planeswalker"))
-        if not ok:
-            return
-        if decl.name in self.cards:
-            self.error("DQ0030", _("the card \"{name}\" is declared twice", name=decl.name), decl.span,
-                       _("every card name is declared once"))
-            return
-        stats = decl.get("stats")
-        power, toughness = self._field(decl, "stats").stats if stats else (None, None)
-        loyalty = decl.get("loyalty")
-        cost = decl.get("cost")
-        keywords = self._field(decl, "keywords").words if decl.get("keywords") else ()
-        card = Card.build(
-            decl.name, self._field(decl, "cost").text if cost is not None else None, self._field(decl, "type").text,
-            power=str(power) if stats else None, toughness=str(toughness) if stats else None,
-            loyalty=str(loyalty) if loyalty is not None else None,
-            keywords=tuple(k.capitalize() for k in keywords),
-            oracle_text="\n".join(f.text for f in decl.texts()),
-        )
-        if self._texts_understood(card, decl.texts()):
-            self.cards[decl.name] = card
-            self._db_with_cards = None
-
-    def _fields_once(self, fields: list[ast.NpcField], kind: str, allowed: tuple[str, ...]) -> bool:
-        """DQ0021 for a field given twice (`text` may repeat), DQ0056 for one not allowed."""
-        seen: dict[str, ast.NpcField] = {}
-        ok = True
-        for item in fields:
-            if item.key in seen and item.key not in REPEATABLE_FIELDS:
-                self.error("DQ0021", _("`{key}` is given twice", key=item.key), item.span, _("the first is at line {line}", line=seen[item.key].span.line))
-                ok = False
-            elif item.key not in allowed:
-                self.error("DQ0056", _("a {kind} has no `{key}`", kind=kind_word(kind), key=item.key), item.span,
-                           _("a {kind} has {names}", kind=kind_word(kind), names=', '.join(f'`{k}`' for k in allowed)))
-                ok = False
-            seen.setdefault(item.key, item)
-        return ok
-
-    @staticmethod
-    def _field(decl: ast.CardDecl | ast.NpcDecl, key: str) -> ast.NpcField:
-        return next(f for f in decl.fields if f.key == key)
-
-    def _cost_ok(self, decl: ast.CardDecl) -> bool:
-        from deckquest.cards.model import ManaCost, ManaCostError
-
-        if decl.get("cost") is None:
-            return True
-        try:
-            ManaCost.parse(self._field(decl, "cost").text)
-        except ManaCostError as problem:
-            self.error("DQ0057", _("`{value}` is not a mana cost: {problem}", value=decl.get('cost'), problem=problem), self._field(decl, "cost").span,
-                       _("write costs as mana symbols, like \"{1}{R}\""))
-            return False
-        return True
-
-    def _keywords_ok(self, fields: list[ast.NpcField]) -> bool:
-        """Only keywords the battle engine plays (docs/effects.md) may be given."""
-        from deckquest.cards.oracle import COMBAT_KEYWORDS
-
-        ok = True
-        for item in fields:
-            for keyword in item.words if item.key == "keywords" else ():
-                if keyword.lower() not in COMBAT_KEYWORDS:
-                    self.error("DQ0057", _("`{keyword}` is not a keyword battles play", keyword=keyword), item.span,
-                               did_you_mean(keyword.lower(), sorted(COMBAT_KEYWORDS))
-                               or _("the keywords are {names}", names=', '.join(sorted(COMBAT_KEYWORDS))))
-                    ok = False
-        return ok
-
-    def _stat_field(self, decl: ast.CardDecl, key: str, needed: bool, example: str, kind: str) -> bool:
-        """A creature card needs `stats`, a planeswalker card `loyalty`; other cards have neither."""
-        if needed and decl.get(key) is None:
-            self.error("DQ0055", _("the card `{id}` is {kind} and has no `{key}`", id=decl.id, kind=kind, key=key), decl.span, _("add `{example}` under it", example=example))
-            return False
-        if not needed and decl.get(key) is not None:
-            self.error("DQ0056", _("only {kind} card has `{key}`", kind=kind, key=key), self._field(decl, key).span,
-                       _("remove the line, or change the card's `type`"))
-            return False
-        return True
-
-    def _texts_understood(self, card: Card, texts: list[ast.NpcField]) -> bool:
-        """DQ0058 for each `text` line the effect vocabulary does not cover: a GM's card is
-        simulated exactly as written, so nothing in it may be silently ignored."""
-        from dataclasses import replace
-
-        from deckquest.cards.oracle import recognise
-
-        ok = True
-        for item in texts:
-            recognition = recognise(replace(card, oracle_text=item.text))
-            for sentence in recognition.unrecognised:
-                self.error("DQ0058", _("the battle engine does not understand \"{sentence}\"", sentence=sentence), item.span,
-                           _("write it in the effect vocabulary (docs/effects.md), e.g. \"{name} deals 2 damage to any target.\" or \"When this creature enters, draw a card.\"", name=card.name))
-                ok = False
-        return ok
-
-    def _npc(self, npc: ast.NpcDecl) -> None:
-        """T-8.1 to T-8.3: the values from `from card`, overridden by inline fields."""
-        resolved = ResolvedNpc(self.prefix + npc.id, npc.kind, npc.name, npc)
-        if npc.from_card is not None:
-            self._npc_card(npc, resolved)
-        seen: dict[str, ast.NpcField] = {}
-        for item in npc.fields:
-            if item.key in seen and item.key not in REPEATABLE_FIELDS:
-                self.error("DQ0021", _("`{key}` is given twice", key=item.key), item.span, _("the first is at line {line}", line=seen[item.key].span.line))
-            elif item.key not in NPC_FIELDS[npc.kind]:
-                allowed = ", ".join(f"`{k}`" for k in NPC_FIELDS[npc.kind])
-                self.error("DQ0056", _("a {kind} NPC has no `{key}`", kind=kind_word(npc.kind), key=item.key), item.span, _("a {kind} has {allowed}", kind=kind_word(npc.kind), allowed=allowed))
-            else:
-                seen[item.key] = item
-                self._npc_field(item, resolved)
-        self._npc_complete(npc, resolved)
-        self.npcs[resolved.id] = resolved
-
-    def _npc_card(self, npc: ast.NpcDecl, resolved: ResolvedNpc) -> None:
-        if npc.kind not in ("creature", "planeswalker"):
-            self.error("DQ0056", _("a {kind} NPC cannot take its values `from card`", kind=kind_word(npc.kind)), npc.span,
-                       _("a player or horde NPC is a deck: give it a `deck` line"))
-            return
-        assert npc.from_card is not None
-        card = self._database().get(npc.from_card)
-        if card is None:
-            suggestion = self._database().suggest(npc.from_card)
-            self.error("DQ0054", _("unknown card \"{from_card}\"", from_card=npc.from_card), npc.from_card_span or npc.span,
-                       _("did you mean \"{suggestion}\"? If it is another card, import it with `deckquest cards import`", suggestion=suggestion)
-                       if suggestion else _("import card data with `deckquest cards import`"))
-            return
-        if not card.is_type(npc.kind.capitalize()):
-            self.error("DQ0057", _("\"{name}\" is not a {kind} card", name=card.name, kind=kind_word(npc.kind)), npc.span,
-                       _("a {kind} NPC takes a {kind} card's values (T-8.1, T-8.2)", kind=kind_word(npc.kind)))
-            return
-        resolved.card = card
-        resolved.cost = str(card.mana_cost) if card.mana_cost else None
-        resolved.types = tuple(card.subtypes)
-        resolved.power, resolved.toughness = _number(card.power), _number(card.toughness)
-        resolved.keywords = tuple(card.keywords)
-        resolved.loyalty = _number(card.loyalty)
-
-    def _npc_field(self, item: ast.NpcField, resolved: ResolvedNpc) -> None:
-        if item.key == "cost":
-            from deckquest.cards.model import ManaCost, ManaCostError
-
-            try:
-                ManaCost.parse(item.text)
-            except ManaCostError as problem:
-                self.error("DQ0057", _("`{value}` is not a mana cost: {problem}", value=item.value, problem=problem), item.span,
-                           _("write costs as mana symbols, like \"{1}{R}\""))
-                return
-            resolved.cost = item.text
-        elif item.key == "stats":
-            resolved.power, resolved.toughness = item.stats
-        elif item.key == "deck":
-            resolved.deck_path, resolved.deck = self._deck(item.text, item.span)
-            if resolved.deck is not None:
-                self.decks[resolved.id] = resolved.deck
-        elif item.key == "keywords":
-            if self._keywords_ok([item]):
-                resolved.keywords = item.words
-        elif item.key == "text":
-            from deckquest.cards.model import Card
-
-            if self._texts_understood(Card.build(resolved.name, type_line=resolved.kind.capitalize()), [item]):
-                resolved.texts += (item.text,)
-        else:
-            setattr(resolved, item.key, item.value)
-
-    def _npc_complete(self, npc: ast.NpcDecl, resolved: ResolvedNpc) -> None:
-        missing = {
-            "creature": ("stats", resolved.power is None and resolved.card is None, "stats 2/2"),
-            "planeswalker": ("loyalty", resolved.loyalty is None and resolved.card is None, "loyalty 3"),
-            "player": ("deck", npc.get("deck") is None, 'deck "decks/boss.txt"'),
-            "horde": ("deck", npc.get("deck") is None, 'deck "decks/horde.txt"'),
-        }[npc.kind]
-        if missing[1] and not any(d.span in (npc.span, npc.from_card_span) for d in self.diagnostics):
-            self.error("DQ0055", _("the {kind} `{id}` has no `{missing0}`", kind=kind_word(npc.kind), id=npc.id, missing0=missing[0]), npc.span,
-                       (_("add `{line}` under it, or take a card's values: `from card \"Name\"`", line=missing[2])
-                        if npc.kind in ("creature", "planeswalker") else _("add `{line}` under it", line=missing[2])))
-        if npc.kind == "player" and resolved.life is None:
-            resolved.life = PLAYER_NPC_LIFE
 
     # -------------------------------------------------------------- names in statements
 
@@ -759,18 +509,7 @@ class _Compiler:
                            _("finish every path through the scene with `-> scene` or `end victory|defeat \"text\"`"))
         start = starts[0].id if starts else None
         self._reachability(script, start)
-        if getattr(self.language, "name", DEFAULT_SYSTEM) == DEFAULT_SYSTEM:  # MTG-TRPG's checks (T-4.12)
-            self._identical_check_loops(script)
         return start
-
-    def _identical_check_loops(self, script: ast.Script) -> None:
-        scenes = {scene.id: self.scenes[scene.id] for scene in script.scenes if scene.id in self.scenes}
-        for check, loop in identical_check_loops(scenes, self.triggers, self.gotos):
-            self.warn("DQ5001", _("the loop {loop} changes no flag, counter, NPC or item, so this check can only "
-                                  "come back the very same: T-4.12 refuses it then (it fails without revealing a card)",
-                                  loop=" -> ".join(f"`{s}`" for s in loop)), check.span,
-                      _("change something on the way round (for example `attempts += 1`), or lead elsewhere "
-                        "after a failure"))
 
     def _reachability(self, script: ast.Script, start: str | None) -> None:
         if start is None:
@@ -817,23 +556,44 @@ class SystemContext:
     and statements, the header's options and readings, and the compiler's services to report
     diagnostics (with spans), declare and look up names, and find files and cards."""
 
-    def __init__(self, compiler: "_Compiler", script: ast.Script, header: dict[str, Any]):
+    def __init__(self, compiler: "_Compiler", script: ast.Script, header: dict[str, Any], library: bool = False):
         self._compiler = compiler
         self.script = script
         self.path = compiler.path
+        self.library = library  # a script `use`d by another: its declarations only
+        self.rules = compiler.rules  # the MTG-TRPG edition the script checks by
+        self.prefix = compiler.prefix  # its names' namespace (`lair.`), "" in the main script
         self.declarations: list[ast.SystemNode] = list(script.system)
         self.used: list[tuple[str, ast.SystemNode]] = list(compiler.used_declarations)  # (namespace prefix, node)
         self.statements: list[tuple[ast.Statement, bool]] = [(s, scope.subject) for s, scope in compiler.system_statements]
         self.options: frozenset[str] = header["options"]
         self.readings: dict[str, str] = header["readings"]
         self.players: tuple[int, int] = header["players"]
+        # the compiled program's tables a system's declarations fill (MTG-TRPG's)
+        self.pcs = compiler.pcs
         self.npcs = compiler.npcs
         self.cards = compiler.cards
+        self.decks = compiler.decks
+        # the walked flow (for ``resolve_flow``): resolved scenes by id, the scenario's
+        # triggers, and the scenes each scene leads to (None: from a trigger)
+        self.scenes: dict[str, ast.Scene] = {scene.id: compiler.scenes[scene.id] for scene in script.scenes
+                                             if scene.id in compiler.scenes}
+        self.triggers: list[ast.Trigger] = compiler.triggers
+        self.gotos: dict[str | None, set[str]] = compiler.gotos
 
     def error(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        if code not in getattr(self._compiler.language, "codes", ()):  # an older core code (MTG-TRPG's checks)
+            self._compiler.error(code, message, span, hint)
+            return
         self._report("error", code, message, span, hint)
 
     def warn(self, code: str, message: str, span: Span, hint: str | None = None) -> None:
+        if code not in getattr(self._compiler.language, "codes", ()):  # a core code (MTG-TRPG's DQ5000 in Isekai)
+            self._compiler.warn(code, message, span, hint)
+            return
+        if len(self._compiler.diagnostics) - self._compiler.kept >= MAX_REPORTED_ERRORS:
+            self._compiler.omitted_warnings += 1  # as many warnings as the core's keep
+            return
         self._report("warning", code, message, span, hint)
 
     def _report(self, severity: str, code: str, message: str, span: Span, hint: str | None) -> None:
@@ -862,6 +622,15 @@ class SystemContext:
     def database(self) -> CardDatabase:
         return self._compiler._database()
 
+    def add_card(self, card: Card) -> None:
+        """A GM's own card, from now on in ``database()`` (for decks and ``from card``)."""
+        self._compiler.cards[card.name] = card
+        self._compiler._db_with_cards = None
+
+    def reported_at(self, *spans: Span | None) -> bool:
+        """Whether a diagnostic was reported at one of these places already (no cascade)."""
+        return any(d.span in spans for d in self._compiler.diagnostics)
+
 
 def _entry_key(entry: ast.HeaderEntry) -> object:
     """What may not repeat in a header: a key; an option by name; a reading by name."""
@@ -878,10 +647,6 @@ def _entry_words(entry: ast.HeaderEntry) -> str:
     if entry.key == "reading":
         return f"reading {ast.reading(entry)[0]}"
     return entry.key
-
-
-def _number(text: str | None) -> int | None:
-    return int(text) if text is not None and text.lstrip("-").isdigit() else None
 
 
 def _endings_given(blocks: list[list[ast.Statement]]) -> set[str]:

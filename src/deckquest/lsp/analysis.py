@@ -23,6 +23,7 @@ from deckquest.dsl.parser import RESERVED_WORDS, parse_source
 from deckquest.dsl.resolver import compile_source
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span
 from deckquest.packs.store import resolve_script_reference
+from deckquest.systems.trpg import nodes
 
 REFERENCE_FIELDS = ("scene", "npc", "flag", "counter", "pc", "name")
 IN_SCOPE = {"pc", "party", "each", "all", "any"}  # words in PC fields that name no declaration
@@ -139,7 +140,7 @@ def _index(result: Analysis, script, lines: list[str]) -> None:
     for node in _walk(script):
         if isinstance(node, ast.Text):
             _interpolations(result, node, lines)
-        if isinstance(node, (ast.Check, ast.Recruit)):
+        if isinstance(node, (nodes.Check, nodes.Recruit)):
             result.checks.append((_block(node.span, lines, whole_line=True), node))
         for name, span in _names_used(node):
             if name in IN_SCOPE:

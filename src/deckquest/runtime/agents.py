@@ -44,6 +44,7 @@ from deckquest.engine.game import SeatIO
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
 from deckquest.runtime.interpreter import PcAction, Run, ScenarioAgent, StopRun, no_actions
+from deckquest.systems.trpg import nodes
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
 
@@ -58,7 +59,7 @@ class FirstAgent:
     def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         return 0
 
-    def pick_pc(self, run: Run, stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+    def pick_pc(self, run: Run, stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
                 candidates: list[str]) -> str:
         return candidates[0]
 
@@ -68,7 +69,7 @@ class FirstAgent:
     def support(self, run: Run, pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None:
         return None
 
-    def fighter(self, run: Run, stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
+    def fighter(self, run: Run, stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
         return None
 
     def battle_agent(self) -> BattleAgent:
@@ -117,7 +118,7 @@ class RandomAgent:
     def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         return run.rng.randrange(len(labels))
 
-    def pick_pc(self, run: Run, stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+    def pick_pc(self, run: Run, stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
                 candidates: list[str]) -> str:
         return run.rng.choice(candidates)
 
@@ -128,7 +129,7 @@ class RandomAgent:
         options = [None, *ready]
         return options[run.rng.randrange(len(options))]
 
-    def fighter(self, run: Run, stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
+    def fighter(self, run: Run, stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
         options = [None, *candidates]
         return options[run.rng.randrange(len(options))]
 
@@ -172,7 +173,7 @@ class BestAgent:
     def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
         return run.rng.randrange(len(labels))
 
-    def pick_pc(self, run: Run, stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+    def pick_pc(self, run: Run, stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
                 candidates: list[str]) -> str:
         return max(candidates, key=lambda pc_id: (odds(run, pc_id, kind, difficulty),
                                                   -candidates.index(pc_id)))
@@ -184,7 +185,7 @@ class BestAgent:
         strongest = max(ready, key=lambda index: creature_power(pc, pc.battlefield[index]))
         return strongest if creature_power(pc, pc.battlefield[strongest]) > 0 else None
 
-    def fighter(self, run: Run, stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
+    def fighter(self, run: Run, stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
         power, toughness, keywords = npc_stats(run.scenario.npcs[stmt.npc])
         remaining = toughness - run.state.npcs[stmt.npc].damage
 
@@ -369,7 +370,7 @@ class HumanAgent:
             self.output(f"  {number}. {label}")
         return self._ask(_("choose {low}-{high}: ", low=1, high=len(labels)), len(labels)) - 1
 
-    def pick_pc(self, run: Run, stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+    def pick_pc(self, run: Run, stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
                 candidates: list[str]) -> str:
         self.output(_("Who makes the {kind} check (difficulty {difficulty})?", kind=check_kind_word(kind),
                       difficulty=difficulty))
@@ -395,7 +396,7 @@ class HumanAgent:
         picked = self._ask(_("choose {low}-{high}: ", low=0, high=len(ready)), len(ready), True)
         return ready[picked - 1] if picked else None
 
-    def fighter(self, run: Run, stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
+    def fighter(self, run: Run, stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
         name = run.scenario.npcs[stmt.npc].name
         self.output(_("Which creature fights {name}?", name=name))
         for number, (pc_id, index) in enumerate(candidates, start=1):

@@ -45,6 +45,7 @@ from typing import Any, Callable, Container, Iterable, Iterator, Protocol
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
 from deckquest.dsl import ast
+from deckquest.systems.trpg import nodes
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import PendingCheck
 from deckquest.engine.combat.battle import BattleAgent, Enemy
@@ -84,14 +85,14 @@ class ScenarioAgent(Protocol):
 
     def choose(self, run: "Run", stmt: ast.Choice, labels: list[str]) -> int: ...
 
-    def pick_pc(self, run: "Run", stmt: ast.Check | ast.Recruit | ast.Battle, kind: str, difficulty: int,
+    def pick_pc(self, run: "Run", stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
                 candidates: list[str]) -> str: ...
 
     def boost(self, run: "Run", pc: pcs.PC, pending: PendingCheck) -> bool: ...
 
     def support(self, run: "Run", pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None: ...
 
-    def fighter(self, run: "Run", stmt: ast.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None: ...
+    def fighter(self, run: "Run", stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None: ...
 
     def battle_agent(self) -> BattleAgent: ...
 
@@ -172,8 +173,8 @@ class Program:
             for name in list(self.timers_in) if where is None else (where,):
                 self.timers_in[name] += (index,)
         self.sites = {id(stmt): self._site(stmt) for block in self.blocks for stmt in block
-                      if isinstance(stmt, (ast.Check, ast.Recruit))
-                      or isinstance(stmt, ast.Battle) and stmt.prepare is not None}
+                      if isinstance(stmt, (nodes.Check, nodes.Recruit))
+                      or isinstance(stmt, nodes.Battle) and stmt.prepare is not None}
         # for agents that weigh exact odds (engine/odds.py): (pc, kind, difficulty, can boost) -> chance
         self.odds_cache: dict[tuple[str, str, int, bool], Fraction] = {}
         self._enemies: dict[str, Enemy] = {}
@@ -194,13 +195,13 @@ class Program:
                 found.setdefault(trigger.event.kind, []).append((trigger, block))
         return {kind: tuple(pairs) for kind, pairs in found.items()}
 
-    def _site(self, stmt: ast.Check | ast.Recruit | ast.Battle) -> "CheckSite":
-        if isinstance(stmt, ast.Battle):  # T-6.2: the preparation check, part of the battle
+    def _site(self, stmt: nodes.Check | nodes.Recruit | nodes.Battle) -> "CheckSite":
+        if isinstance(stmt, nodes.Battle):  # T-6.2: the preparation check, part of the battle
             assert stmt.prepare is not None  # a battle has a site when it is prepared by someone
             return CheckSite(check_key(stmt), stmt.prepare.kind, stmt.prepare.pc, REFLEX_KIND[self.rules],
                              _("Preparation turns (T-6.2)"), None, None, None)
         by = stmt.by
-        if isinstance(stmt, ast.Recruit):  # T-8.4: a negotiation (2019: white) check
+        if isinstance(stmt, nodes.Recruit):  # T-8.4: a negotiation (2019: white) check
             kind, label = RECRUIT_KIND[self.rules], _("Recruit {name}", name=self.scenario.npcs[stmt.npc].name)
         else:
             kind, label = stmt.kind, stmt.label or _("{kind} check", kind=check_kind_word(stmt.kind))
@@ -208,7 +209,7 @@ class Program:
             check_key(stmt), "party" if by is None else by.kind, by.pc if by is not None else None,
             kind, label, None if stmt.success is None else self.block_id(stmt.success),
             None if stmt.failure is None else self.block_id(stmt.failure),
-            stmt.npc if isinstance(stmt, ast.Recruit) else None, stmt.difficulty)
+            stmt.npc if isinstance(stmt, nodes.Recruit) else None, stmt.difficulty)
 
     def block_id(self, statements: list[ast.Statement]) -> int:
         return self.block_ids[id(statements)]
@@ -245,7 +246,7 @@ def _named_pcs(scenario: Scenario) -> Iterator[tuple[str, Span]]:
     stack: list[object] = list(scenario.triggers) + list(scenario.scenes.values())
     while stack:
         node = stack.pop()
-        if isinstance(node, (ast.Who, ast.Target)) and node.pc is not None and node.pc != "pc":
+        if isinstance(node, (nodes.Who, nodes.Target)) and node.pc is not None and node.pc != "pc":
             yield node.pc, node.span
         elif isinstance(node, (ast.PcStat, ast.PcName)) and node.pc != "pc":
             yield node.pc, node.span

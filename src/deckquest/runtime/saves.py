@@ -53,6 +53,7 @@ from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, CheckSeen, Program,
 from deckquest.runtime.party import PartyMember
 from deckquest.runtime.script_changes import Changes, compare, outline
 from deckquest.runtime.state import Frame, NpcState, RunState
+from deckquest.systems.trpg import nodes
 from deckquest.systems.trpg.battles import BattleInProgress
 from deckquest.systems.trpg import statements as trpg
 
@@ -494,7 +495,7 @@ def _loaded_battle(data: Data | None, program: Program, party: dict[str, pcs.PC]
         _require(depth <= len(frames), "the battle's statement is past the saved frames")
         frame = frames[depth - 1]
         block = program.blocks[frame.block]
-        _require(0 < frame.index <= len(block) and isinstance(block[frame.index - 1], ast.Battle),
+        _require(0 < frame.index <= len(block) and isinstance(block[frame.index - 1], nodes.Battle),
                  "the battle in progress is not at a `battle` statement of the script")
     try:
         return _load_battle(data, program, party)

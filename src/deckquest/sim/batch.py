@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
 from deckquest.i18n import _
-from deckquest.dsl import ast
+from deckquest.systems.trpg import nodes
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import make_agent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program
@@ -85,7 +85,7 @@ def set_difficulty(program: Program, line: int, difficulty: int) -> None:
     main = str(program.scenario.path)
     for block in program.blocks:
         for stmt in block:
-            if isinstance(stmt, (ast.Check, ast.Recruit)) and stmt.span.line == line and stmt.span.file == main:
+            if isinstance(stmt, (nodes.Check, nodes.Recruit)) and stmt.span.line == line and stmt.span.file == main:
                 program.sites[id(stmt)] = replace(program.sites[id(stmt)], difficulty=difficulty)
                 return
     raise DeckquestError(_("no check at line {line} of {main}", line=line, main=main))

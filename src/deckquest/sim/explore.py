@@ -51,6 +51,7 @@ from deckquest.errors import DeckquestError
 from deckquest.runtime.agents import BestAgent
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, STUCK, Program, Run
 from deckquest.sim.trace import ScriptMap, run_seed
+from deckquest.systems.trpg import nodes
 from deckquest.systems.trpg.statements import BATTLE_AGENT
 
 NATURAL = None  # a check or battle decision that lets the cards decide
@@ -219,12 +220,12 @@ class Explorer:
                     for number, option in enumerate(stmt.options):
                         found[(("choice", stmt.span.line), number)] = \
                             f'line {option.span.line}: option "{option.label.raw}"'
-                elif isinstance(stmt, (ast.Check, ast.Recruit)):
+                elif isinstance(stmt, (nodes.Check, nodes.Recruit)):
                     site = self.map.site_of[id(stmt)]
                     for outcome in (True, False):
                         found[(("check", stmt.span.line), outcome)] = \
                             f'line {stmt.span.line}: "{site.label}" {"succeeding" if outcome else "failing"}'
-                elif isinstance(stmt, ast.Battle):
+                elif isinstance(stmt, nodes.Battle):
                     for outcome in _battle_outcomes(stmt):
                         found[(("battle", stmt.span.line), outcome)] = \
                             f"line {stmt.span.line}: {_battle_name(stmt)} ending in {outcome}"
@@ -280,13 +281,13 @@ class Explorer:
             while run.state.outcome is None:
                 statement = run.next_statement()
                 before = run.state.steps
-                if isinstance(statement, ast.Battle):
+                if isinstance(statement, nodes.Battle):
                     run.forced = NATURAL  # its preparation check falls as the cards do
                     self._battle(run, statement)
                 else:
                     # a forced check still reveals its cards; only its outcome is decided (Run.forced)
                     run.forced = self._check_decision(run, statement) if isinstance(
-                        statement, (ast.Check, ast.Recruit)) else NATURAL
+                        statement, (nodes.Check, nodes.Recruit)) else NATURAL
                     run.step()
                 if statement is not None and run.state.steps != before and run.state.steps <= self.max_steps:
                     self.hits.add(self.map.line_of[id(statement)])  # (None: a whole game's own step)
@@ -386,7 +387,7 @@ class Explorer:
         self.done.append((key, value, situation, step))
         return value
 
-    def _battle(self, run: Run, stmt: ast.Battle) -> None:
+    def _battle(self, run: Run, stmt: nodes.Battle) -> None:
         """Play the battle to the outcome the plan wants, or as the cards fall (BATTLE_TRIES).
 
         In the run's record (and so in the plans that extend it) a battle brought about
@@ -557,12 +558,12 @@ def _condition_parts(program: Program):
             stack += ast.operands(expr)
 
 
-def _battle_outcomes(stmt: ast.Battle) -> tuple[str, ...]:
+def _battle_outcomes(stmt: nodes.Battle) -> tuple[str, ...]:
     """The outcomes the script gives a block of its own: the ones worth forcing."""
     return tuple(outcome for outcome in BATTLE_OUTCOMES if getattr(stmt, outcome) is not None)
 
 
-def _battle_name(stmt: ast.Battle) -> str:
+def _battle_name(stmt: nodes.Battle) -> str:
     return "battle against " + ", ".join(ref.name for ref in stmt.enemies)
 
 

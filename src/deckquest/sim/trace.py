@@ -25,6 +25,7 @@ from deckquest.engine.pc import DEAD
 from deckquest.errors import DeckquestError
 from deckquest.runtime.interpreter import STUCK, Program, Run
 from deckquest.systems import GameSystem
+from deckquest.systems.trpg import nodes
 
 ANY_SCENE = "(every scene)"  # where a check written in a scenario-wide trigger belongs
 ERROR = "error"  # the pseudo-outcome of a run that stopped on a runtime error
@@ -81,11 +82,11 @@ class ScriptMap:
     def _walk(self, statements: list, scene: str) -> None:
         for stmt in statements:
             self.line_of[id(stmt)] = (stmt.span.file, stmt.span.line)
-            if isinstance(stmt, (ast.Check, ast.Recruit)):
+            if isinstance(stmt, (nodes.Check, nodes.Recruit)):
                 self._add_site(stmt, scene)
             elif isinstance(stmt, ast.End):
                 self.endings.setdefault(stmt.outcome, stmt.span.line)
-            elif isinstance(stmt, ast.Battle):
+            elif isinstance(stmt, nodes.Battle):
                 self.battles[id(stmt)] = stmt.span.line
                 self.battle_scenes[stmt.span.line] = scene
             for block in ast.nested_blocks(stmt):

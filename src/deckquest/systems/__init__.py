@@ -141,6 +141,38 @@ class GameSystem:
         the compiled scenario as ``system_table`` (the AST is never changed)."""
         return None
 
+    @classmethod
+    def resolve_declarations(cls, context: "SystemContext") -> None:
+        """Check the declarations the core declares for the system (MTG-TRPG's ``pc``, NPCs
+        and ``card``), once every name is declared and before the walk over the scenes,
+        filling the compiled program's tables (``context.pcs``, ``npcs``, ``cards``,
+        ``decks``); for a ``use``d script too (``context.library``). By default none."""
+
+    @classmethod
+    def resolve_event(cls, walk: Any, event: Any) -> Any:
+        """A trigger's event, resolved where the core's walk meets the trigger (``walk``: a
+        ``deckquest.dsl.flow.Flow``); by default as written."""
+        return event
+
+    @classmethod
+    def event_binds(cls, kind: str) -> tuple[bool, bool]:
+        """Whether a trigger on this event binds ``pc`` (the PC the event is about) and
+        ``degree`` (a check's); by default neither (a system's subject is ``events``)."""
+        return False, False
+
+    @classmethod
+    def statement_resolvers(cls) -> Mapping[type, Callable[..., Any]]:
+        """Node class -> ``resolver(walk, statement, scope)``: resolves one of the system's
+        statements where the core's walk meets it (``deckquest.dsl.flow.Flow``: ``error``,
+        ``npc``, ``pc``, ``block``, ``rules``) and returns its resolved copy. By default
+        none: the statements go to ``resolve`` (their blocks resolved by ``with_blocks``)."""
+        return {}
+
+    @classmethod
+    def resolve_flow(cls, context: "SystemContext") -> None:
+        """Checks over the whole walked flow (``context.scenes``, ``triggers``, ``gotos``),
+        before the core's warnings about unused names; by default none."""
+
     # -- the run (called by deckquest.runtime.interpreter with its Run)
     @classmethod
     def statement_handlers(cls) -> Mapping[type, Callable[[Any, Any, Any], None]]:

@@ -22,6 +22,7 @@ from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder
 from deckquest.systems.isekai.rules import READINGS, Rules
 from deckquest.systems.isekai.transcript import render_event
 from deckquest.systems.trpg import Trpg
+from deckquest.systems.trpg import language as trpg_language
 
 # engine events -> the script's trigger events, with the seat field they are about
 TRIGGERS = {"damage": ("duelist_takes_damage", "seat"), "reversal": ("reversal_activated", "seat"),
@@ -43,8 +44,9 @@ class IsekaiSystem(Trpg):
     editions = ("2019",)  # type: ignore[assignment]  # its adventures check by the 2019 rules only (Trpg has both)
     readings = READINGS
     codes = CodeRange(4000, 4999)
-    grammar = GRAMMAR
-    builder = Builder
+    # an adventure's statements are MTG-TRPG's and the duel: both fragments, both builders
+    grammar = trpg_language.GRAMMAR + GRAMMAR
+    builder = type("IsekaiBuilder", (Builder, trpg_language.Builder), {})
     scenes_required = False
     subject = "duelist"
     subject_attributes = ATTRIBUTES
@@ -58,6 +60,10 @@ class IsekaiSystem(Trpg):
     @classmethod
     def resolve(cls, context):
         return resolve(context, cls.agents)
+
+    @classmethod
+    def resolve_flow(cls, context):
+        """No T-4.12 loop warning (DQ5001, MTG-TRPG's code): an adventure's duels are not checks."""
 
     @classmethod
     def statement_handlers(cls):

@@ -15,7 +15,7 @@ from __future__ import annotations
 from hashlib import blake2b
 
 from deckquest.i18n import _
-from deckquest.dsl import ast
+from deckquest.systems.trpg import nodes
 from deckquest.engine import pc as pcs
 from deckquest.engine.adventure import (
     CONCENTRATE_MINUTES, NPC_ABSENT, NPC_DEAD, NPC_PRESENT, NPC_UNCONSCIOUS, REST_MINUTES, SLEEP_MINUTES,
@@ -35,7 +35,7 @@ STUCK = "stuck"  # the outcome of a run that cannot go on (deckquest.runtime.int
 _STATUS_EVENTS = {pcs.DYING: "pc_dying", pcs.UNCONSCIOUS: "pc_unconscious", pcs.DEAD: "pc_dies"}
 
 
-def _party_rests(run, stmt: ast.Rest, frame) -> None:
+def _party_rests(run, stmt: nodes.Rest, frame) -> None:
     """T-2.6: every PC that can act rests at once (its end-step triggers, then the damage and
     the counter go): one minute."""
     before = _statuses(run, list(run.state.pcs))
@@ -48,7 +48,7 @@ def _party_rests(run, stmt: ast.Rest, frame) -> None:
     run.advance(REST_MINUTES)
 
 
-def _party_sleeps(run, stmt: ast.Sleep, frame) -> None:
+def _party_sleeps(run, stmt: nodes.Sleep, frame) -> None:
     """T-2.8: six hours; every living PC reshuffles, draws 7, life 20 (the unconscious too)."""
     run.emit("sleep", minutes=SLEEP_MINUTES)
     sleepers = [key for key, pc in run.state.pcs.items() if pc.status != pcs.DEAD]
@@ -59,7 +59,7 @@ def _party_sleeps(run, stmt: ast.Sleep, frame) -> None:
     run.advance(SLEEP_MINUTES)
 
 
-def _targets(run, target: ast.Target, frame) -> list[str]:
+def _targets(run, target: nodes.Target, frame) -> list[str]:
     if target.kind == "each":
         return [key for key, pc in run.state.pcs.items() if pc.status != pcs.DEAD]
     if target.kind == "pc":
@@ -67,12 +67,12 @@ def _targets(run, target: ast.Target, frame) -> list[str]:
     return [target.pc]
 
 
-def _lose_life(run, stmt: ast.LoseLife, frame) -> None:
+def _lose_life(run, stmt: nodes.LoseLife, frame) -> None:
     """T-7.4: an action that reduces life, even by 0 (``loses 0 life`` kills a dying PC)."""
     _change_life(run, _targets(run, stmt.target, frame), -stmt.amount, loss=True)
 
 
-def _gain_life(run, stmt: ast.GainLife, frame) -> None:
+def _gain_life(run, stmt: nodes.GainLife, frame) -> None:
     _change_life(run, _targets(run, stmt.target, frame), stmt.amount)
 
 
@@ -92,7 +92,7 @@ def _change_life(run, targets: list[str], change: int, loss: bool = False) -> No
     _status_changes(run, before)
 
 
-def _draw(run, stmt: ast.Draw, frame) -> None:
+def _draw(run, stmt: nodes.Draw, frame) -> None:
     """Drawing from an empty library makes the PC unconscious (T-7.2)."""
     targets = _targets(run, stmt.target, frame)
     before = _statuses(run, targets)
@@ -105,7 +105,7 @@ def _draw(run, stmt: ast.Draw, frame) -> None:
     _status_changes(run, before)
 
 
-def _give(run, stmt: ast.Give, frame) -> None:
+def _give(run, stmt: nodes.Give, frame) -> None:
     for key in _targets(run, stmt.target, frame):
         run.state.items.setdefault(key, []).append(stmt.item)
         run.emit("give", pc=key, item=stmt.item)
@@ -331,7 +331,7 @@ def _support(run, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | No
     return creature_power(pc, permanent), pc.cards[permanent.card].name
 
 
-def _encounter(run, stmt: ast.Encounter, frame) -> None:
+def _encounter(run, stmt: nodes.Encounter, frame) -> None:
     npc = run.state.npcs[stmt.npc]
     if npc.status == NPC_ABSENT:
         npc.status = NPC_PRESENT
@@ -339,7 +339,7 @@ def _encounter(run, stmt: ast.Encounter, frame) -> None:
         run.emit("encounter", npc=stmt.npc, name=run.scenario.npcs[stmt.npc].name)
 
 
-def _take_control(run, stmt: ast.TakeControl, frame) -> None:
+def _take_control(run, stmt: nodes.TakeControl, frame) -> None:
     """T-8.4: a PC pays the NPC's exact mana cost, colours included, from its untapped mana
     sources, and controls it; the NPC must cooperate already and not be defeated.
 
@@ -383,7 +383,7 @@ def _payer(run, decl, npc, who: str | None) -> tuple[str | None, str]:
     return payers[0], ""
 
 
-def _fight(run, stmt: ast.Fight, frame) -> None:
+def _fight(run, stmt: nodes.Fight, frame) -> None:
     """T-3.1 to T-3.4: a creature of the party attacks the NPC, or blocks it, or the NPC
     hurts a PC.
 
@@ -445,7 +445,7 @@ def _fight(run, stmt: ast.Fight, frame) -> None:
         _defeat_npc(run, stmt.npc, stmt.holding_back)
 
 
-def _fight_bare(run, stmt: ast.Fight, decl, power: int, frame) -> None:
+def _fight_bare(run, stmt: nodes.Fight, decl, power: int, frame) -> None:
     able = [key for key, pc in run.state.pcs.items() if pc.can_act]
     victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
     run.emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
@@ -463,7 +463,7 @@ def _defeat_npc(run, npc_id: str, holding_back: bool) -> None:
     run.fire("npc_defeated", npc=npc_id)
 
 
-def _battle(run, stmt: ast.Battle, frame) -> None:
+def _battle(run, stmt: nodes.Battle, frame) -> None:
     """Open the battle; it stays in the run's state (``RunState.battle``) and each later step
     answers one of the survivors' decisions (``battle_step``) until it is over. Its triggers
     run after it, then the outcome's block."""
@@ -514,7 +514,7 @@ def battle_step(run) -> None:
     _go_on(run, progress, stmt, frame, log)
 
 
-def _go_on(run, progress: BattleInProgress, stmt: ast.Battle, frame, log) -> None:
+def _go_on(run, progress: BattleInProgress, stmt: nodes.Battle, frame, log) -> None:
     """Count the turns begun; when the battle is over, close it and run what follows it."""
     reached = progress.reached
     on_turn = reached.append if "battle_turn" in run.program.by_event else None
@@ -527,7 +527,7 @@ def _go_on(run, progress: BattleInProgress, stmt: ast.Battle, frame, log) -> Non
     _after_battle(run, stmt, frame, progress.depth, result, progress.enemies, progress.before, reached)
 
 
-def _after_battle(run, stmt: ast.Battle, frame, depth: int, result, enemies: list[str], before,
+def _after_battle(run, stmt: nodes.Battle, frame, depth: int, result, enemies: list[str], before,
                   reached: list[int]) -> None:
     """The battle's time and summary, then its triggers queued to run before the outcome's
     block, in this order: ``battle turn N`` for each turn played (in turn order), the T-7
@@ -568,7 +568,7 @@ def _allies(run) -> list[str]:
             and run.scenario.npcs[npc_id].kind in ("creature", "planeswalker")]
 
 
-def _battle_agent(run, stmt: ast.Battle):
+def _battle_agent(run, stmt: nodes.Battle):
     """The agent's battle player; with no ``escape:`` block the party cannot escape."""
     agent = run.agent.battle_agent()
     return agent if stmt.escape is not None else NoEscape(agent)
@@ -588,7 +588,7 @@ def _keep_clock(progress: BattleInProgress, log: BattleLog | None) -> None:
         progress.clock = log.clock
 
 
-def _preparation(run, stmt: ast.Battle, frame, fighters: list[pcs.PC]) -> int:
+def _preparation(run, stmt: nodes.Battle, frame, fighters: list[pcs.PC]) -> int:
     """T-6.2: the representative's red (2014: reflex) check, difficulty = the permanents
     the party controls; a success gives its degree in preparation turns, at most 5.
 

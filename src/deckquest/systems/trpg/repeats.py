@@ -15,14 +15,15 @@ from __future__ import annotations
 from typing import Iterator, Mapping, Sequence
 
 from deckquest.dsl import ast
+from deckquest.systems.trpg import nodes
 
 #: The statements that may change the situation of a check (T-4.12).
-CHANGES = (ast.SetFlag, ast.ClearFlag, ast.CounterAssign, ast.Recruit, ast.Encounter, ast.Fight,
-           ast.Battle, ast.Give, ast.TakeControl)
+CHANGES = (ast.SetFlag, ast.ClearFlag, ast.CounterAssign, nodes.Recruit, nodes.Encounter, nodes.Fight,
+           nodes.Battle, nodes.Give, nodes.TakeControl)
 
 
 def identical_check_loops(scenes: Mapping[str, ast.Scene], triggers: Sequence[ast.Trigger],
-                          gotos: Mapping[str | None, set[str]]) -> list[tuple[ast.Check | ast.Recruit, list[str]]]:
+                          gotos: Mapping[str | None, set[str]]) -> list[tuple[nodes.Check | nodes.Recruit, list[str]]]:
     """(the first check of the scene, the loop of scene ids from it back to it) for each
     scene with a check on such a loop. ``scenes`` maps scene ids to resolved scenes,
     ``triggers`` are the scenario's, ``gotos`` the scenes each scene leads to."""
@@ -72,5 +73,5 @@ def _changes(statements: Sequence[ast.Statement]) -> bool:
     return any(isinstance(stmt, CHANGES) for stmt in _statements(statements))
 
 
-def _first_check(statements: Sequence[ast.Statement]) -> ast.Check | ast.Recruit | None:
-    return next((stmt for stmt in _statements(statements) if isinstance(stmt, (ast.Check, ast.Recruit))), None)
+def _first_check(statements: Sequence[ast.Statement]) -> nodes.Check | nodes.Recruit | None:
+    return next((stmt for stmt in _statements(statements) if isinstance(stmt, (nodes.Check, nodes.Recruit))), None)
