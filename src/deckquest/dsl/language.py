@@ -50,6 +50,7 @@ DEFAULT_SYSTEM = "trpg"  # a script without `system NAME`: MTG-TRPG (`rules 2019
 
 class LanguageSpec(Protocol):
     name: ClassVar[str]
+    title: ClassVar[str]  # the game's name, for messages
     grammar: ClassVar[str]
     builder: ClassVar[type | None]
     scenes_required: ClassVar[bool]

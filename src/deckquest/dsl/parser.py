@@ -54,13 +54,17 @@ class QuestIndenter(Indenter):
     tab_len = INDENT
 
 
+@lru_cache(maxsize=1)
+def _core_grammar() -> str:
+    return resources.files("deckquest.grammar").joinpath("quest.lark").read_text("utf-8")
+
+
 @lru_cache(maxsize=8)
 def _lark(fragment: str = "") -> Lark:
     """The parser of the core grammar composed with one game system's fragment (its rules and
     ``%extend`` lines, see ``deckquest.dsl.language``), built once per fragment."""
-    grammar = resources.files("deckquest.grammar").joinpath("quest.lark").read_text("utf-8")
     return Lark(
-        grammar + ("\n" + fragment if fragment else ""),
+        _core_grammar() + ("\n" + fragment if fragment else ""),
         parser="lalr",
         lexer="contextual",
         postlex=QuestIndenter(),
@@ -342,7 +346,31 @@ def diagnostic_for(exc: UnexpectedInput, path: str, lines: list[str], line_offse
     if first_word in _MISPLACED and token.type not in ("_INDENT", "_DEDENT") and (
             indented or first_word not in _DECLARATIONS):
         hint = _MISPLACED[first_word]
-    return error("DQ0001", message, span, hint)
+    return error("DQ0001", message, span, _other_game(first_word, fragment) or hint)
+
+
+@lru_cache(maxsize=16)
+def _keywords(grammar: str) -> frozenset[str]:
+    """The words a grammar (or a system's fragment) spells out in quotes: its keywords."""
+    return frozenset(re.findall(r'"([a-z][a-z_]*)"', grammar))
+
+
+def _other_game(word: str, fragment: str) -> str | None:
+    """The hint for a line that begins with another game's keyword (`check` in a Grizzly
+    script, `seat` in an MTG-TRPG one): which game has such lines, and how a header names it.
+    What the parser expected there would only list this game's words."""
+    if not word or word in _keywords(_core_grammar()) or word in _keywords(fragment):
+        return None
+    owners = [lang for lang in LANGUAGES.values() if lang.grammar and word in _keywords(lang.grammar)]
+    owners = [lang for lang in owners  # a game whose grammar holds another's (Isekai adventures) is not named
+              if not any(other is not lang and other.grammar in lang.grammar for other in owners)]
+    if not owners:
+        return None
+    games = _(" or ").join(f"{lang.title}, `{'rules 2019' if lang.name == DEFAULT_SYSTEM else 'system ' + lang.name}`"
+                           for lang in owners)
+    here = next((lang.title for lang in LANGUAGES.values() if lang.grammar == fragment), "")
+    return _("`{word}` is a line of {games}, not of {game}: a script's header names its game",
+             word=word, games=games, game=here)
 
 
 # Block lines a GM may put at the wrong place: what the parser expected there says little.
