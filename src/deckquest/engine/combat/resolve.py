@@ -316,6 +316,8 @@ def _phrases(effects: tuple[Effect, ...]) -> _Phrases:
 
 def _assign(phrases: _Phrases, picks: tuple[Ref, ...]) -> list[list[Ref]]:
     """Which chosen refs belong to which "target" phrase (see `slots`), by phrase number."""
+    if phrases.phrases == 1:  # most abilities: every slot is the one phrase's
+        return [list(picks[:len(phrases.owners)])]
     assignment: list[list[Ref]] = [[] for _ in range(phrases.phrases)]
     for owner, ref in zip(phrases.owners, picks):
         assignment[owner].append(ref)
@@ -455,14 +457,15 @@ def _effect_value(battle: Battle, controller: str, effect: Effect, ref: Ref, amo
     permanent = find_permanent(side, card)
     if permanent is None:
         return 0.0
-    worth = permanent_value(side, permanent)
-    is_creature = profile(side.cards[card]).is_creature
-    if kind == "damage":
-        if side.cards[card].is_type("Planeswalker"):
+    physical = side.cards[card]
+    is_creature = (PROFILES.get(id(physical)) or profile(physical)).is_creature
+    if kind == "damage":  # the most asked: the permanent's worth only when the damage is lethal
+        if physical.is_type("Planeswalker"):
             return sign * (min(amount, permanent.loyalty) + (3 if amount >= permanent.loyalty else 0))
         if is_creature and amount >= toughness(side, permanent) - permanent.damage:
-            return sign * worth
+            return sign * permanent_value(side, permanent)
         return sign * 0.1 * amount
+    worth = permanent_value(side, permanent)
     if kind == "destroy":
         return 0.0 if keywords_of(side, permanent) & INDESTRUCTIBLE else sign * worth
     if kind == "exile":
