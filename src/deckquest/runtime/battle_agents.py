@@ -208,7 +208,9 @@ class GreedyBattleAgent:
         if plays:
             return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
         if battle.step == "main1" and any(a.kind == act.GO_TO_COMBAT for a in actions):
-            if _attack_plan(battle):  # the same plan is made again in declare attackers
+            plan = _attack_plan(battle)
+            if plan:  # going to combat changes nothing the plan reads: declare attackers follows it
+                self._plan = (battle, (battle.turn, "declare_attackers"), plan)
                 return Action(act.GO_TO_COMBAT)
         escapes = [a for a in actions if a.kind == act.ESCAPE]
         if escapes and (_loss_is_near(battle) or _stalemate(battle)):
