@@ -416,6 +416,8 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
     every value of X asks again, is worked out once."""
     effects = modes_of(ability)[mode]
     phrases = _phrases(effects)
+    if phrases.owners == (0,) and phrases.of_effect == _ONE_TARGET and effects[0].kind not in ("fight", "token"):
+        return 0.0 + _one_target_value(battle, controller, effects[0], picks, x, memo)
     assignment = _assign(phrases, picks)
     total = 0.0
     for effect, (target, other) in zip(effects, phrases.of_effect):
@@ -439,6 +441,30 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
                 worth = memo[key] = _effect_value(battle, controller, effect, ref, amount, x)
             total += worth
     return total
+
+
+#: The phrases of an ability whose one effect acts on its one "target" phrase (with one
+#: target: Shock, Giant Growth, Mogg Fanatic's ability, Fireball): most of what the greedy
+#: policies weigh.
+_ONE_TARGET = ((0, -1),)
+
+
+def _one_target_value(battle: Battle, controller: str, effect: Effect, picks: tuple[Ref, ...], x: int,
+                      memo: WorthMemo | None) -> float:
+    """`ability_value` of one effect on the first pick (nothing without one), as its loop
+    works it out, without assigning picks to phrases."""
+    if not picks:
+        return 0.0
+    ref = picks[0]
+    count_of = effect.amount.count_of
+    amount = effect.amount.value(x, counted(battle, controller, count_of) if count_of is not None else 0)
+    if memo is None or effect.kind != "damage":
+        return _effect_value(battle, controller, effect, ref, amount, x)
+    key = ("damage", controller, ref, amount)
+    worth = memo.get(key)
+    if worth is None:
+        worth = memo[key] = _effect_value(battle, controller, effect, ref, amount, x)
+    return worth
 
 
 def _effect_value(battle: Battle, controller: str, effect: Effect, ref: Ref, amount: int, x: int) -> float:
