@@ -18,7 +18,7 @@ from deckquest.cards.oracle import Ability, Effect
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
-from deckquest.engine.combat.mana import Made, Source, max_x, paid, pay, requirement
+from deckquest.engine.combat.mana import Made, Source, max_x_of, paid, pay, requirement
 from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program, with_abilities
 from deckquest.engine.combat.resolve import (
@@ -160,7 +160,7 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
         cost = code.cost
         if paid(made, cost) is None:
             continue
-        xs = range(max_x(made, cost) + 1)
+        xs = range(max_x_of(made, cost) + 1)
         if code.sacrifice or any(mode.slots for mode in code.modes):
             plan.append((card_id, code, xs))
         else:

@@ -145,8 +145,13 @@ def _match(units: list[Unit], order: list[int], symbols: tuple[frozenset[str], .
     return False
 
 
-def max_x(made: Made, cost: Requirement) -> int:
-    """The largest X sources making `made` can pay for (0 when the cost has no X or cannot be paid)."""
+def max_x(sources: list[Source], cost: Requirement) -> int:
+    """The largest X the sources can pay for (0 when the cost has no X or cannot be paid)."""
+    return max_x_of(tuple([made for _, made in sources]), cost)
+
+
+def max_x_of(made: Made, cost: Requirement) -> int:
+    """`max_x` by what each source makes."""
     if not cost.x_count:
         return 0
     best = 0
