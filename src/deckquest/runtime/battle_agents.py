@@ -24,6 +24,7 @@ from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
 from deckquest.engine.combat.casting import is_instant_speed, play_value
+from deckquest.engine.combat.program import program
 from deckquest.engine.combat.resolve import modes_of, spell_ability
 from deckquest.engine.combat.combat import can_block
 from deckquest.engine.combat.profile import (
@@ -208,7 +209,9 @@ class GreedyBattleAgent:
         if plays:
             return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
         if battle.step == "main1" and any(a.kind == act.GO_TO_COMBAT for a in actions):
-            if _attack_plan(battle):  # the same plan is made again in declare attackers
+            plan = _attack_plan(battle)
+            if plan:  # going to combat changes nothing the plan reads: declare attackers follows it
+                self._plan = (battle, (battle.turn, "declare_attackers"), plan)
                 return Action(act.GO_TO_COMBAT)
         escapes = [a for a in actions if a.kind == act.ESCAPE]
         if escapes and (_loss_is_near(battle) or _stalemate(battle)):
@@ -295,8 +298,7 @@ def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
     pc = battle.side(action.player)
     facts = profile(pc.cards[action.card])
     made = set().union(*facts.mana) if facts.mana else set()
-    costs = [cost for c in pc.hand if (cost := pc.cards[c].mana_cost) is not None]
-    needed = sum(1 for cost in costs for color in cost.colors if color in made)
+    needed = sum(1 for c in pc.hand for color in program(pc.cards[c]).colors if color in made)
     return (needed, not facts.enters_tapped, len(made), -action.card)
 
 

@@ -117,16 +117,15 @@ def boss_play(battle: Battle, boss: PC, rng: random.Random, events: Events) -> b
     """Make the boss's next play of its main phase: a land, or the most valuable cast or
     activation. Puts a spell or ability on the stack (the caller resolves it) and returns
     True; False when the boss has nothing more worth doing."""
-    options = castable(boss, battle) + activations(boss, battle)
-    lands = [a for a in options if a.kind == act.PLAY_LAND]
-    if lands:
-        land = lands[0]
-        boss.hand.remove(land.card)
-        enter_battlefield(boss, land.card)
+    land = _land_to_play(boss)
+    if land is not None:
+        boss.hand.remove(land)
+        enter_battlefield(boss, land)
         boss.land_played = True
         if events is not None:
-            events.append({"event": "battle_play_land", "player": boss.id, "card": boss.cards[land.card].name})
+            events.append({"event": "battle_play_land", "player": boss.id, "card": boss.cards[land].name})
         return boss_play(battle, boss, rng, events)
+    options = castable(boss, battle) + activations(boss, battle)
     costs: WorthMemo = {}
     plays = [(play_value(battle, a, rng, costs), a) for a in options]
     plays = [(value, a) for value, a in plays if value > 0]
@@ -135,6 +134,14 @@ def boss_play(battle: Battle, boss: PC, rng: random.Random, events: Events) -> b
     _, best = max(plays, key=lambda p: (p[0], p[1].x, -p[1].card))
     (cast if best.kind == act.CAST else activate)(battle, best, rng, events)
     return True
+
+
+def _land_to_play(boss: PC) -> int | None:
+    """The land the boss plays first: the first in its hand, unless it played one this turn
+    (CR 305.2), the land `castable` would list first (without listing its spells for it)."""
+    if boss.land_played:
+        return None
+    return next((card for card in boss.hand if profile(boss.cards[card]).is_land), None)
 
 
 def boss_response(battle: Battle, rng: random.Random, events: Events) -> bool:

@@ -18,7 +18,7 @@ from deckquest.cards.oracle import Ability, Effect
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
-from deckquest.engine.combat.mana import Source, max_x, pay, requirement
+from deckquest.engine.combat.mana import Made, Source, max_x_of, paid, pay, requirement
 from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program, with_abilities
 from deckquest.engine.combat.resolve import (
@@ -114,12 +114,12 @@ def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False
     the cards whose targets (or sacrifices) must still be looked at (`Battle.castable_plans`):
     a state seen before (the other PC acted, the same hand in the next respond window, a
     boss weighing its next play) is not worked out again."""
-    sources = mana_sources(side)
-    key = (side.id, instant_speed, side.land_played, tuple([made for _, made in sources]), tuple(side.hand))
+    made = tuple([units for _, units in mana_sources(side)])
+    key = (side.id, instant_speed, side.land_played, made, tuple(side.hand))
     plans = battle.castable_plans if battle is not None and not REGISTRY else None
     plan = plans.get(key) if plans is not None else None
     if plan is None:
-        plan = _castable_plan(side, sources, instant_speed)
+        plan = _castable_plan(side, made, instant_speed)
         if plans is not None:
             plans[key] = plan
     actions: list[Action] = []
@@ -139,7 +139,7 @@ def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False
 Planned = Action | tuple[int, CardProgram, range]  # an action, or a card whose targets are still to list
 
 
-def _castable_plan(side: PC, sources: list[Source], instant_speed: bool) -> tuple[Planned, ...]:
+def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, ...]:
     """`castable` for a side's hand, lands played and mana (see there): the actions that
     depend on nothing else, in order, and (card, program, values of X) for the cards whose
     targets or additional sacrifice must be looked at on the battlefield each time."""
@@ -158,15 +158,15 @@ def _castable_plan(side: PC, sources: list[Source], instant_speed: bool) -> tupl
         if (instant_speed and not code.instant) or not code.offered:
             continue
         cost = code.cost
-        if pay(sources, cost) is None:
+        if paid(made, cost) is None:
             continue
-        xs = range(max_x(sources, cost) + 1)
+        xs = range(max_x_of(made, cost) + 1)
         if code.sacrifice or any(mode.slots for mode in code.modes):
             plan.append((card_id, code, xs))
         else:
             modes = [mode.number for mode in code.modes] or [0]
             plan.extend(Action(act.CAST, side.id, card_id, x, NO_TARGET, mode) for mode in modes for x in xs)
-        if code.kicked is not None and pay(sources, code.kicked) is not None:
+        if code.kicked is not None and paid(made, code.kicked) is not None:
             plan.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
     return tuple(plan)
 

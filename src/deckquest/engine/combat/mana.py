@@ -78,20 +78,26 @@ def pay(sources: list[Source], cost: Requirement, x: int = 0) -> list[int] | Non
     The sources must be in the order of their permanents (as `casting.mana_sources`
     lists them): the answer is remembered by what each source makes, as positions.
     """
+    positions = paid(tuple([made for _, made in sources]), cost, x)
+    return None if positions is None else [sources[i][0] for i in positions]
+
+
+def paid(made: Made, cost: Requirement, x: int = 0) -> tuple[int, ...] | None:
+    """`pay` by what each source makes: the positions of the sources to tap, remembered
+    (a caller that asks of many costs builds `made` once)."""
     entry = _PAID.get(id(cost))
     if entry is None or entry[0] is not cost:
         if len(_PAID) >= _PAID_MAX:
             _PAID.clear()
         entry = _PAID[id(cost)] = (cost, {})
-    key = (tuple([made for _, made in sources]), x)
+    key = (made, x)
     memo = entry[1]
     if key in memo:
-        positions = memo[key]
-    else:
-        if len(memo) >= _PAID_MAX:
-            memo.clear()
-        positions = memo[key] = _positions(key[0], cost, x)
-    return None if positions is None else [sources[i][0] for i in positions]
+        return memo[key]
+    if len(memo) >= _PAID_MAX:
+        memo.clear()
+    positions = memo[key] = _positions(made, cost, x)
+    return positions
 
 
 def _positions(made: Made, cost: Requirement, x: int) -> tuple[int, ...] | None:
@@ -141,12 +147,17 @@ def _match(units: list[Unit], order: list[int], symbols: tuple[frozenset[str], .
 
 def max_x(sources: list[Source], cost: Requirement) -> int:
     """The largest X the sources can pay for (0 when the cost has no X or cannot be paid)."""
+    return max_x_of(tuple([made for _, made in sources]), cost)
+
+
+def max_x_of(made: Made, cost: Requirement) -> int:
+    """`max_x` by what each source makes."""
     if not cost.x_count:
         return 0
     best = 0
-    units = sum(len(made) for _, made in sources)
+    units = sum(len(units_made) for units_made in made)
     for x in range(1, (units - cost.total(0)) // cost.x_count + 1):
-        if pay(sources, cost, x) is None:
+        if paid(made, cost, x) is None:
             break
         best = x
     return best

@@ -69,6 +69,7 @@ class CardProgram:
     modes: tuple[Mode, ...]
     activated: tuple[Activated, ...]
     kicked_abilities: tuple[Ability, ...]  # "when ~ enters, if it was kicked" abilities without targets
+    colors: tuple[str, ...]  # its mana cost's colours (what a land must make for it)
 
 
 _PROGRAMS: dict[int, CardProgram] = {}
@@ -129,6 +130,7 @@ def read_program(card: Card) -> CardProgram:
         kicked=requirement(kicked) if kicked is not None else None,
         modes=tuple(modes), activated=tuple(activated),
         kicked_abilities=tuple(a for a in recognition(card).abilities if a.kicked and not slots(a.effects)),
+        colors=card.mana_cost.colors if card.mana_cost is not None else (),
     )
 
 

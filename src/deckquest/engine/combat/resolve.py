@@ -316,6 +316,8 @@ def _phrases(effects: tuple[Effect, ...]) -> _Phrases:
 
 def _assign(phrases: _Phrases, picks: tuple[Ref, ...]) -> list[list[Ref]]:
     """Which chosen refs belong to which "target" phrase (see `slots`), by phrase number."""
+    if phrases.phrases == 1:  # most abilities: every slot is the one phrase's
+        return [list(picks[:len(phrases.owners)])]
     assignment: list[list[Ref]] = [[] for _ in range(phrases.phrases)]
     for owner, ref in zip(phrases.owners, picks):
         assignment[owner].append(ref)
@@ -414,6 +416,8 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
     every value of X asks again, is worked out once."""
     effects = modes_of(ability)[mode]
     phrases = _phrases(effects)
+    if phrases.owners == (0,) and phrases.of_effect == _ONE_TARGET and effects[0].kind not in ("fight", "token"):
+        return 0.0 + _one_target_value(battle, controller, effects[0], picks, x, memo)
     assignment = _assign(phrases, picks)
     total = 0.0
     for effect, (target, other) in zip(effects, phrases.of_effect):
@@ -439,6 +443,30 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
     return total
 
 
+#: The phrases of an ability whose one effect acts on its one "target" phrase (with one
+#: target: Shock, Giant Growth, Mogg Fanatic's ability, Fireball): most of what the greedy
+#: policies weigh.
+_ONE_TARGET = ((0, -1),)
+
+
+def _one_target_value(battle: Battle, controller: str, effect: Effect, picks: tuple[Ref, ...], x: int,
+                      memo: WorthMemo | None) -> float:
+    """`ability_value` of one effect on the first pick (nothing without one), as its loop
+    works it out, without assigning picks to phrases."""
+    if not picks:
+        return 0.0
+    ref = picks[0]
+    count_of = effect.amount.count_of
+    amount = effect.amount.value(x, counted(battle, controller, count_of) if count_of is not None else 0)
+    if memo is None or effect.kind != "damage":
+        return _effect_value(battle, controller, effect, ref, amount, x)
+    key = ("damage", controller, ref, amount)
+    worth = memo.get(key)
+    if worth is None:
+        worth = memo[key] = _effect_value(battle, controller, effect, ref, amount, x)
+    return worth
+
+
 def _effect_value(battle: Battle, controller: str, effect: Effect, ref: Ref, amount: int, x: int) -> float:
     owner, card = ref
     kind = effect.kind
@@ -455,14 +483,15 @@ def _effect_value(battle: Battle, controller: str, effect: Effect, ref: Ref, amo
     permanent = find_permanent(side, card)
     if permanent is None:
         return 0.0
-    worth = permanent_value(side, permanent)
-    is_creature = profile(side.cards[card]).is_creature
-    if kind == "damage":
-        if side.cards[card].is_type("Planeswalker"):
+    physical = side.cards[card]
+    is_creature = (PROFILES.get(id(physical)) or profile(physical)).is_creature
+    if kind == "damage":  # the most asked: the permanent's worth only when the damage is lethal
+        if physical.is_type("Planeswalker"):
             return sign * (min(amount, permanent.loyalty) + (3 if amount >= permanent.loyalty else 0))
         if is_creature and amount >= toughness(side, permanent) - permanent.damage:
-            return sign * worth
+            return sign * permanent_value(side, permanent)
         return sign * 0.1 * amount
+    worth = permanent_value(side, permanent)
     if kind == "destroy":
         return 0.0 if keywords_of(side, permanent) & INDESTRUCTIBLE else sign * worth
     if kind == "exile":

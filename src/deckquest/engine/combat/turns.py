@@ -451,8 +451,8 @@ def _blocks(battle: Battle) -> list[Action]:
             if (pc.id, permanent.card) in blocking:
                 actions.append(Action(act.UNBLOCK, pc.id, permanent.card))
                 continue
-            if permanent.tapped:
-                continue  # an untapped creature blocks (can_block)
+            if permanent.tapped or not profile(pc.cards[permanent.card]).is_creature:
+                continue  # an untapped creature blocks (can_block): not each land against each attacker
             for target, side, attacker in attackers:
                 if can_block(pc, permanent, side, attacker):
                     actions.append(Action(act.BLOCK, pc.id, permanent.card, target=target))
