@@ -118,6 +118,19 @@ def test_a_dice_race_script_cannot_hold_mtg_trpgs_statements(tmp_path):
     result = cli("check", script)
     assert result.exit_code == 1
     assert "race.quest:10:11: error[DQ0001]: unexpected `green`" in result.stderr
+    assert "hint: `check` is a line of MTG-TRPG, `rules 2019`, not of Dice Race" in result.stderr
+
+
+def test_a_line_of_another_game_says_which_game_has_it(tmp_path):
+    """The parser's "expected ..." would list only this game's words: a line that begins with
+    another game's keyword names that game and its header line instead (here the dice race's
+    `racer` in an MTG-TRPG script); a plain typo keeps the list of what was expected."""
+    script = tmp_path / "trpg.quest"
+    script.write_text('scenario "T":\n    rules 2019\n\nracer ana "Ana"\n\nstart scene a "A":\n    end victory\n')
+    result = cli("check", script)
+    assert "hint: `racer` is a line of Dice Race, `system dice_race`, not of MTG-TRPG" in result.stderr
+    script.write_text('scenario "T":\n    rules 2019\n\nracre ana "Ana"\n\nstart scene a "A":\n    end victory\n')
+    assert "hint: expected" in cli("check", script).stderr
 
 
 def test_run_plays_the_game_with_the_seats_agents_and_fires_triggers():
