@@ -148,6 +148,24 @@ def legal_actions(pc: pcs.PC) -> list[tuple[str, int | None, str]]:
     return found
 
 
+def allows(pc: pcs.PC, action: str, card_id: int | None) -> bool:
+    """Whether the PC may take ``action`` now outside combat: ``legal_actions``' rules, for
+    any copy of a card in hand (checked alone, without listing what else it may do)."""
+    if not pc.can_act:
+        return False
+    if action == "concentrate":
+        return card_id is None and not pc.concentration_counter
+    if not pc.concentration_counter:
+        return False
+    if action == "rest":
+        return card_id is None
+    if card_id is None or card_id not in pc.hand:
+        return False
+    if action == "play_land":
+        return not pc.land_played and pc.cards[card_id].is_land
+    return action == "cast" and _castable_outside_combat(pc, card_id)
+
+
 def _one_of_each(pc: pcs.PC) -> list[int]:
     """One card id per card name in hand: copies of a card are interchangeable, so a person
     is offered "play Forest" once, not once per Forest."""
