@@ -103,7 +103,8 @@ def test_a_run_saved_after_a_battle_resumes_identically(tmp_path, agent, seed):
     battled = []
 
     def after_battle(r):
-        return bool(battled) and r.state.battle is None  # the battle's last decision was answered
+        # the battle's last decision was answered (and not only its preparation's asked)
+        return bool(battled) and r.state.battle is None and r.state.asked is None
 
     run.on_statement = lambda stmt: battled.append(stmt) if isinstance(stmt, ast.Battle) else None
     if not step_until(run, after_battle):
@@ -404,10 +405,10 @@ class InterruptingAgent(FirstAgent):
     def __init__(self, after: int):
         self.after = after
 
-    def choose(self, run, stmt, labels):
+    def choice(self, run, decision):
         if run.state.choices_made >= self.after:
             raise KeyboardInterrupt
-        return super().choose(run, stmt, labels)
+        return super().choice(run, decision)
 
 
 def test_ctrl_c_saves_the_run_at_the_statement_it_stopped_in(tmp_path):
@@ -553,15 +554,27 @@ def test_a_save_written_before_agent_memory_left_the_state_still_resumes_identic
 
 
 def test_agents_only_answer_the_run_applies_their_actions():
-    """`best` names its next PC action (T-2.4 concentrate first); the game is unchanged until
-    the run applies it."""
+    """`best` names its next PC action (T-2.4 concentrate first) for the party's pc_action
+    decision; the game is unchanged until the run applies it; once per scene visit."""
     run = new_run(SHRINE, "best", 0)
+    decision = run.next_decision()
+    assert (decision.kind, decision.about) == ("pc_action", {"moment": "choice"})
     before = save_data(run)["state"]
-    actions = iter(run.agent.act(run, "choice"))
-    assert next(actions) == (next(iter(run.state.pcs)), "concentrate", None)
+    action = run.agent.choose(run, decision)
+    assert action == (next(iter(run.state.pcs)), "concentrate", None)
+    assert action in run.decision().actions
     assert save_data(run)["state"] == before
-    assert run.memory == {"prepared_visit": run.state.scene_visit}
-    assert list(run.agent.act(run, "check")) == []  # once per scene visit
+    assert run.memory["prepared_visit"] == run.state.scene_visit
+    run.apply(action)
+    assert save_data(run)["state"] != before
+    while run.decision().kind == "pc_action":
+        run.apply(run.agent.choose(run, run.decision()))
+    assert "plan" not in run.memory  # the plan is done: "done" was answered
+    assert run.next_decision().kind == "choice"
+    run.apply(0)
+    decision = run.next_decision()
+    if decision.kind == "pc_action" and run.state.scene_visit == run.memory["prepared_visit"]:
+        assert run.agent.choose(run, decision) == "done"  # once per scene visit
 
 
 def test_cli_resumes_a_save_made_mid_boss_battle_with_the_uninterrupted_text(tmp_path):

@@ -221,7 +221,7 @@ class BestAgent(Answers):
 
     def support(self, run: Run, decision: Asked) -> Hashable:
         pc = run.state.pcs[decision.about["pc"]]
-        ready: list[int] = list(decision.actions[1:])  # type: ignore[index]
+        ready: list[int] = list(decision.actions[1:])  # type: ignore[index, arg-type]
         strongest = max(ready, key=lambda index: creature_power(pc, pc.battlefield[index]))
         return strongest if creature_power(pc, pc.battlefield[strongest]) > 0 else None
 

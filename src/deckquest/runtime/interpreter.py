@@ -40,7 +40,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Container, Hashable, Iterable, Iterator, Protocol
+from typing import Any, Callable, Container, Hashable, Iterable, Iterator, Protocol, cast
 
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
@@ -475,7 +475,7 @@ class Run:
                 if check and not (action in asked.actions if asked.actions is not None
                                   else self.program.system.allows_pc_action(self, action)):
                     raise IllegalAction(f"not a legal PC action now: {action!r}")
-                pc_id, name, card_id = action  # type: ignore[misc]
+                pc_id, name, card_id = cast(PcAction, action)
                 asked.actions = None  # the PCs' legal actions change with each one
                 self.program.system.pc_actions[name](self, pc_id, card_id)
                 return
@@ -890,14 +890,15 @@ class Run:
             if self.agent_acts and self._act("choice", frame, offered):
                 return
         else:
-            asked, picked = reply
+            asked, answer = reply
             offered = asked.progress
             if asked.kind == "choice":
                 labels = asked.about["labels"]
+                picked = cast(int, answer)
                 self.state.choices_made += 1
                 if "choice" in self.wanted:
-                    self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])  # type: ignore[operator]
-                self._push(stmt.options[offered[picked]].body, frame)  # type: ignore[index]
+                    self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
+                self._push(stmt.options[offered[picked]].body, frame)
                 return
         labels = [self.render(stmt.options[i].label, frame) for i in offered]
         self.ask("choice", tuple(range(len(offered))), frame, about={"labels": labels}, progress=offered)

@@ -457,8 +457,8 @@ def _take_control(run, stmt: ast.TakeControl, frame) -> None:
     """
     decl = run.scenario.npcs[stmt.npc]
     npc = run.state.npcs[stmt.npc]
-    if run.agent_acts and run.act("take control", frame):
-        return
+    if run.resumed() is None and run.agent_acts and run.act("take control", frame):
+        return  # (resumed: the PCs acted)
     who = stmt.by.pc if stmt.by is not None and stmt.by.kind == "pc" else None
     if who == "pc":
         who = frame.pc
