@@ -456,20 +456,28 @@ def test_cli_a_human_session_stopped_by_end_of_input_resumes_where_it_stopped(tm
     assert len(stopped) - 1 + len(resumed) >= len(expected)
 
 
-def test_cli_quit_at_a_prompt_saves_and_the_resumed_session_asks_that_statement_again(tmp_path):
+def test_cli_quit_at_a_prompt_saves_and_the_resumed_session_asks_that_question_again(tmp_path):
+    """Issue 13: `quit` at the boost question (T-4.6) saves the run at that decision, the check's
+    cards as revealed: `--resume` asks the very same question first, and goes on as the
+    uninterrupted session does."""
     save = tmp_path / "session.json"
-    rest = ["", "n", "2", "", "y", "1", "", "", "n", "1", "", "2"]
+    rest = ["n", "2", "", "y", "1", "", "", "n", "1", "", "2"]  # from the boost question on
     full = deckquest("run", SHRINE, "--agent", "human", "--seed", "4", "--format", "jsonl",
                      stdin="\n".join(["", "1", ""] + rest) + "\n")
     first = deckquest("run", SHRINE, "--agent", "human", "--seed", "4", "--format", "jsonl",
-                      "--save", save, stdin="\n1\n\nquit\n")
+                      "--save", save, stdin="\n1\n\nquit\n")  # no action, option 1, no action, quit
     assert save.exists() and "`quit`: the run stops here" in first.stdout
-    # the check statement stopped at its boost question: its action prompt comes again
-    second = deckquest("run", SHRINE, "--resume", save, "--format", "jsonl",
-                       stdin="\n".join([""] + rest) + "\n")
-    assert read_save(save)["agent"] == "human"  # the saved agent is the default on resume
+    question = "Mira the Lantern-Bearer revealed Memnite, Wrath of God: target 2, result 9: already a success. Boost"
+    assert question in first.stdout
+    saved = read_save(save)
+    assert saved["agent"] == "human"  # the saved agent is the default on resume
+    assert saved["state"]["asked"]["kind"] == "boost" and saved["state"]["asked"]["actions"] == [False, True]
+    second = deckquest("run", SHRINE, "--resume", save, "--format", "jsonl", stdin="\n".join(rest) + "\n")
+    assert second.exit_code == 0, second.output
+    assert second.stdout.lstrip().startswith(question)  # asked again before anything else
     expected, resumed = events_in(full.stdout), events_in(second.stdout)
     assert resumed and resumed == expected[len(expected) - len(resumed):]
+    assert events_in(first.stdout)[:-1] + resumed == expected
 
 
 def test_cli_a_bad_save_is_one_error_message(tmp_path):

@@ -5,6 +5,15 @@ party's card tables); ``Run`` plays it once with an agent and a seeded ``random.
 The run's position is plain data (``deckquest.runtime.state``), so a run can be saved,
 restored and cloned between any two steps, and the clone continues identically.
 
+The adventure has the engine shape (``deckquest.engine.game``): when a statement needs the
+party's answer (a choice's option, the PCs' actions before it, who checks, a support, a
+boost, a fighter) it records the decision in the state (``Run.ask``: ``RunState.asked``)
+and returns; ``Run.decision()`` is that decision with its legal actions, ``Run.apply(action)``
+refuses any other and calls the statement's handler again, which takes the answer with
+``Run.resumed()``. ``step()`` answers a pending decision with the run's agent
+(``choose(run, decision)``: agents only answer) or runs one statement. An answer is not a
+statement step.
+
 What happens where, in the rules' words:
 
 * Leaving a scene (``->``) fires ``when the scene ends``, then every PC goes through scene
@@ -12,7 +21,7 @@ What happens where, in the rules' words:
   ``when the scene starts``. A ``->`` inside a scene-end trigger only changes the destination.
 * Triggers fire in declaration order, the scenario's before the scene's, and run before the
   statement after the one that caused them (a check's triggers before its success block).
-* A check by ``party`` (or with no ``by``) lets the agent pick the PC; ``each`` checks PC by
+* A check by ``party`` (or with no ``by``) lets the party pick the PC ("pick_pc"); ``each`` checks PC by
   PC, each followed by its block with ``pc`` bound; ``all`` succeeds if every PC succeeds
   (``pc`` and ``degree`` are the worst check's), ``any`` if one does (the best check's).
 * A PC called to a check while it has a concentration counter rests first (T-2.5, T-2.6).

@@ -5,9 +5,16 @@ PCs (``loses``/``gains`` life, ``draws``, ``give``) and ``the party rests|sleeps
 ``handler(run, stmt, frame)``; and the PC actions agents take between statements
 (``concentrate``, ``rest``, ``play_land``, ``cast``). They change the run through its
 public methods (``deckquest.runtime.interpreter.Run``: ``emit``, ``publish``, ``fire``,
-``push``, ``push_block``, ``advance``, ``act``, ``finish``, ``value``, ``pc_named``) and the
-rules through the engine (``deckquest.engine``); see ``Run``'s module docstring for the order
-in which things happen.
+``push``, ``push_block``, ``advance``, ``act``, ``ask``, ``resumed``, ``finish``, ``value``,
+``pc_named``) and the rules through the engine (``deckquest.engine``); see ``Run``'s module
+docstring for the order in which things happen.
+
+The party's decisions (the PCs' actions before a statement, who checks, a support, a boost,
+which creature fights) are asked as data: a handler records the decision (``run.ask``, or
+``run.act`` for the PCs' actions) and returns; the run calls it again with the answer
+(``run.resumed()``). So the handlers are re-entrant, and what a statement has done so far is
+in the run's state: a check's ``CheckInProgress`` (its PC, support, revealed cards), a
+fight's role, ``Frame.pending`` of ``by each``.
 """
 
 from __future__ import annotations
