@@ -153,7 +153,7 @@ def legal_actions(pc: pcs.PC) -> list[tuple[str, int | None, str]]:
 def allows(pc: pcs.PC, action: str, card_id: int | None) -> bool:
     """Whether the PC may take ``action`` now outside combat: ``legal_actions``' rules, for
     any copy of a card in hand (checked alone, without listing what else it may do)."""
-    if not pc.can_act:
+    if pc.status not in pcs.ABLE:  # (``pc.can_act``, without the property's call)
         return False
     if action in ("concentrate", "rest"):
         return card_id is None and (action == "rest" or not pc.concentration_counter)

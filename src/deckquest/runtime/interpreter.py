@@ -76,6 +76,16 @@ PC_ACTION = "pc_action"
 DONE = "done"  # a pc_action decision's answer when the PCs act no more
 
 
+class _Wait:
+    """``Run.ask``'s answer when the run waits for the decision (stepped): the statement returns."""
+
+    def __repr__(self) -> str:
+        return "WAIT"
+
+
+WAIT = _Wait()
+
+
 #: What a PC does between statements, as an agent answers: (PC id, action, card id or None).
 PcAction = tuple[str, str, int | None]
 #: What ``Run.on_check`` is told of each PC's check: (the statement's ``check_key``, the PC or
@@ -314,6 +324,8 @@ class Run:
       a (success, degree) pair decides the degree too.
     """
 
+    WAIT = WAIT  # what ``ask`` returns when the run waits (the handlers of a system compare with it)
+
     def __init__(self, program: Program, agent: ScenarioAgent, rng: random.Random, *, record: bool = True,
                  listener: Callable[[Event], None] | None = None, kinds: Iterable[str] | None = None,
                  on_statement: Callable[[ast.Statement], None] | None = None,
@@ -327,6 +339,8 @@ class Run:
         # The answer a statement resumes with (``apply``), between the run's handing it over
         # and the handler's taking it (``resumed()``): never there between two steps.
         self.reply: tuple[Asked, Hashable] | None = None
+        # True while ``run()`` plays: the agent answers each decision as it is asked (``ask``).
+        self.inline = False
         self.rng = rng
         self.events: list[Event] | None = [] if record else None
         self.listener = listener
@@ -414,7 +428,7 @@ class Run:
     def _step(self, state: RunState) -> None:
         asked = state.asked
         if asked is not None:  # the party's decision: the agent answers, the run applies
-            self._resume(asked, self.agent.choose(self, asked), True)
+            self._resume(asked, self.agent.choose(self, asked))
             return
         if state.battle is not None:  # a battle in progress: one of its decisions
             self.program.system.battle_step(self)
@@ -469,24 +483,19 @@ class Run:
         if asked is None:
             raise IllegalAction("no decision is pending: step() the run to one")
         try:
-            self._resume(asked, action, True)
+            self._resume(asked, action)
         except StopRun as stop:
             self._finish(ABANDONED, str(stop))
 
-    def _resume(self, asked: Asked, action: Hashable, check: bool) -> None:
-        """Apply the answer ``action`` to ``asked`` (refused unless legal when ``check``): a PC
+    def _resume(self, asked: Asked, action: Hashable) -> None:
+        """Apply the answer ``action`` to ``asked`` (refused unless legal): a PC
         action is applied and the PCs are asked again; "done" goes on with the statement
         (or, when the actions fired triggers, runs it again after them); any other answer
         goes back to the statement that asked, which takes it with ``resumed()``."""
         state = self.state
         if asked.kind == PC_ACTION:
             if action != DONE:
-                if check and not (action in asked.actions if asked.actions is not None
-                                  else self.program.system.allows_pc_action(self, action)):
-                    raise IllegalAction(f"not a legal PC action now: {action!r}")
-                pc_id, name, card_id = cast(PcAction, action)
-                asked.actions = None  # the PCs' legal actions change with each one
-                self.program.system.pc_actions[name](self, pc_id, card_id)
+                self._apply_pc_action(action)
                 return
             state.asked = None
             frame = state.frames[asked.frame]
@@ -494,7 +503,7 @@ class Run:
                 frame.index = asked.at  # and the statement runs again after them
                 return
         else:
-            if check and action not in asked.actions:  # type: ignore[operator]
+            if action not in asked.actions:  # type: ignore[operator]
                 raise IllegalAction(f"not one of the {asked.kind} decision's actions: {action!r}")
             state.asked = None
             frame = state.frames[asked.frame]
@@ -505,17 +514,28 @@ class Run:
         finally:
             self.reply = None
 
-    def ask(self, kind: str, actions: tuple[Hashable, ...] | None, frame: Frame, *, at: int | None = None,
-            about: dict[str, Any] | None = None, progress: Any = None) -> None:
-        """Wait for the party's decision: the statement running in ``frame`` (at index ``at``,
-        else the one just begun) stops here, and goes on when the run hands it the answer
-        (``resumed()``). ``progress`` is what it needs then (plain data, in the state)."""
+    def ask(self, kind: str, actions: tuple[Hashable, ...], frame: Frame, *, at: int | None = None,
+            about: dict[str, Any] | None = None, progress: Any = None) -> Hashable:
+        """The party's decision: recorded in the state (``RunState.asked``) for the statement
+        running in ``frame`` (at index ``at``, else the one just begun), with ``progress``, what
+        the statement goes on from (plain data). Stepped (``step()``, ``apply``), the run waits:
+        ``WAIT`` is returned, the statement returns, and the run hands it the answer later
+        (``resumed()``). In ``run()``'s loop, where nobody steps in between, the run's agent
+        answers at once and the answer is returned, checked: the same decision at the same
+        point, without leaving the statement (the hot loop of batch runs)."""
         frames = self.state.frames
         depth = len(frames) - 1
         while frames[depth] is not frame:
             depth -= 1
-        self.state.asked = Asked(kind, actions, depth, frame.index - 1 if at is None else at,
-                                 {} if about is None else about, progress, len(frames))
+        asked = self.state.asked = Asked(kind, actions, depth, frame.index - 1 if at is None else at,
+                                         {} if about is None else about, progress, len(frames))
+        if not self.inline:
+            return WAIT
+        action = self.agent.choose(self, asked)
+        if action not in actions:
+            raise IllegalAction(f"not one of the {kind} decision's actions: {action!r}")
+        self.state.asked = None
+        return action
 
     def resumed(self) -> tuple[Asked, Hashable] | None:
         """The decision a statement asked and its answer, when the run resumes the statement
@@ -596,14 +616,11 @@ class Run:
         handlers = self.program.handlers
         on_statement = self.on_statement
         max_steps = self.max_steps
-        choose = self.agent.choose
-        resume = self._resume
+        self.inline = True  # decisions are answered as they are asked (``ask``)
         try:
+            while state.asked is not None and state.outcome is None:  # (a run stepped to a decision)
+                self._resume(state.asked, self.agent.choose(self, state.asked))
             while state.outcome is None:
-                asked = state.asked
-                if asked is not None:  # the party's decision, answered and applied right here
-                    resume(asked, choose(self, asked), True)
-                    continue
                 frames = state.frames
                 if frames and state.battle is None:  # (a battle's decisions: through _step)
                     frame = frames[-1]
@@ -623,6 +640,8 @@ class Run:
                 step(state)
         except StopRun as stop:
             self._finish(ABANDONED, str(stop))
+        finally:
+            self.inline = False
         return self.result()
 
     def result(self) -> RunResult:
@@ -902,15 +921,18 @@ class Run:
             asked, answer = reply
             offered = asked.progress
             if asked.kind == "choice":
-                labels = asked.about["labels"]
-                picked = cast(int, answer)
-                self.state.choices_made += 1
-                if "choice" in self.wanted:
-                    self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
-                self._push(stmt.options[offered[picked]].body, frame)
+                self._chosen(stmt, frame, offered, asked.about["labels"], cast(int, answer))
                 return
         labels = [self.render(stmt.options[i].label, frame) for i in offered]
-        self.ask("choice", tuple(range(len(offered))), frame, about={"labels": labels}, progress=offered)
+        answer = self.ask("choice", tuple(range(len(offered))), frame, about={"labels": labels}, progress=offered)
+        if answer is not WAIT:
+            self._chosen(stmt, frame, offered, labels, cast(int, answer))
+
+    def _chosen(self, stmt: ast.Choice, frame: Frame, offered: list[int], labels: list[str], picked: int) -> None:
+        self.state.choices_made += 1
+        if "choice" in self.wanted:
+            self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
+        self._push(stmt.options[offered[picked]].body, frame)
 
     def _act(self, moment: str, frame: Frame, progress: Any = None) -> bool:
         """A decision point: the PCs may act first (concentrate, play lands, …). The party is
@@ -921,8 +943,39 @@ class Run:
 
         True: the statement stops here and waits.
         """
-        self.ask(PC_ACTION, None, frame, about={"moment": moment}, progress=progress)
-        return True
+        state = self.state
+        frames = state.frames
+        depth = len(frames) - 1
+        while frames[depth] is not frame:
+            depth -= 1
+        asked = state.asked = Asked(PC_ACTION, None, depth, frame.index - 1, {"moment": moment}, progress, len(frames))
+        if not self.inline:
+            return True  # the run waits for the party's answer (``ask``)
+        choose = self.agent.choose
+        system = self.program.system
+        allows, apply = system.allows_pc_action, system.pc_actions
+        while (action := choose(self, asked)) != DONE:  # answered and applied at once (``ask``)
+            if not allows(self, action):  # (as ``_apply_pc_action``, without its call)
+                raise IllegalAction(f"not a legal PC action now: {action!r}")
+            move: PcAction = action  # type: ignore[assignment]
+            asked.actions = None
+            apply[move[1]](self, move[0], move[2])
+        state.asked = None
+        if len(frames) > asked.depth:  # their actions fired triggers: those run first,
+            frame.index = asked.at  # and the statement runs again after them
+            return True
+        return False
+
+    def _apply_pc_action(self, action: Hashable) -> None:
+        """Apply one legal PC action (``IllegalAction`` for any other); the PCs are asked again."""
+        system = self.program.system
+        if not system.allows_pc_action(self, action):
+            raise IllegalAction(f"not a legal PC action now: {action!r}")
+        move: PcAction = action  # type: ignore[assignment]
+        asked = self.state.asked
+        assert asked is not None  # a pc_action decision
+        asked.actions = None  # the PCs' legal actions change with each one
+        system.pc_actions[move[1]](self, move[0], move[2])
 
     # What a game system's handlers call (GameSystem.statement_handlers): the same methods.
     emit = _emit

@@ -166,8 +166,10 @@ def _asked_data(asked: Asked | None) -> Data | None:
     progress = asked.progress
     if isinstance(progress, trpg.CheckInProgress):
         progress = {
-            "mode": progress.mode, "difficulty": progress.difficulty, "pc": progress.pc, "pcs": list(progress.pcs),
-            "records": [list(record) for record in progress.records], "support": progress.support,
+            "mode": progress.mode, "difficulty": progress.difficulty, "pc": progress.pc,
+            "pcs": None if progress.pcs is None else list(progress.pcs),
+            "records": None if progress.records is None else [list(record) for record in progress.records],
+            "support": progress.support,
             "supporter": progress.supporter,
             "pending": None if progress.pending is None else {
                 name: _plain(getattr(progress.pending, name)) for name in _CHECK_FIELDS},
@@ -600,7 +602,9 @@ def _load_asked(data: Data, program: Program, party: dict[str, pcs.PC], frames: 
 def _check_progress(data: Data, party: dict[str, pcs.PC]) -> trpg.CheckInProgress:
     """A check in progress as saved (``trpg.CheckInProgress``), its PCs and cards checked."""
     _require(data["mode"] in ("one", "group", "each", "prepare"), f"a check in progress of no mode `{data['mode']}`")
-    for pc in [data["pc"], *data["pcs"], *(record[0] for record in data["records"])]:
+    pcs, records = data["pcs"], data["records"]
+    _require((pcs is None) == (records is None) == (data["mode"] != "group"), "a check in progress of the wrong shape")
+    for pc in [data["pc"], *(pcs or ()), *(record[0] for record in records or ())]:
         _require(pc is None or pc in party, f"the check in progress names no PC of the party: `{pc}`")
     pending = None
     if data["pending"] is not None:
@@ -614,8 +618,8 @@ def _check_progress(data: Data, party: dict[str, pcs.PC]) -> trpg.CheckInProgres
         battle = dict(battle, before=[tuple(pair) for pair in battle["before"]])
         for pc in [*battle["fighters"], *(pair[0] for pair in battle["before"])]:
             _require(pc in party, f"the battle about to open names no PC of the party: `{pc}`")
-    return trpg.CheckInProgress(data["mode"], data["difficulty"], data["pc"], list(data["pcs"]),
-                                [tuple(record) for record in data["records"]], data["support"],
+    return trpg.CheckInProgress(data["mode"], data["difficulty"], data["pc"], None if pcs is None else list(pcs),
+                                None if records is None else [tuple(record) for record in records], data["support"],
                                 data["supporter"], pending, battle)
 
 

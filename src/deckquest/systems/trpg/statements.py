@@ -19,7 +19,7 @@ fight's role, ``Frame.pending`` of ``by each``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from hashlib import blake2b
 
 from deckquest.i18n import _
@@ -157,8 +157,8 @@ class CheckInProgress:
     mode: str
     difficulty: int
     pc: str | None = None
-    pcs: list[str] = field(default_factory=list)
-    records: list[tuple[str | None, bool, int, bool]] = field(default_factory=list)
+    pcs: list[str] | None = None  # (lists in "group" mode only: two checks a run spared the making)
+    records: list[tuple[str | None, bool, int, bool]] | None = None
     support: int = 0
     supporter: str | None = None
     pending: PendingCheck | None = None
@@ -172,7 +172,8 @@ class CheckInProgress:
         battle = self.battle
         if battle is not None:
             battle = {key: list(value) if type(value) is list else value for key, value in battle.items()}
-        return replace(self, pcs=list(self.pcs), records=list(self.records), pending=pending, battle=battle)
+        return replace(self, pcs=None if self.pcs is None else list(self.pcs),
+                       records=None if self.records is None else list(self.records), pending=pending, battle=battle)
 
 
 def _check(run, stmt, frame) -> None:
@@ -181,7 +182,9 @@ def _check(run, stmt, frame) -> None:
     Re-entrant: the party's decisions (who checks, support, boost) stop the statement, and
     the run resumes it with the answer (``run.resumed()``) and the ``CheckInProgress``."""
     site = run.program.sites[id(stmt)]
-    reply = run.resumed()
+    reply = run.reply  # (``run.resumed()``, without its call: checks are the hot statements)
+    if reply is not None:
+        run.reply = None
     if reply is not None and reply[0].kind != PC_ACTION:
         record = _go_on_checking(run, site, frame, *reply)
         if record is not None:
@@ -195,21 +198,22 @@ def _check(run, stmt, frame) -> None:
         return
     difficulty = site.difficulty
     if who == "all" or who == "any":
-        _group(run, site, frame, CheckInProgress("group", difficulty, pcs=_check_candidates(run, site, difficulty)))
+        _group(run, site, frame, CheckInProgress("group", difficulty, None, _check_candidates(run, site, difficulty), []))
         return
+    progress = CheckInProgress("one", difficulty)
     if who == "pc":
-        pc = frame.pc if site.pc == "pc" else site.pc  # `by pc`: the PC in scope
+        progress.pc = frame.pc if site.pc == "pc" else site.pc  # `by pc`: the PC in scope
     else:
         candidates = _check_candidates(run, site, difficulty)
         if candidates:
-            run.ask("pick_pc", tuple(candidates), frame, about={"kind": site.kind, "difficulty": difficulty},
-                    progress=CheckInProgress("one", difficulty))
-            return
-        pc = None
-    progress = CheckInProgress("one", difficulty, pc)
+            pc = run.ask("pick_pc", tuple(candidates), frame, about={"kind": site.kind, "difficulty": difficulty},
+                         progress=progress)
+            if pc is run.WAIT:
+                return
+            progress.pc = pc
     record = _one_check(run, site, frame, progress)
-    if record is not None:
-        _checked(run, site, frame, progress, record)
+    if record is not None:  # (``_checked`` of the mode "one")
+        _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
 
 
 def _checked(run, site, frame, progress: CheckInProgress, record) -> None:
@@ -344,9 +348,19 @@ def _one_check(run, site, frame, progress: CheckInProgress) -> tuple[str | None,
     if pc.battlefield:  # T-3.3, T-4.13: the party may tap one of the PC's ready creatures
         ready = ready_creatures(pc)
         if ready:
-            run.ask("support", (None, *ready), frame, about={"pc": pc_id, "kind": kind, "difficulty": difficulty},
-                    progress=progress)
-            return None
+            index = run.ask("support", (None, *ready), frame, about={"pc": pc_id, "kind": kind, "difficulty": difficulty},
+                            progress=progress)
+            return None if index is run.WAIT else _supported(run, site, frame, progress, index)
+    return _reveal(run, site, frame, progress)
+
+
+def _supported(run, site, frame, progress: CheckInProgress, index: int | None):
+    """The creature the party tapped to support the check (a battlefield index), or None."""
+    if index is not None:
+        pc = run.state.pcs[progress.pc]
+        permanent = pc.battlefield[index]
+        permanent.tapped = True
+        progress.support, progress.supporter = creature_power(pc, permanent), pc.cards[permanent.card].name
     return _reveal(run, site, frame, progress)
 
 
@@ -357,12 +371,7 @@ def _go_on_checking(run, site, frame, asked, action) -> tuple[str | None, bool, 
         progress.pc = action
         return _one_check(run, site, frame, progress)
     if asked.kind == "support":
-        if action is not None:
-            pc = run.state.pcs[progress.pc]
-            permanent = pc.battlefield[action]
-            permanent.tapped = True
-            progress.support, progress.supporter = creature_power(pc, permanent), pc.cards[permanent.card].name
-        return _reveal(run, site, frame, progress)
+        return _supported(run, site, frame, progress, action)
     pending, progress.pending = progress.pending, None
     return _end_check(run, site, progress, pending, action)
 
@@ -374,8 +383,11 @@ def _reveal(run, site, frame, progress: CheckInProgress) -> tuple[str | None, bo
     pending = begin_check(pc, site.kind, progress.difficulty, run.rng, run.program.rules, progress.support)
     if can_boost(pc, pending):
         progress.pending = pending
-        run.ask("boost", (False, True), frame, about={"pc": pc.id}, progress=progress)
-        return None
+        boosted = run.ask("boost", (False, True), frame, about={"pc": pc.id}, progress=progress)
+        if boosted is run.WAIT:
+            return None
+        progress.pending = None
+        return _end_check(run, site, progress, pending, boosted)
     return _end_check(run, site, progress, pending, False)
 
 
@@ -532,13 +544,16 @@ def _fight(run, stmt: ast.Fight, frame) -> None:
         role = "attack"
         attackers = [(key, index) for key, pc in able if pc.concentration_counter for index in ready_creatures(pc)]
         if attackers:
-            run.ask("fighter", (None, *attackers), frame, about={"npc": stmt.npc, "role": role}, progress=role)
-            return
+            pick = run.ask("fighter", (None, *attackers), frame, about={"npc": stmt.npc, "role": role}, progress=role)
+            if pick is run.WAIT:
+                return
     if pick is None and role == "attack" and decl.kind == "creature":
         blockers = [(key, index) for key, pc in able for index in untapped_creatures(pc)]
         if blockers:
-            run.ask("fighter", (None, *blockers), frame, about={"npc": stmt.npc, "role": "block"}, progress="block")
-            return
+            role = "block"
+            pick = run.ask("fighter", (None, *blockers), frame, about={"npc": stmt.npc, "role": role}, progress=role)
+            if pick is run.WAIT:
+                return
     blocked = role == "block" and pick is not None
     power, toughness, keywords = npc_stats(decl)
     if pick is None:
@@ -754,9 +769,11 @@ def _preparation(run, stmt: ast.Battle, frame, fighters: list[pcs.PC], opening: 
     else:
         candidates = _check_candidates(run, site, difficulty, [pc.id for pc in fighters])
         if candidates:
-            run.ask("pick_pc", tuple(candidates), frame, about={"kind": site.kind, "difficulty": difficulty},
-                    progress=progress)
-            return None
+            pc = run.ask("pick_pc", tuple(candidates), frame, about={"kind": site.kind, "difficulty": difficulty},
+                         progress=progress)
+            if pc is run.WAIT:
+                return None
+            progress.pc = pc
     record = _one_check(run, site, frame, progress)
     return None if record is None else _preparation_turns(record)
 
@@ -836,7 +853,9 @@ def legal_pc_actions(run) -> list[tuple[str, str, int | None]]:
 
 def allows_pc_action(run, action) -> bool:
     """Whether ``action``, (pc id, action, card id), is legal now (GameSystem.allows_pc_action)."""
-    if type(action) is not tuple or len(action) != 3 or action[1] not in PC_ACTIONS:
+    try:
+        pc_id, name, card_id = action
+        pc = run.state.pcs[pc_id]
+    except (TypeError, ValueError, KeyError):
         return False
-    pc = run.state.pcs.get(action[0]) if isinstance(action[0], str) else None
-    return pc is not None and allows(pc, action[1], action[2])
+    return type(action) is tuple and name in PC_ACTIONS and allows(pc, name, card_id)
