@@ -608,7 +608,10 @@ class Run:
         frame, are done right here with their names at hand (one Python call less per
         step, and no attribute lookups of the program's blocks); everything else (leaving
         a scene, defeat, ``max_steps``) goes through ``_step``, which decides the very
-        same way.
+        same way. The party's decisions are answered as they are asked (``ask``, ``act``:
+        the same agent at the same points, the same answers, checked the same), so a
+        statement runs through without being left and resumed; a decision pending when
+        ``run()`` begins (a run stepped or resumed to it) is answered first.
         """
         state = self.state
         step = self._step
