@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import builtins
 from fractions import Fraction
-from typing import Callable, Hashable
+from typing import Callable, Hashable, Iterator
 
 from deckquest.cards.database import card_name
 from deckquest.engine.colors import check_kind_word
@@ -49,13 +49,16 @@ from deckquest.engine.combat.profile import profile
 from deckquest.engine.game import SeatIO
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
-from deckquest.runtime.interpreter import DONE, PcAction, Run, ScenarioAgent, StopRun
+from deckquest.runtime.interpreter import DONE, PC_ACTION, PcAction, Run, ScenarioAgent, StopRun
 from deckquest.runtime.state import Asked
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
 
 
 PLAN = "plan"  # Run.memory: where ``best`` is in its PC actions of the decision point
+# Run.memory: ``best``'s plan in progress, (the run state it plays on, a generator); a copy of
+# the run plays on another state, and takes the plan up from PLAN. Never saved.
+LIVE = "plan_in_progress"
 
 
 class Answers:
@@ -185,26 +188,35 @@ class BestAgent(Answers):
 
     name = "best"
 
-    def pc_action(self, run: Run, decision: Asked) -> Hashable:
-        """The next PC action of the scene's preparation (see the class docstring), once per
-        scene visit, then "done": the visit it prepared in and its place in the plan are
-        agent memory (``run.memory``), each action decided on the game as the run left it."""
+    def choose(self, run: Run, decision: Asked) -> Hashable:
+        """``Answers.choose``; a pc_action (some 20 a run) is answered here, without the
+        dispatch's call: the next PC action of the scene's preparation (see the class
+        docstring), once per scene visit, then "done". The visit it prepared in and its place
+        in the plan are agent memory (``run.memory``), plain data; the plan in progress is a
+        generator kept there too (``LIVE``), with the state it plays on: a copy of the run, a
+        restored or a resumed one (another state object) takes the plan up from its place."""
+        if decision.kind != PC_ACTION:
+            method: Callable[[Run, Asked], Hashable] = getattr(self, decision.kind)
+            return method(run, decision)
         memory = run.memory
-        plan = memory.get(PLAN)
-        if plan is None:  # the decision point's first
-            fight = decision.about["moment"] == "fight"
-            if memory.get("prepared_visit", 0) == run.state.scene_visit:
-                if not fight:
-                    return DONE
-                plan = (ATTACK, 0, 0, False, fight)
-            else:
-                memory["prepared_visit"] = run.state.scene_visit
-                plan = (PREPARE, 0, 0, False, fight)
-        action, plan = _next_action(run, plan)  # type: ignore[arg-type]
+        live: tuple[object, Iterator[PcAction]] | None = memory.get(LIVE)  # type: ignore[assignment]
+        if live is None or live[0] is not run.state:
+            plan = memory.get(PLAN)
+            if plan is None:  # the decision point's first
+                fight = decision.about["moment"] == "fight"
+                if memory.get("prepared_visit", 0) == run.state.scene_visit:
+                    if not fight:
+                        return DONE
+                    plan = (ATTACK, 0, 0, False, fight)
+                else:
+                    memory["prepared_visit"] = run.state.scene_visit
+                    plan = (PREPARE, 0, 0, False, fight)
+            live = memory[LIVE] = (run.state, _plan(run, memory, plan))  # type: ignore[arg-type]
+        action = next(live[1], None)
         if action is None:
             memory.pop(PLAN, None)
+            memory.pop(LIVE, None)
             return DONE
-        memory[PLAN] = plan
         return action
 
     def choice(self, run: Run, decision: Asked) -> Hashable:
@@ -270,20 +282,22 @@ PREPARE, ATTACK = 0, 1  # the phases of ``best``'s plan at a decision point
 Plan = tuple[int, int, int, bool, bool]
 
 
-def _next_action(run: Run, plan: Plan) -> tuple[PcAction | None, Plan]:
-    """The ``best`` policy of PC actions, its next action and place after it. Each PC in
-    turn (step 0 to 4): concentrate (if it has no counter), play a land, cast the best
-    creatures it can pay for, rest; after casting, concentrate and rest again (T-2.4,
+def _plan(run: Run, memory: dict[str, object], plan: Plan) -> Iterator[PcAction]:
+    """The ``best`` policy of PC actions from place ``plan`` on, each action decided on the
+    game as the run left it after the one before. Before each, its place after it goes into
+    ``memory[PLAN]`` (plain data: a copy of the run, or a save, takes the plan up there).
+    Each PC in turn (step 0 to 4): concentrate (if it has no counter), play a land, cast the
+    best creatures it can pay for, rest; after casting, concentrate and rest again (T-2.4,
     T-2.3, T-2.6, T-2.10, T-2.5). Then, before a ``fight``, each PC with a creature and no
     concentration counter concentrates, since attacking needs the counter (T-3.1) and a
-    creature that may tap (T-2.10). None when the plan is done."""
+    creature that may tap (T-2.10)."""
     phase, index, stage, cast_any, fight = plan
     party = run.state.pcs
     ids = list(party)
     while phase == PREPARE:
         if index >= len(ids):
             if not fight:
-                return None, plan
+                return
             phase, index = ATTACK, 0
             break
         pc_id = ids[index]
@@ -294,7 +308,8 @@ def _next_action(run: Run, plan: Plan) -> tuple[PcAction | None, Plan]:
                 continue
             stage = 1
             if not pc.concentration_counter:
-                return (pc_id, "concentrate", None), (PREPARE, index, 1, False, fight)
+                memory[PLAN] = (PREPARE, index, 1, False, fight)
+                yield pc_id, "concentrate", None
         if stage == 1:
             if not pc.can_act:
                 index, stage = index + 1, 0
@@ -302,16 +317,23 @@ def _next_action(run: Run, plan: Plan) -> tuple[PcAction | None, Plan]:
             stage = 2
             land = _land_to_play(pc)
             if land is not None:
-                return (pc_id, "play_land", land), (PREPARE, index, 2, False, fight)
+                memory[PLAN] = (PREPARE, index, 2, False, fight)
+                yield pc_id, "play_land", land
         if stage == 2:
-            creature = _best_castable_creature(pc)
-            if creature is not None:
-                return (pc_id, "cast", creature), (PREPARE, index, 2, True, fight)
-            return (pc_id, "rest", None), (PREPARE, index, 3, cast_any, fight)
+            while (creature := _best_castable_creature(pc)) is not None:
+                cast_any = True
+                memory[PLAN] = (PREPARE, index, 2, True, fight)
+                yield pc_id, "cast", creature
+            stage = 3
+            memory[PLAN] = (PREPARE, index, 3, cast_any, fight)
+            yield pc_id, "rest", None
         if stage == 3 and cast_any and pc.can_act:
-            return (pc_id, "concentrate", None), (PREPARE, index, 4, True, fight)
+            stage = 4
+            memory[PLAN] = (PREPARE, index, 4, True, fight)
+            yield pc_id, "concentrate", None
         if stage == 4 and pc.can_act:
-            return (pc_id, "rest", None), (PREPARE, index + 1, 0, False, fight)
+            memory[PLAN] = (PREPARE, index + 1, 0, False, fight)
+            yield pc_id, "rest", None
         index, stage, cast_any = index + 1, 0, False
     while index < len(ids):
         pc_id = ids[index]
@@ -319,8 +341,8 @@ def _next_action(run: Run, plan: Plan) -> tuple[PcAction | None, Plan]:
         index += 1
         if pc.status == pcs.OK and not pc.concentration_counter and any(
                 pc.cards[p.card].is_creature for p in pc.battlefield):
-            return (pc_id, "concentrate", None), (ATTACK, index, 0, False, fight)
-    return None, plan
+            memory[PLAN] = (ATTACK, index, 0, False, fight)
+            yield pc_id, "concentrate", None
 
 
 def _land_to_play(pc: pcs.PC) -> int | None:
