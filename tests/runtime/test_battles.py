@@ -137,8 +137,8 @@ def test_prepare_by_a_pc_makes_the_preparation_check(tmp_path):
 
 def test_prepare_by_party_lets_the_agent_pick_the_representative(tmp_path):
     class PicksBram(Escaper):
-        def pick_pc(self, run, stmt, kind, difficulty, candidates):
-            assert candidates == ["alice", "bram"] and kind == "red"
+        def pick_pc(self, run, decision):
+            assert decision.actions == ("alice", "bram") and decision.about["kind"] == "red"
             return "bram"
 
     _, events = play(tmp_path, ESCAPE_SCRIPT.replace("prepare by alice", "prepare by party"), PicksBram())

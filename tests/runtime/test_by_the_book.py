@@ -29,7 +29,7 @@ def decks(folder):
 class Booster(FirstAgent):
     """Boosts every check it may (T-4.6), else plays like `first`."""
 
-    def boost(self, run, pc, pending) -> bool:
+    def boost(self, run, decision) -> bool:
         return True
 
 

@@ -41,19 +41,32 @@ class Plan(FirstAgent):
     def __init__(self, **plans):
         self.plans = plans
 
-    def act(self, run, moment):
-        seen = run.memory.setdefault(moment, 0)
-        run.memory[moment] = seen + 1
-        steps = self.plans.get(moment, [])
-        for step in steps[seen] if seen < len(steps) else []:
-            pc = run.state.pcs["alice"]
-            card = None
-            if len(step) > 1:
-                card = next(c for c in pc.hand if pc.cards[c].name == step[1])
-            yield "alice", step[0], card
+    acts = True
 
-    def fighter(self, run, stmt, candidates):
-        return candidates[0]
+    def pc_action(self, run, decision):
+        """One action of the plan per decision, then "done" (its place in ``run.memory``)."""
+        moment = decision.about["moment"]
+        place = run.memory.get("place")
+        if place is None:  # the decision point's first
+            seen = run.memory.get(moment, 0)
+            run.memory[moment] = seen + 1
+            place = (seen, 0)
+        seen, index = place
+        steps = self.plans.get(moment, [])
+        todo = steps[seen] if seen < len(steps) else []
+        if index >= len(todo):
+            run.memory.pop("place", None)
+            return "done"
+        run.memory["place"] = (seen, index + 1)
+        step = todo[index]
+        pc = run.state.pcs["alice"]
+        card = None
+        if len(step) > 1:
+            card = next(c for c in pc.hand if pc.cards[c].name == step[1])
+        return "alice", step[0], card
+
+    def fighter(self, run, decision):
+        return decision.actions[1]  # the first candidate (None, no creature, comes first)
 
 
 def fights(result) -> list[dict]:

@@ -182,8 +182,8 @@ def _with_creature(run: Run, pc_id: str, name: str) -> None:
 
 
 class Fighter(FirstAgent):
-    def fighter(self, run, stmt, candidates):
-        return candidates[0]
+    def fighter(self, run, decision):
+        return decision.actions[1]  # the first candidate (None, no creature, comes first)
 
 
 def test_fight_holding_back_leaves_the_npc_unconscious(tmp_path):

@@ -150,8 +150,8 @@ start scene one "A":
 
 
 class _FightWithFirstCreature(FirstAgent):
-    def fighter(self, run, stmt, candidates):
-        return candidates[0]
+    def fighter(self, run, decision):
+        return decision.actions[1]  # the first candidate (None, no creature, comes first)
 
 
 def test_after_n_minutes_fires_once_on_the_game_clock(tmp_path):

@@ -8,7 +8,7 @@ import random
 from deckquest.systems.trpg import nodes
 from deckquest.dsl.resolver import compile_file
 from deckquest.runtime.agents import FirstAgent, RandomAgent
-from deckquest.runtime.interpreter import Program, Run, check_key, no_actions
+from deckquest.runtime.interpreter import Program, Run, check_key
 from runtime_helpers import SCENARIOS, of_kind
 
 SHRINE = Program(compile_file(SCENARIOS / "drowned_shrine" / "drowned_shrine.quest"))
@@ -130,19 +130,23 @@ def test_on_scene_hears_each_scene_start_as_the_scene_event_does():
 
 
 class _ActingFirst(FirstAgent):
-    """``first`` with PC actions of its own: it overrides ``act``, so it must be asked."""
+    """``first`` letting its PCs act: ``acts`` True, so it is asked every decision point's
+    pc_action (and answers "done" at once)."""
+
+    acts = True
 
     def __init__(self):
         self.moments = []
 
-    def act(self, run, moment):
-        self.moments.append(moment)
+    def pc_action(self, run, decision):
+        self.moments.append(decision.about["moment"])
+        return "done"
 
 
-def test_an_agent_is_asked_to_act_unless_its_act_is_the_known_no_op():
-    """The interpreter skips ``act`` only for the very ``no_actions`` of ``first`` and
-    ``random``; a subclass that defines ``act`` is asked at every decision point."""
-    assert FirstAgent.act is no_actions and RandomAgent.act is no_actions
+def test_an_agent_is_asked_pc_actions_unless_it_never_acts():
+    """The run asks no pc_action of an agent whose ``acts`` is False (``first``, ``random``);
+    an agent that acts is asked at every decision point."""
+    assert not FirstAgent.acts and not RandomAgent.acts
     agent = _ActingFirst()
     run = Run(SHRINE, agent, random.Random(1), seed=1)
     assert run.agent_acts and not _run(1).agent_acts

@@ -104,7 +104,8 @@ def test_a_run_saved_after_a_battle_resumes_identically(tmp_path, agent, seed):
     battled = []
 
     def after_battle(r):
-        return bool(battled) and r.state.battle is None  # the battle's last decision was answered
+        # the battle's last decision was answered (and not only its preparation's asked)
+        return bool(battled) and r.state.battle is None and r.state.asked is None
 
     run.on_statement = lambda stmt: battled.append(stmt) if isinstance(stmt, nodes.Battle) else None
     if not step_until(run, after_battle):
@@ -405,10 +406,10 @@ class InterruptingAgent(FirstAgent):
     def __init__(self, after: int):
         self.after = after
 
-    def choose(self, run, stmt, labels):
+    def choice(self, run, decision):
         if run.state.choices_made >= self.after:
             raise KeyboardInterrupt
-        return super().choose(run, stmt, labels)
+        return super().choice(run, decision)
 
 
 def test_ctrl_c_saves_the_run_at_the_statement_it_stopped_in(tmp_path):
@@ -456,20 +457,28 @@ def test_cli_a_human_session_stopped_by_end_of_input_resumes_where_it_stopped(tm
     assert len(stopped) - 1 + len(resumed) >= len(expected)
 
 
-def test_cli_quit_at_a_prompt_saves_and_the_resumed_session_asks_that_statement_again(tmp_path):
+def test_cli_quit_at_a_prompt_saves_and_the_resumed_session_asks_that_question_again(tmp_path):
+    """Issue 13: `quit` at the boost question (T-4.6) saves the run at that decision, the check's
+    cards as revealed: `--resume` asks the very same question first, and goes on as the
+    uninterrupted session does."""
     save = tmp_path / "session.json"
-    rest = ["", "n", "2", "", "y", "1", "", "", "n", "1", "", "2"]
+    rest = ["n", "2", "", "y", "1", "", "", "n", "1", "", "2"]  # from the boost question on
     full = deckquest("run", SHRINE, "--agent", "human", "--seed", "4", "--format", "jsonl",
                      stdin="\n".join(["", "1", ""] + rest) + "\n")
     first = deckquest("run", SHRINE, "--agent", "human", "--seed", "4", "--format", "jsonl",
-                      "--save", save, stdin="\n1\n\nquit\n")
+                      "--save", save, stdin="\n1\n\nquit\n")  # no action, option 1, no action, quit
     assert save.exists() and "`quit`: the run stops here" in first.stdout
-    # the check statement stopped at its boost question: its action prompt comes again
-    second = deckquest("run", SHRINE, "--resume", save, "--format", "jsonl",
-                       stdin="\n".join([""] + rest) + "\n")
-    assert read_save(save)["agent"] == "human"  # the saved agent is the default on resume
+    question = "Mira the Lantern-Bearer revealed Memnite, Wrath of God: target 2, result 9: already a success. Boost"
+    assert question in first.stdout
+    saved = read_save(save)
+    assert saved["agent"] == "human"  # the saved agent is the default on resume
+    assert saved["state"]["asked"]["kind"] == "boost" and saved["state"]["asked"]["actions"] == [False, True]
+    second = deckquest("run", SHRINE, "--resume", save, "--format", "jsonl", stdin="\n".join(rest) + "\n")
+    assert second.exit_code == 0, second.output
+    assert second.stdout.lstrip().startswith(question)  # asked again before anything else
     expected, resumed = events_in(full.stdout), events_in(second.stdout)
     assert resumed and resumed == expected[len(expected) - len(resumed):]
+    assert events_in(first.stdout)[:-1] + resumed == expected
 
 
 def test_cli_a_bad_save_is_one_error_message(tmp_path):
@@ -554,15 +563,27 @@ def test_a_save_written_before_agent_memory_left_the_state_still_resumes_identic
 
 
 def test_agents_only_answer_the_run_applies_their_actions():
-    """`best` names its next PC action (T-2.4 concentrate first); the game is unchanged until
-    the run applies it."""
+    """`best` names its next PC action (T-2.4 concentrate first) for the party's pc_action
+    decision; the game is unchanged until the run applies it; once per scene visit."""
     run = new_run(SHRINE, "best", 0)
+    decision = run.next_decision()
+    assert (decision.kind, decision.about) == ("pc_action", {"moment": "choice"})
     before = save_data(run)["state"]
-    actions = iter(run.agent.act(run, "choice"))
-    assert next(actions) == (next(iter(run.state.pcs)), "concentrate", None)
+    action = run.agent.choose(run, decision)
+    assert action == (next(iter(run.state.pcs)), "concentrate", None)
+    assert action in run.decision().actions
     assert save_data(run)["state"] == before
-    assert run.memory == {"prepared_visit": run.state.scene_visit}
-    assert list(run.agent.act(run, "check")) == []  # once per scene visit
+    assert run.memory["prepared_visit"] == run.state.scene_visit
+    run.apply(action)
+    assert save_data(run)["state"] != before
+    while run.decision().kind == "pc_action":
+        run.apply(run.agent.choose(run, run.decision()))
+    assert "plan" not in run.memory  # the plan is done: "done" was answered
+    assert run.next_decision().kind == "choice"
+    run.apply(0)
+    decision = run.next_decision()
+    if decision.kind == "pc_action" and run.state.scene_visit == run.memory["prepared_visit"]:
+        assert run.agent.choose(run, decision) == "done"  # once per scene visit
 
 
 def test_cli_resumes_a_save_made_mid_boss_battle_with_the_uninterrupted_text(tmp_path):

@@ -96,10 +96,10 @@ def test_single_check_ratings():
 class Exploding(RandomAgent):
     """An agent that fails at the choice in some runs, as a buggy engine would."""
 
-    def choose(self, run, stmt, labels):
+    def choice(self, run, decision):
         if run.rng.random() < 0.5:
             raise RuntimeError("boom")
-        return super().choose(run, stmt, labels)
+        return super().choice(run, decision)
 
 
 def test_runtime_errors_are_reported_with_the_seed_that_replays_them():

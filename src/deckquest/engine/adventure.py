@@ -132,11 +132,13 @@ def cast_permanent(pc: pcs.PC, card_id: int) -> None:
 
 
 def legal_actions(pc: pcs.PC) -> list[tuple[str, int | None, str]]:
-    """What one PC may do now outside combat: (action, card id, description)."""
+    """What one PC may do now outside combat: (action, card id, description). Resting needs no
+    concentration counter (T-2.6: it removes the creatures' damage too)."""
     if not pc.can_act:
         return []
+    rest = ("rest", None, _("{pc}: rest (1 minute, T-2.6)", pc=pc.name))
     if not pc.concentration_counter:
-        return [("concentrate", None, _("{pc}: concentrate (1 minute, T-2.4)", pc=pc.name))]
+        return [("concentrate", None, _("{pc}: concentrate (1 minute, T-2.4)", pc=pc.name)), rest]
     found: list[tuple[str, int | None, str]] = []
     hand = _one_of_each(pc)
     if not pc.land_played:
@@ -144,8 +146,24 @@ def legal_actions(pc: pcs.PC) -> list[tuple[str, int | None, str]]:
                   for card_id in hand if pc.cards[card_id].is_land]
     found += [("cast", card_id, _("{pc}: cast {card}", pc=pc.name, card=card_name(pc.cards[card_id].name)))
               for card_id in hand if _castable_outside_combat(pc, card_id)]
-    found.append(("rest", None, _("{pc}: rest (1 minute, T-2.6)", pc=pc.name)))
+    found.append(rest)
     return found
+
+
+def allows(pc: pcs.PC, action: str, card_id: int | None) -> bool:
+    """Whether the PC may take ``action`` now outside combat: ``legal_actions``' rules, for
+    any copy of a card in hand (checked alone, without listing what else it may do)."""
+    if pc.status not in pcs.ABLE:  # (``pc.can_act``, without the property's call)
+        return False
+    if action in ("concentrate", "rest"):
+        return card_id is None and (action == "rest" or not pc.concentration_counter)
+    if not pc.concentration_counter:
+        return False
+    if card_id is None or card_id not in pc.hand:
+        return False
+    if action == "play_land":
+        return not pc.land_played and pc.cards[card_id].is_land
+    return action == "cast" and _castable_outside_combat(pc, card_id)
 
 
 def _one_of_each(pc: pcs.PC) -> list[int]:

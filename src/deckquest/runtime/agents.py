@@ -1,22 +1,29 @@
 """Scenario agents: whoever makes the players' decisions in a run (docs/agents.md).
 
-Every agent answers the same questions, asked by the interpreter; agents only answer, the
-run applies the answer:
+The run asks the party's decisions one at a time (``Run.decision()``: an ``Asked`` with its
+``kind``, its legal ``actions`` and ``about``, what the agent is told); an agent answers with
+``choose(run, decision) -> action``, one of the legal actions, and the run applies it
+(``Run.apply``). Agents only answer; they never change the game. The kinds, and what
+``Answers`` hands each to the method of its name:
 
-* ``act(run, moment) -> iterable of (pc id, action, card id)``: at a decision point
-  (``choice``, ``check``, ``fight``, ``battle``) the PCs may act first: concentrate, play a
-  land, cast a permanent, rest (T-2.3 to T-2.6; the legal ones:
-  ``deckquest.engine.adventure.legal_actions``). The run applies each action before taking
-  the next, so a generator decides each on the game as it is by then.
-* ``choose(run, stmt, labels) -> int``: which offered option (0-based) of a ``choice``.
-* ``pick_pc(run, stmt, kind, difficulty, candidates) -> str``: who checks for ``party``.
-* ``boost(run, pc, pending) -> bool``: boost this check (T-4.6)? Asked only when allowed.
-* ``support(run, pc, kind, difficulty, ready) -> int | None``: which ready creature (a
-  battlefield index) taps to support the check (T-3.3), or none.
-* ``fighter(run, stmt, candidates) -> (pc id, battlefield index) | None``: which creature
-  fights an NPC (T-3.4), or none (then the NPC hurts a PC).
-* ``battle_agent()``: the battle agent (``deckquest.runtime.battle_agents``) that makes the
-  survivors' decisions in one battle (T-6); a new one per battle.
+* ``pc_action``: at a decision point (``about["moment"]``: ``choice``, ``check``, ``fight``,
+  ``battle``, ``take control``) the PCs may act first, one action at a time, (pc id, action,
+  card id): concentrate, play a land, cast a permanent, rest (T-2.3 to T-2.6; the legal ones:
+  ``deckquest.engine.adventure.legal_actions``), until the answer ``"done"``. Each is
+  decided on the game as the run left it after the one before.
+* ``choice``: which offered option (0-based; ``about["labels"]``; ``run.asking()`` is the
+  ``choice`` statement).
+* ``pick_pc``: who checks for ``party`` (the actions are the PCs that may).
+* ``support``: which ready creature (a battlefield index) taps to support the check (T-3.3),
+  or None.
+* ``boost``: boost this check (T-4.6)? Asked only when allowed; ``decision.progress.pending``
+  is the check as revealed.
+* ``fighter``: which creature, (pc id, battlefield index), fights an NPC (T-3.4), or None
+  (then the NPC hurts a PC).
+
+``battle_agent()`` is the battle agent (``deckquest.runtime.battle_agents``) that makes the
+survivors' decisions in one battle (T-6); a new one per battle. ``acts`` False: the agent
+never lets PCs act, and the run asks it no ``pc_action``.
 
 An agent keeps no state of its own: what it must remember lives in ``run.memory`` (not in
 the game state), which snapshots, clones and saves carry, so they continue identically.
@@ -25,15 +32,13 @@ the game state), which snapshots, clones and saves carry, so they continue ident
 from __future__ import annotations
 
 import builtins
-from itertools import chain
 from fractions import Fraction
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Hashable, Iterator
 
 from deckquest.cards.database import card_name
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
 from deckquest.engine import pc as pcs
-from deckquest.dsl import ast
 from deckquest.engine.checks import PendingCheck, boost_when_failing, standing
 from deckquest.engine.combat.battle import BattleAgent
 from deckquest.engine import adventure
@@ -43,33 +48,54 @@ from deckquest.engine.combat.profile import profile
 from deckquest.engine.game import SeatIO
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
-from deckquest.runtime.interpreter import PcAction, Run, ScenarioAgent, StopRun, no_actions
-from deckquest.systems.trpg import nodes
+from deckquest.runtime.interpreter import DONE, PC_ACTION, PcAction, Run, ScenarioAgent, StopRun
+from deckquest.runtime.state import Asked
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
 
 
-class FirstAgent:
+PLAN = "plan"  # Run.memory: where ``best`` is in its PC actions of the decision point
+# Run.memory: ``best``'s plan in progress, (the run state it plays on, a generator); a copy of
+# the run plays on another state, and takes the plan up from PLAN. Never saved.
+LIVE = "plan_in_progress"
+
+
+class Answers:
+    """The one entry point of a scenario agent, ``choose(run, decision)``: each decision goes
+    to the agent's method named after its kind (``choice``, ``pc_action``, ``pick_pc``,
+    ``support``, ``boost``, ``fighter``), ``method(run, decision) -> action``."""
+
+    name = ""
+    acts = True  # False: never lets PCs act, and is asked no pc_action
+
+    def choose(self, run: Run, decision: Asked) -> Hashable:
+        method: Callable[[Run, Asked], Hashable] = getattr(self, decision.kind)
+        return method(run, decision)
+
+    def pc_action(self, run: Run, decision: Asked) -> Hashable:
+        return DONE
+
+
+class FirstAgent(Answers):
     """The baseline that measures the script alone: the first offered option of every choice,
     the first declared PC for ``party``, never a boost, never a support, no PC actions."""
 
     name = "first"
-    act = no_actions  # the interpreter knows this one, and skips asking it
+    acts = False  # the run knows, and asks it no pc_action
 
-    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
+    def choice(self, run: Run, decision: Asked) -> Hashable:
         return 0
 
-    def pick_pc(self, run: Run, stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
-                candidates: list[str]) -> str:
-        return candidates[0]
+    def pick_pc(self, run: Run, decision: Asked) -> Hashable:
+        return decision.actions[0]  # type: ignore[index]
 
-    def boost(self, run: Run, pc: pcs.PC, pending: PendingCheck) -> bool:
+    def boost(self, run: Run, decision: Asked) -> Hashable:
         return False
 
-    def support(self, run: Run, pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None:
+    def support(self, run: Run, decision: Asked) -> Hashable:
         return None
 
-    def fighter(self, run: Run, stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
+    def fighter(self, run: Run, decision: Asked) -> Hashable:
         return None
 
     def battle_agent(self) -> BattleAgent:
@@ -86,7 +112,10 @@ class ScriptedAgent(FirstAgent):
     def __init__(self, choices: list[int]) -> None:
         self.choices = list(choices)
 
-    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
+    def choice(self, run: Run, decision: Asked) -> Hashable:
+        labels = decision.about["labels"]
+        stmt = run.asking()
+        assert stmt is not None  # a choice statement asks this decision
         made = run.state.choices_made
         where = _("the choice in scene `{scene}` (line {line})", scene=run.state.scene, line=stmt.span.line)
         if made >= len(self.choices):
@@ -105,7 +134,7 @@ class ScriptedAgent(FirstAgent):
         return number - 1
 
 
-class RandomAgent:
+class RandomAgent(Answers):
     """Uniformly random legal decisions, drawn from the run's own generator.
 
     It takes no PC actions between statements (those are a policy, not a decision the
@@ -113,31 +142,30 @@ class RandomAgent:
     """
 
     name = "random"
-    act = no_actions  # the interpreter knows this one, and skips asking it
+    acts = False  # the run knows, and asks it no pc_action
 
-    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
-        return run.rng.randrange(len(labels))
+    def choice(self, run: Run, decision: Asked) -> Hashable:
+        return run.rng.randrange(len(decision.actions))  # type: ignore[arg-type]
 
-    def pick_pc(self, run: Run, stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
-                candidates: list[str]) -> str:
-        return run.rng.choice(candidates)
+    def pick_pc(self, run: Run, decision: Asked) -> Hashable:
+        return run.rng.choice(decision.actions)  # type: ignore[arg-type]
 
-    def boost(self, run: Run, pc: pcs.PC, pending: PendingCheck) -> bool:
+    def boost(self, run: Run, decision: Asked) -> Hashable:
         return run.rng.random() < 0.5
 
-    def support(self, run: Run, pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None:
-        options = [None, *ready]
-        return options[run.rng.randrange(len(options))]
+    def support(self, run: Run, decision: Asked) -> Hashable:
+        options = decision.actions  # None (no support) first, then the ready creatures
+        return options[run.rng.randrange(len(options))]  # type: ignore[index, arg-type]
 
-    def fighter(self, run: Run, stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
-        options = [None, *candidates]
-        return options[run.rng.randrange(len(options))]
+    def fighter(self, run: Run, decision: Asked) -> Hashable:
+        options = decision.actions  # None (no creature) first, then the candidates
+        return options[run.rng.randrange(len(options))]  # type: ignore[index, arg-type]
 
     def battle_agent(self) -> BattleAgent:
         return RandomBattleAgent()
 
 
-class BestAgent:
+class BestAgent(Answers):
     """A fair stand-in for good players.
 
     * Choices: any available option with equal chance, from the run's generator. A story
@@ -159,35 +187,59 @@ class BestAgent:
 
     name = "best"
 
-    def act(self, run: Run, moment: str) -> Iterable[PcAction]:
-        """The PC actions of the scene's preparation (see the class docstring), once per scene
-        visit: the visit it prepared in is agent memory (``run.memory``)."""
+    def choose(self, run: Run, decision: Asked) -> Hashable:
+        """``Answers.choose``; a pc_action (some 20 a run) is answered here, without the
+        dispatch's call: the next PC action of the scene's preparation (see the class
+        docstring), once per scene visit, then "done". The visit it prepared in and its place
+        in the plan are agent memory (``run.memory``), plain data; the plan in progress is a
+        generator kept there too (``LIVE``), with the state it plays on: a copy of the run, a
+        restored or a resumed one (another state object) takes the plan up from its place."""
+        if decision.kind != PC_ACTION:
+            method: Callable[[Run, Asked], Hashable] = getattr(self, decision.kind)
+            return method(run, decision)
         memory = run.memory
-        if memory.get("prepared_visit", 0) == run.state.scene_visit:
-            return _ready_to_attack(run) if moment == "fight" else ()
-        memory["prepared_visit"] = run.state.scene_visit
-        if moment == "fight":
-            return chain(_preparation(run), _ready_to_attack(run))
-        return _preparation(run)
+        live: tuple[object, Iterator[PcAction]] | None = memory.get(LIVE)  # type: ignore[assignment]
+        if live is None or live[0] is not run.state:
+            plan = memory.get(PLAN)
+            if plan is None:  # the decision point's first
+                fight = decision.about["moment"] == "fight"
+                if memory.get("prepared_visit", 0) == run.state.scene_visit:
+                    if not fight:
+                        return DONE
+                    plan = (ATTACK, 0, 0, False, fight)
+                else:
+                    memory["prepared_visit"] = run.state.scene_visit
+                    plan = (PREPARE, 0, 0, False, fight)
+            live = memory[LIVE] = (run.state, _plan(run, memory, plan))  # type: ignore[arg-type]
+        action = next(live[1], None)
+        if action is None:
+            memory.pop(PLAN, None)
+            memory.pop(LIVE, None)
+            return DONE
+        return action
 
-    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
-        return run.rng.randrange(len(labels))
+    def choice(self, run: Run, decision: Asked) -> Hashable:
+        return run.rng.randrange(len(decision.actions))  # type: ignore[arg-type]
 
-    def pick_pc(self, run: Run, stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
-                candidates: list[str]) -> str:
+    def pick_pc(self, run: Run, decision: Asked) -> Hashable:
+        candidates: list[str] = list(decision.actions)  # type: ignore[arg-type]
+        kind, difficulty = decision.about["kind"], decision.about["difficulty"]
         return max(candidates, key=lambda pc_id: (odds(run, pc_id, kind, difficulty),
                                                   -candidates.index(pc_id)))
 
-    def boost(self, run: Run, pc: pcs.PC, pending: PendingCheck) -> bool:
-        return boost_when_failing(pc, pending)
+    def boost(self, run: Run, decision: Asked) -> Hashable:
+        return boost_when_failing(run.state.pcs[decision.about["pc"]], decision.progress.pending)
 
-    def support(self, run: Run, pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None:
+    def support(self, run: Run, decision: Asked) -> Hashable:
+        pc = run.state.pcs[decision.about["pc"]]
+        ready: list[int] = list(decision.actions[1:])  # type: ignore[index, arg-type]
         strongest = max(ready, key=lambda index: creature_power(pc, pc.battlefield[index]))
         return strongest if creature_power(pc, pc.battlefield[strongest]) > 0 else None
 
-    def fighter(self, run: Run, stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
-        power, toughness, keywords = npc_stats(run.scenario.npcs[stmt.npc])
-        remaining = toughness - run.state.npcs[stmt.npc].damage
+    def fighter(self, run: Run, decision: Asked) -> Hashable:
+        npc_id = decision.about["npc"]
+        power, toughness, keywords = npc_stats(run.scenario.npcs[npc_id])
+        remaining = toughness - run.state.npcs[npc_id].damage
 
         def value(candidate: tuple[str, int]) -> tuple[bool, bool, int]:
             pc = run.state.pcs[candidate[0]]
@@ -201,6 +253,7 @@ class BestAgent:
             survives = not destroyed(taken, my_toughness, keywords, mine.keywords)
             return (kills, survives, my_power)
 
+        candidates: list[tuple[str, int]] = list(decision.actions[1:])  # type: ignore[index, arg-type]
         return max(candidates, key=value)
 
     def battle_agent(self) -> BattleAgent:
@@ -222,38 +275,72 @@ def odds(run: Run, pc_id: str, kind: str, difficulty: int) -> Fraction:
     return cache[key]
 
 
-def _preparation(run: Run) -> Iterator[PcAction]:
-    """The ``best`` policy of PC actions, each PC in turn: concentrate (if it has no counter),
-    play a land, cast the best creatures it can pay for, rest; after casting, concentrate and
-    rest again (T-2.4, T-2.3, T-2.6, T-2.10, T-2.5). Each action is decided on the game as the
-    run left it after applying the one before."""
-    for pc_id, pc in list(run.state.pcs.items()):
-        if pc.status != pcs.OK:
-            continue
-        if not pc.concentration_counter:
-            yield pc_id, "concentrate", None
-        if not pc.can_act:
-            continue
-        land = _land_to_play(pc)
-        if land is not None:
-            yield pc_id, "play_land", land
-        cast_any = False
-        while (creature := _best_castable_creature(pc)) is not None:
-            yield pc_id, "cast", creature
-            cast_any = True
-        yield pc_id, "rest", None
-        if cast_any and pc.can_act:
-            yield pc_id, "concentrate", None
-            if pc.can_act:
-                yield pc_id, "rest", None
+PREPARE, ATTACK = 0, 1  # the phases of ``best``'s plan at a decision point
+#: ``best``'s place in its plan: (phase, PC index in party order, step of that PC's
+#: preparation, whether it cast a creature, whether the decision point is a fight).
+Plan = tuple[int, int, int, bool, bool]
 
 
-def _ready_to_attack(run: Run) -> Iterator[PcAction]:
-    """Before a ``fight``: each PC with a creature and no concentration counter concentrates,
-    since attacking needs the counter (T-3.1) and a creature that may tap (T-2.10)."""
-    for pc_id, pc in list(run.state.pcs.items()):
+def _plan(run: Run, memory: dict[str, object], plan: Plan) -> Iterator[PcAction]:
+    """The ``best`` policy of PC actions from place ``plan`` on, each action decided on the
+    game as the run left it after the one before. Before each, its place after it goes into
+    ``memory[PLAN]`` (plain data: a copy of the run, or a save, takes the plan up there).
+    Each PC in turn (step 0 to 4): concentrate (if it has no counter), play a land, cast the
+    best creatures it can pay for, rest; after casting, concentrate and rest again (T-2.4,
+    T-2.3, T-2.6, T-2.10, T-2.5). Then, before a ``fight``, each PC with a creature and no
+    concentration counter concentrates, since attacking needs the counter (T-3.1) and a
+    creature that may tap (T-2.10)."""
+    phase, index, stage, cast_any, fight = plan
+    party = run.state.pcs
+    ids = list(party)
+    while phase == PREPARE:
+        if index >= len(ids):
+            if not fight:
+                return
+            phase, index = ATTACK, 0
+            break
+        pc_id = ids[index]
+        pc = party[pc_id]
+        if stage == 0:
+            if pc.status != pcs.OK:
+                index += 1
+                continue
+            stage = 1
+            if not pc.concentration_counter:
+                memory[PLAN] = (PREPARE, index, 1, False, fight)
+                yield pc_id, "concentrate", None
+        if stage == 1:
+            if not pc.can_act:
+                index, stage = index + 1, 0
+                continue
+            stage = 2
+            land = _land_to_play(pc)
+            if land is not None:
+                memory[PLAN] = (PREPARE, index, 2, False, fight)
+                yield pc_id, "play_land", land
+        if stage == 2:
+            while (creature := _best_castable_creature(pc)) is not None:
+                cast_any = True
+                memory[PLAN] = (PREPARE, index, 2, True, fight)
+                yield pc_id, "cast", creature
+            stage = 3
+            memory[PLAN] = (PREPARE, index, 3, cast_any, fight)
+            yield pc_id, "rest", None
+        if stage == 3 and cast_any and pc.can_act:
+            stage = 4
+            memory[PLAN] = (PREPARE, index, 4, True, fight)
+            yield pc_id, "concentrate", None
+        if stage == 4 and pc.can_act:
+            memory[PLAN] = (PREPARE, index + 1, 0, False, fight)
+            yield pc_id, "rest", None
+        index, stage, cast_any = index + 1, 0, False
+    while index < len(ids):
+        pc_id = ids[index]
+        pc = party[pc_id]
+        index += 1
         if pc.status == pcs.OK and not pc.concentration_counter and any(
                 pc.cards[p.card].is_creature for p in pc.battlefield):
+            memory[PLAN] = (ATTACK, index, 0, False, fight)
             yield pc_id, "concentrate", None
 
 
@@ -296,7 +383,7 @@ def before_moment(moment: str) -> str:
     return cues.get(moment) or _("Before the {moment}, your PCs may act (T-2.4 to T-2.6):", moment=moment)
 
 
-class HumanAgent:
+class HumanAgent(Answers):
     """Asks a person at the terminal, through injected ``input`` and ``output`` callables.
 
     Options are numbered; anything else is refused and asked again. End of input, or ``save``
@@ -343,15 +430,12 @@ class HumanAgent:
                 return answer.startswith("y")
             self.output(_("please answer y or n"))
 
-    def act(self, run: Run, moment: str) -> Iterator[PcAction]:
-        while (action := self._ask_action(run, moment)) is not None:
-            yield action
-
-    def _ask_action(self, run: Run, moment: str) -> PcAction | None:
+    def pc_action(self, run: Run, decision: Asked) -> Hashable:
+        """The PCs' next action, or "done" (enter, or nothing left to do: not asked then)."""
         actions = [(pc_id, *action) for pc_id in run.state.pcs for action in legal_actions(run, pc_id)]
         if not actions:
-            return None
-        self.output(before_moment(moment))
+            return DONE
+        self.output(before_moment(decision.about["moment"]))
         for pc_id in dict.fromkeys(action[0] for action in actions):
             pc = run.state.pcs[pc_id]
             hand = _(", ").join(card_name(name) for name in pc.names(pc.hand)) or _("empty")
@@ -361,17 +445,19 @@ class HumanAgent:
         self.output("  0. " + _("nothing more"))
         picked = self._ask(_("action 0-{count} (enter = nothing): ", count=len(actions)), len(actions), True)
         if picked == 0:
-            return None
+            return DONE
         pc_id, action, card_id, _text = actions[picked - 1]
         return pc_id, action, card_id
 
-    def choose(self, run: Run, stmt: ast.Choice, labels: list[str]) -> int:
+    def choice(self, run: Run, decision: Asked) -> Hashable:
+        labels = decision.about["labels"]
         for number, label in enumerate(labels, start=1):
             self.output(f"  {number}. {label}")
         return self._ask(_("choose {low}-{high}: ", low=1, high=len(labels)), len(labels)) - 1
 
-    def pick_pc(self, run: Run, stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
-                candidates: list[str]) -> str:
+    def pick_pc(self, run: Run, decision: Asked) -> Hashable:
+        candidates: tuple[str, ...] = decision.actions  # type: ignore[assignment]
+        kind, difficulty = decision.about["kind"], decision.about["difficulty"]
         self.output(_("Who makes the {kind} check (difficulty {difficulty})?", kind=check_kind_word(kind),
                       difficulty=difficulty))
         for number, pc_id in enumerate(candidates, start=1):
@@ -380,14 +466,19 @@ class HumanAgent:
                                              chance=chance))
         return candidates[self._ask(_("choose {low}-{high}: ", low=1, high=len(candidates)), len(candidates)) - 1]
 
-    def boost(self, run: Run, pc: pcs.PC, pending: PendingCheck) -> bool:
+    def boost(self, run: Run, decision: Asked) -> Hashable:
+        pc = run.state.pcs[decision.about["pc"]]
+        pending: PendingCheck = decision.progress.pending
         cards = _(", ").join(card_name(name) for name in pc.names(pending.revealed))
         return self._yes(_("{pc} revealed {cards}: target {target}, result {result}: {standing}. Boost (exile the "
                            "top 6 cards)? [y/n] ", pc=pc.name, cards=cards, target=pending.target,
                            result=pending.result, standing=standing(pc, pending)))
 
-    def support(self, run: Run, pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None:
-        self.output(_("Support {pc}'s {kind} check with a creature (T-3.3)?", pc=pc.name, kind=check_kind_word(kind)))
+    def support(self, run: Run, decision: Asked) -> Hashable:
+        pc = run.state.pcs[decision.about["pc"]]
+        ready: tuple[int, ...] = decision.actions[1:]  # type: ignore[index, assignment]
+        self.output(_("Support {pc}'s {kind} check with a creature (T-3.3)?", pc=pc.name,
+                      kind=check_kind_word(decision.about["kind"])))
         for number, index in enumerate(ready, start=1):
             permanent = pc.battlefield[index]
             self.output(f"  {number}. {card_name(pc.cards[permanent.card].name)} "
@@ -396,8 +487,9 @@ class HumanAgent:
         picked = self._ask(_("choose {low}-{high}: ", low=0, high=len(ready)), len(ready), True)
         return ready[picked - 1] if picked else None
 
-    def fighter(self, run: Run, stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None:
-        name = run.scenario.npcs[stmt.npc].name
+    def fighter(self, run: Run, decision: Asked) -> Hashable:
+        candidates: tuple[tuple[str, int], ...] = decision.actions[1:]  # type: ignore[index, assignment]
+        name = run.scenario.npcs[decision.about["npc"]].name
         self.output(_("Which creature fights {name}?", name=name))
         for number, (pc_id, index) in enumerate(candidates, start=1):
             pc = run.state.pcs[pc_id]

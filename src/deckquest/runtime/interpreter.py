@@ -5,6 +5,15 @@ party's card tables); ``Run`` plays it once with an agent and a seeded ``random.
 The run's position is plain data (``deckquest.runtime.state``), so a run can be saved,
 restored and cloned between any two steps, and the clone continues identically.
 
+The adventure has the engine shape (``deckquest.engine.game``): when a statement needs the
+party's answer (a choice's option, the PCs' actions before it, who checks, a support, a
+boost, a fighter) it records the decision in the state (``Run.ask``: ``RunState.asked``)
+and returns; ``Run.decision()`` is that decision with its legal actions, ``Run.apply(action)``
+refuses any other and calls the statement's handler again, which takes the answer with
+``Run.resumed()``. ``step()`` answers a pending decision with the run's agent
+(``choose(run, decision)``: agents only answer) or runs one statement. An answer is not a
+statement step.
+
 What happens where, in the rules' words:
 
 * Leaving a scene (``->``) fires ``when the scene ends``, then every PC goes through scene
@@ -12,7 +21,7 @@ What happens where, in the rules' words:
   ``when the scene starts``. A ``->`` inside a scene-end trigger only changes the destination.
 * Triggers fire in declaration order, the scenario's before the scene's, and run before the
   statement after the one that caused them (a check's triggers before its success block).
-* A check by ``party`` (or with no ``by``) lets the agent pick the PC; ``each`` checks PC by
+* A check by ``party`` (or with no ``by``) lets the party pick the PC ("pick_pc"); ``each`` checks PC by
   PC, each followed by its block with ``pc`` bound; ``all`` succeeds if every PC succeeds
   (``pc`` and ``degree`` are the worst check's), ``any`` if one does (the best check's).
 * A PC called to a check while it has a concentration counter rests first (T-2.5, T-2.6).
@@ -40,7 +49,7 @@ import random
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Callable, Container, Iterable, Iterator, Protocol
+from typing import Any, Callable, Container, Hashable, Iterable, Iterator, Protocol, cast
 
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
@@ -50,13 +59,13 @@ from deckquest.engine import pc as pcs
 from deckquest.engine.checks import PendingCheck
 from deckquest.engine.combat.battle import BattleAgent, Enemy
 from deckquest.engine.combat.turns import REFLEX_KIND
-from deckquest.engine.game import CHANCE, OVER, Agent, draw_chance
+from deckquest.engine.game import CHANCE, OVER, Agent, Decision, draw_chance
 from deckquest.engine.game import StopRun as StopRun  # the runtime's name too
 from deckquest.errors import DeckquestError, Span
 from deckquest.dsl.scenario import Scenario
 from deckquest.runtime.events import Event
 from deckquest.runtime.party import PartyMember, party_from_scenario
-from deckquest.runtime.state import NPC_DEAD, NPC_UNCONSCIOUS, Frame, NpcState, RunState
+from deckquest.runtime.state import NPC_DEAD, NPC_UNCONSCIOUS, Asked, Frame, NpcState, RunState
 from deckquest.systems.trpg.battles import enemy
 from deckquest.systems import system_of
 
@@ -64,7 +73,18 @@ DEFAULT_MAX_STEPS = 10_000
 RECRUIT_KIND = {"2019": "white", "2014": "negotiation"}  # T-8.4 [reading], T-5.5
 STUCK = "stuck"
 ABANDONED = "abandoned"
+PC_ACTION = "pc_action"
+DONE = "done"  # a pc_action decision's answer when the PCs act no more
 
+
+class _Wait:
+    """``Run.ask``'s answer when the run waits for the decision (stepped): the statement returns."""
+
+    def __repr__(self) -> str:
+        return "WAIT"
+
+
+WAIT = _Wait()
 
 
 #: What a PC does between statements, as an agent answers: (PC id, action, card id or None).
@@ -77,33 +97,24 @@ Value = int | str
 
 
 class ScenarioAgent(Protocol):
-    """Answers a run's questions (``deckquest.runtime.agents``); the run applies the answers."""
+    """Answers the run's decisions (``deckquest.runtime.agents``); the run applies the answers.
+
+    ``choose(run, decision)`` gets the decision the run waits for (``Run.decision()``: an
+    ``Asked``) and returns one of its legal actions; it never changes the game. ``acts``
+    False: the agent never lets PCs act between statements, so the run asks it no
+    ``pc_action`` decision (``first`` and ``random``: six decisions a run saved).
+    """
 
     name: str
+    acts: bool
 
-    def act(self, run: "Run", moment: str) -> Iterable[PcAction]: ...
-
-    def choose(self, run: "Run", stmt: ast.Choice, labels: list[str]) -> int: ...
-
-    def pick_pc(self, run: "Run", stmt: nodes.Check | nodes.Recruit | nodes.Battle, kind: str, difficulty: int,
-                candidates: list[str]) -> str: ...
-
-    def boost(self, run: "Run", pc: pcs.PC, pending: PendingCheck) -> bool: ...
-
-    def support(self, run: "Run", pc: pcs.PC, kind: str, difficulty: int, ready: list[int]) -> int | None: ...
-
-    def fighter(self, run: "Run", stmt: nodes.Fight, candidates: list[tuple[str, int]]) -> tuple[str, int] | None: ...
+    def choose(self, run: "Run", decision: Asked) -> Hashable: ...
 
     def battle_agent(self) -> BattleAgent: ...
 
 
-def no_actions(agent: ScenarioAgent, run: "Run", moment: str) -> tuple[PcAction, ...]:
-    """The ``act`` of an agent that never lets PCs act between statements (no action).
-
-    A run whose agent has this very ``act`` does not call it at its decision points
-    (the simulator's agents ``first`` and ``random``: six calls a run saved).
-    """
-    return ()
+class IllegalAction(ValueError):
+    """``Run.apply`` of an action that is not among the pending decision's legal ones."""
 
 
 # ---------------------------------------------------------------- the prepared program
@@ -314,6 +325,8 @@ class Run:
       a (success, degree) pair decides the degree too.
     """
 
+    WAIT = WAIT  # what ``ask`` returns when the run waits (the handlers of a system compare with it)
+
     def __init__(self, program: Program, agent: ScenarioAgent, rng: random.Random, *, record: bool = True,
                  listener: Callable[[Event], None] | None = None, kinds: Iterable[str] | None = None,
                  on_statement: Callable[[ast.Statement], None] | None = None,
@@ -323,7 +336,12 @@ class Run:
         self.program = program
         self.scenario = program.scenario
         self.agent = agent
-        self.agent_acts = getattr(type(agent), "act", None) is not no_actions
+        self.agent_acts: bool = getattr(agent, "acts", True)
+        # The answer a statement resumes with (``apply``), between the run's handing it over
+        # and the handler's taking it (``resumed()``): never there between two steps.
+        self.reply: tuple[Asked, Hashable] | None = None
+        # True while ``run()`` plays: the agent answers each decision as it is asked (``ask``).
+        self.inline = False
         self.rng = rng
         self.events: list[Event] | None = [] if record else None
         self.listener = listener
@@ -396,8 +414,9 @@ class Run:
     # -- driving
 
     def step(self) -> bool:
-        """Run one statement, answer one decision of the battle in progress, or do one
-        bookkeeping move; False once the run has ended."""
+        """Answer the pending decision with the run's agent and apply it, answer one decision
+        of the battle in progress, run one statement, or do one bookkeeping move; False once
+        the run has ended."""
         state = self.state
         if state.outcome is not None:
             return False
@@ -408,6 +427,10 @@ class Run:
         return state.outcome is None
 
     def _step(self, state: RunState) -> None:
+        asked = state.asked
+        if asked is not None:  # the party's decision: the agent answers, the run applies
+            self._resume(asked, self.agent.choose(self, asked))
+            return
         if state.battle is not None:  # a battle in progress: one of its decisions
             self.program.system.battle_step(self)
             return
@@ -437,6 +460,105 @@ class Run:
         if self.on_statement is not None:
             self.on_statement(stmt)
         self.program.handlers[type(stmt)](self, stmt, frame)
+
+    # -- the party's decisions (the adventure's engine shape: decision(), apply(action))
+
+    def decision(self) -> Asked | Decision | None:
+        """The decision the run waits for: the party's (an ``Asked``: its kind and legal
+        actions), ``OVER`` once the run has ended, or None when the next ``step()`` runs a
+        statement, a bookkeeping move or a battle's decision (no one is asked)."""
+        state = self.state
+        if state.outcome is not None:
+            return Decision(OVER, "over")
+        asked = state.asked
+        if asked is not None and asked.actions is None:  # a pc_action's, worked out now
+            legal = self.program.system.legal_pc_actions(self)
+            asked.actions = (*legal, DONE)
+        return asked
+
+    def apply(self, action: Hashable) -> None:
+        """Answer the pending decision with ``action`` and go on with the statement that
+        asked, up to its next decision or its end; ``IllegalAction`` if ``action`` is not
+        one of the decision's legal actions (the run is unchanged then)."""
+        asked = self.state.asked
+        if asked is None:
+            raise IllegalAction("no decision is pending: step() the run to one")
+        try:
+            self._resume(asked, action)
+        except StopRun as stop:
+            self._finish(ABANDONED, str(stop))
+
+    def _resume(self, asked: Asked, action: Hashable) -> None:
+        """Apply the answer ``action`` to ``asked`` (refused unless legal): a PC
+        action is applied and the PCs are asked again; "done" goes on with the statement
+        (or, when the actions fired triggers, runs it again after them); any other answer
+        goes back to the statement that asked, which takes it with ``resumed()``."""
+        state = self.state
+        if asked.kind == PC_ACTION:
+            if action != DONE:
+                self._apply_pc_action(action)
+                return
+            state.asked = None
+            frame = state.frames[asked.frame]
+            if len(state.frames) > asked.depth:  # their actions fired triggers: those run first,
+                frame.index = asked.at  # and the statement runs again after them
+                return
+        else:
+            if action not in asked.actions:  # type: ignore[operator]
+                raise IllegalAction(f"not one of the {asked.kind} decision's actions: {action!r}")
+            state.asked = None
+            frame = state.frames[asked.frame]
+        stmt = self.program.blocks[frame.block][asked.at]
+        self.reply = (asked, action)
+        try:
+            self.program.handlers[type(stmt)](self, stmt, frame)
+        finally:
+            self.reply = None
+
+    def ask(self, kind: str, actions: tuple[Hashable, ...], frame: Frame, *, at: int | None = None,
+            about: dict[str, Any] | None = None, progress: Any = None) -> Hashable:
+        """The party's decision: recorded in the state (``RunState.asked``) for the statement
+        running in ``frame`` (at index ``at``, else the one just begun), with ``progress``, what
+        the statement goes on from (plain data). Stepped (``step()``, ``apply``), the run waits:
+        ``WAIT`` is returned, the statement returns, and the run hands it the answer later
+        (``resumed()``). In ``run()``'s loop, where nobody steps in between, the run's agent
+        answers at once and the answer is returned, checked: the same decision at the same
+        point, without leaving the statement (the hot loop of batch runs)."""
+        frames = self.state.frames
+        depth = len(frames) - 1
+        while frames[depth] is not frame:
+            depth -= 1
+        asked = self.state.asked = Asked(kind, actions, depth, frame.index - 1 if at is None else at,
+                                         {} if about is None else about, progress, len(frames))
+        if not self.inline:
+            return WAIT
+        action = self.agent.choose(self, asked)
+        if action not in actions:
+            raise IllegalAction(f"not one of the {kind} decision's actions: {action!r}")
+        self.state.asked = None
+        return action
+
+    def resumed(self) -> tuple[Asked, Hashable] | None:
+        """The decision a statement asked and its answer, when the run resumes the statement
+        with them (else None: the statement begins); taken once."""
+        reply, self.reply = self.reply, None
+        return reply
+
+    def asking(self) -> ast.Statement | None:
+        """The statement whose decision the run waits for, if any."""
+        asked = self.state.asked
+        if asked is None:
+            return None
+        frame = self.state.frames[asked.frame]
+        return self.program.blocks[frame.block][asked.at]
+
+    def next_decision(self) -> Asked | Decision:
+        """Step until the party is asked a decision or the run ends; that decision."""
+        while True:
+            decision = self.decision()
+            if decision is not None:
+                return decision
+            self.step()
 
     def _game_step(self, state: RunState) -> None:
         """A whole game's next decision, answered by its seat's agent or drawn by chance; the
@@ -471,9 +593,9 @@ class Run:
 
     def next_statement(self) -> ast.Statement | None:
         """The statement the next ``step()`` runs, or None when it does bookkeeping or answers
-        a decision of the battle in progress."""
+        a decision (the party's, or the battle's in progress)."""
         frames = self.state.frames
-        if frames and self.state.battle is None:
+        if frames and self.state.battle is None and self.state.asked is None:
             frame = frames[-1]
             block = self.program.blocks[frame.block]
             if frame.index < len(block):
@@ -487,7 +609,10 @@ class Run:
         frame, are done right here with their names at hand (one Python call less per
         step, and no attribute lookups of the program's blocks); everything else (leaving
         a scene, defeat, ``max_steps``) goes through ``_step``, which decides the very
-        same way.
+        same way. The party's decisions are answered as they are asked (``ask``, ``act``:
+        the same agent at the same points, the same answers, checked the same), so a
+        statement runs through without being left and resumed; a decision pending when
+        ``run()`` begins (a run stepped or resumed to it) is answered first.
         """
         state = self.state
         step = self._step
@@ -495,7 +620,10 @@ class Run:
         handlers = self.program.handlers
         on_statement = self.on_statement
         max_steps = self.max_steps
+        self.inline = True  # decisions are answered as they are asked (``ask``)
         try:
+            while state.asked is not None and state.outcome is None:  # (a run stepped to a decision)
+                self._resume(state.asked, self.agent.choose(self, state.asked))
             while state.outcome is None:
                 frames = state.frames
                 if frames and state.battle is None:  # (a battle's decisions: through _step)
@@ -516,6 +644,8 @@ class Run:
                 step(state)
         except StopRun as stop:
             self._finish(ABANDONED, str(stop))
+        finally:
+            self.inline = False
         return self.result()
 
     def result(self) -> RunResult:
@@ -566,6 +696,7 @@ class Run:
         state.outcome = outcome
         state.outcome_text = text
         state.frames.clear()
+        state.asked = None
         self._emit("end", outcome=outcome, text=text, scene=state.scene)
 
     # -- scenes
@@ -635,7 +766,6 @@ class Run:
             chosen.append(block)
         for block in reversed(chosen):
             self.state.frames.append(Frame(block, pc=pc, degree=degree, in_trigger=True))
-
 
     def _advance(self, minutes: int) -> None:
         """Move the game clock, then fire the ``after N minutes`` triggers now due."""
@@ -777,79 +907,79 @@ class Run:
             self._emit("wait", minutes=stmt.minutes)
         self._advance(stmt.minutes)
 
-
-
-    # -- effects on PCs
-
-
-
-
-
-
-
-
-
     # -- decisions
 
     def _choice(self, stmt: ast.Choice, frame: Frame) -> None:
-        offered = [i for i, option in enumerate(stmt.options)
-                   if option.condition is None or self._value(option.condition, frame.pc, frame.degree)]
-        if not offered:
-            self._finish(STUCK, _("no option of the choice at line {line} is available", line=stmt.span.line))
-            return
-        if self.agent_acts and self._act("choice", frame):
-            return
+        """The options available now; the PCs may act first (``act``); then the party's
+        "choice" decision, whose actions are the offered options' places (0-based)."""
+        reply = self.resumed()
+        if reply is None:
+            offered = [i for i, option in enumerate(stmt.options)
+                       if option.condition is None or self._value(option.condition, frame.pc, frame.degree)]
+            if not offered:
+                self._finish(STUCK, _("no option of the choice at line {line} is available", line=stmt.span.line))
+                return
+            if self.agent_acts and self._act("choice", frame, offered):
+                return
+        else:
+            asked, answer = reply
+            offered = asked.progress
+            if asked.kind == "choice":
+                self._chosen(stmt, frame, offered, asked.about["labels"], cast(int, answer))
+                return
         labels = [self.render(stmt.options[i].label, frame) for i in offered]
-        picked = self.agent.choose(self, stmt, labels)
-        if not 0 <= picked < len(offered):
-            raise ValueError(f"agent chose option {picked} of {len(offered)}")
+        answer = self.ask("choice", tuple(range(len(offered))), frame, about={"labels": labels}, progress=offered)
+        if answer is not WAIT:
+            self._chosen(stmt, frame, offered, labels, cast(int, answer))
+
+    def _chosen(self, stmt: ast.Choice, frame: Frame, offered: list[int], labels: list[str], picked: int) -> None:
         self.state.choices_made += 1
         if "choice" in self.wanted:
             self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
         self._push(stmt.options[offered[picked]].body, frame)
 
-    def _act(self, moment: str, frame: Frame) -> bool:
-        """A decision point: the agent may let PCs act first (concentrate, play lands, …): it
-        answers with actions, (pc, action, card), and the run applies each before the agent
-        names the next (``GameSystem.pc_actions``).
+    def _act(self, moment: str, frame: Frame, progress: Any = None) -> bool:
+        """A decision point: the PCs may act first (concentrate, play lands, …). The party is
+        asked "pc_action" decisions, one PC action at a time (``GameSystem.pc_actions``, the
+        legal ones ``GameSystem.legal_pc_actions``), until it answers "done"; the statement
+        then goes on (``resumed()`` gives it its ``progress`` back), or, when their actions
+        fired triggers (time passed, a PC fell unconscious), runs again after them.
 
-        True when their actions fired triggers (time passed, a PC fell unconscious): those
-        run first, and the statement runs again after them.
+        True: the statement stops here and waits.
         """
-        frames = self.state.frames
-        depth = len(frames)
-        actions = self.program.system.pc_actions
-        for pc_id, action, card_id in self.agent.act(self, moment) or ():  # the agent answers, the run applies
-            actions[action](self, pc_id, card_id)
-        if len(self.state.frames) > depth:
-            frame.index -= 1
+        state = self.state
+        frames = state.frames
+        depth = len(frames) - 1
+        while frames[depth] is not frame:
+            depth -= 1
+        asked = state.asked = Asked(PC_ACTION, None, depth, frame.index - 1, {"moment": moment}, progress, len(frames))
+        if not self.inline:
+            return True  # the run waits for the party's answer (``ask``)
+        choose = self.agent.choose
+        system = self.program.system
+        allows, apply = system.allows_pc_action, system.pc_actions
+        while (action := choose(self, asked)) != DONE:  # answered and applied at once (``ask``)
+            if not allows(self, action):  # (as ``_apply_pc_action``, without its call)
+                raise IllegalAction(f"not a legal PC action now: {action!r}")
+            move: PcAction = action  # type: ignore[assignment]
+            asked.actions = None
+            apply[move[1]](self, move[0], move[2])
+        state.asked = None
+        if len(frames) > asked.depth:  # their actions fired triggers: those run first,
+            frame.index = asked.at  # and the statement runs again after them
             return True
         return False
 
-    # -- checks
-
-
-
-
-
-
-
-
-
-
-    # -- NPCs
-
-
-
-
-
-    # -- battles
-
-
-
-
-
-    # -- what PCs do between statements (called by agents)
+    def _apply_pc_action(self, action: Hashable) -> None:
+        """Apply one legal PC action (``IllegalAction`` for any other); the PCs are asked again."""
+        system = self.program.system
+        if not system.allows_pc_action(self, action):
+            raise IllegalAction(f"not a legal PC action now: {action!r}")
+        move: PcAction = action  # type: ignore[assignment]
+        asked = self.state.asked
+        assert asked is not None  # a pc_action decision
+        asked.actions = None  # the PCs' legal actions change with each one
+        system.pc_actions[move[1]](self, move[0], move[2])
 
     # What a game system's handlers call (GameSystem.statement_handlers): the same methods.
     emit = _emit

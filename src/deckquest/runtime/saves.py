@@ -49,10 +49,11 @@ from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
 from deckquest.files import NotRegularFile, read_bounded, write_atomically
 from deckquest.runtime.events import Event
-from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, CheckSeen, Program, Run, ScenarioAgent
+from deckquest.runtime.agents import PLAN
+from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, PC_ACTION, CheckSeen, Program, Run, ScenarioAgent
 from deckquest.runtime.party import PartyMember
 from deckquest.runtime.script_changes import Changes, compare, outline
-from deckquest.runtime.state import Frame, NpcState, RunState
+from deckquest.runtime.state import Asked, Frame, NpcState, RunState
 from deckquest.systems.trpg import nodes
 from deckquest.systems.trpg.battles import BattleInProgress
 from deckquest.systems.trpg import statements as trpg
@@ -122,7 +123,7 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
         "agent": agent if agent is not None else getattr(run.agent, "name", None),
         "party": party,
         "rng": {"version": version, "internal": list(internal), "gauss": gauss},
-        "agent_memory": {"prepared_visit": run.memory["prepared_visit"]} if "prepared_visit" in run.memory else {},
+        "agent_memory": _memory_data(run.memory),
         "state": {
             "scene": state.scene,
             "scene_visit": state.scene_visit,
@@ -146,9 +147,49 @@ def save_data(run: Run, *, seed: int | None = None, agent: str | None = None,
             "outcome_text": state.outcome_text,
             "game": _game_data(state.game, program),
             "battle": _battle_data(state.battle, program),
+            "asked": _asked_data(state.asked),
             "pcs": {key: _pc_data(pc, program) for key, pc in state.pcs.items()},
         },
     }
+
+
+def _memory_data(memory: dict[str, object]) -> Data:
+    """What agents remember that a save keeps: ``best``'s scene visit and place in its plan."""
+    return {key: list(value) if isinstance(value, tuple) else value
+            for key, value in memory.items() if key in ("prepared_visit", PLAN)}
+
+
+def _asked_data(asked: Asked | None) -> Data | None:
+    """The party's decision the run waits for, as plain data (a pc_action's actions are
+    worked out again when asked: they are not kept)."""
+    if asked is None:
+        return None
+    progress = asked.progress
+    if isinstance(progress, trpg.CheckInProgress):
+        progress = {
+            "mode": progress.mode, "difficulty": progress.difficulty, "pc": progress.pc,
+            "pcs": None if progress.pcs is None else list(progress.pcs),
+            "records": None if progress.records is None else [list(record) for record in progress.records],
+            "support": progress.support,
+            "supporter": progress.supporter,
+            "pending": None if progress.pending is None else {
+                name: _plain(getattr(progress.pending, name)) for name in _CHECK_FIELDS},
+            "battle": None if progress.battle is None else {
+                **progress.battle, "before": [list(pair) for pair in progress.battle["before"]]}}
+    elif isinstance(progress, list):
+        progress = list(progress)
+    return {"kind": asked.kind, "actions": None if asked.kind == PC_ACTION else _lists(asked.actions),
+            "frame": asked.frame, "at": asked.at, "about": dict(asked.about), "progress": progress,
+            "depth": asked.depth}
+
+
+def _lists(value: Any) -> Any:
+    """Tuples as JSON holds them (lists), and back with ``_tuples``."""
+    return [_lists(item) for item in value] if isinstance(value, (tuple, list)) else value
+
+
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(item) for item in value) if isinstance(value, list) else value
 
 
 def _game_data(game: GameState | None, program: Program) -> Data | None:
@@ -382,7 +423,7 @@ def _memory(data: Data) -> dict[str, object]:
     """The agents' memory: ``agent_memory``, or in a save written before it left the run's
     state, ``state.prepared_visit`` (0 there means "not yet": the memory starts empty)."""
     if "agent_memory" in data:
-        return dict(data["agent_memory"])
+        return {key: tuple(value) if isinstance(value, list) else value for key, value in data["agent_memory"].items()}
     visit = data["state"].get("prepared_visit", 0)
     return {"prepared_visit": visit} if visit else {}
 
@@ -445,6 +486,7 @@ def _state(data: Data, program: Program) -> RunState:
         outcome_text=saved["outcome_text"],
         game=game,
         battle=_loaded_battle(saved.get("battle"), program, pcs_by_id, frames, game),
+        asked=_loaded_asked(saved.get("asked"), program, pcs_by_id, frames),
     )
     _checks_made(state, saved["checks_made"], data["script"], str(scenario.path), program)
     return state
@@ -503,6 +545,92 @@ def _loaded_battle(data: Data | None, program: Program, party: dict[str, pcs.PC]
         if isinstance(error, _Invalid):
             raise
         raise _Invalid(f"its battle: {error}") from None
+
+
+#: The statements that ask each kind of decision (a pc_action: any that lets the PCs act first).
+_ASKED_BY: dict[str, tuple[type, ...]] = {
+    "choice": (ast.Choice,), "pick_pc": (nodes.Check, nodes.Recruit, nodes.Battle),
+    "support": (nodes.Check, nodes.Recruit, nodes.Battle), "boost": (nodes.Check, nodes.Recruit, nodes.Battle),
+    "fighter": (nodes.Fight,), PC_ACTION: (ast.Choice, nodes.Check, nodes.Recruit, nodes.Fight, nodes.Battle, nodes.TakeControl),
+}
+
+
+def _loaded_asked(data: Data | None, program: Program, party: dict[str, pcs.PC],
+                  frames: list[Frame]) -> Asked | None:
+    """The decision the run waits for, checked against the script and the party: the statement
+    that asked it can ask it, and every PC, card and creature it names is there."""
+    if data is None:
+        return None
+    try:
+        return _load_asked(data, program, party, frames)
+    except (KeyError, TypeError, ValueError, IndexError) as error:
+        if isinstance(error, _Invalid):
+            raise
+        raise _Invalid(f"its pending decision: {error}") from None
+
+
+def _load_asked(data: Data, program: Program, party: dict[str, pcs.PC], frames: list[Frame]) -> Asked:
+    kind = data["kind"]
+    _require(data["frame"] < len(frames), "the pending decision's statement is past the saved frames")
+    block = program.blocks[frames[data["frame"]].block]
+    _require(data["at"] < len(block) and isinstance(block[data["at"]], _ASKED_BY[kind]),
+             f"the pending {kind} decision is not at a statement of the script that asks it")
+    stmt = block[data["at"]]
+    about = dict(data["about"])
+    actions: tuple[Any, ...] | None = None if kind == PC_ACTION else _tuples(data["actions"])
+    _require(kind == PC_ACTION or isinstance(actions, tuple) and len(actions) > 0,
+             f"the pending {kind} decision has no actions")
+    progress = data["progress"]
+    if kind == "choice":
+        assert isinstance(stmt, ast.Choice)  # _ASKED_BY
+        _require(isinstance(progress, list) and all(i < len(stmt.options) for i in progress)
+                 and actions == tuple(range(len(progress))) and len(about["labels"]) == len(progress),
+                 "the pending choice's options are not the statement's")
+    elif isinstance(progress, dict):
+        progress = _check_progress(progress, party)
+    if "pc" in about:
+        _require(about["pc"] in party, f"the pending decision names no PC of the party: `{about['pc']}`")
+    if actions is None:
+        pass
+    elif kind == "pick_pc":
+        _require(all(pc in party for pc in actions), "the pending decision offers a PC not in the party")
+    elif kind == "support":
+        ready = party[about["pc"]].battlefield
+        _require(actions[0] is None and all(type(i) is int and 0 <= i < len(ready) for i in actions[1:]),
+                 "the pending support offers a creature that is not there")
+    elif kind == "fighter":
+        _require(actions[0] is None and all(
+            type(a) is tuple and len(a) == 2 and a[0] in party and type(a[1]) is int
+            and 0 <= a[1] < len(party[a[0]].battlefield) for a in actions[1:]),
+            "the pending fight offers a creature that is not there")
+    elif kind == "boost":
+        _require(isinstance(progress, trpg.CheckInProgress) and progress.pending is not None
+                 and actions == (False, True), "the pending boost has no check revealed")
+    return Asked(kind, actions, data["frame"], data["at"], about, progress, data["depth"])
+
+
+def _check_progress(data: Data, party: dict[str, pcs.PC]) -> trpg.CheckInProgress:
+    """A check in progress as saved (``trpg.CheckInProgress``), its PCs and cards checked."""
+    _require(data["mode"] in ("one", "group", "each", "prepare"), f"a check in progress of no mode `{data['mode']}`")
+    pcs, records = data["pcs"], data["records"]
+    _require((pcs is None) == (records is None) == (data["mode"] != "group"), "a check in progress of the wrong shape")
+    for pc in [data["pc"], *(pcs or ()), *(record[0] for record in records or ())]:
+        _require(pc is None or pc in party, f"the check in progress names no PC of the party: `{pc}`")
+    pending = None
+    if data["pending"] is not None:
+        pending = PendingCheck(**{name: _plain(data["pending"][name]) for name in _CHECK_FIELDS})
+        _require(pending.pc == data["pc"], "the check revealed is not the checking PC's")
+        for ids in (pending.revealed, pending.reveal_order, pending.known, pending.boost_cards):
+            _require(all(type(i) is int and 0 <= i < len(party[pending.pc].cards) for i in ids),
+                     "the check revealed names a card the PC does not have")
+    battle = data["battle"]
+    if battle is not None:
+        battle = dict(battle, before=[tuple(pair) for pair in battle["before"]])
+        for pc in [*battle["fighters"], *(pair[0] for pair in battle["before"])]:
+            _require(pc in party, f"the battle about to open names no PC of the party: `{pc}`")
+    return trpg.CheckInProgress(data["mode"], data["difficulty"], data["pc"], None if pcs is None else list(pcs),
+                                None if records is None else [tuple(record) for record in records], data["support"],
+                                data["supporter"], pending, battle)
 
 
 def _game(data: Data | None, program: Program) -> GameState | None:

@@ -5,13 +5,15 @@ of the next statement, and what is bound there: the PC in scope and the degree o
 whose block runs). Together with the PCs (``deckquest.engine.pc.PC``), NPCs, flags, counters
 and the game clock it is everything a run needs to continue, so ``RunState.copy()`` is a
 save game and a clone at any decision or chance point, mid-battle too (the battle in progress is
-part of the state): no deepcopy, no Python call stack.
+part of the state): no deepcopy, no Python call stack. A decision of the party that the run
+waits for (``Asked``: a choice's option, who checks, a boost ...) is part of it too, with what
+the statement that asked resumes from.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, ClassVar, Hashable
 
 from deckquest.engine.adventure import NPC_ABSENT as NPC_ABSENT, NPC_DEAD as NPC_DEAD  # the runtime's names too
 from deckquest.engine.adventure import NPC_PRESENT as NPC_PRESENT, NPC_UNCONSCIOUS as NPC_UNCONSCIOUS
@@ -37,6 +39,43 @@ class Frame:
     def copy(self) -> "Frame":
         return Frame(self.block, self.index, self.pc, self.degree,
                      None if self.pending is None else list(self.pending), self.in_trigger)
+
+
+PARTY = "party"  # who answers the adventure's decisions (Asked.actor)
+
+
+@dataclass(slots=True)
+class Asked:
+    """A decision of the party the run waits for (``Run.decision()``, ``Run.apply(action)``),
+    shaped like ``deckquest.engine.game.Decision`` (``actor``, ``kind``, ``actions``).
+
+    ``kind`` is "choice", "pc_action", "pick_pc", "support", "boost" or "fighter"; ``actions``
+    the legal answers in a stable order (a ``pc_action``'s are worked out when read,
+    ``Run.decision()``: listing what every PC may cast costs a mana payment per card, and
+    ``best`` answers some 30 of them a run). ``frame`` (the frame's depth in
+    ``RunState.frames``) and ``at`` (the statement's index in its block) name the statement
+    that asked; ``about`` is what the agent is told (plain data: labels, a PC, a kind, a
+    difficulty); ``progress`` is what that statement resumes from (plain data, or a game
+    system's object with ``copy()``); ``depth``, for a ``pc_action``, how many frames there
+    were when the PCs began to act (more after: their actions fired triggers).
+    """
+
+    kind: str
+    actions: tuple[Hashable, ...] | None
+    frame: int
+    at: int
+    about: dict[str, Any]
+    progress: Any = None
+    depth: int = 0
+    actor: ClassVar[str] = PARTY
+    probabilities: ClassVar[None] = None
+    over: ClassVar[bool] = False
+
+    def copy(self) -> "Asked":
+        progress = self.progress
+        if progress is not None:
+            progress = list(progress) if type(progress) is list else progress.copy()
+        return Asked(self.kind, self.actions, self.frame, self.at, dict(self.about), progress, self.depth)
 
 
 @dataclass(slots=True)
@@ -76,6 +115,7 @@ class RunState:
     # A sub-game in progress (MTG-TRPG's battle: systems.trpg.battles.BattleInProgress), or None:
     # while there is one, each step answers one of its decisions (GameSystem.battle_step).
     battle: Any = None
+    asked: Asked | None = None  # the party's decision the run waits for (Run.decision())
 
     def copy(self) -> "RunState":
         return replace(
@@ -90,6 +130,7 @@ class RunState:
             items={key: list(value) for key, value in self.items.items()},
             game=None if self.game is None else self.game.clone(),
             battle=None if self.battle is None else self.battle.clone(),
+            asked=None if self.asked is None else self.asked.copy(),
         )
 
     @property

@@ -164,8 +164,8 @@ class _Agent(BestAgent):
     def __init__(self, explorer: "Explorer"):
         self.explorer = explorer
 
-    def choose(self, run, stmt, labels):
-        return self.explorer.choose(run, stmt, labels)
+    def choice(self, run, decision):
+        return self.explorer.choose(run, run.asking(), decision.about["labels"])
 
 
 class _Fleeing:
@@ -288,7 +288,7 @@ class Explorer:
                     # a forced check still reveals its cards; only its outcome is decided (Run.forced)
                     run.forced = self._check_decision(run, statement) if isinstance(
                         statement, (nodes.Check, nodes.Recruit)) else NATURAL
-                    run.step()
+                    _whole_statement(run)
                 if statement is not None and run.state.steps != before and run.state.steps <= self.max_steps:
                     self.hits.add(self.map.line_of[id(statement)])  # (None: a whole game's own step)
         except Exception as error:
@@ -421,7 +421,7 @@ class Explorer:
         if deal:
             self._deal_again(run, deal)
         self.battle_outcome = None
-        run.step()
+        _whole_statement(run)
         if fled and run.state.battle is not None:
             run.memory[BATTLE_AGENT] = _Fleeing(run.memory[BATTLE_AGENT])
         while run.state.battle is not None:  # each step answers one of the battle's decisions
@@ -473,6 +473,14 @@ class Explorer:
         self.done.append((key, number, situation,
                           Step(stmt.span.line, run.state.scene, f'chose "{labels[picked]}"')))
         return picked
+
+
+def _whole_statement(run: Run) -> None:
+    """Step the run, and on through the party's decisions the statement asks (its PCs'
+    actions, who checks, support, boost): the statement as one move of the search, its
+    check forced (``Run.forced``) or its battle dealt as the search wants."""
+    while run.step() and run.state.asked is not None:
+        pass
 
 
 def _how(deal: int, fled: bool) -> str:

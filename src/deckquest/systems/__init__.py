@@ -196,6 +196,18 @@ class GameSystem:
         raise DeckquestError(_("a `{name}` game cannot be resumed from a save", name=cls.name))
 
     @classmethod
+    def legal_pc_actions(cls, run: Any) -> list[tuple[str, str, Any]]:
+        """The PC actions (``pc_actions``) legal now, each ``(actor, action, card)``: the
+        actions of the run's "pc_action" decision, before its "done"."""
+        return []
+
+    @classmethod
+    def allows_pc_action(cls, run: Any, action: Any) -> bool:
+        """Whether ``action``, ``(actor, action, card)``, is legal now: what ``Run.apply``
+        checks an agent's answer against, without listing every legal one."""
+        return False
+
+    @classmethod
     def battle_step(cls, run: Any) -> None:
         """Answer the next decision of the sub-game in progress (``run.state.battle``: MTG-TRPG's
         battle) and apply it; a system whose statements start none never gets this call."""

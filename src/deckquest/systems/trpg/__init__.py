@@ -38,6 +38,8 @@ class Trpg(GameSystem):
 
     pc_actions = statements.PC_ACTIONS
     battle_step = staticmethod(statements.battle_step)
+    legal_pc_actions = staticmethod(statements.legal_pc_actions)
+    allows_pc_action = staticmethod(statements.allows_pc_action)
 
     @classmethod
     def statement_handlers(cls):

@@ -5,13 +5,21 @@ PCs (``loses``/``gains`` life, ``draws``, ``give``) and ``the party rests|sleeps
 ``handler(run, stmt, frame)``; and the PC actions agents take between statements
 (``concentrate``, ``rest``, ``play_land``, ``cast``). They change the run through its
 public methods (``deckquest.runtime.interpreter.Run``: ``emit``, ``publish``, ``fire``,
-``push``, ``push_block``, ``advance``, ``act``, ``finish``, ``value``, ``pc_named``) and the
-rules through the engine (``deckquest.engine``); see ``Run``'s module docstring for the order
-in which things happen.
+``push``, ``push_block``, ``advance``, ``act``, ``ask``, ``resumed``, ``finish``, ``value``,
+``pc_named``) and the rules through the engine (``deckquest.engine``); see ``Run``'s module
+docstring for the order in which things happen.
+
+The party's decisions (the PCs' actions before a statement, who checks, a support, a boost,
+which creature fights) are asked as data: a handler records the decision (``run.ask``, or
+``run.act`` for the PCs' actions) and returns; the run calls it again with the answer
+(``run.resumed()``). So the handlers are re-entrant, and what a statement has done so far is
+in the run's state: a check's ``CheckInProgress`` (its PC, support, revealed cards), a
+fight's role, ``Frame.pending`` of ``by each``.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, replace
 from hashlib import blake2b
 
 from deckquest.i18n import _
@@ -22,7 +30,8 @@ from deckquest.engine.adventure import (
     SORCERY_MINUTES, cast_permanent, payment, creature_power, exchange_damage, destroyed, npc_stats, ready_creatures,
     untapped_creatures,
 )
-from deckquest.engine.checks import begin_check, boost, can_boost, check_note, end_check
+from deckquest.engine.adventure import allows, legal_actions
+from deckquest.engine.checks import PendingCheck, begin_check, boost, can_boost, check_note, end_check
 from deckquest.engine.combat import close_fight, decide, fight_over, open_fight, phases
 from deckquest.engine.combat.profile import VIGILANCE, profile
 from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS
@@ -30,6 +39,7 @@ from deckquest.systems.trpg.battles import (
     BATTLE_TURN_MINUTES, BattleInProgress, BattleLog, NoEscape, defeated_enemies, one_horde, summary,
 )
 
+PC_ACTION = "pc_action"  # the run's decision of PC actions (deckquest.runtime.interpreter.PC_ACTION)
 BATTLE_AGENT = "battle_agent"  # Run.memory: the battle player of the battle in progress
 STUCK = "stuck"  # the outcome of a run that cannot go on (deckquest.runtime.interpreter.STUCK)
 _STATUS_EVENTS = {pcs.DYING: "pc_dying", pcs.UNCONSCIOUS: "pc_unconscious", pcs.DEAD: "pc_dies"}
@@ -131,58 +141,139 @@ def _status_changes(run, before: list[tuple[str, str]]) -> None:
         run.fire(event, pc=key)
 
 
+@dataclass(slots=True)
+class CheckInProgress:
+    """A check statement waiting for the party's decision (``RunState.asked.progress``):
+    plain data, so that a run is saved and cloned at any of a check's decisions.
+
+    ``mode`` says what the check belongs to: "one" (``by party`` or a PC), "group" (``all``,
+    ``any``: ``pcs`` still to check, ``records`` of those checked), "each" (``by each``: the
+    frame's ``pending`` holds the PCs after this one) or "prepare" (a battle's T-6.2 check:
+    ``battle`` holds what the battle opens with). ``pc``, ``difficulty``, the ``support`` and
+    ``supporter`` chosen and, once the cards are revealed, the ``pending`` check are the
+    check being made.
+    """
+
+    mode: str
+    difficulty: int
+    pc: str | None = None
+    pcs: list[str] | None = None  # (lists in "group" mode only: two checks a run spared the making)
+    records: list[tuple[str | None, bool, int, bool]] | None = None
+    support: int = 0
+    supporter: str | None = None
+    pending: PendingCheck | None = None
+    battle: dict | None = None
+
+    def copy(self) -> "CheckInProgress":
+        pending = self.pending
+        if pending is not None:
+            pending = replace(pending, revealed=list(pending.revealed), reveal_order=list(pending.reveal_order),
+                              known=list(pending.known), boost_cards=list(pending.boost_cards))
+        battle = self.battle
+        if battle is not None:
+            battle = {key: list(value) if type(value) is list else value for key, value in battle.items()}
+        return replace(self, pcs=None if self.pcs is None else list(self.pcs),
+                       records=None if self.records is None else list(self.records), pending=pending, battle=battle)
+
+
 def _check(run, stmt, frame) -> None:
-    """``check`` and ``recruit`` (T-8.4: a negotiation check; success makes the NPC cooperate)."""
+    """``check`` and ``recruit`` (T-8.4: a negotiation check; success makes the NPC cooperate).
+
+    Re-entrant: the party's decisions (who checks, support, boost) stop the statement, and
+    the run resumes it with the answer (``run.resumed()``) and the ``CheckInProgress``."""
     site = run.program.sites[id(stmt)]
+    reply = run.reply  # (``run.resumed()``, without its call: checks are the hot statements)
+    if reply is not None:
+        run.reply = None
+    if reply is not None and reply[0].kind != PC_ACTION:
+        record = _go_on_checking(run, site, frame, *reply)
+        if record is not None:
+            _checked(run, site, frame, reply[0].progress, record)
+        return
     who = site.who
     if who == "each":
-        _check_each(run, stmt, site, frame)
+        _check_each(run, site, frame, reply)
         return
-    if run.agent_acts and run.act("check", frame):
+    if reply is None and run.agent_acts and run.act("check", frame):
         return
     difficulty = site.difficulty
     if who == "all" or who == "any":
-        records = [_one_check(run, site, p, difficulty) for p in _check_candidates(run, site, difficulty)]
-        if not records:
-            outcome, deciding = False, None
-        elif who == "all":
-            deciding = min(records, key=lambda r: r[2])
-            outcome = all(r[1] for r in records)
-        else:
-            deciding = max(records, key=lambda r: r[2])
-            outcome = any(r[1] for r in records)
-        pc = deciding[0] if deciding else None
-        degree = deciding[2] if deciding else 0
-        if "check_group" in run.wanted:
-            run.publish({"event": "check_group", "clock": run.state.clock, "who": who,
-                           "label": site.label, "success": outcome, "degree": degree, "pc": pc})
-        _after_check(run, site, outcome, pc, degree, [r for r in records if r[3]], frame)
+        _group(run, site, frame, CheckInProgress("group", difficulty, None, _check_candidates(run, site, difficulty), []))
         return
+    progress = CheckInProgress("one", difficulty)
     if who == "pc":
-        pc = frame.pc if site.pc == "pc" else site.pc  # `by pc`: the PC in scope
+        progress.pc = frame.pc if site.pc == "pc" else site.pc  # `by pc`: the PC in scope
     else:
         candidates = _check_candidates(run, site, difficulty)
-        pc = run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates) if candidates else None
-    record = _one_check(run, site, pc, difficulty)
-    _after_check(run, site, record[1], pc, record[2], (record,) if record[3] else (), frame)
+        if candidates:
+            pc = run.ask("pick_pc", tuple(candidates), frame, about={"kind": site.kind, "difficulty": difficulty},
+                         progress=progress)
+            if pc is run.WAIT:
+                return
+            progress.pc = pc
+    record = _one_check(run, site, frame, progress)
+    if record is not None:  # (``_checked`` of the mode "one")
+        _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
 
 
-def _check_each(run, stmt, site, frame) -> None:
+def _checked(run, site, frame, progress: CheckInProgress, record) -> None:
+    """A PC's check is made: what follows it in the statement the check belongs to."""
+    if progress.mode == "group":
+        progress.records.append(record)
+        _group(run, site, frame, progress)
+    elif progress.mode == "each":
+        _each_checked(run, site, frame, record)
+    else:
+        _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
+
+
+def _group(run, site, frame, progress: CheckInProgress) -> None:
+    """``all`` succeeds if every PC succeeds (``pc`` and ``degree`` are the worst check's),
+    ``any`` if one does (the best check's); the PCs check one after the other."""
+    while progress.pcs:
+        progress.pc = progress.pcs.pop(0)
+        record = _one_check(run, site, frame, progress)
+        if record is None:
+            return  # waits for the party's decision
+        progress.records.append(record)
+    records = progress.records
+    who = site.who
+    if not records:
+        outcome, deciding = False, None
+    elif who == "all":
+        deciding = min(records, key=lambda r: r[2])
+        outcome = all(r[1] for r in records)
+    else:
+        deciding = max(records, key=lambda r: r[2])
+        outcome = any(r[1] for r in records)
+    pc = deciding[0] if deciding else None
+    degree = deciding[2] if deciding else 0
+    if "check_group" in run.wanted:
+        run.publish({"event": "check_group", "clock": run.state.clock, "who": who,
+                     "label": site.label, "success": outcome, "degree": degree, "pc": pc})
+    _after_check(run, site, outcome, pc, degree, [r for r in records if r[3]], frame)
+
+
+def _check_each(run, site, frame, reply) -> None:
     """``by each``: one PC per visit of this statement, its block right after its check."""
     if frame.pending is None:
-        if run.agent_acts and run.act("check", frame):
+        if reply is None and run.agent_acts and run.act("check", frame):
             return
         frame.pending = [p for p, pc in run.state.pcs.items() if pc.status != pcs.DEAD]
     if not frame.pending:
         frame.pending = None
         return
-    pc = frame.pending.pop(0)
+    record = _one_check(run, site, frame, CheckInProgress("each", site.difficulty, frame.pending.pop(0)))
+    if record is not None:
+        _each_checked(run, site, frame, record)
+
+
+def _each_checked(run, site, frame, record) -> None:
     if frame.pending:
         frame.index -= 1  # come back to this statement for the next PC
     else:
         frame.pending = None
-    record = _one_check(run, site, pc, site.difficulty)
-    _after_check(run, site, record[1], pc, record[2], (record,) if record[3] else (), frame)
+    _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
 
 
 def _check_candidates(run, site, difficulty: int, among=None) -> list[str]:
@@ -235,27 +326,76 @@ def _after_check(run, site, outcome: bool, pc: str | None, degree: int,
             run.fire("critical_revealed", pc=record[0], degree=record[2])
 
 
-def _one_check(run, site, pc_id: str | None,
-               difficulty: int) -> tuple[str | None, bool, int, bool]:
-    """One PC's check, step by step: support, reveal, boost, finish (T-3.3, T-4, T-5).
+def _one_check(run, site, frame, progress: CheckInProgress) -> tuple[str | None, bool, int, bool] | None:
+    """One PC's check (``progress.pc``), step by step: support, reveal, boost, finish (T-3.3,
+    T-4, T-5). The party may support it with a ready creature ("support"): then it waits.
 
-    Returns (pc, success, degree, a critical card was revealed); the event carries the rest.
+    Returns (pc, success, degree, a critical card was revealed), or None while it waits;
+    the event carries the rest.
     """
     state = run.state
     kind = site.kind
+    pc_id = progress.pc
+    difficulty = progress.difficulty
     pc = state.pcs.get(pc_id) if pc_id is not None else None
-    key = site.key
     action = check_action(run, site)
     if pc is None or pc.status not in pcs.ABLE or not state.checks_made.allows(pc_id, action, kind, difficulty):
         return _refused_check(run, site, pc_id, pc, kind, difficulty)
     state.checks_made.record(pc_id, action, kind, difficulty)
     if pc.concentration_counter:
         rest(run, pc_id)  # T-2.5: no checks with a concentration counter
-    support, supporter = _support(run, pc, kind, difficulty) if pc.battlefield else (0, None)
+    progress.support, progress.supporter = 0, None
+    if pc.battlefield:  # T-3.3, T-4.13: the party may tap one of the PC's ready creatures
+        ready = ready_creatures(pc)
+        if ready:
+            index = run.ask("support", (None, *ready), frame, about={"pc": pc_id, "kind": kind, "difficulty": difficulty},
+                            progress=progress)
+            return None if index is run.WAIT else _supported(run, site, frame, progress, index)
+    return _reveal(run, site, frame, progress)
+
+
+def _supported(run, site, frame, progress: CheckInProgress, index: int | None):
+    """The creature the party tapped to support the check (a battlefield index), or None."""
+    if index is not None:
+        pc = run.state.pcs[progress.pc]
+        permanent = pc.battlefield[index]
+        permanent.tapped = True
+        progress.support, progress.supporter = creature_power(pc, permanent), pc.cards[permanent.card].name
+    return _reveal(run, site, frame, progress)
+
+
+def _go_on_checking(run, site, frame, asked, action) -> tuple[str | None, bool, int, bool] | None:
+    """Resume a check with the party's answer to ``asked``: who checks, the support, the boost."""
+    progress = asked.progress
+    if asked.kind == "pick_pc":
+        progress.pc = action
+        return _one_check(run, site, frame, progress)
+    if asked.kind == "support":
+        return _supported(run, site, frame, progress, action)
+    pending, progress.pending = progress.pending, None
+    return _end_check(run, site, progress, pending, action)
+
+
+def _reveal(run, site, frame, progress: CheckInProgress) -> tuple[str | None, bool, int, bool] | None:
+    """T-4.2, T-4.3: the cards are revealed; the party may boost the check if T-4.6 allows
+    ("boost"): then it waits, with the check as revealed in the state."""
+    pc = run.state.pcs[progress.pc]
+    pending = begin_check(pc, site.kind, progress.difficulty, run.rng, run.program.rules, progress.support)
+    if can_boost(pc, pending):
+        progress.pending = pending
+        boosted = run.ask("boost", (False, True), frame, about={"pc": pc.id}, progress=progress)
+        if boosted is run.WAIT:
+            return None
+        progress.pending = None
+        return _end_check(run, site, progress, pending, boosted)
+    return _end_check(run, site, progress, pending, False)
+
+
+def _end_check(run, site, progress: CheckInProgress, pending, boosted: bool) -> tuple[str | None, bool, int, bool]:
+    pc_id = progress.pc
+    pc = run.state.pcs[pc_id]
     rng = run.rng
     rules = run.program.rules
-    pending = begin_check(pc, kind, difficulty, rng, rules, support)
-    boosted = can_boost(pc, pending) and run.agent.boost(run, pc, pending)
     if boosted:
         boost(pc, pending, rng)
     end_check(pc, pending, rng)
@@ -265,9 +405,9 @@ def _one_check(run, site, pc_id: str | None,
     if run.forced is not None:
         success, degree = _outcome(run, pc_id, success, degree)
     if "check" in run.wanted:
-        run.publish(_check_event(run, pc, pending, site.label, success, degree, boosted, supporter))
+        run.publish(_check_event(run, pc, pending, site.label, success, degree, boosted, progress.supporter))
     if run.on_check is not None:
-        run.on_check((key, pc_id, success, bool(pending.reveal_order)))
+        run.on_check((site.key, pc_id, success, bool(pending.reveal_order)))
     return pc_id, success, degree, critical
 
 
@@ -318,19 +458,6 @@ def _outcome(run, pc_id: str | None, success: bool, degree: int) -> tuple[bool, 
     return forced, (max(degree, 0) if forced else min(degree, -1))
 
 
-def _support(run, pc: pcs.PC, kind: str, difficulty: int) -> tuple[int, str | None]:
-    """T-3.3, T-4.13: the agent may tap one of the PC's ready creatures to add its power."""
-    ready = ready_creatures(pc)
-    if not ready:
-        return 0, None
-    choice = run.agent.support(run, pc, kind, difficulty, ready)
-    if choice is None:
-        return 0, None
-    permanent = pc.battlefield[choice]
-    permanent.tapped = True
-    return creature_power(pc, permanent), pc.cards[permanent.card].name
-
-
 def _encounter(run, stmt: nodes.Encounter, frame) -> None:
     npc = run.state.npcs[stmt.npc]
     if npc.status == NPC_ABSENT:
@@ -349,8 +476,8 @@ def _take_control(run, stmt: nodes.TakeControl, frame) -> None:
     """
     decl = run.scenario.npcs[stmt.npc]
     npc = run.state.npcs[stmt.npc]
-    if run.agent_acts and run.act("take control", frame):
-        return
+    if run.resumed() is None and run.agent_acts and run.act("take control", frame):
+        return  # (resumed: the PCs acted)
     who = stmt.by.pc if stmt.by is not None and stmt.by.kind == "pc" else None
     if who == "pc":
         who = frame.pc
@@ -397,24 +524,38 @@ def _fight(run, stmt: nodes.Fight, frame) -> None:
     """
     decl = run.scenario.npcs[stmt.npc]
     npc = run.state.npcs[stmt.npc]
-    if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
-        run.emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
-                   holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
-                   creature_died=False, blocked=False,
-                   note=_("{name} is already {status}", name=decl.name, status=pcs.status_word(npc.status)))
-        return
-    npc.status = NPC_PRESENT
-    if run.agent_acts and run.act("fight", frame):
-        return
-    power, toughness, keywords = npc_stats(decl)
+    reply = run.resumed()
+    if reply is None:
+        if npc.status in (NPC_UNCONSCIOUS, NPC_DEAD):
+            run.emit("fight", npc=stmt.npc, name=decl.name, pc=None, creature=None,
+                     holding_back=stmt.holding_back, dealt=0, taken=0, npc_defeated=False,
+                     creature_died=False, blocked=False,
+                     note=_("{name} is already {status}", name=decl.name, status=pcs.status_word(npc.status)))
+            return
+        npc.status = NPC_PRESENT
+        if run.agent_acts and run.act("fight", frame):
+            return
+        role, pick = None, None
+    else:  # the PCs acted ("done"), or the party named its attacker or blocker
+        role = reply[0].progress
+        pick = reply[1] if role is not None else None
     able = [(key, pc) for key, pc in run.state.pcs.items() if pc.can_act]
-    attackers = [(key, index) for key, pc in able if pc.concentration_counter for index in ready_creatures(pc)]
-    pick = run.agent.fighter(run, stmt, attackers) if attackers else None
-    blocked = False
-    if pick is None and decl.kind == "creature":
+    if role is None:
+        role = "attack"
+        attackers = [(key, index) for key, pc in able if pc.concentration_counter for index in ready_creatures(pc)]
+        if attackers:
+            pick = run.ask("fighter", (None, *attackers), frame, about={"npc": stmt.npc, "role": role}, progress=role)
+            if pick is run.WAIT:
+                return
+    if pick is None and role == "attack" and decl.kind == "creature":
         blockers = [(key, index) for key, pc in able for index in untapped_creatures(pc)]
-        pick = run.agent.fighter(run, stmt, blockers) if blockers else None
-        blocked = pick is not None
+        if blockers:
+            role = "block"
+            pick = run.ask("fighter", (None, *blockers), frame, about={"npc": stmt.npc, "role": role}, progress=role)
+            if pick is run.WAIT:
+                return
+    blocked = role == "block" and pick is not None
+    power, toughness, keywords = npc_stats(decl)
     if pick is None:
         _fight_bare(run, stmt, decl, power, frame)
         return
@@ -467,7 +608,15 @@ def _battle(run, stmt: nodes.Battle, frame) -> None:
     """Open the battle; it stays in the run's state (``RunState.battle``) and each later step
     answers one of the survivors' decisions (``battle_step``) until it is over. Its triggers
     run after it, then the outcome's block."""
-    if run.agent_acts and run.act("battle", frame):
+    reply = run.resumed()
+    if reply is not None and reply[0].kind != PC_ACTION:  # the preparation check's decisions
+        asked = reply[0]
+        site = run.program.sites[id(stmt)]
+        record = _go_on_checking(run, site, frame, *reply)
+        if record is not None:
+            _open_battle(run, stmt, frame, asked.progress.battle, _preparation_turns(record))
+        return
+    if reply is None and run.agent_acts and run.act("battle", frame):
         return
     state = run.state
     depth = len(state.frames)  # the outcome's block goes here, under the battle's triggers
@@ -485,8 +634,20 @@ def _battle(run, stmt: nodes.Battle, frame) -> None:
     if not fighters:  # T-6.12: with every PC out of the fight, the survivors have lost at once
         _after_battle(run, stmt, frame, depth, None, enemies, before, [])
         return
-    turns = _preparation(run, stmt, frame, fighters)
-    progress = BattleInProgress(None, depth, enemies, before, [], state.clock, state.clock)  # type: ignore[arg-type]
+    opening = {"depth": depth, "enemies": enemies, "allies": allies, "before": before,
+               "fighters": [pc.id for pc in fighters]}
+    turns = _preparation(run, stmt, frame, fighters, opening)
+    if turns is not None:
+        _open_battle(run, stmt, frame, opening, turns)
+
+
+def _open_battle(run, stmt: nodes.Battle, frame, opening: dict, turns: int) -> None:
+    """Deal the battle after its preparation (``turns`` preparation turns, T-6.2)."""
+    state = run.state
+    enemies, allies = opening["enemies"], opening["allies"]
+    fighters = [state.pcs[pc_id] for pc_id in opening["fighters"]]
+    progress = BattleInProgress(None, opening["depth"], enemies, opening["before"], [], state.clock,  # type: ignore[arg-type]
+                                state.clock)
     log = _log(run, progress)
     if log is not None:
         log.append({"event": "battle_preparation", "turns": turns})
@@ -588,26 +749,37 @@ def _keep_clock(progress: BattleInProgress, log: BattleLog | None) -> None:
         progress.clock = log.clock
 
 
-def _preparation(run, stmt: nodes.Battle, frame, fighters: list[pcs.PC]) -> int:
+def _preparation(run, stmt: nodes.Battle, frame, fighters: list[pcs.PC], opening: dict) -> int | None:
     """T-6.2: the representative's red (2014: reflex) check, difficulty = the permanents
     the party controls; a success gives its degree in preparation turns, at most 5.
 
-    ``prepare by party`` lets the agent pick the representative among the PCs in the
-    fight, ``prepare by alice`` names one. Without ``prepare by`` there is no check and no
-    preparation turn: the horde moves first (T-6.11's first turns are T-6.2's in this game).
-    The check is part of the battle: it fires no check triggers.
+    ``prepare by party`` lets the party pick the representative among the PCs in the
+    fight ("pick_pc"), ``prepare by alice`` names one. Without ``prepare by`` there is no
+    check and no preparation turn: the horde moves first (T-6.11's first turns are T-6.2's
+    in this game). The check is part of the battle: it fires no check triggers. None while
+    the check waits for the party's decision (``opening``: what the battle opens with then).
     """
     if stmt.prepare is None:
         return 0
     site = run.program.sites[id(stmt)]
     difficulty = sum(len(pc.battlefield) for pc in fighters)
+    progress = CheckInProgress("prepare", difficulty, battle=opening)
     if site.who == "pc":
-        representative = frame.pc if site.pc == "pc" else site.pc
+        progress.pc = frame.pc if site.pc == "pc" else site.pc
     else:
         candidates = _check_candidates(run, site, difficulty, [pc.id for pc in fighters])
-        representative = (run.agent.pick_pc(run, stmt, site.kind, difficulty, candidates)
-                          if candidates else None)
-    _pc, success, degree, _critical = _one_check(run, site, representative, difficulty)
+        if candidates:
+            pc = run.ask("pick_pc", tuple(candidates), frame, about={"kind": site.kind, "difficulty": difficulty},
+                         progress=progress)
+            if pc is run.WAIT:
+                return None
+            progress.pc = pc
+    record = _one_check(run, site, frame, progress)
+    return None if record is None else _preparation_turns(record)
+
+
+def _preparation_turns(record: tuple[str | None, bool, int, bool]) -> int:
+    _pc, success, degree, _critical = record
     return min(MAX_PREPARATION_TURNS, degree) if success else 0
 
 
@@ -670,3 +842,20 @@ def _action(run, pc_id: str, action: str, card: str | None, minutes: int) -> Non
 # What agents may do between statements (deckquest.engine.adventure.legal_actions): each
 # ``action(run, pc id, card id)``, applied by the run (GameSystem.pc_actions).
 PC_ACTIONS = {"concentrate": concentrate, "rest": rest, "play_land": play_land, "cast": cast}
+
+
+def legal_pc_actions(run) -> list[tuple[str, str, int | None]]:
+    """Every PC's legal actions now, (pc id, action, card id), party order: a "pc_action"
+    decision's actions before its "done" (GameSystem.legal_pc_actions)."""
+    return [(pc_id, action, card_id) for pc_id, pc in run.state.pcs.items()
+            for action, card_id, _text in legal_actions(pc)]
+
+
+def allows_pc_action(run, action) -> bool:
+    """Whether ``action``, (pc id, action, card id), is legal now (GameSystem.allows_pc_action)."""
+    try:
+        pc_id, name, card_id = action
+        pc = run.state.pcs[pc_id]
+    except (TypeError, ValueError, KeyError):
+        return False
+    return type(action) is tuple and name in PC_ACTIONS and allows(pc, name, card_id)
