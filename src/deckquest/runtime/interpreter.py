@@ -56,7 +56,6 @@ from deckquest.i18n import _
 from deckquest.dsl import ast
 from deckquest.systems.trpg import nodes
 from deckquest.engine import pc as pcs
-from deckquest.engine.checks import PendingCheck
 from deckquest.engine.combat.battle import BattleAgent, Enemy
 from deckquest.engine.combat.turns import REFLEX_KIND
 from deckquest.engine.game import CHANCE, OVER, Agent, Decision, draw_chance
