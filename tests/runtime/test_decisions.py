@@ -13,6 +13,7 @@ from deckquest.runtime.agents import FirstAgent, make_agent
 from deckquest.runtime.interpreter import DONE, IllegalAction, Program, Run
 from deckquest.runtime.saves import load_run, save_data, save_run
 from deckquest.dsl.resolver import compile_file
+from deckquest.engine.game import OVER
 from runtime_helpers import SCENARIOS, of_kind, start
 
 SHRINE = SCENARIOS / "drowned_shrine" / "drowned_shrine.quest"
@@ -166,3 +167,21 @@ def test_a_run_saved_at_any_decision_resumes_there_and_goes_on_identically(tmp_p
         run.apply(run.agent.choose(run, decision))
     assert run.events == expected
     assert kinds >= {"choice"} and (agent != "best" or "pc_action" in kinds)
+
+
+@pytest.mark.parametrize("path", [SHRINE, CELLAR, SCENARIOS / "goblin_cave" / "goblin_cave.quest"],
+                         ids=["shrine", "cellar", "cave"])
+def test_best_answers_only_legal_pc_actions_so_the_batch_loop_needs_no_check(path):
+    """T-2.3 to T-2.6: ``best`` is ``legal_by_construction``, so ``run()``'s loop applies its PC
+    actions unchecked; stepped, each answer goes through ``Run.apply``, which refuses an illegal
+    one. Both ways give the same events, run for run: every answer was legal."""
+    program = Program(compile_file(path))
+    for seed in range(12):
+        batch = Run(program, make_agent("best"), random.Random(seed), seed=seed)
+        batch.run()
+        stepped = Run(program, make_agent("best"), random.Random(seed), seed=seed)
+        answered = 0
+        while (decision := stepped.next_decision()).actor != OVER:
+            stepped.apply(stepped.agent.choose(stepped, decision))
+            answered += 1
+        assert answered and stepped.events == batch.events, seed

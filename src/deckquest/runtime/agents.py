@@ -43,7 +43,7 @@ from deckquest.engine.checks import PendingCheck, boost_when_failing, standing
 from deckquest.engine.combat.battle import BattleAgent
 from deckquest.engine import adventure
 from deckquest.engine.adventure import creature_power, destroyed, exchange_damage, mana_sources, npc_stats
-from deckquest.engine.combat.mana import pay
+from deckquest.engine.combat.mana import paid
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.game import SeatIO
 from deckquest.errors import DeckquestError, UsageError
@@ -186,6 +186,11 @@ class BestAgent(Answers):
     """
 
     name = "best"
+    # Its PC actions are picked among what the rules allow (engine.adventure.allows: a land
+    # when none was played, a creature its untapped sources pay for, concentrate without a
+    # counter), so the batch loop applies them unchecked; ``step()`` and ``Run.apply`` check
+    # each (tests/runtime/test_decisions.py plays it both ways).
+    legal_by_construction = True
 
     def choose(self, run: Run, decision: Asked) -> Hashable:
         """``Answers.choose``; a pc_action (some 20 a run) is answered here, without the
@@ -345,9 +350,12 @@ def _plan(run: Run, memory: dict[str, object], plan: Plan) -> Iterator[PcAction]
 
 
 def _land_to_play(pc: pcs.PC) -> int | None:
-    lands = [card_id for card_id in pc.hand if pc.cards[card_id].is_land]
-    if not lands or pc.land_played:
+    """A land that makes a colour the creatures in hand need, else the first land in hand."""
+    if pc.land_played:
         return None
+    lands = [card_id for card_id in pc.hand if pc.cards[card_id].is_land]
+    if len(lands) < 2:  # none, or the one there is
+        return lands[0] if lands else None
     needed = {color for card_id in pc.hand if pc.cards[card_id].is_creature
               for color in pc.cards[card_id].colors}
     for card_id in lands:
@@ -357,13 +365,18 @@ def _land_to_play(pc: pcs.PC) -> int | None:
 
 
 def _best_castable_creature(pc: pcs.PC) -> int | None:
-    sources = mana_sources(pc)  # the same for every creature in hand
-    castable = [card_id for card_id in pc.hand
-                if pc.cards[card_id].is_creature and pay(sources, profile(pc.cards[card_id]).cost) is not None]
-    if not castable:
-        return None
-    return max(castable, key=lambda card_id: (profile(pc.cards[card_id]).power,
-                                              pc.cards[card_id].mana_value))
+    """The creature in hand with the most power (then the highest mana value; of equals the
+    first) that the untapped sources can pay for."""
+    made = tuple([units for _index, units in mana_sources(pc)])  # the same for every creature in hand
+    best, best_key = None, (0, 0.0)
+    for card_id in pc.hand:
+        card = pc.cards[card_id]
+        if card.is_creature:
+            card_profile = profile(card)
+            key = (card_profile.power, card.mana_value)
+            if (best is None or key > best_key) and paid(made, card_profile.cost) is not None:
+                best, best_key = card_id, key
+    return best
 
 
 def legal_actions(run: Run, pc_id: str) -> list[tuple[str, int | None, str]]:

@@ -336,6 +336,9 @@ class Run:
         self.scenario = program.scenario
         self.agent = agent
         self.agent_acts: bool = getattr(agent, "acts", True)
+        # Whether ``run()``'s loop checks the agent's PC actions: not those of an agent whose
+        # answers are legal by construction (``best``; ``step()`` and ``apply`` check every answer).
+        self.agent_checked: bool = not getattr(agent, "legal_by_construction", False)
         # The answer a statement resumes with (``apply``), between the run's handing it over
         # and the handler's taking it (``resumed()``): never there between two steps.
         self.reply: tuple[Asked, Hashable] | None = None
@@ -957,8 +960,9 @@ class Run:
         choose = self.agent.choose
         system = self.program.system
         allows, apply = system.allows_pc_action, system.pc_actions
+        checked = self.agent_checked
         while (action := choose(self, asked)) != DONE:  # answered and applied at once (``ask``)
-            if not allows(self, action):  # (as ``_apply_pc_action``, without its call)
+            if checked and not allows(self, action):  # (as ``_apply_pc_action``, without its call)
                 raise IllegalAction(f"not a legal PC action now: {action!r}")
             move: PcAction = action  # type: ignore[assignment]
             asked.actions = None

@@ -796,19 +796,22 @@ def concentrate(run, pc_id: str, card_id: int | None = None) -> None:
     """T-2.4: one minute; untap, end summoning sickness, upkeep triggers, draw to 7,
     concentration counter (``engine.combat.phases``)."""
     pc = run.state.pcs[pc_id]
-    before = _statuses(run, [pc_id])
+    status = pc.status
     phases.concentrate(pc, run.rng, _phase_events(run))
     _action(run, pc_id, "concentrate", None, CONCENTRATE_MINUTES)
-    _status_changes(run, before)
+    if pc.status != status:  # (``_status_changes`` of one PC, called only when there is one)
+        _status_changes(run, [(pc_id, status)])
 
 
 def rest(run, pc_id: str, card_id: int | None = None) -> None:
     """T-2.6: one minute; end-step triggers, then damage leaves creatures and the
     concentration counter goes (``engine.combat.phases``)."""
-    before = _statuses(run, [pc_id])
-    phases.rest(run.state.pcs[pc_id], run.rng, _phase_events(run))
+    pc = run.state.pcs[pc_id]
+    status = pc.status
+    phases.rest(pc, run.rng, _phase_events(run))
     _action(run, pc_id, "rest", None, REST_MINUTES)
-    _status_changes(run, before)
+    if pc.status != status:
+        _status_changes(run, [(pc_id, status)])
 
 
 def _phase_events(run) -> BattleLog | None:
@@ -835,7 +838,8 @@ def cast(run, pc_id: str, card_id: int) -> None:
 
 
 def _action(run, pc_id: str, action: str, card: str | None, minutes: int) -> None:
-    run.emit("action", pc=pc_id, action=action, card=card, minutes=minutes)
+    if "action" in run.wanted:
+        run.emit("action", pc=pc_id, action=action, card=card, minutes=minutes)
     run.advance(minutes)
 
 
