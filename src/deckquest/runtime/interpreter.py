@@ -44,7 +44,6 @@ What happens where, in the rules' words:
 from __future__ import annotations
 
 import dataclasses
-import operator
 import random
 from dataclasses import dataclass
 from fractions import Fraction
@@ -62,9 +61,10 @@ from deckquest.engine.game import CHANCE, OVER, Agent, Decision, draw_chance
 from deckquest.engine.game import StopRun as StopRun  # the runtime's name too
 from deckquest.errors import DeckquestError, Span
 from deckquest.dsl.scenario import Scenario
+from deckquest.runtime import compiled
 from deckquest.runtime.events import Event
 from deckquest.runtime.party import PartyMember, party_from_scenario
-from deckquest.runtime.state import NPC_DEAD, NPC_UNCONSCIOUS, Asked, Frame, NpcState, RunState
+from deckquest.runtime.state import Asked, Frame, NpcState, RunState
 from deckquest.systems.trpg.battles import enemy
 from deckquest.systems import system_of
 
@@ -93,6 +93,8 @@ PcAction = tuple[str, str, int | None]
 CheckSeen = tuple[tuple[str, int, int], str | None, bool, bool]
 #: What a run's value of an expression is: a number (a flag is a bool), or a PC's name.
 Value = int | str
+#: A compiled condition (``compiled.condition``): its value for (run, PC in scope, degree in scope).
+Cond = Callable[["Run", str | None, int | None], Value]
 
 
 class ScenarioAgent(Protocol):
@@ -147,8 +149,8 @@ class Program:
         self.scenario = scenario
         self.system = system_of(scenario)
         self.whole_game = self.system.whole_game()
-        self.handlers: dict[type, Callable[..., None]] = dict(_HANDLERS)
-        self.handlers.update(self.system.statement_handlers())
+        # a game system's statements' handlers (the core's statements are made in ``compiled``)
+        self.handlers: dict[type, Callable[..., None]] = dict(self.system.statement_handlers())
         self.rules = str(scenario.rules)
         self.blocks: list[list[ast.Statement]] = []
         self.block_ids: dict[int, int] = {}  # id(statement list) -> its number
@@ -160,6 +162,8 @@ class Program:
             for trigger in scene.triggers:
                 self._add_trigger(trigger, scene.id)
             self.scene_blocks[scene.id] = self._number(scene.body)
+        self.trigger_conditions: list[Cond | None] = [None if trigger.condition is None else compiled.condition(trigger.condition)
+                                   for trigger, _, _ in self.triggers]
         self.by_event: dict[str, list[int]] = {}
         for index, (trigger, _, _) in enumerate(self.triggers):
             self.by_event.setdefault(trigger.event.kind, []).append(index)
@@ -169,7 +173,7 @@ class Program:
                                  Span(str(scenario.path)), hint="run it with `--party FILE`")
         if party is not None:
             _check_party_covers_script(scenario, party)
-        self.scene_triggers: dict[str | None, dict[str, tuple[tuple[ast.Trigger, int], ...]]] = {
+        self.scene_triggers: dict[str | None, dict[str, tuple[tuple[ast.Trigger, int, Cond | None], ...]]] = {
             scene: self._triggers_by_kind(scene) for scene in scenario.scenes}
         self.scene_triggers[None] = self._triggers_by_kind(None)  # a whole game's, outside scenes
         # `after N minutes` triggers by trigger number: those of each scene (reset as it
@@ -188,6 +192,8 @@ class Program:
         # for agents that weigh exact odds (engine/odds.py): (pc, kind, difficulty, can boost) -> chance
         self.odds_cache: dict[tuple[str, str, int, bool], Fraction] = {}
         self._enemies: dict[str, Enemy] = {}
+        # each statement as a closure, parallel to ``blocks`` (``compiled``): what runs call
+        self.ops = compiled.ops(self)
 
     def enemy(self, npc_id: str) -> Enemy:
         """The battle engine's enemy for an NPC, its cards read once per program."""
@@ -195,14 +201,14 @@ class Program:
             self._enemies[npc_id] = enemy(self.scenario.npcs[npc_id])
         return self._enemies[npc_id]
 
-    def _triggers_by_kind(self, scene: str | None) -> dict[str, tuple[tuple[ast.Trigger, int], ...]]:
-        """The (trigger, block) pairs that can fire in ``scene``, by event kind: the
-        scenario's, then the scene's, in declaration order. Worked out once per scene:
-        runs fire triggers (checks, scene changes) many times a run."""
-        found: dict[str, list[tuple[ast.Trigger, int]]] = {}
-        for trigger, where, block in self.triggers:
+    def _triggers_by_kind(self, scene: str | None) -> dict[str, tuple[tuple[ast.Trigger, int, Cond | None], ...]]:
+        """The (trigger, block, compiled condition) triples that can fire in ``scene``, by
+        event kind: the scenario's, then the scene's, in declaration order. Worked out once
+        per scene: runs fire triggers (checks, scene changes) many times a run."""
+        found: dict[str, list[tuple[ast.Trigger, int, Cond | None]]] = {}
+        for (trigger, where, block), test in zip(self.triggers, self.trigger_conditions):
             if where is None or where == scene:
-                found.setdefault(trigger.event.kind, []).append((trigger, block))
+                found.setdefault(trigger.event.kind, []).append((trigger, block, test))
         return {kind: tuple(pairs) for kind, pairs in found.items()}
 
     def _site(self, stmt: nodes.Check | nodes.Recruit | nodes.Battle) -> "CheckSite":
@@ -446,7 +452,7 @@ class Run:
                 self._finish(STUCK, _("the scene `{scene}` ran out of statements", scene=state.scene))
             return
         frame = frames[-1]
-        block = self.program.blocks[frame.block]
+        block = self.program.ops[frame.block]
         if frame.index >= len(block):
             frames.pop()
             return
@@ -457,11 +463,11 @@ class Run:
         if state.steps > self.max_steps:
             self._finish(STUCK, _("more than {steps} steps: a loop with no way out?", steps=self.max_steps))
             return
-        stmt = block[frame.index]
-        frame.index += 1
+        index = frame.index
+        frame.index = index + 1
         if self.on_statement is not None:
-            self.on_statement(stmt)
-        self.program.handlers[type(stmt)](self, stmt, frame)
+            self.on_statement(self.program.blocks[frame.block][index])
+        block[index](self, frame)
 
     # -- the party's decisions (the adventure's engine shape: decision(), apply(action))
 
@@ -510,10 +516,9 @@ class Run:
                 raise IllegalAction(f"not one of the {asked.kind} decision's actions: {action!r}")
             state.asked = None
             frame = state.frames[asked.frame]
-        stmt = self.program.blocks[frame.block][asked.at]
         self.reply = (asked, action)
         try:
-            self.program.handlers[type(stmt)](self, stmt, frame)
+            self.program.ops[frame.block][asked.at](self, frame)
         finally:
             self.reply = None
 
@@ -619,7 +624,7 @@ class Run:
         state = self.state
         step = self._step
         blocks = self.program.blocks
-        handlers = self.program.handlers
+        ops = self.program.ops
         on_statement = self.on_statement
         max_steps = self.max_steps
         self.inline = True  # decisions are answered as they are asked (``ask``)
@@ -630,18 +635,17 @@ class Run:
                 frames = state.frames
                 if frames and state.battle is None:  # (a battle's decisions: through _step)
                     frame = frames[-1]
-                    block = blocks[frame.block]
+                    block = ops[frame.block]
                     index = frame.index
                     if index >= len(block):  # a finished block: back to the one around it
                         frames.pop()
                         continue
                     if state.steps < max_steps and (frame.in_trigger or not state.party_dead):
                         state.steps += 1
-                        stmt = block[index]
                         frame.index = index + 1
                         if on_statement is not None:
-                            on_statement(stmt)
-                        handlers[type(stmt)](self, stmt, frame)
+                            on_statement(blocks[frame.block][index])
+                        block[index](self, frame)
                         continue
                 step(state)
         except StopRun as stop:
@@ -720,13 +724,14 @@ class Run:
         if "scene_starts" in self.program.scene_triggers[scene_id]:
             self._fire("scene_starts")
 
-    def _goto(self, stmt: ast.Goto, frame: Frame) -> None:
+    def goto(self, scene: str) -> None:
+        """``-> scene``: the scene ends (its triggers first), then ``scene`` starts."""
         state = self.state
         state.frames.clear()
         if state.leaving_to is not None:
-            state.leaving_to = stmt.scene  # a `->` in a scene-end trigger changes the destination
+            state.leaving_to = scene  # a `->` in a scene-end trigger changes the destination
             return
-        state.leaving_to = stmt.scene
+        state.leaving_to = scene
         if "scene_ends" in self.program.scene_triggers[state.scene]:
             self._fire("scene_ends")
 
@@ -745,10 +750,6 @@ class Run:
         assert target is not None  # a `->` set where the run goes
         self._enter(target)
 
-    def _end(self, stmt: ast.End, frame: Frame) -> None:
-        text = self.render(stmt.text, frame) if stmt.text is not None else ""
-        self._finish(stmt.outcome, text)
-
     # -- triggers
 
     def _fire(self, kind: str, pc: str | None = None, npc: str | None = None,
@@ -758,12 +759,12 @@ class Run:
         if triggers is None:
             return
         chosen = []
-        for trigger, block in triggers:
+        for trigger, block, test in triggers:
             if npc is not None and trigger.event.npc != npc:
                 continue
             if number is not None and trigger.event.number != number:
                 continue
-            if trigger.condition is not None and not self._value(trigger.condition, pc, degree):
+            if test is not None and not test(self, pc, degree):
                 continue
             chosen.append(block)
         for block in reversed(chosen):
@@ -776,6 +777,7 @@ class Run:
             return
         state.clock += minutes
         due = []
+        tests = self.program.trigger_conditions
         for index in self.program.timers_in[state.scene]:
             trigger, where, block = self.program.triggers[index]
             if index in state.fired:
@@ -784,7 +786,8 @@ class Run:
             after = trigger.event.number
             assert after is not None  # `after N minutes`
             if since >= after:
-                if trigger.condition is None or self._value(trigger.condition, None, None):
+                test = tests[index]
+                if test is None or test(self, None, None):
                     due.append(block)
                     state.fired.add(index)
         for block in reversed(due):
@@ -801,7 +804,7 @@ class Run:
         if type(expr) is ast.Compare:
             left = self._value(expr.left, pc, degree)
             right = self._value(expr.right, pc, degree)
-            compared: bool = _COMPARE[expr.op](left, right)
+            compared: bool = compiled.COMPARE[expr.op](left, right)
             return compared
         if type(expr) is ast.And:
             for operand in expr.operands:
@@ -816,14 +819,14 @@ class Run:
         if type(expr) is ast.Not:
             return not self._value(expr.operand, pc, degree)
         if type(expr) is ast.PcStat:
-            return _pc_stat(self._pc_named(expr.pc, pc, expr.span), expr.stat)
+            return compiled.pc_stat(self._pc_named(expr.pc, pc, expr.span), expr.stat)
         if type(expr) is ast.PcName:
             return self._pc_named(expr.pc, pc, expr.span).name
         if type(expr) is ast.Subject:
             subject: Value = self.program.system.subject_value(self, self._subject(pc, expr.span), expr.attribute)
             return subject
         if type(expr) is ast.NpcIs:
-            return _npc_is(self.state.npcs[expr.npc], expr.state)
+            return compiled.npc_is(self.state.npcs[expr.npc], expr.state)
         if type(expr) is ast.PartySize:
             return len(self.state.pcs)
         if type(expr) is ast.Degree:
@@ -858,21 +861,10 @@ class Run:
             if isinstance(part, str):
                 pieces.append(part)
             else:
-                value = self._value(part, frame.pc, frame.degree)
-                pieces.append(("yes" if value else "no") if isinstance(value, bool) else str(value))
+                pieces.append(compiled.shown(self._value(part, frame.pc, frame.degree)))
         return "".join(pieces)
 
-    # -- simple statements
-
-    def _narration(self, stmt: ast.Narration, frame: Frame) -> None:
-        if "narration" in self.wanted:
-            self._emit("narration", text=self.render(stmt.text, frame))
-
-    def _if(self, stmt: ast.If, frame: Frame) -> None:
-        if self._value(stmt.condition, frame.pc, frame.degree):
-            self._push(stmt.then, frame)
-        elif stmt.orelse is not None:
-            self._push(stmt.orelse, frame)
+    # -- blocks
 
     def _push(self, statements: list[ast.Statement], frame: Frame) -> None:
         """Run a nested block next; it sees the enclosing bindings (``pc``, ``degree``)."""
@@ -883,41 +875,15 @@ class Run:
         """Run block number ``block`` next, with ``pc`` and ``degree`` bound (a check's outcome)."""
         self.state.frames.append(Frame(block, 0, pc, degree, None, in_trigger))
 
-    def _set_flag(self, stmt: ast.SetFlag, frame: Frame) -> None:
-        self.state.flags[stmt.flag] = True
-        if "flag" in self.wanted:
-            self._emit("flag", name=stmt.flag, value=True)
-
-    def _clear_flag(self, stmt: ast.ClearFlag, frame: Frame) -> None:
-        self.state.flags[stmt.flag] = False
-        if "flag" in self.wanted:
-            self._emit("flag", name=stmt.flag, value=False)
-
-    def _counter_assign(self, stmt: ast.CounterAssign, frame: Frame) -> None:
-        counters = self.state.counters
-        if stmt.op == "=":
-            counters[stmt.counter] = stmt.value
-        elif stmt.op == "+=":
-            counters[stmt.counter] += stmt.value
-        else:
-            counters[stmt.counter] -= stmt.value
-        if "counter" in self.wanted:
-            self._emit("counter", name=stmt.counter, value=counters[stmt.counter])
-
-    def _wait(self, stmt: ast.Wait, frame: Frame) -> None:
-        if "wait" in self.wanted:
-            self._emit("wait", minutes=stmt.minutes)
-        self._advance(stmt.minutes)
-
     # -- decisions
 
-    def _choice(self, stmt: ast.Choice, frame: Frame) -> None:
-        """The options available now; the PCs may act first (``act``); then the party's
-        "choice" decision, whose actions are the offered options' places (0-based)."""
+    def choice(self, stmt: ast.Choice, offers: tuple[Cond | None, ...], frame: Frame) -> None:
+        """The options available now (``offers``: each option's compiled condition); the PCs
+        may act first (``act``); then the party's "choice" decision, whose actions are the
+        offered options' places (0-based)."""
         reply = self.resumed()
         if reply is None:
-            offered = [i for i, option in enumerate(stmt.options)
-                       if option.condition is None or self._value(option.condition, frame.pc, frame.degree)]
+            offered = [i for i, offer in enumerate(offers) if offer is None or offer(self, frame.pc, frame.degree)]
             if not offered:
                 self._finish(STUCK, _("no option of the choice at line {line} is available", line=stmt.span.line))
                 return
@@ -994,16 +960,10 @@ class Run:
     finish = _finish
     value = _value
     pc_named = _pc_named
+    subject = _subject
 
 
 # ---------------------------------------------------------------- helpers
-
-_HANDLERS: dict[type, Callable[..., None]] = {  # the core's; a system adds its own (GameSystem.statement_handlers)
-    ast.Narration: Run._narration, ast.Choice: Run._choice, ast.Goto: Run._goto, ast.End: Run._end,
-    ast.Wait: Run._wait, ast.SetFlag: Run._set_flag, ast.ClearFlag: Run._clear_flag,
-    ast.CounterAssign: Run._counter_assign, ast.If: Run._if,
-}
-
 
 def check_key(stmt: ast.Statement) -> tuple[str, int, int]:
     """What names a check statement in ``RunState.checks_made`` (T-4.12): where it starts.
@@ -1013,31 +973,6 @@ def check_key(stmt: ast.Statement) -> tuple[str, int, int]:
     """
     span = stmt.span
     return span.file, span.line, span.col
-
-
-_COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
-
-
-def _npc_is(npc: NpcState, state: str) -> bool:
-    """``NPC is STATE`` (docs/language.md): cooperating and controlled (T-8.4), defeated
-    (unconscious or dead, T-3.4), else its status (absent, present, unconscious, dead)."""
-    if state == "cooperating":
-        return npc.cooperating
-    if state == "controlled":
-        return npc.controller is not None
-    if state == "defeated":
-        return npc.status in (NPC_UNCONSCIOUS, NPC_DEAD)
-    return npc.status == state
-
-
-def _pc_stat(pc: pcs.PC, stat: str) -> int:
-    if stat == "life":
-        return pc.life
-    if stat == "hand":
-        return len(pc.hand)
-    if stat == "library":
-        return len(pc.library)
-    return len(pc.exhaustion_zone)
 
 
 # ---------------------------------------------------------------- the library entry point
