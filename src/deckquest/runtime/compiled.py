@@ -30,7 +30,8 @@ if TYPE_CHECKING:
     Op = Callable[[Run, Frame], None]
     Render = Callable[[Run, Frame], str]
 
-COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
+COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge,
+           "==": operator.eq, "!=": operator.ne}
 
 
 # ---------------------------------------------------------------- conditions

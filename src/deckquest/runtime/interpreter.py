@@ -1,7 +1,8 @@
 """The interpreter: runs a compiled scenario against the engine, one statement per step.
 
-``Program`` prepares a scenario once (numbers its blocks, indexes its triggers, reads the
-party's card tables); ``Run`` plays it once with an agent and a seeded ``random.Random``.
+``Program`` prepares a scenario once (numbers its blocks, makes each statement and condition
+a closure, ``deckquest.runtime.compiled``, indexes its triggers, reads the party's card
+tables); ``Run`` plays it once with an agent and a seeded ``random.Random``.
 The run's position is plain data (``deckquest.runtime.state``), so a run can be saved,
 restored and cloned between any two steps, and the clone continues identically.
 
@@ -162,8 +163,8 @@ class Program:
             for trigger in scene.triggers:
                 self._add_trigger(trigger, scene.id)
             self.scene_blocks[scene.id] = self._number(scene.body)
-        self.trigger_conditions: list[Cond | None] = [None if trigger.condition is None else compiled.condition(trigger.condition)
-                                   for trigger, _, _ in self.triggers]
+        self.trigger_conditions: list[Cond | None] = [
+            None if trigger.condition is None else compiled.condition(trigger.condition) for trigger, _, _ in self.triggers]
         self.by_event: dict[str, list[int]] = {}
         for index, (trigger, _, _) in enumerate(self.triggers):
             self.by_event.setdefault(trigger.event.kind, []).append(index)
@@ -613,7 +614,7 @@ class Run:
         """Step to the end (the hot loop of batch runs).
 
         The common steps, closing a finished block and running a statement of the top
-        frame, are done right here with their names at hand (one Python call less per
+        frame (its closure, ``Program.ops``), are done right here with their names at hand (one Python call less per
         step, and no attribute lookups of the program's blocks); everything else (leaving
         a scene, defeat, ``max_steps``) goes through ``_step``, which decides the very
         same way. The party's decisions are answered as they are asked (``ask``, ``act``:
