@@ -189,6 +189,12 @@ class GreedyBattleAgent:
             return _response(battle, actions, rng)
         return _next_of(actions, self._planned(battle, _block_plan), act.CONFIRM_BLOCKERS)
 
+    def choose_land(self, battle: Battle, lands: list[Action], rng: random.Random) -> Action:
+        """In a main phase the agent plays a land whenever it can (`_main`): the one that
+        makes the colours the hand needs most. `decide` asks only this when a land can be
+        played (`engine.combat.battle.BattleAgent`)."""
+        return _best_land(battle, lands)
+
     def _planned(self, battle: Battle, planner: Callable[[Battle], list[Action]]) -> list[Action]:
         """The plan for this battle object's current turn and step (held by reference,
         so a later battle can never be mistaken for this one)."""
@@ -200,7 +206,7 @@ class GreedyBattleAgent:
     def _main(self, battle: Battle, actions: list[Action]) -> Action:
         lands = [a for a in actions if a.kind == act.PLAY_LAND]
         if lands:
-            return max(lands, key=lambda a: _land_value(battle, a))
+            return _best_land(battle, lands)
         costs: WorthMemo = {}
         held: dict[tuple[str, int], bool] = {}  # per card: a pump instant kept for combat
         plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
@@ -291,6 +297,10 @@ def creature_value(side: Side, card: int) -> float:
     """Power and toughness plus something for each keyword."""
     facts = profile(side.cards[card])
     return facts.power + facts.toughness + sum((v for k, v in KEYWORD_VALUE.items() if facts.keywords & k), 0.0)
+
+
+def _best_land(battle: Battle, lands: list[Action]) -> Action:
+    return max(lands, key=lambda a: _land_value(battle, a))
 
 
 def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:

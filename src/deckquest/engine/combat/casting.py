@@ -136,6 +136,22 @@ def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False
     return actions
 
 
+def playable_lands(side: PC) -> list[Action]:
+    """The land plays `castable` lists for the side, in its order (one per card name, none
+    once a land was played this turn, CR 305.2), without working out its spells."""
+    if side.land_played:
+        return []
+    lands = []
+    seen = set()
+    cards = side.cards
+    for card_id in side.hand:
+        code = program(cards[card_id])
+        if code.facts.is_land and code.name not in seen:
+            seen.add(code.name)
+            lands.append(Action(act.PLAY_LAND, side.id, card_id))
+    return lands
+
+
 Planned = Action | tuple[int, CardProgram, range]  # an action, or a card whose targets are still to list
 
 

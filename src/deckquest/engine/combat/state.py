@@ -24,6 +24,7 @@ from deckquest.engine.pc import OK, PC
 from deckquest.engine.permanents import Permanent
 
 if TYPE_CHECKING:  # casting reads the battle state
+    from deckquest.engine.combat.actions import Action
     from deckquest.engine.combat.casting import Planned
 
 #: What a side can cast depends on (casting.castable): its id, instant speed or not, whether a
@@ -147,6 +148,10 @@ class Battle:
     # (casting.castable): worked out once per state, not at every decision. Not part of the
     # battle's state: a copy starts without it, comparisons ignore it.
     castable_plans: dict[CastingState, tuple[Planned, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # The survivors' responses (turns._responses) listed to decide whether a respond or
+    # after-blockers window opens: the window's legal actions are that very list, taken by the
+    # next `legal_actions` (nothing changes in between). Not part of the battle's state either.
+    responses: list[Action] | None = field(default=None, init=False, compare=False, repr=False)
 
     def copy(self) -> "Battle":
         return replace(

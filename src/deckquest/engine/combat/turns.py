@@ -22,7 +22,9 @@ from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.boss import (
     PlayerNpc, boss_attacks, boss_blocks, boss_play, boss_response, make_boss, place_npcs, planeswalker_npcs,
 )
-from deckquest.engine.combat.casting import activate, activations, cast, castable, mana_sources, resolve_stack
+from deckquest.engine.combat.casting import (
+    activate, activations, cast, castable, mana_sources, playable_lands, resolve_stack,
+)
 from deckquest.engine.combat.combat import (
     blockers_are_legal, can_attack, can_block, check_outcome, combat_damage, declare_attacker, drop_lone,
     state_based_actions,
@@ -35,7 +37,7 @@ from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.game import Events
 from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
 
-__all__ = ["apply", "apply_legal", "castable", "legal_actions", "mana_sources", "start_battle"]
+__all__ = ["apply", "apply_legal", "castable", "land_actions", "legal_actions", "mana_sources", "start_battle"]
 
 SURVIVORS = "survivors"
 #: The step after blockers are declared in which the survivors may cast instants and
@@ -322,7 +324,7 @@ def _enemy_main(battle: Battle, rng: random.Random, events: Events) -> None:
     for boss in _acting_bosses(battle):
         while not battle.outcome and boss.status == OK and boss_play(battle, boss, rng, events):
             top = battle.stack[-1]
-            if top is not None and top.ability is None and _responses(battle):
+            if top is not None and top.ability is None and _window_opens(battle):
                 battle.step = "respond"
                 return
             resolve_stack(battle, rng, events)
@@ -351,7 +353,7 @@ def _enemy_attacks(battle: Battle, rng: random.Random, events: Events) -> None:
 def _enemy_blocks_done(battle: Battle, rng: random.Random, events: Events) -> None:
     """Blockers are declared (CR 509): the survivors get their window for instants and
     abilities (combat tricks, CR 509.4 / 510 priority) if they have any, then damage."""
-    if battle.attacks and _tricks(battle):
+    if battle.attacks and _window_opens(battle):
         battle.step = AFTER_BLOCKERS
         return
     _horde_combat_damage(battle, rng, events)
@@ -383,15 +385,28 @@ def legal_actions(battle: Battle) -> list[Action]:
     if step == "declare_blockers":
         return _blocks(battle)
     if step in ("respond", AFTER_BLOCKERS):
-        return _responses(battle) + [Action(act.PASS)]
+        listed, battle.responses = battle.responses, None
+        return (_responses(battle) if listed is None else listed) + [Action(act.PASS)]
     return []
 
 
-def _tricks(battle: Battle) -> bool:
+def land_actions(battle: Battle) -> list[Action]:
+    """The land plays among `legal_actions` now, in their order (empty outside a main phase):
+    for an agent that plays a land whenever it can (`battle.decide`), listed without the
+    casts, activations and targets it would not look at."""
+    if battle.step not in ("main1", "main2"):
+        return []
+    return [action for pc in battle.fighting() for action in playable_lands(pc)]
+
+
+def _window_opens(battle: Battle) -> bool:
     """Whether a PC in the fight could cast an instant (or a flash card) or activate an
-    ability now: only then is the after-blockers window offered."""
-    return any(castable(pc, battle, instant_speed=True) or activations(pc, battle, sorcery_speed=False)
-               for pc in battle.fighting())
+    ability now: only then is a respond or after-blockers window offered. The list is kept
+    on the battle for the window's `legal_actions`, which would list exactly the same (the
+    caller opens the window and returns: nothing changes in between)."""
+    found = _responses(battle)
+    battle.responses = found if found else None
+    return bool(found)
 
 
 def _responses(battle: Battle) -> list[Action]:
@@ -580,7 +595,7 @@ def _survivor_combat(battle: Battle, rng: random.Random, events: Events) -> None
         for boss in battle.fighting_bosses():
             boss_blocks(battle, boss, events)
         drop_lone(battle, blocks=True)
-        if not battle.outcome and battle.attacks and _tricks(battle):
+        if not battle.outcome and battle.attacks and _window_opens(battle):
             battle.step = AFTER_BLOCKERS  # the survivors' combat tricks (CR 509.4)
             return
         combat_damage(battle, rng, events)
