@@ -180,7 +180,7 @@ class GreedyBattleAgent:
             assert battle.check is not None  # the check step waits on it
             pending = battle.check.pending
             wants = boost_when_failing(battle.player(pending.pc), pending)
-            return Action(act.BOOST if wants else act.NO_BOOST, pending.pc)
+            return act.interned(act.BOOST if wants else act.NO_BOOST, pending.pc)
         if step in ("main1", "main2"):
             return self._main(battle, actions)
         if step == "declare_attackers":
@@ -218,11 +218,11 @@ class GreedyBattleAgent:
             plan = _attack_plan(battle)
             if plan:  # going to combat changes nothing the plan reads: declare attackers follows it
                 self._plan = (battle, (battle.turn, "declare_attackers"), plan)
-                return Action(act.GO_TO_COMBAT)
+                return act.interned(act.GO_TO_COMBAT)
         escapes = [a for a in actions if a.kind == act.ESCAPE]
         if escapes and (_loss_is_near(battle) or _stalemate(battle)):
             return escapes[0]
-        return Action(act.END_TURN)
+        return act.interned(act.END_TURN)
 
 
 def _held(battle: Battle, action: Action, held: dict[tuple[str, int], bool]) -> bool:
@@ -290,7 +290,7 @@ def _response(battle: Battle, actions: list[Action], rng: random.Random) -> Acti
     plays = [p for p in plays if p[0] >= RESPONSE_WORTH]
     if plays:
         return max(plays, key=lambda p: (p[0], -p[1].card))[1]
-    return Action(act.PASS)
+    return act.interned(act.PASS)
 
 
 def creature_value(side: Side, card: int) -> float:
@@ -465,7 +465,7 @@ def _attack_plan(battle: Battle) -> list[Action]:
                 if _expected_damage(battle, kept, threat) >= line:
                     continue
                 home = kept
-            plan.append(Action(act.ATTACK, pc.id, permanent.card, target=defender))
+            plan.append(act.interned(act.ATTACK, pc.id, permanent.card, target=defender))
     return plan
 
 
@@ -505,7 +505,7 @@ def _block_plan(battle: Battle) -> list[Action]:
 
     def assign(attack: Attack, *chosen: tuple[PC, Permanent]) -> None:
         for pc, permanent in chosen:
-            plan.append(Action(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
+            plan.append(act.interned(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
             free.remove((pc, permanent))
         blocked.add((attack.owner, attack.card))
 

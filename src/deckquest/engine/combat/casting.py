@@ -132,7 +132,7 @@ def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False
             continue
         for mode, target in _spell_targets(battle, side, code, card_id):
             for x in xs:
-                actions.append(Action(act.CAST, side.id, card_id, x, target, mode))
+                actions.append(act.interned(act.CAST, side.id, card_id, x, target, mode))
     return actions
 
 
@@ -148,7 +148,7 @@ def playable_lands(side: PC) -> list[Action]:
         code = program(cards[card_id])
         if code.facts.is_land and code.name not in seen:
             seen.add(code.name)
-            lands.append(Action(act.PLAY_LAND, side.id, card_id))
+            lands.append(act.interned(act.PLAY_LAND, side.id, card_id))
     return lands
 
 
@@ -169,7 +169,7 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
         seen.add(code.name)
         if code.facts.is_land:
             if not side.land_played and not instant_speed:
-                plan.append(Action(act.PLAY_LAND, side.id, card_id))
+                plan.append(act.interned(act.PLAY_LAND, side.id, card_id))
             continue
         if (instant_speed and not code.instant) or not code.offered:
             continue
@@ -181,9 +181,9 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
             plan.append((card_id, code, xs))
         else:
             modes = [mode.number for mode in code.modes] or [0]
-            plan.extend(Action(act.CAST, side.id, card_id, x, NO_TARGET, mode) for mode in modes for x in xs)
+            plan.extend(act.interned(act.CAST, side.id, card_id, x, NO_TARGET, mode) for mode in modes for x in xs)
         if code.kicked is not None and paid(made, code.kicked) is not None:
-            plan.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
+            plan.append(act.interned(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
     return tuple(plan)
 
 
@@ -204,11 +204,11 @@ def activations(side: PC, battle: Battle, sorcery_speed: bool = True) -> list[Ac
                 continue
             wanted = activated.slots
             if not wanted:
-                actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, NO_TARGET, index))
+                actions.append(act.interned(act.ACTIVATE, side.id, permanent.card, 0, NO_TARGET, index))
                 continue
             refs = target_options(battle, side.id, wanted[0], (side.id, permanent.card), activated.first_kind)
             for ref in _completable(battle, side, activated.ability, 0, permanent.card, refs, len(wanted)):
-                actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, ref, index))
+                actions.append(act.interned(act.ACTIVATE, side.id, permanent.card, 0, ref, index))
     return actions
 
 

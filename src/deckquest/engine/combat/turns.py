@@ -377,16 +377,16 @@ def legal_actions(battle: Battle) -> list[Action]:
     step = battle.step
     if step == "check":
         assert battle.check is not None  # the check step waits on it
-        return [Action(act.BOOST, battle.check.pending.pc), Action(act.NO_BOOST, battle.check.pending.pc)]
+        return [act.interned(act.BOOST, battle.check.pending.pc), act.interned(act.NO_BOOST, battle.check.pending.pc)]
     if step in ("main1", "main2"):
         return _main_actions(battle)
     if step == "declare_attackers":
-        return _attack_actions(battle) + [Action(act.CONFIRM_ATTACKERS)]
+        return _attack_actions(battle) + [act.interned(act.CONFIRM_ATTACKERS)]
     if step == "declare_blockers":
         return _blocks(battle)
     if step in ("respond", AFTER_BLOCKERS):
         listed, battle.responses = battle.responses, None
-        return (_responses(battle) if listed is None else listed) + [Action(act.PASS)]
+        return (_responses(battle) if listed is None else listed) + [act.interned(act.PASS)]
     return []
 
 
@@ -423,10 +423,10 @@ def _main_actions(battle: Battle) -> list[Action]:
         actions.extend(castable(pc, battle))
         actions.extend(activations(pc, battle))
     if not battle.non_combat_action_used:
-        actions.extend(Action(act.ESCAPE, pc.id) for pc in fighting)  # T-6.6, T-6.7
+        actions.extend(act.interned(act.ESCAPE, pc.id) for pc in fighting)  # T-6.6, T-6.7
     if battle.step == "main1" and any(can_attack(pc, p) for pc in fighting for p in pc.battlefield):
-        actions.append(Action(act.GO_TO_COMBAT))
-    actions.append(Action(act.END_TURN))
+        actions.append(act.interned(act.GO_TO_COMBAT))
+    actions.append(act.interned(act.END_TURN))
     return actions
 
 
@@ -445,7 +445,7 @@ def _attack_actions(battle: Battle) -> list[Action]:
     attacking = {(a.owner, a.card) for a in battle.attacks}
     targets = defenders(battle)
     return [
-        Action(act.ATTACK, pc.id, permanent.card, target=target)
+        act.interned(act.ATTACK, pc.id, permanent.card, target=target)
         for pc in battle.fighting()
         for permanent in pc.battlefield
         if (pc.id, permanent.card) not in attacking and can_attack(pc, permanent)
@@ -464,15 +464,15 @@ def _blocks(battle: Battle) -> list[Action]:
     for pc in battle.fighting():
         for permanent in pc.battlefield:
             if (pc.id, permanent.card) in blocking:
-                actions.append(Action(act.UNBLOCK, pc.id, permanent.card))
+                actions.append(act.interned(act.UNBLOCK, pc.id, permanent.card))
                 continue
             if permanent.tapped or not profile(pc.cards[permanent.card]).is_creature:
                 continue  # an untapped creature blocks (can_block): not each land against each attacker
             for target, side, attacker in attackers:
                 if can_block(pc, permanent, side, attacker):
-                    actions.append(Action(act.BLOCK, pc.id, permanent.card, target=target))
+                    actions.append(act.interned(act.BLOCK, pc.id, permanent.card, target=target))
     if actions and blockers_are_legal(battle):
-        actions.append(Action(act.CONFIRM_BLOCKERS))
+        actions.append(act.interned(act.CONFIRM_BLOCKERS))
     return actions
 
 
