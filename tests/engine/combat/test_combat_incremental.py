@@ -138,3 +138,18 @@ def test_a_response_window_lists_the_instants_the_survivors_can_pay_for_now():
     assert growth and growth == [a for a in legal_actions(battle.copy()) if a.kind == act.CAST]
     pc.battlefield[0].tapped = True
     assert legal_actions(battle) == [Action(act.PASS)]
+
+
+def test_the_declare_blockers_step_lists_the_blocks_the_survivors_can_make_now():
+    """CR 509.1a (an untapped creature blocks), T-6.9 (the horde attacks with its creatures):
+    the blocks listed when the step opens serve its first decision once; a later listing sees
+    what changed (the Bear tapped: it can no longer block)."""
+    pc = make_pc(battlefield=[FOREST, BEAR])
+    battle = make_battle([pc], make_horde(battlefield=[creature("Brute", 3, 3)], library=[FOREST] * 5))
+    rng = random.Random(1)
+    apply(battle, Action(act.END_TURN), rng)
+    assert battle.step == "declare_blockers"
+    block = Action(act.BLOCK, "ann", 1, target=(HORDE, 0))
+    assert block in legal_actions(battle)
+    pc.battlefield[1].tapped = True
+    assert block not in legal_actions(battle)

@@ -148,10 +148,11 @@ class Battle:
     # (casting.castable): worked out once per state, not at every decision. Not part of the
     # battle's state: a copy starts without it, comparisons ignore it.
     castable_plans: dict[CastingState, tuple[Planned, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
-    # The survivors' responses (turns._responses) listed to decide whether a respond or
-    # after-blockers window opens: the window's legal actions are that very list, taken by the
-    # next `legal_actions` (nothing changes in between). Not part of the battle's state either.
-    responses: list[Action] | None = field(default=None, init=False, compare=False, repr=False)
+    # The survivors' blocks or responses (turns._blocks, turns._responses) listed to decide
+    # whether their declare-blockers, respond or after-blockers step opens: the step's legal
+    # actions are that very list, taken by the next `legal_actions` (nothing changes in
+    # between). Not part of the battle's state either.
+    listed: list[Action] | None = field(default=None, init=False, compare=False, repr=False)
 
     def copy(self) -> "Battle":
         return replace(

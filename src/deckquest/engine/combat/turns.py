@@ -344,7 +344,7 @@ def _enemy_attacks(battle: Battle, rng: random.Random, events: Events) -> None:
     attack_triggers(battle, rng, events)
     if battle.outcome:
         battle.step = "over"
-    elif battle.attacks and _blocks(battle):
+    elif battle.attacks and _opens(battle, _blocks(battle)):
         battle.step = "declare_blockers"
     else:
         _enemy_blocks_done(battle, rng, events)
@@ -383,9 +383,10 @@ def legal_actions(battle: Battle) -> list[Action]:
     if step == "declare_attackers":
         return _attack_actions(battle) + [act.interned(act.CONFIRM_ATTACKERS)]
     if step == "declare_blockers":
-        return _blocks(battle)
+        listed, battle.listed = battle.listed, None
+        return _blocks(battle) if listed is None else listed
     if step in ("respond", AFTER_BLOCKERS):
-        listed, battle.responses = battle.responses, None
+        listed, battle.listed = battle.listed, None
         return (_responses(battle) if listed is None else listed) + [act.interned(act.PASS)]
     return []
 
@@ -404,9 +405,14 @@ def _window_opens(battle: Battle) -> bool:
     ability now: only then is a respond or after-blockers window offered. The list is kept
     on the battle for the window's `legal_actions`, which would list exactly the same (the
     caller opens the window and returns: nothing changes in between)."""
-    found = _responses(battle)
-    battle.responses = found if found else None
-    return bool(found)
+    return _opens(battle, _responses(battle))
+
+
+def _opens(battle: Battle, listed: list[Action]) -> bool:
+    """Whether a step in which the survivors choose among `listed` opens (any to choose
+    from); its `legal_actions` then take the list as it is."""
+    battle.listed = listed if listed else None
+    return bool(listed)
 
 
 def _responses(battle: Battle) -> list[Action]:
