@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Callable, Final, Sequence
 
 from deckquest.cards.database import normalize_name
 from deckquest.cards.model import Card
@@ -24,10 +24,10 @@ MAX_HAND_SIZE = 7  # T-2.4
 CRITICAL_COUNT = 3  # T-4.7
 CRITICAL_COUNT_COMMANDER = 5  # T-4.7
 
-OK = "ok"
-DYING = "dying"  # T-7.1: life 0, out of combat, still conscious
-UNCONSCIOUS = "unconscious"  # T-7.2: drew from an empty library
-DEAD = "dead"  # T-7.4
+OK: Final = "ok"
+DYING: Final = "dying"  # T-7.1: life 0, out of combat, still conscious
+UNCONSCIOUS: Final = "unconscious"  # T-7.2: drew from an empty library
+DEAD: Final = "dead"  # T-7.4
 ABLE = frozenset((OK, DYING))  # T-7.2, T-7.4: the statuses in which a PC takes actions
 
 

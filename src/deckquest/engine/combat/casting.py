@@ -12,6 +12,7 @@ in `effects.REGISTRY` resolves its registered effect instead.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from deckquest.cards.model import Card, ManaCost
 from deckquest.cards.oracle import Ability, Effect
@@ -33,10 +34,10 @@ from deckquest.engine.permanents import Permanent
 
 NO_TARGET = ("", -1)
 #: The `mode` of a permanent spell's cast action that pays its kicker (CR 702.33).
-KICKED = 1
+KICKED: Final = 1
 #: An ability may be activated this many times a turn (a guard against endless loops of
 #: abilities that untap each other; no built-in card comes near it).
-MAX_ACTIVATIONS = 10
+MAX_ACTIVATIONS: Final = 10
 
 
 def mana_sources(side: Side, exclude: int = -1) -> list[Source]:

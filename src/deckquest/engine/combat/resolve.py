@@ -18,7 +18,7 @@ docs/battles.md states); spells and activated abilities use the stack.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple, Sequence
+from typing import Final, NamedTuple, Sequence
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Condition, Effect, Recognition, Target, Token, recognise
@@ -39,8 +39,8 @@ Ref = tuple[str, int]
 #: the worth of N damage to an object, ("damage", controller, target, N), and the penalty of a
 #: play's cost, (action kind, player, card, mode).
 WorthMemo = dict[tuple[str, str, Ref, int] | tuple[str, str, int, int], float]
-PLAYER = -1
-STACK = "stack"
+PLAYER: Final = -1
+STACK: Final = "stack"
 
 _RECOGNITIONS: dict[int, tuple[Card, Recognition]] = {}
 

@@ -14,7 +14,7 @@ Library order: index 0 is the top.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability
@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # casting reads the battle state
 #: land was played, what each untapped source makes, the hand.
 CastingState = tuple[str, bool, bool, tuple[tuple[frozenset[str], ...], ...], tuple[int, ...]]
 
-HORDE = "horde"
+HORDE: Final = "horde"
 
 
 @dataclass

@@ -14,6 +14,7 @@ one combat in which every enemy attacker attacks.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from deckquest.cards.model import Card
 from deckquest.engine.checks import begin_check, boost, can_boost, finish_check
@@ -39,10 +40,10 @@ from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, 
 
 __all__ = ["apply", "apply_legal", "castable", "land_actions", "legal_actions", "mana_sources", "start_battle"]
 
-SURVIVORS = "survivors"
+SURVIVORS: Final = "survivors"
 #: The step after blockers are declared in which the survivors may cast instants and
 #: activate abilities (combat tricks) before combat damage.
-AFTER_BLOCKERS = "after_blockers"
+AFTER_BLOCKERS: Final = "after_blockers"
 MAX_PREPARATION_TURNS = 5  # T-6.2
 #: T-6.2, T-6.6: the kind of the preparation and escape checks by rules edition.
 REFLEX_KIND = {"2019": "red", "2014": "reflex"}
