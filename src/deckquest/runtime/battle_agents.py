@@ -13,7 +13,7 @@ All share one interface: `choose(battle, actions, rng) -> Action`, where
 from __future__ import annotations
 
 import random
-from typing import Callable
+from typing import Callable, Final
 
 from deckquest.cards.database import card_name
 from deckquest.cards.model import Card
@@ -39,7 +39,7 @@ from deckquest.engine.combat.turns import defenders
 
 # --- the human at the table ------------------------------------------------------------
 
-PASSING = (act.NO_BOOST, act.PASS, act.END_TURN, act.CONFIRM_ATTACKERS, act.CONFIRM_BLOCKERS, act.UNBLOCK)
+PASSING: Final = (act.NO_BOOST, act.PASS, act.END_TURN, act.CONFIRM_ATTACKERS, act.CONFIRM_BLOCKERS, act.UNBLOCK)
 
 
 class HumanBattleAgent:
@@ -154,14 +154,14 @@ class RandomBattleAgent:
 
 # --- greedy ----------------------------------------------------------------------------
 
-KEYWORD_VALUE: dict[int, float] = {FLYING: 1.5, FIRST_STRIKE: 1.0, DOUBLE_STRIKE: 2.5, DEATHTOUCH: 1.5,
+KEYWORD_VALUE: Final[dict[int, float]] = {FLYING: 1.5, FIRST_STRIKE: 1.0, DOUBLE_STRIKE: 2.5, DEATHTOUCH: 1.5,
                                    TRAMPLE: 0.5, LIFELINK: 1.0, VIGILANCE: 0.5, MENACE: 1.0,
                                    INDESTRUCTIBLE: 3.0, REACH: 0.5}
 #: A loss is near when the next horde attack is expected to deal this share of the
 #: weakest PC's life (see docs/agents.md).
-DANGER = 0.6
+DANGER: Final = 0.6
 #: The least a response (an instant cast while an enemy spell is on the stack) must be worth.
-RESPONSE_WORTH = 1.0
+RESPONSE_WORTH: Final = 1.0
 
 
 class GreedyBattleAgent:
@@ -248,7 +248,7 @@ def _held_trick(battle: Battle, action: Action) -> bool:
     return held[1]
 
 
-_TRICKS: dict[int, tuple[Card, bool]] = {}  # id(card) -> (card, whether it is a pump instant)
+_TRICKS: Final[dict[int, tuple[Card, bool]]] = {}  # id(card) -> (card, whether it is a pump instant)
 
 
 def _is_trick(card: Card) -> bool:

@@ -51,8 +51,8 @@ class Action(NamedTuple):
 
 
 #: Every action listed so far, by its fields (a plain tuple equal to the `Action`, with its hash).
-_INTERNED: dict[tuple[str, str, int, int, tuple[str, int], int], Action] = {}
-_INTERNED_MOST = 50_000
+_INTERNED: Final[dict[tuple[str, str, int, int, tuple[str, int], int], Action]] = {}
+_INTERNED_MOST: Final = 50_000
 
 
 def interned(kind: str, player: str = "", card: int = -1, x: int = 0, target: tuple[str, int] = ("", -1),

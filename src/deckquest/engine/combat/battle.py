@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import AbstractSet, Callable, Protocol, Sequence
+from typing import AbstractSet, Callable, Final, Protocol, Sequence
 
 from deckquest.i18n import _
 from deckquest.cards.model import Card
@@ -267,7 +267,7 @@ def _split_enemies(enemies: Sequence[Card] | Sequence[Enemy]) -> tuple[
     return (hordes[0].cards if hordes else ()), bosses, npcs, bool(hordes)
 
 
-_COVERAGE: dict[int, tuple[tuple[Card, ...], Coverage, float]] = {}
+_COVERAGE: Final[dict[int, tuple[tuple[Card, ...], Coverage, float]]] = {}
 
 
 def deck_coverage(cards: tuple[Card, ...]) -> tuple[Coverage, float]:

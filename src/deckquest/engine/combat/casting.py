@@ -32,7 +32,7 @@ from deckquest.engine.game import Events
 from deckquest.engine.pc import PC, lose_life
 from deckquest.engine.permanents import Permanent
 
-NO_TARGET = ("", -1)
+NO_TARGET: Final = ("", -1)
 #: The `mode` of a permanent spell's cast action that pays its kicker (CR 702.33).
 KICKED: Final = 1
 #: An ability may be activated this many times a turn (a guard against endless loops of

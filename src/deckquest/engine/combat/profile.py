@@ -42,12 +42,12 @@ CANT_BLOCK: Final = 1 << 17
 UNBLOCKABLE: Final = 1 << 18
 # Protection from a colour (CR 702.16): not blocked by, targeted by or dealt damage by what
 # has that colour.
-PROTECTION = {"W": 1 << 19, "U": 1 << 20, "B": 1 << 21, "R": 1 << 22, "G": 1 << 23}
-ANY_PROTECTION = sum(PROTECTION.values())
+PROTECTION: Final = {"W": 1 << 19, "U": 1 << 20, "B": 1 << 21, "R": 1 << 22, "G": 1 << 23}
+ANY_PROTECTION: Final = sum(PROTECTION.values())
 HEXPROOF: Final = 1 << 24  # CR 702.11: not the target of its opponents' spells and abilities
 NOT_ALONE: Final = 1 << 25  # "can't attack or block alone" (CR 506.5)
 
-KEYWORD_FLAGS = {
+KEYWORD_FLAGS: Final = {
     "flying": FLYING, "reach": REACH, "first strike": FIRST_STRIKE,
     "double strike": DOUBLE_STRIKE, "deathtouch": DEATHTOUCH, "trample": TRAMPLE,
     "lifelink": LIFELINK, "vigilance": VIGILANCE, "haste": HASTE, "defender": DEFENDER,
@@ -59,13 +59,13 @@ KEYWORD_FLAGS = {
     "protection from green": PROTECTION["G"], "hexproof": HEXPROOF,
 }
 #: Keywords and restrictions a static ability can give (oracle `anthem` effects).
-STATIC_FLAGS = {**KEYWORD_FLAGS, "can't block": CANT_BLOCK, "can't be blocked": UNBLOCKABLE,
+STATIC_FLAGS: Final = {**KEYWORD_FLAGS, "can't block": CANT_BLOCK, "can't be blocked": UNBLOCKABLE,
                 "can't attack or block alone": NOT_ALONE}
 #: The land type each landwalk looks for.
-LANDWALK_TYPES = ((PLAINSWALK, "Plains"), (ISLANDWALK, "Island"), (SWAMPWALK, "Swamp"),
+LANDWALK_TYPES: Final = ((PLAINSWALK, "Plains"), (ISLANDWALK, "Island"), (SWAMPWALK, "Swamp"),
                   (MOUNTAINWALK, "Mountain"), (FORESTWALK, "Forest"))
 
-PERMANENT_TYPES = ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")
+PERMANENT_TYPES: Final = ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")
 
 _REMINDER = re.compile(r"\([^()]*\)")
 _TAP_FOR_MANA = re.compile(r"^\{T\}: Add (.+?)\.?$", re.IGNORECASE)
@@ -153,9 +153,9 @@ def mana_units(card: Card) -> tuple[frozenset[str], ...]:
 
 #: id(card) -> its profile. Hot loops look a card up here first (`PROFILES.get(id(card)) or
 #: profile(card)`), saving a call; `profile` fills it.
-PROFILES: dict[int, Profile] = {}
-_HELD: list[Card] = []  # the cards of the cached profiles, kept alive
-_PROFILES_MAX = 50_000
+PROFILES: Final[dict[int, Profile]] = {}
+_HELD: Final[list[Card]] = []  # the cards of the cached profiles, kept alive
+_PROFILES_MAX: Final = 50_000
 
 
 def profile(card: Card) -> Profile:

@@ -44,9 +44,9 @@ SURVIVORS: Final = "survivors"
 #: The step after blockers are declared in which the survivors may cast instants and
 #: activate abilities (combat tricks) before combat damage.
 AFTER_BLOCKERS: Final = "after_blockers"
-MAX_PREPARATION_TURNS = 5  # T-6.2
+MAX_PREPARATION_TURNS: Final = 5  # T-6.2
 #: T-6.2, T-6.6: the kind of the preparation and escape checks by rules edition.
-REFLEX_KIND = {"2019": "red", "2014": "reflex"}
+REFLEX_KIND: Final = {"2019": "red", "2014": "reflex"}
 
 
 def start_battle(
