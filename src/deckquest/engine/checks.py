@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable, Hashable, NamedTuple
+from typing import Callable, Final, Hashable, NamedTuple
 
 from deckquest.i18n import _
 from deckquest.cards.model import Card
@@ -24,11 +24,11 @@ from deckquest.engine.colors import (
 )
 from deckquest.engine.pc import ABLE, PC, UNCONSCIOUS, RuleError, put_on_bottom, shuffle, wake_if_library
 
-RULES = ("2019", "2014")
-CRITICAL_MANA_VALUE = 20  # T-4.7
-BOOST_SIZE = 6  # T-4.6
-ESCAPE = "escape"  # T-4.12: the one check that may be repeated (once per turn)
-_VALID_KINDS = frozenset([(kind, "2019") for kind in KINDS_2019] + [(kind, "2014") for kind in KINDS_2014])
+RULES: Final = ("2019", "2014")
+CRITICAL_MANA_VALUE: Final = 20  # T-4.7
+BOOST_SIZE: Final = 6  # T-4.6
+ESCAPE: Final = "escape"  # T-4.12: the one check that may be repeated (once per turn)
+_VALID_KINDS: Final = frozenset([(kind, "2019") for kind in KINDS_2019] + [(kind, "2014") for kind in KINDS_2014])
 
 
 @dataclass(slots=True)
@@ -284,8 +284,8 @@ class CardFacts(NamedTuple):
     result_bonus: dict[str, tuple[tuple[str | None, int] | None, ...]]
 
 
-_FACTS: dict[int, CardFacts] = {}
-_FACTS_LIMIT = 256  # card tables cached at once (a batch has one per party member)
+_FACTS: Final[dict[int, CardFacts]] = {}
+_FACTS_LIMIT: Final = 256  # card tables cached at once (a batch has one per party member)
 
 
 def card_facts(cards: tuple[Card, ...]) -> CardFacts:

@@ -11,24 +11,24 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable, Sequence
+from typing import Callable, Final, Sequence
 
 from deckquest.cards.database import normalize_name
 from deckquest.cards.model import Card
 from deckquest.engine.permanents import Permanent
 from deckquest.i18n import _
 
-STARTING_LIFE = 20  # T-1.2
-OPENING_HAND = 7  # T-1.2, T-2.8
-MAX_HAND_SIZE = 7  # T-2.4
-CRITICAL_COUNT = 3  # T-4.7
-CRITICAL_COUNT_COMMANDER = 5  # T-4.7
+STARTING_LIFE: Final = 20  # T-1.2
+OPENING_HAND: Final = 7  # T-1.2, T-2.8
+MAX_HAND_SIZE: Final = 7  # T-2.4
+CRITICAL_COUNT: Final = 3  # T-4.7
+CRITICAL_COUNT_COMMANDER: Final = 5  # T-4.7
 
-OK = "ok"
-DYING = "dying"  # T-7.1: life 0, out of combat, still conscious
-UNCONSCIOUS = "unconscious"  # T-7.2: drew from an empty library
-DEAD = "dead"  # T-7.4
-ABLE = frozenset((OK, DYING))  # T-7.2, T-7.4: the statuses in which a PC takes actions
+OK: Final = "ok"
+DYING: Final = "dying"  # T-7.1: life 0, out of combat, still conscious
+UNCONSCIOUS: Final = "unconscious"  # T-7.2: drew from an empty library
+DEAD: Final = "dead"  # T-7.4
+ABLE: Final = frozenset((OK, DYING))  # T-7.2, T-7.4: the statuses in which a PC takes actions
 
 
 def status_word(status: str) -> str:
@@ -129,8 +129,8 @@ def required_critical_count(is_commander: bool) -> int:
     return CRITICAL_COUNT_COMMANDER if is_commander else CRITICAL_COUNT
 
 
-_TABLES: dict[tuple[int, ...], tuple[Card, ...]] = {}
-_TABLES_LIMIT = 256  # card tables kept at once
+_TABLES: Final[dict[tuple[int, ...], tuple[Card, ...]]] = {}
+_TABLES_LIMIT: Final = 256  # card tables kept at once
 
 
 def card_table(cards: Sequence[Card]) -> tuple[Card, ...]:
@@ -258,8 +258,8 @@ def put_on_bottom(pc: PC, card_ids: Sequence[int], rng: random.Random) -> None:
 
 #: The Fisher-Yates walk of ``random.shuffle``, worked out once: each position from the
 #: end (1023 down to 1) with the bits ``getrandbits`` draws for it, ``(last + 1).bit_length()``.
-_WALK_SIZE = 1024
-_WALK = tuple((last, (last + 1).bit_length()) for last in range(_WALK_SIZE - 1, 0, -1))
+_WALK_SIZE: Final = 1024
+_WALK: Final = tuple((last, (last + 1).bit_length()) for last in range(_WALK_SIZE - 1, 0, -1))
 
 
 def shuffle(cards: list[int], rng: random.Random) -> None:

@@ -13,7 +13,7 @@ All share one interface: `choose(battle, actions, rng) -> Action`, where
 from __future__ import annotations
 
 import random
-from typing import Callable
+from typing import Callable, Final
 
 from deckquest.cards.database import card_name
 from deckquest.cards.model import Card
@@ -39,7 +39,7 @@ from deckquest.engine.combat.turns import defenders
 
 # --- the human at the table ------------------------------------------------------------
 
-PASSING = (act.NO_BOOST, act.PASS, act.END_TURN, act.CONFIRM_ATTACKERS, act.CONFIRM_BLOCKERS, act.UNBLOCK)
+PASSING: Final = (act.NO_BOOST, act.PASS, act.END_TURN, act.CONFIRM_ATTACKERS, act.CONFIRM_BLOCKERS, act.UNBLOCK)
 
 
 class HumanBattleAgent:
@@ -154,14 +154,14 @@ class RandomBattleAgent:
 
 # --- greedy ----------------------------------------------------------------------------
 
-KEYWORD_VALUE: dict[int, float] = {FLYING: 1.5, FIRST_STRIKE: 1.0, DOUBLE_STRIKE: 2.5, DEATHTOUCH: 1.5,
+KEYWORD_VALUE: Final[dict[int, float]] = {FLYING: 1.5, FIRST_STRIKE: 1.0, DOUBLE_STRIKE: 2.5, DEATHTOUCH: 1.5,
                                    TRAMPLE: 0.5, LIFELINK: 1.0, VIGILANCE: 0.5, MENACE: 1.0,
                                    INDESTRUCTIBLE: 3.0, REACH: 0.5}
 #: A loss is near when the next horde attack is expected to deal this share of the
 #: weakest PC's life (see docs/agents.md).
-DANGER = 0.6
+DANGER: Final = 0.6
 #: The least a response (an instant cast while an enemy spell is on the stack) must be worth.
-RESPONSE_WORTH = 1.0
+RESPONSE_WORTH: Final = 1.0
 
 
 class GreedyBattleAgent:
@@ -180,7 +180,7 @@ class GreedyBattleAgent:
             assert battle.check is not None  # the check step waits on it
             pending = battle.check.pending
             wants = boost_when_failing(battle.player(pending.pc), pending)
-            return Action(act.BOOST if wants else act.NO_BOOST, pending.pc)
+            return act.interned(act.BOOST if wants else act.NO_BOOST, pending.pc)
         if step in ("main1", "main2"):
             return self._main(battle, actions)
         if step == "declare_attackers":
@@ -188,6 +188,12 @@ class GreedyBattleAgent:
         if step in ("respond", "after_blockers"):
             return _response(battle, actions, rng)
         return _next_of(actions, self._planned(battle, _block_plan), act.CONFIRM_BLOCKERS)
+
+    def choose_land(self, battle: Battle, lands: list[Action], rng: random.Random) -> Action:
+        """In a main phase the agent plays a land whenever it can (`_main`): the one that
+        makes the colours the hand needs most. `decide` asks only this when a land can be
+        played (`engine.combat.battle.BattleAgent`)."""
+        return _best_land(battle, lands)
 
     def _planned(self, battle: Battle, planner: Callable[[Battle], list[Action]]) -> list[Action]:
         """The plan for this battle object's current turn and step (held by reference,
@@ -200,7 +206,7 @@ class GreedyBattleAgent:
     def _main(self, battle: Battle, actions: list[Action]) -> Action:
         lands = [a for a in actions if a.kind == act.PLAY_LAND]
         if lands:
-            return max(lands, key=lambda a: _land_value(battle, a))
+            return _best_land(battle, lands)
         costs: WorthMemo = {}
         held: dict[tuple[str, int], bool] = {}  # per card: a pump instant kept for combat
         plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
@@ -212,11 +218,11 @@ class GreedyBattleAgent:
             plan = _attack_plan(battle)
             if plan:  # going to combat changes nothing the plan reads: declare attackers follows it
                 self._plan = (battle, (battle.turn, "declare_attackers"), plan)
-                return Action(act.GO_TO_COMBAT)
+                return act.interned(act.GO_TO_COMBAT)
         escapes = [a for a in actions if a.kind == act.ESCAPE]
         if escapes and (_loss_is_near(battle) or _stalemate(battle)):
             return escapes[0]
-        return Action(act.END_TURN)
+        return act.interned(act.END_TURN)
 
 
 def _held(battle: Battle, action: Action, held: dict[tuple[str, int], bool]) -> bool:
@@ -242,7 +248,7 @@ def _held_trick(battle: Battle, action: Action) -> bool:
     return held[1]
 
 
-_TRICKS: dict[int, tuple[Card, bool]] = {}  # id(card) -> (card, whether it is a pump instant)
+_TRICKS: Final[dict[int, tuple[Card, bool]]] = {}  # id(card) -> (card, whether it is a pump instant)
 
 
 def _is_trick(card: Card) -> bool:
@@ -284,13 +290,17 @@ def _response(battle: Battle, actions: list[Action], rng: random.Random) -> Acti
     plays = [p for p in plays if p[0] >= RESPONSE_WORTH]
     if plays:
         return max(plays, key=lambda p: (p[0], -p[1].card))[1]
-    return Action(act.PASS)
+    return act.interned(act.PASS)
 
 
 def creature_value(side: Side, card: int) -> float:
     """Power and toughness plus something for each keyword."""
     facts = profile(side.cards[card])
     return facts.power + facts.toughness + sum((v for k, v in KEYWORD_VALUE.items() if facts.keywords & k), 0.0)
+
+
+def _best_land(battle: Battle, lands: list[Action]) -> Action:
+    return max(lands, key=lambda a: _land_value(battle, a))
 
 
 def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
@@ -455,7 +465,7 @@ def _attack_plan(battle: Battle) -> list[Action]:
                 if _expected_damage(battle, kept, threat) >= line:
                     continue
                 home = kept
-            plan.append(Action(act.ATTACK, pc.id, permanent.card, target=defender))
+            plan.append(act.interned(act.ATTACK, pc.id, permanent.card, target=defender))
     return plan
 
 
@@ -495,7 +505,7 @@ def _block_plan(battle: Battle) -> list[Action]:
 
     def assign(attack: Attack, *chosen: tuple[PC, Permanent]) -> None:
         for pc, permanent in chosen:
-            plan.append(Action(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
+            plan.append(act.interned(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
             free.remove((pc, permanent))
         blocked.add((attack.owner, attack.card))
 

@@ -10,15 +10,17 @@ import random
 from pathlib import Path
 
 import pytest
-from combat_helpers import FOREST, MOUNTAIN, make_battle, make_horde, make_pc
+from combat_helpers import BEAR, FOREST, MOUNTAIN, attack, creature, make_battle, make_horde, make_pc
 
+from deckquest.cards.database import builtin_index
 from deckquest.cards.decklist import load_deck
 from deckquest.cards.model import Card, ManaCost
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.boss import PlayerNpc
 from deckquest.engine.combat.mana import pay, requirement
-from deckquest.engine.combat.turns import apply_legal, castable, legal_actions, start_battle
+from deckquest.engine.combat.state import HORDE
+from deckquest.engine.combat.turns import apply, apply_legal, castable, land_actions, legal_actions, start_battle
 from deckquest.engine.pc import create_pc, designate_critical
 from deckquest.runtime.battle_agents import GreedyBattleAgent, RandomBattleAgent
 
@@ -26,6 +28,7 @@ DECKS = Path(__file__).resolve().parents[3] / "scenarios" / "goblin_cave" / "dec
 G = frozenset("G")
 FIREBREATHER = Card.build("Firebreather", "{2}{R}", "Creature — Dragon", power="2", toughness="2",
                           oracle_text="{R}: Firebreather gets +1/+0 until end of turn.")
+GIANT_GROWTH = builtin_index().get("Giant Growth")
 PIKER = Card.build("Goblin Piker", "{1}{R}", "Creature — Goblin Warrior", power="2", toughness="1")
 
 
@@ -88,3 +91,65 @@ def test_remembered_plans_list_what_a_fresh_battle_lists(agent, fight):
             apply_legal(battle, player.choose(battle, actions, rng), actions, rng)
             decisions += 1
     assert decisions > 15
+
+
+@pytest.mark.parametrize("fight", ["horde", "boss"])
+def test_the_greedy_agents_land_play_is_the_one_it_picks_from_every_legal_action(fight):
+    """CR 305.2 (one land a turn), T-6.11: at every main-phase decision of whole battles in
+    which a land can be played, `land_actions` are the land plays among the legal actions, in
+    their order, and the greedy agent's `choose_land` among them (what `decide` asks it) is its
+    `choose` among all legal actions."""
+    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
+    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
+    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
+    bosses = (PlayerNpc("warlord", "Krenko", tuple(load_deck(DECKS / "krenko.txt").main_cards())),)
+    agent = GreedyBattleAgent()
+    land_decisions = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        pcs = _party([green, red], rng)
+        battle = (start_battle(pcs, horde, rng) if fight == "horde"
+                  else start_battle(pcs, (), rng, bosses=bosses, horde_deck=False))
+        while battle.step != "over" and battle.turn < 40:
+            actions = legal_actions(battle)
+            lands = land_actions(battle)
+            assert lands == [a for a in actions if a.kind == act.PLAY_LAND]
+            choice = agent.choose(battle, actions, rng)
+            if lands:
+                land_decisions += 1
+                assert agent.choose_land(battle, lands, rng) == choice
+            apply_legal(battle, choice, actions, rng)
+    assert land_decisions > 10
+
+
+def test_a_response_window_lists_the_instants_the_survivors_can_pay_for_now():
+    """CR 509.4 / 510 (the window after blockers): the instants listed when the window opens
+    serve its decision once; a later listing sees what changed (Giant Growth's Forest tapped:
+    CR 601.2g, it can no longer be paid for)."""
+    pc = make_pc(battlefield=[FOREST, BEAR], hand=[GIANT_GROWTH])
+    battle = make_battle([pc], make_horde(battlefield=[creature("Brute", 3, 3)], library=[FOREST] * 5),
+                         step="declare_blockers", active=HORDE)
+    battle.attacks = [attack(HORDE, 0, "ann")]
+    rng = random.Random(1)
+    apply(battle, Action(act.BLOCK, "ann", 1, target=(HORDE, 0)), rng)
+    apply(battle, Action(act.CONFIRM_BLOCKERS), rng)
+    assert battle.step == "after_blockers"
+    growth = [a for a in legal_actions(battle) if a.kind == act.CAST]
+    assert growth and growth == [a for a in legal_actions(battle.copy()) if a.kind == act.CAST]
+    pc.battlefield[0].tapped = True
+    assert legal_actions(battle) == [Action(act.PASS)]
+
+
+def test_the_declare_blockers_step_lists_the_blocks_the_survivors_can_make_now():
+    """CR 509.1a (an untapped creature blocks), T-6.9 (the horde attacks with its creatures):
+    the blocks listed when the step opens serve its first decision once; a later listing sees
+    what changed (the Bear tapped: it can no longer block)."""
+    pc = make_pc(battlefield=[FOREST, BEAR])
+    battle = make_battle([pc], make_horde(battlefield=[creature("Brute", 3, 3)], library=[FOREST] * 5))
+    rng = random.Random(1)
+    apply(battle, Action(act.END_TURN), rng)
+    assert battle.step == "declare_blockers"
+    block = Action(act.BLOCK, "ann", 1, target=(HORDE, 0))
+    assert block in legal_actions(battle)
+    pc.battlefield[1].tapped = True
+    assert block not in legal_actions(battle)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import AbstractSet, Callable, Protocol, Sequence
+from typing import AbstractSet, Callable, Final, Protocol, Sequence
 
 from deckquest.i18n import _
 from deckquest.cards.model import Card
@@ -19,7 +19,7 @@ from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc,
 from deckquest.engine.combat.combat import horde_beaten
 from deckquest.engine.combat.state import HORDE, Battle
 from deckquest.engine.combat.statics import clear_statics
-from deckquest.engine.combat.turns import apply_legal, legal_actions, start_battle
+from deckquest.engine.combat.turns import apply_legal, land_actions, legal_actions, start_battle
 from deckquest.engine.game import Events
 from deckquest.engine.pc import OK, PC, boost_cleanup
 
@@ -37,7 +37,13 @@ Enemy = CreatureNpc | PlaneswalkerNpc | PlayerNpc | HordeNpc
 
 
 class BattleAgent(Protocol):
-    """Makes the survivors' decisions: picks one of the legal actions."""
+    """Makes the survivors' decisions: picks one of the legal actions.
+
+    An agent that, in a main phase, always plays a land when one can be played may also have
+    `choose_land(battle, lands, rng) -> Action`: then, whenever `turns.land_actions` is not
+    empty, `decide` shows it only those land plays (the actions it would choose among) and
+    lists nothing else; `choose(battle, legal_actions(battle), rng)` must give what
+    `choose_land` gives in that case."""
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action: ...
 
@@ -192,6 +198,13 @@ def fight_over(fight: Fight, events: Events = None, on_turn: Callable[[int], Non
 def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: Events = None) -> None:
     """One decision of the survivors: the agent picks among the legal actions, the battle applies
     it and plays on (the enemies' turns included) up to the next decision or its end."""
+    choose_land = getattr(agent, "choose_land", None)  # see BattleAgent
+    if choose_land is not None:
+        lands = land_actions(battle)
+        if lands:
+            land: Action = choose_land(battle, lands, rng)
+            apply_legal(battle, land, lands, rng, events)
+            return
     actions = legal_actions(battle)
     apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
 
@@ -254,7 +267,7 @@ def _split_enemies(enemies: Sequence[Card] | Sequence[Enemy]) -> tuple[
     return (hordes[0].cards if hordes else ()), bosses, npcs, bool(hordes)
 
 
-_COVERAGE: dict[int, tuple[tuple[Card, ...], Coverage, float]] = {}
+_COVERAGE: Final[dict[int, tuple[tuple[Card, ...], Coverage, float]]] = {}
 
 
 def deck_coverage(cards: tuple[Card, ...]) -> tuple[Coverage, float]:

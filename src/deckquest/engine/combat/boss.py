@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Final, Sequence
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability
@@ -42,7 +42,7 @@ from deckquest.engine.pc import OPENING_HAND, PC, draw
 from deckquest.engine.permanents import Permanent
 
 #: A survivors' spell is worth a counterspell from this mana value up (or when it targets the boss's side).
-COUNTER_WORTHY = 3
+COUNTER_WORTHY: Final = 3
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ in `effects.REGISTRY` resolves its registered effect instead.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from deckquest.cards.model import Card, ManaCost
 from deckquest.cards.oracle import Ability, Effect
@@ -31,12 +32,12 @@ from deckquest.engine.game import Events
 from deckquest.engine.pc import PC, lose_life
 from deckquest.engine.permanents import Permanent
 
-NO_TARGET = ("", -1)
+NO_TARGET: Final = ("", -1)
 #: The `mode` of a permanent spell's cast action that pays its kicker (CR 702.33).
-KICKED = 1
+KICKED: Final = 1
 #: An ability may be activated this many times a turn (a guard against endless loops of
 #: abilities that untap each other; no built-in card comes near it).
-MAX_ACTIVATIONS = 10
+MAX_ACTIVATIONS: Final = 10
 
 
 def mana_sources(side: Side, exclude: int = -1) -> list[Source]:
@@ -132,8 +133,24 @@ def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False
             continue
         for mode, target in _spell_targets(battle, side, code, card_id):
             for x in xs:
-                actions.append(Action(act.CAST, side.id, card_id, x, target, mode))
+                actions.append(act.interned(act.CAST, side.id, card_id, x, target, mode))
     return actions
+
+
+def playable_lands(side: PC) -> list[Action]:
+    """The land plays `castable` lists for the side, in its order (one per card name, none
+    once a land was played this turn, CR 305.2), without working out its spells."""
+    if side.land_played:
+        return []
+    lands = []
+    seen = set()
+    cards = side.cards
+    for card_id in side.hand:
+        code = program(cards[card_id])
+        if code.facts.is_land and code.name not in seen:
+            seen.add(code.name)
+            lands.append(act.interned(act.PLAY_LAND, side.id, card_id))
+    return lands
 
 
 Planned = Action | tuple[int, CardProgram, range]  # an action, or a card whose targets are still to list
@@ -153,7 +170,7 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
         seen.add(code.name)
         if code.facts.is_land:
             if not side.land_played and not instant_speed:
-                plan.append(Action(act.PLAY_LAND, side.id, card_id))
+                plan.append(act.interned(act.PLAY_LAND, side.id, card_id))
             continue
         if (instant_speed and not code.instant) or not code.offered:
             continue
@@ -165,9 +182,9 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
             plan.append((card_id, code, xs))
         else:
             modes = [mode.number for mode in code.modes] or [0]
-            plan.extend(Action(act.CAST, side.id, card_id, x, NO_TARGET, mode) for mode in modes for x in xs)
+            plan.extend(act.interned(act.CAST, side.id, card_id, x, NO_TARGET, mode) for mode in modes for x in xs)
         if code.kicked is not None and paid(made, code.kicked) is not None:
-            plan.append(Action(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
+            plan.append(act.interned(act.CAST, side.id, card_id, 0, NO_TARGET, KICKED))
     return tuple(plan)
 
 
@@ -188,11 +205,11 @@ def activations(side: PC, battle: Battle, sorcery_speed: bool = True) -> list[Ac
                 continue
             wanted = activated.slots
             if not wanted:
-                actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, NO_TARGET, index))
+                actions.append(act.interned(act.ACTIVATE, side.id, permanent.card, 0, NO_TARGET, index))
                 continue
             refs = target_options(battle, side.id, wanted[0], (side.id, permanent.card), activated.first_kind)
             for ref in _completable(battle, side, activated.ability, 0, permanent.card, refs, len(wanted)):
-                actions.append(Action(act.ACTIVATE, side.id, permanent.card, 0, ref, index))
+                actions.append(act.interned(act.ACTIVATE, side.id, permanent.card, 0, ref, index))
     return actions
 
 

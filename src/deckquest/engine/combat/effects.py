@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import random
-from typing import TYPE_CHECKING, Callable
+from typing import Callable, Final, TYPE_CHECKING
 
 from deckquest.cards.model import Card
 from deckquest.engine.game import Events
@@ -30,7 +30,7 @@ class Effect:
     resolve: Callable[[Battle, str, int, int, random.Random, Events], None]
 
 
-REGISTRY: dict[str, Effect] = {}
+REGISTRY: Final[dict[str, Effect]] = {}
 
 
 def register(card_name: str, effect: Effect) -> None:

@@ -8,6 +8,7 @@ generator (T-6.8). Its deck names tokens as cards (`40 Zombie`, T-6.13).
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from deckquest.cards.model import Card
 from deckquest.engine.combat.combat import (
@@ -21,9 +22,9 @@ from deckquest.engine.combat.statics import refresh_statics
 from deckquest.engine.game import Events
 
 #: T-6.4: library size after the cut, by the number of players (4 or more: 60).
-CUT_SIZES = {1: 27, 2: 36, 3: 45}
+CUT_SIZES: Final = {1: 27, 2: 36, 3: 45}
 #: T-6.4: only a horde deck of this size is cut (「敵が60枚大群デッキの時は」, seed 000 line 210).
-CUT_DECK_SIZE = 60
+CUT_DECK_SIZE: Final = 60
 
 
 def cut_size(players: int) -> int:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 from deckquest.cards.model import ManaCost
 
@@ -64,8 +65,8 @@ Made = tuple[tuple[frozenset[str], ...], ...]  # what each source makes, in the 
 #: Payments already worked out: id(cost) -> (cost, {(what the sources make, x): the
 #: positions in the sources list to tap, or None}). A battle pays the same few costs from
 #: the same few lands again and again; the answer depends only on what each source makes.
-_PAID: dict[int, tuple[Requirement, dict[tuple[Made, int], tuple[int, ...] | None]]] = {}
-_PAID_MAX = 20_000
+_PAID: Final[dict[int, tuple[Requirement, dict[tuple[Made, int], tuple[int, ...] | None]]]] = {}
+_PAID_MAX: Final = 20_000
 
 
 def pay(sources: list[Source], cost: Requirement, x: int = 0) -> list[int] | None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card
 from deckquest.engine.combat.mana import Requirement, requirement
@@ -19,35 +19,35 @@ if TYPE_CHECKING:  # the oracle is read only when a card is first profiled
     from deckquest.cards.oracle import Effect
 
 # Keyword abilities the combat engine implements, as bit flags (cheap to test).
-FLYING = 1
-REACH = 2
-FIRST_STRIKE = 4
-DOUBLE_STRIKE = 8
-DEATHTOUCH = 16
-TRAMPLE = 32
-LIFELINK = 64
-VIGILANCE = 128
-HASTE = 256
-DEFENDER = 512
-MENACE = 1024
-INDESTRUCTIBLE = 2048
-PLAINSWALK = 4096  # landwalk (CR 702.14): unblockable while the defender controls such a land
-ISLANDWALK = 8192
-SWAMPWALK = 16384
-MOUNTAINWALK = 32768
-FORESTWALK = 65536
-LANDWALK = PLAINSWALK | ISLANDWALK | SWAMPWALK | MOUNTAINWALK | FORESTWALK
+FLYING: Final = 1
+REACH: Final = 2
+FIRST_STRIKE: Final = 4
+DOUBLE_STRIKE: Final = 8
+DEATHTOUCH: Final = 16
+TRAMPLE: Final = 32
+LIFELINK: Final = 64
+VIGILANCE: Final = 128
+HASTE: Final = 256
+DEFENDER: Final = 512
+MENACE: Final = 1024
+INDESTRUCTIBLE: Final = 2048
+PLAINSWALK: Final = 4096  # landwalk (CR 702.14): unblockable while the defender controls such a land
+ISLANDWALK: Final = 8192
+SWAMPWALK: Final = 16384
+MOUNTAINWALK: Final = 32768
+FORESTWALK: Final = 65536
+LANDWALK: Final = PLAINSWALK | ISLANDWALK | SWAMPWALK | MOUNTAINWALK | FORESTWALK
 # Restrictions kept beside the keywords (static abilities, "~ can't block."), not keywords.
-CANT_BLOCK = 1 << 17
-UNBLOCKABLE = 1 << 18
+CANT_BLOCK: Final = 1 << 17
+UNBLOCKABLE: Final = 1 << 18
 # Protection from a colour (CR 702.16): not blocked by, targeted by or dealt damage by what
 # has that colour.
-PROTECTION = {"W": 1 << 19, "U": 1 << 20, "B": 1 << 21, "R": 1 << 22, "G": 1 << 23}
-ANY_PROTECTION = sum(PROTECTION.values())
-HEXPROOF = 1 << 24  # CR 702.11: not the target of its opponents' spells and abilities
-NOT_ALONE = 1 << 25  # "can't attack or block alone" (CR 506.5)
+PROTECTION: Final = {"W": 1 << 19, "U": 1 << 20, "B": 1 << 21, "R": 1 << 22, "G": 1 << 23}
+ANY_PROTECTION: Final = sum(PROTECTION.values())
+HEXPROOF: Final = 1 << 24  # CR 702.11: not the target of its opponents' spells and abilities
+NOT_ALONE: Final = 1 << 25  # "can't attack or block alone" (CR 506.5)
 
-KEYWORD_FLAGS = {
+KEYWORD_FLAGS: Final = {
     "flying": FLYING, "reach": REACH, "first strike": FIRST_STRIKE,
     "double strike": DOUBLE_STRIKE, "deathtouch": DEATHTOUCH, "trample": TRAMPLE,
     "lifelink": LIFELINK, "vigilance": VIGILANCE, "haste": HASTE, "defender": DEFENDER,
@@ -59,13 +59,13 @@ KEYWORD_FLAGS = {
     "protection from green": PROTECTION["G"], "hexproof": HEXPROOF,
 }
 #: Keywords and restrictions a static ability can give (oracle `anthem` effects).
-STATIC_FLAGS = {**KEYWORD_FLAGS, "can't block": CANT_BLOCK, "can't be blocked": UNBLOCKABLE,
+STATIC_FLAGS: Final = {**KEYWORD_FLAGS, "can't block": CANT_BLOCK, "can't be blocked": UNBLOCKABLE,
                 "can't attack or block alone": NOT_ALONE}
 #: The land type each landwalk looks for.
-LANDWALK_TYPES = ((PLAINSWALK, "Plains"), (ISLANDWALK, "Island"), (SWAMPWALK, "Swamp"),
+LANDWALK_TYPES: Final = ((PLAINSWALK, "Plains"), (ISLANDWALK, "Island"), (SWAMPWALK, "Swamp"),
                   (MOUNTAINWALK, "Mountain"), (FORESTWALK, "Forest"))
 
-PERMANENT_TYPES = ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")
+PERMANENT_TYPES: Final = ("Artifact", "Battle", "Creature", "Enchantment", "Land", "Planeswalker")
 
 _REMINDER = re.compile(r"\([^()]*\)")
 _TAP_FOR_MANA = re.compile(r"^\{T\}: Add (.+?)\.?$", re.IGNORECASE)
@@ -153,9 +153,9 @@ def mana_units(card: Card) -> tuple[frozenset[str], ...]:
 
 #: id(card) -> its profile. Hot loops look a card up here first (`PROFILES.get(id(card)) or
 #: profile(card)`), saving a call; `profile` fills it.
-PROFILES: dict[int, Profile] = {}
-_HELD: list[Card] = []  # the cards of the cached profiles, kept alive
-_PROFILES_MAX = 50_000
+PROFILES: Final[dict[int, Profile]] = {}
+_HELD: Final[list[Card]] = []  # the cards of the cached profiles, kept alive
+_PROFILES_MAX: Final = 50_000
 
 
 def profile(card: Card) -> Profile:

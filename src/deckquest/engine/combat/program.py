@@ -16,7 +16,7 @@ was made with and is made again when the registry says otherwise.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Final, NamedTuple
 
 from deckquest.cards.model import Card, ManaCost
 from deckquest.cards.oracle import Ability, Cost, Target
@@ -72,8 +72,8 @@ class CardProgram:
     colors: tuple[str, ...]  # its mana cost's colours (what a land must make for it)
 
 
-_PROGRAMS: dict[int, CardProgram] = {}
-_PROGRAMS_MAX = 50_000
+_PROGRAMS: Final[dict[int, CardProgram]] = {}
+_PROGRAMS_MAX: Final = 50_000
 
 
 def program(card: Card) -> CardProgram:
@@ -134,7 +134,7 @@ def read_program(card: Card) -> CardProgram:
     )
 
 
-_ABLE: dict[int, tuple[tuple[Card, ...], frozenset[int]]] = {}
+_ABLE: Final[dict[int, tuple[tuple[Card, ...], frozenset[int]]]] = {}
 
 
 def with_abilities(cards: tuple[Card, ...]) -> frozenset[int]:

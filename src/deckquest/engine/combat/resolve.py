@@ -18,7 +18,7 @@ docs/battles.md states); spells and activated abilities use the stack.
 from __future__ import annotations
 
 import random
-from typing import NamedTuple, Sequence
+from typing import Final, NamedTuple, Sequence
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Condition, Effect, Recognition, Target, Token, recognise
@@ -39,10 +39,10 @@ Ref = tuple[str, int]
 #: the worth of N damage to an object, ("damage", controller, target, N), and the penalty of a
 #: play's cost, (action kind, player, card, mode).
 WorthMemo = dict[tuple[str, str, Ref, int] | tuple[str, str, int, int], float]
-PLAYER = -1
-STACK = "stack"
+PLAYER: Final = -1
+STACK: Final = "stack"
 
-_RECOGNITIONS: dict[int, tuple[Card, Recognition]] = {}
+_RECOGNITIONS: Final[dict[int, tuple[Card, Recognition]]] = {}
 
 
 def recognition(card: Card) -> Recognition:
@@ -57,7 +57,7 @@ def recognition(card: Card) -> Recognition:
     return found
 
 
-_SPELLS: dict[int, tuple[Card, Ability | None]] = {}
+_SPELLS: Final[dict[int, tuple[Card, Ability | None]]] = {}
 
 
 def spell_ability(card: Card) -> Ability | None:
@@ -80,7 +80,7 @@ def spell_ability(card: Card) -> Ability | None:
     return ability
 
 
-_TRIGGERED: dict[tuple[int, str], tuple[Card, tuple[Ability, ...]]] = {}
+_TRIGGERED: Final[dict[tuple[int, str], tuple[Card, tuple[Ability, ...]]]] = {}
 
 
 def triggered(card: Card, timing: str) -> tuple[Ability, ...]:
@@ -96,7 +96,7 @@ def triggered(card: Card, timing: str) -> tuple[Ability, ...]:
     return found
 
 
-_ACTIVATED: dict[int, tuple[Card, tuple[Ability, ...]]] = {}
+_ACTIVATED: Final[dict[int, tuple[Card, tuple[Ability, ...]]]] = {}
 
 
 def activated_abilities(card: Card) -> tuple[Ability, ...]:
@@ -116,7 +116,7 @@ def modes_of(ability: Ability) -> tuple[tuple[Effect, ...], ...]:
     return ability.modes or (ability.effects,)
 
 
-_SLOTS: dict[int, tuple[tuple[Effect, ...], tuple[Target, ...]]] = {}
+_SLOTS: Final[dict[int, tuple[tuple[Effect, ...], tuple[Target, ...]]]] = {}
 
 
 def slots(effects: tuple[Effect, ...]) -> tuple[Target, ...]:
@@ -162,7 +162,7 @@ def players(battle: Battle, kind: str) -> list[str]:
     return found
 
 
-_TYPE_WORDS = {"artifact": "Artifact", "enchantment": "Enchantment", "land": "Land",
+_TYPE_WORDS: Final = {"artifact": "Artifact", "enchantment": "Enchantment", "land": "Land",
                "planeswalker": "Planeswalker", "creature": "Creature", "instant": "Instant", "sorcery": "Sorcery"}
 
 
@@ -253,8 +253,8 @@ def target_options(battle: Battle, controller: str, target: Target, source: Ref,
     return found
 
 
-_WANTED: dict[tuple[str, ...], frozenset[str] | None] = {}
-_UNREAD = frozenset(("?",))
+_WANTED: Final[dict[tuple[str, ...], frozenset[str] | None]] = {}
+_UNREAD: Final = frozenset(("?",))
 
 
 def _wanted_types(kinds: tuple[str, ...]) -> frozenset[str] | None:
@@ -288,7 +288,7 @@ class _Phrases(NamedTuple):
     of_effect: tuple[tuple[int, int], ...]
 
 
-_PHRASES: dict[int, tuple[tuple[Effect, ...], _Phrases]] = {}
+_PHRASES: Final[dict[int, tuple[tuple[Effect, ...], _Phrases]]] = {}
 
 
 def _phrases(effects: tuple[Effect, ...]) -> _Phrases:
@@ -446,7 +446,7 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
 #: The phrases of an ability whose one effect acts on its one "target" phrase (with one
 #: target: Shock, Giant Growth, Mogg Fanatic's ability, Fireball): most of what the greedy
 #: policies weigh.
-_ONE_TARGET = ((0, -1),)
+_ONE_TARGET: Final = ((0, -1),)
 
 
 def _one_target_value(battle: Battle, controller: str, effect: Effect, picks: tuple[Ref, ...], x: int,
@@ -938,7 +938,7 @@ def requirement_generic(amount: int) -> Requirement:
     return requirement(ManaCost.parse("{%d}" % amount))
 
 
-_TOKENS: dict[Token, Card] = {}
+_TOKENS: Final[dict[Token, Card]] = {}
 
 
 def token_card(token: Token) -> Card:
@@ -1037,7 +1037,7 @@ def enters_triggers(battle: Battle, owner: str, card: int, rng: random.Random, e
 
 
 #: A PC or boss pays echo only for a permanent worth this many times the echo's mana.
-ECHO_WORTH = 2.0
+ECHO_WORTH: Final = 2.0
 
 
 def echo_upkeep(battle: Battle, sides: Sequence[Side], rng: random.Random, events: Events) -> None:

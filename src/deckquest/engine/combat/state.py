@@ -14,7 +14,7 @@ Library order: index 0 is the top.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING
+from typing import Final, TYPE_CHECKING
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability
@@ -24,13 +24,14 @@ from deckquest.engine.pc import OK, PC
 from deckquest.engine.permanents import Permanent
 
 if TYPE_CHECKING:  # casting reads the battle state
+    from deckquest.engine.combat.actions import Action
     from deckquest.engine.combat.casting import Planned
 
 #: What a side can cast depends on (casting.castable): its id, instant speed or not, whether a
 #: land was played, what each untapped source makes, the hand.
 CastingState = tuple[str, bool, bool, tuple[tuple[frozenset[str], ...], ...], tuple[int, ...]]
 
-HORDE = "horde"
+HORDE: Final = "horde"
 
 
 @dataclass
@@ -147,6 +148,11 @@ class Battle:
     # (casting.castable): worked out once per state, not at every decision. Not part of the
     # battle's state: a copy starts without it, comparisons ignore it.
     castable_plans: dict[CastingState, tuple[Planned, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
+    # The survivors' blocks or responses (turns._blocks, turns._responses) listed to decide
+    # whether their declare-blockers, respond or after-blockers step opens: the step's legal
+    # actions are that very list, taken by the next `legal_actions` (nothing changes in
+    # between). Not part of the battle's state either.
+    listed: list[Action] | None = field(default=None, init=False, compare=False, repr=False)
 
     def copy(self) -> "Battle":
         return replace(

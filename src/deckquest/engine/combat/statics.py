@@ -26,7 +26,7 @@ T-7.4: the PC dies. When the battle ends the creature leaves with the battle.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Final, Iterable
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Effect
@@ -36,7 +36,7 @@ from deckquest.engine.game import Events
 from deckquest.engine.pc import DEAD, PC, UNCONSCIOUS
 from deckquest.engine.permanents import Permanent
 
-_FLAGS: dict[Effect, int] = {}  # anthem effect -> its keyword flags
+_FLAGS: Final[dict[Effect, int]] = {}  # anthem effect -> its keyword flags
 
 
 def _flags(effect: Effect) -> int:
@@ -111,7 +111,7 @@ def clear_statics(permanents: Iterable[Permanent]) -> None:
 
 # --- T-7.2: the unconscious PC as a 0/1 defender creature -----------------------------------
 
-_PC_CREATURES: dict[int, Card] = {}
+_PC_CREATURES: Final[dict[int, Card]] = {}
 
 
 def is_pc_creature(card: Card) -> bool:

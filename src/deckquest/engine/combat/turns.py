@@ -14,6 +14,7 @@ one combat in which every enemy attacker attacks.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from deckquest.cards.model import Card
 from deckquest.engine.checks import begin_check, boost, can_boost, finish_check
@@ -22,7 +23,9 @@ from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.boss import (
     PlayerNpc, boss_attacks, boss_blocks, boss_play, boss_response, make_boss, place_npcs, planeswalker_npcs,
 )
-from deckquest.engine.combat.casting import activate, activations, cast, castable, mana_sources, resolve_stack
+from deckquest.engine.combat.casting import (
+    activate, activations, cast, castable, mana_sources, playable_lands, resolve_stack,
+)
 from deckquest.engine.combat.combat import (
     blockers_are_legal, can_attack, can_block, check_outcome, combat_damage, declare_attacker, drop_lone,
     state_based_actions,
@@ -35,15 +38,15 @@ from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.game import Events
 from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
 
-__all__ = ["apply", "apply_legal", "castable", "legal_actions", "mana_sources", "start_battle"]
+__all__ = ["apply", "apply_legal", "castable", "land_actions", "legal_actions", "mana_sources", "start_battle"]
 
-SURVIVORS = "survivors"
+SURVIVORS: Final = "survivors"
 #: The step after blockers are declared in which the survivors may cast instants and
 #: activate abilities (combat tricks) before combat damage.
-AFTER_BLOCKERS = "after_blockers"
-MAX_PREPARATION_TURNS = 5  # T-6.2
+AFTER_BLOCKERS: Final = "after_blockers"
+MAX_PREPARATION_TURNS: Final = 5  # T-6.2
 #: T-6.2, T-6.6: the kind of the preparation and escape checks by rules edition.
-REFLEX_KIND = {"2019": "red", "2014": "reflex"}
+REFLEX_KIND: Final = {"2019": "red", "2014": "reflex"}
 
 
 def start_battle(
@@ -322,7 +325,7 @@ def _enemy_main(battle: Battle, rng: random.Random, events: Events) -> None:
     for boss in _acting_bosses(battle):
         while not battle.outcome and boss.status == OK and boss_play(battle, boss, rng, events):
             top = battle.stack[-1]
-            if top is not None and top.ability is None and _responses(battle):
+            if top is not None and top.ability is None and _window_opens(battle):
                 battle.step = "respond"
                 return
             resolve_stack(battle, rng, events)
@@ -342,7 +345,7 @@ def _enemy_attacks(battle: Battle, rng: random.Random, events: Events) -> None:
     attack_triggers(battle, rng, events)
     if battle.outcome:
         battle.step = "over"
-    elif battle.attacks and _blocks(battle):
+    elif battle.attacks and _opens(battle, _blocks(battle)):
         battle.step = "declare_blockers"
     else:
         _enemy_blocks_done(battle, rng, events)
@@ -351,7 +354,7 @@ def _enemy_attacks(battle: Battle, rng: random.Random, events: Events) -> None:
 def _enemy_blocks_done(battle: Battle, rng: random.Random, events: Events) -> None:
     """Blockers are declared (CR 509): the survivors get their window for instants and
     abilities (combat tricks, CR 509.4 / 510 priority) if they have any, then damage."""
-    if battle.attacks and _tricks(battle):
+    if battle.attacks and _window_opens(battle):
         battle.step = AFTER_BLOCKERS
         return
     _horde_combat_damage(battle, rng, events)
@@ -375,23 +378,42 @@ def legal_actions(battle: Battle) -> list[Action]:
     step = battle.step
     if step == "check":
         assert battle.check is not None  # the check step waits on it
-        return [Action(act.BOOST, battle.check.pending.pc), Action(act.NO_BOOST, battle.check.pending.pc)]
+        return [act.interned(act.BOOST, battle.check.pending.pc), act.interned(act.NO_BOOST, battle.check.pending.pc)]
     if step in ("main1", "main2"):
         return _main_actions(battle)
     if step == "declare_attackers":
-        return _attack_actions(battle) + [Action(act.CONFIRM_ATTACKERS)]
+        return _attack_actions(battle) + [act.interned(act.CONFIRM_ATTACKERS)]
     if step == "declare_blockers":
-        return _blocks(battle)
+        listed, battle.listed = battle.listed, None
+        return _blocks(battle) if listed is None else listed
     if step in ("respond", AFTER_BLOCKERS):
-        return _responses(battle) + [Action(act.PASS)]
+        listed, battle.listed = battle.listed, None
+        return (_responses(battle) if listed is None else listed) + [act.interned(act.PASS)]
     return []
 
 
-def _tricks(battle: Battle) -> bool:
+def land_actions(battle: Battle) -> list[Action]:
+    """The land plays among `legal_actions` now, in their order (empty outside a main phase):
+    for an agent that plays a land whenever it can (`battle.decide`), listed without the
+    casts, activations and targets it would not look at."""
+    if battle.step not in ("main1", "main2"):
+        return []
+    return [action for pc in battle.fighting() for action in playable_lands(pc)]
+
+
+def _window_opens(battle: Battle) -> bool:
     """Whether a PC in the fight could cast an instant (or a flash card) or activate an
-    ability now: only then is the after-blockers window offered."""
-    return any(castable(pc, battle, instant_speed=True) or activations(pc, battle, sorcery_speed=False)
-               for pc in battle.fighting())
+    ability now: only then is a respond or after-blockers window offered. The list is kept
+    on the battle for the window's `legal_actions`, which would list exactly the same (the
+    caller opens the window and returns: nothing changes in between)."""
+    return _opens(battle, _responses(battle))
+
+
+def _opens(battle: Battle, listed: list[Action]) -> bool:
+    """Whether a step in which the survivors choose among `listed` opens (any to choose
+    from); its `legal_actions` then take the list as it is."""
+    battle.listed = listed if listed else None
+    return bool(listed)
 
 
 def _responses(battle: Battle) -> list[Action]:
@@ -408,10 +430,10 @@ def _main_actions(battle: Battle) -> list[Action]:
         actions.extend(castable(pc, battle))
         actions.extend(activations(pc, battle))
     if not battle.non_combat_action_used:
-        actions.extend(Action(act.ESCAPE, pc.id) for pc in fighting)  # T-6.6, T-6.7
+        actions.extend(act.interned(act.ESCAPE, pc.id) for pc in fighting)  # T-6.6, T-6.7
     if battle.step == "main1" and any(can_attack(pc, p) for pc in fighting for p in pc.battlefield):
-        actions.append(Action(act.GO_TO_COMBAT))
-    actions.append(Action(act.END_TURN))
+        actions.append(act.interned(act.GO_TO_COMBAT))
+    actions.append(act.interned(act.END_TURN))
     return actions
 
 
@@ -430,7 +452,7 @@ def _attack_actions(battle: Battle) -> list[Action]:
     attacking = {(a.owner, a.card) for a in battle.attacks}
     targets = defenders(battle)
     return [
-        Action(act.ATTACK, pc.id, permanent.card, target=target)
+        act.interned(act.ATTACK, pc.id, permanent.card, target=target)
         for pc in battle.fighting()
         for permanent in pc.battlefield
         if (pc.id, permanent.card) not in attacking and can_attack(pc, permanent)
@@ -449,15 +471,15 @@ def _blocks(battle: Battle) -> list[Action]:
     for pc in battle.fighting():
         for permanent in pc.battlefield:
             if (pc.id, permanent.card) in blocking:
-                actions.append(Action(act.UNBLOCK, pc.id, permanent.card))
+                actions.append(act.interned(act.UNBLOCK, pc.id, permanent.card))
                 continue
             if permanent.tapped or not profile(pc.cards[permanent.card]).is_creature:
                 continue  # an untapped creature blocks (can_block): not each land against each attacker
             for target, side, attacker in attackers:
                 if can_block(pc, permanent, side, attacker):
-                    actions.append(Action(act.BLOCK, pc.id, permanent.card, target=target))
+                    actions.append(act.interned(act.BLOCK, pc.id, permanent.card, target=target))
     if actions and blockers_are_legal(battle):
-        actions.append(Action(act.CONFIRM_BLOCKERS))
+        actions.append(act.interned(act.CONFIRM_BLOCKERS))
     return actions
 
 
@@ -580,7 +602,7 @@ def _survivor_combat(battle: Battle, rng: random.Random, events: Events) -> None
         for boss in battle.fighting_bosses():
             boss_blocks(battle, boss, events)
         drop_lone(battle, blocks=True)
-        if not battle.outcome and battle.attacks and _tricks(battle):
+        if not battle.outcome and battle.attacks and _window_opens(battle):
             battle.step = AFTER_BLOCKERS  # the survivors' combat tricks (CR 509.4)
             return
         combat_damage(battle, rng, events)
