@@ -105,6 +105,10 @@ class Check:
     return_step: str = ""  # where the turn goes on after a failed escape
 
 
+def _none() -> None:
+    return None
+
+
 @dataclass
 class Battle:
     """The whole state of one battle.
@@ -152,7 +156,9 @@ class Battle:
     # whether their declare-blockers, respond or after-blockers step opens: the step's legal
     # actions are that very list, taken by the next `legal_actions` (nothing changes in
     # between). Not part of the battle's state either.
-    listed: list[Action] | None = field(default=None, init=False, compare=False, repr=False)
+    # (A factory, not `default=None`: a field the generated `__init__` does not set has no value
+    # in the compiled build, whose classes have no class-level defaults.)
+    listed: list[Action] | None = field(default_factory=_none, init=False, compare=False, repr=False)
 
     def copy(self) -> "Battle":
         return replace(
