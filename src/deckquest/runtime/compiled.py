@@ -9,8 +9,8 @@ statement: the handler stays where it is (``GameSystem.statement_handlers``) and
 may change between batches (``Program.sites``, ``tune``) as it runs.
 
 Conditions are built from the syntax tree (never from source text: nothing is ``eval``'d)
-into functions ``cond(run, pc, degree)`` that give what ``Run.value`` gives for the same
-expression. The run's position stays plain data (frames of block number and index): only the
+into functions ``cond(run, pc, degree)``; ``Run.value`` and ``Run.render`` use them too (made
+on first use) for what no statement holds: a choice's labels, explore's, a system's. The run's position stays plain data (frames of block number and index): only the
 program holds closures, so saves, clones and explore mode are unchanged.
 """
 
@@ -38,7 +38,7 @@ COMPARE = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator
 
 
 def condition(expr: ast.Expr) -> "Cond":
-    """``expr`` as a function of (run, PC in scope, degree in scope): ``Run.value``'s answer."""
+    """``expr`` as a function of (run, PC in scope, degree in scope): its value there."""
     maker = _EXPRESSIONS.get(type(expr))
     if maker is None:
         raise TypeError(f"not an expression: {expr!r}")
@@ -168,7 +168,7 @@ def shown(value: "Value") -> str:
 
 
 def text(node: ast.Text) -> "Render":
-    """A text with its ``{…}`` parts filled in, as ``Run.render`` fills them."""
+    """A text as a function of (run, frame): its ``{…}`` parts filled in."""
     parts = node.parts
     fixed = node.raw if not parts else parts[0] if len(parts) == 1 else None
     if isinstance(fixed, str):  # nothing to fill in

@@ -67,7 +67,7 @@ from deckquest.runtime.events import Event
 from deckquest.runtime.party import PartyMember, party_from_scenario
 from deckquest.runtime.state import Asked, Frame, NpcState, RunState
 from deckquest.systems.trpg.battles import enemy
-from deckquest.systems import system_of
+from deckquest.systems import Fired, system_of
 
 DEFAULT_MAX_STEPS = 10_000
 RECRUIT_KIND = {"2019": "white", "2014": "negotiation"}  # T-8.4 [reading], T-5.5
@@ -195,6 +195,10 @@ class Program:
         self._enemies: dict[str, Enemy] = {}
         # each statement as a closure, parallel to ``blocks`` (``compiled``): what runs call
         self.ops = compiled.ops(self)
+        # what ``Run.value`` and ``Run.render`` are asked outside the ops (a choice's labels,
+        # explore's, a system's handlers), compiled on first use: node id -> (node, closure)
+        self.conditions: dict[int, tuple[ast.Expr, Cond]] = {}
+        self.texts: dict[int, tuple[ast.Text, Callable[[Run, Frame], str]]] = {}
 
     def enemy(self, npc_id: str) -> Enemy:
         """The battle engine's enemy for an NPC, its cards read once per program."""
@@ -588,14 +592,21 @@ class Run:
         game.apply(action, self.rng, events)
         self.game_events(events)
 
-    def game_events(self, events: list[Event]) -> None:
+    def game_events(self, events: list[Event], held: list[Fired] | None = None) -> None:
         """Publish a game's events (with the clock) and queue the triggers they fire, in order.
-        A game system's statement handlers call it with the events their change made."""
-        fired: list[tuple[str, str | None, int | None]] = []
+        A game system's statement handlers call it with the events their change made. A
+        sub-game in progress (an Isekai adventure's duel) passes ``held``: the triggers are
+        kept there, to be queued when it ends (``fire_game_triggers``)."""
+        fired: list[Fired] = [] if held is None else held
         for event in events:
             if event["event"] in self.wanted:
                 self._publish({"event": event["event"], "clock": self.state.clock, **event})
             fired.extend(self.program.system.triggers_for(event))
+        if held is None:
+            self.fire_game_triggers(fired)
+
+    def fire_game_triggers(self, fired: list[Fired]) -> None:
+        """Queue the triggers a game's events fired, so that they run in the events' order."""
         for kind, subject, number in reversed(fired):
             self._fire(kind, pc=subject, number=number)
 
@@ -796,45 +807,13 @@ class Run:
 
     # -- values and text
 
-    def _value(self, expr: ast.Expr, pc: str | None, degree: int | None) -> Value:
-        if type(expr) is ast.IntLit:
-            return expr.value
-        if type(expr) is ast.Var:
-            counters = self.state.counters
-            return counters[expr.name] if expr.name in counters else self.state.flags[expr.name]
-        if type(expr) is ast.Compare:
-            left = self._value(expr.left, pc, degree)
-            right = self._value(expr.right, pc, degree)
-            compared: bool = compiled.COMPARE[expr.op](left, right)
-            return compared
-        if type(expr) is ast.And:
-            for operand in expr.operands:
-                if not self._value(operand, pc, degree):
-                    return False
-            return True
-        if type(expr) is ast.Or:
-            for operand in expr.operands:
-                if self._value(operand, pc, degree):
-                    return True
-            return False
-        if type(expr) is ast.Not:
-            return not self._value(expr.operand, pc, degree)
-        if type(expr) is ast.PcStat:
-            return compiled.pc_stat(self._pc_named(expr.pc, pc, expr.span), expr.stat)
-        if type(expr) is ast.PcName:
-            return self._pc_named(expr.pc, pc, expr.span).name
-        if type(expr) is ast.Subject:
-            subject: Value = self.program.system.subject_value(self, self._subject(pc, expr.span), expr.attribute)
-            return subject
-        if type(expr) is ast.NpcIs:
-            return compiled.npc_is(self.state.npcs[expr.npc], expr.state)
-        if type(expr) is ast.PartySize:
-            return len(self.state.pcs)
-        if type(expr) is ast.Degree:
-            if degree is None:
-                raise DeckquestError("`degree` has no value here: no check is in scope", expr.span)
-            return degree
-        raise TypeError(f"not an expression: {expr!r}")
+    def value(self, expr: ast.Expr, pc: str | None, degree: int | None) -> Value:
+        """An expression's value, with ``pc`` and ``degree`` in scope: its compiled condition
+        (``compiled.condition``), made once per program."""
+        made = self.program.conditions.get(id(expr))
+        if made is None or made[0] is not expr:  # (the node kept beside it: an id is reused once freed)
+            made = self.program.conditions[id(expr)] = (expr, compiled.condition(expr))
+        return made[1](self, pc, degree)
 
     @staticmethod
     def _subject(in_scope: str | None, span: Span) -> str:
@@ -851,19 +830,12 @@ class Run:
         return self.state.pcs[name]
 
     def render(self, text: ast.Text, frame: Frame) -> str:
-        """A text with its ``{…}`` parts filled in."""
-        parts = text.parts
-        if not parts:
-            return text.raw
-        if len(parts) == 1 and type(parts[0]) is str:  # nothing to fill in
-            return parts[0]
-        pieces = []
-        for part in parts:
-            if isinstance(part, str):
-                pieces.append(part)
-            else:
-                pieces.append(compiled.shown(self._value(part, frame.pc, frame.degree)))
-        return "".join(pieces)
+        """A text with its ``{…}`` parts filled in (``compiled.text``, made once per program):
+        what is not a statement's own text (a choice's labels, explore's)."""
+        made = self.program.texts.get(id(text))
+        if made is None or made[0] is not text:
+            made = self.program.texts[id(text)] = (text, compiled.text(text))
+        return made[1](self, frame)
 
     # -- blocks
 
@@ -959,7 +931,6 @@ class Run:
     advance = _advance
     act = _act
     finish = _finish
-    value = _value
     pc_named = _pc_named
     subject = _subject
 

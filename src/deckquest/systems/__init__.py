@@ -47,6 +47,9 @@ from deckquest.dsl import language as dsl_language
 from deckquest.engine.game import Agent, GameState, SeatIO
 from deckquest.errors import DeckquestError
 
+#: A script trigger an engine event fires: (trigger kind, subject, number) (``triggers_for``).
+Fired = tuple[str, str | None, int | None]
+
 if TYPE_CHECKING:
     from deckquest.dsl.resolver import SystemContext
 
@@ -229,7 +232,7 @@ class GameSystem:
         return cls.new_game.__func__ is not GameSystem.new_game.__func__  # type: ignore[attr-defined]
 
     @classmethod
-    def triggers_for(cls, event: dict) -> list[tuple[str, str | None, int | None]]:
+    def triggers_for(cls, event: dict) -> list[Fired]:
         """The script's trigger events an engine event fires: (kind, subject, number)."""
         return []
 

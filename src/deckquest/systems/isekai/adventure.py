@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from deckquest.engine.game import CHANCE, Agent, draw_chance
+from deckquest.systems import Fired
 from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
 from deckquest.systems.isekai.cards import Duelist
 from deckquest.systems.isekai.duel import new_duel
@@ -28,8 +29,6 @@ from deckquest.systems.isekai.rules import Rules
 SEAT_AGENTS: dict[str, type[GreedyAgent] | type[RandomAgent]] = {"greedy": GreedyAgent, "random": RandomAgent}
 DUEL_AGENTS = "duel_agents"  # Run.memory: who answers each seat's decisions in the duel in progress
 
-#: A script trigger a duel event fired: (kind, subject, number), as ``triggers_for`` gives it.
-Fired = tuple[str, str | None, int | None]
 
 
 @dataclass
@@ -46,8 +45,9 @@ class DuelInProgress:
         return DuelInProgress(self.hero, self.npc, list(self.fired))
 
     def names(self, scenario: Any) -> dict[str, str]:
-        """The duelists' names, for a transcript resumed mid-duel (the ``deal`` event said them)."""
-        return {duelist.id: duelist.name for duelist in scenario.system_table.duelists if duelist.id == self.npc}
+        """The NPC duelist's name, for a transcript resumed mid-duel (the ``deal`` event said it)."""
+        npc = next(duelist for duelist in scenario.system_table.duelists if duelist.id == self.npc)
+        return {npc.id: npc.name}
 
     def to_data(self) -> dict[str, Any]:
         return {"hero": self.hero, "npc": self.npc, "fired": [list(trigger) for trigger in self.fired]}
@@ -99,10 +99,7 @@ def duel_step(run: Any) -> None:
         action = agents[decision.actor].choose(state, decision, run.rng)
     events: list[dict] = []
     state.apply(action, run.rng, events)
-    for event in events:
-        if event["event"] in run.wanted:
-            run.publish({"event": event["event"], "clock": run.state.clock, **event})
-        progress.fired.extend(run.program.system.triggers_for(event))
+    run.game_events(events, held=progress.fired)
     if state.decision().over:
         _duel_over(run, progress)
 
@@ -118,5 +115,4 @@ def _duel_over(run: Any, progress: DuelInProgress) -> None:
     block = next((outcome.body for outcome in stmt.outcomes if outcome.kind == kind), None)
     if block is not None:
         run.push(block, frame)
-    for kind, subject, number in reversed(progress.fired):
-        run.fire(kind, pc=subject, number=number)
+    run.fire_game_triggers(progress.fired)
