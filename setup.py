@@ -13,6 +13,7 @@ from setuptools import setup
 #: The battle hot path: the whole engine (it imports only cards, i18n and errors from outside
 #: it) and the battle agents that the runtime asks at every decision.
 COMPILED = [
+    "src/deckquest/cards/oracle.py",
     "src/deckquest/engine/adventure.py",
     "src/deckquest/engine/checks.py",
     "src/deckquest/engine/colors.py",
