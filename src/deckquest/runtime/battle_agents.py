@@ -195,6 +195,12 @@ class GreedyBattleAgent:
         played (`engine.combat.battle.BattleAgent`)."""
         return _best_land(battle, lands)
 
+    def planned_attacks(self, battle: Battle) -> list[Action]:
+        """The attacks this combat's plan declares, in order (`choose` declares the first
+        still legal): `decide` asks this in declare attackers instead of listing every
+        attack (`engine.combat.battle.BattleAgent`)."""
+        return self._planned(battle, _attack_plan)
+
     def _planned(self, battle: Battle, planner: Callable[[Battle], list[Action]]) -> list[Action]:
         """The plan for this battle object's current turn and step (held by reference,
         so a later battle can never be mistaken for this one)."""

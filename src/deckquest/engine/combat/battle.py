@@ -19,7 +19,7 @@ from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc,
 from deckquest.engine.combat.combat import horde_beaten
 from deckquest.engine.combat.state import HORDE, Battle
 from deckquest.engine.combat.statics import clear_statics
-from deckquest.engine.combat.turns import apply_legal, land_actions, legal_actions, start_battle
+from deckquest.engine.combat.turns import apply_legal, land_actions, legal_actions, next_attack, start_battle
 from deckquest.engine.game import Events
 from deckquest.engine.pc import OK, PC, boost_cleanup
 
@@ -43,7 +43,13 @@ class BattleAgent(Protocol):
     `choose_land(battle, lands, rng) -> Action`: then, whenever `turns.land_actions` is not
     empty, `decide` shows it only those land plays (the actions it would choose among) and
     lists nothing else; `choose(battle, legal_actions(battle), rng)` must give what
-    `choose_land` gives in that case."""
+    `choose_land` gives in that case.
+
+    An agent that declares attackers from a plan may also have
+    `planned_attacks(battle) -> Sequence[Action]`, the attacks it means to declare this
+    combat, in order: in declare attackers `decide` then lists nothing and declares the
+    first of them still legal, or confirms attackers when none is (`turns.next_attack`);
+    `choose(battle, legal_actions(battle), rng)` must pick the same."""
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action: ...
 
@@ -205,6 +211,11 @@ def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: Event
             land: Action = choose_land(battle, lands, rng)
             apply_legal(battle, land, lands, rng, events)
             return
+    planned_attacks = getattr(agent, "planned_attacks", None)  # see BattleAgent
+    if planned_attacks is not None and battle.step == "declare_attackers":
+        attack = next_attack(battle, planned_attacks(battle))
+        apply_legal(battle, attack, [attack], rng, events)
+        return
     actions = legal_actions(battle)
     apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
 
