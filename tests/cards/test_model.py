@@ -172,9 +172,10 @@ def test_cards_are_immutable_values():
 
 
 def test_cards_survive_pickling_and_copying_with_every_field():
-    """`deckquest sim --jobs` pickles cards for its workers. In the compiled build a frozen
-    card restored by setting its fields one by one was refused (FrozenInstanceError), so each
-    field given here must come back, and the copy must be an equal card."""
+    """`sim --scheduler` (and `sim --jobs` where processes are spawned) pickles a scenario's
+    cards for its workers. In the compiled build a frozen card restored by setting its fields
+    one by one was refused (FrozenInstanceError), so each field given here must come back, and
+    the copy must be an equal card."""
     import copy
     import pickle
 

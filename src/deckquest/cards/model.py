@@ -46,7 +46,8 @@ class ManaSymbol:
     def __reduce__(self) -> tuple[type[ManaSymbol], tuple[object, ...]]:
         """Pickled (and copied) as the constructor and its fields: the compiled build's class
         would otherwise be restored by setting each field, which a frozen dataclass refuses
-        (`deckquest sim --jobs` sends cards to its workers)."""
+        (a scenario's cards are pickled to a Dask cluster's workers, `sim --scheduler`, and
+        to `sim --jobs` workers where processes are spawned, not forked)."""
         return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     @property
