@@ -23,7 +23,7 @@ an aura, a land without a basic type) is not simulated at all.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 from typing import Callable, Iterable
 
@@ -72,6 +72,10 @@ class Amount:
     is_x: bool = False
     count_of: str | None = None
 
+    def __reduce__(self) -> tuple[type[Amount], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     def value(self, x: int = 0, counted: int = 0) -> int:
         if self.is_x:
             return x
@@ -98,6 +102,10 @@ class Condition:
     kind: str
     value: str | int = ""
 
+    def __reduce__(self) -> tuple[type[Condition], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     def __str__(self) -> str:
         return f"{self.kind} {self.value}".strip()
 
@@ -119,6 +127,10 @@ class Target:
     controller: str = "any"
     conditions: tuple[Condition, ...] = ()
     count: int = 1
+
+    def __reduce__(self) -> tuple[type[Target], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     def allows(self, kind: str) -> bool:
         return kind in self.kinds or (kind in PERMANENT_KINDS and "permanent" in self.kinds)
@@ -149,6 +161,10 @@ class Token:
     subtypes: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     is_artifact: bool = False
+
+    def __reduce__(self) -> tuple[type[Token], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
 
 @dataclass(frozen=True)
@@ -181,6 +197,10 @@ class Effect:
     x_power: bool = False  # "gets +X/+0": the pump uses X
     no_regenerate: bool = False  # "It can't be regenerated." after a destroy (CR 701.19c)
 
+    def __reduce__(self) -> tuple[type[Effect], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     def __str__(self) -> str:
         if self.kind in ("pump", "anthem"):
             def sign(n: int) -> str:
@@ -206,6 +226,10 @@ class Cost:
     life: int = 0
     loyalty: int | None = None
 
+    def __reduce__(self) -> tuple[type[Cost], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
 
 @dataclass(frozen=True)
 class Ability:
@@ -223,6 +247,10 @@ class Ability:
     optional: bool = False
     text: str = ""
     kicked: bool = False
+
+    def __reduce__(self) -> tuple[type[Ability], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     @property
     def modal(self) -> bool:
@@ -242,6 +270,10 @@ class Recognition:
     unrecognised: tuple[str, ...] = ()
     kicker: str = ""
     echo: str = ""
+
+    def __reduce__(self) -> tuple[type[Recognition], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     @property
     def effects(self) -> list[Effect]:
@@ -901,12 +933,20 @@ class CardCoverage:
     copies: int
     recognition: Recognition
 
+    def __reduce__(self) -> tuple[type[CardCoverage], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
 
 @dataclass(frozen=True)
 class Coverage:
     """How much of a deck (or a card database) the battle engine simulates."""
 
     cards: tuple[CardCoverage, ...]
+
+    def __reduce__(self) -> tuple[type[Coverage], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     def count(self, level: str, by_copies: bool = True) -> int:
         return sum(c.copies if by_copies else 1 for c in self.cards if c.recognition.level == level)

@@ -261,9 +261,13 @@ def _stop_if_endless(battle: Battle, events: Events) -> str | None:
     return reason
 
 
-def _split_enemies(enemies: Sequence[Card] | Sequence[Enemy]) -> tuple[
+def _split_enemies(enemies: Sequence[object]) -> tuple[
         tuple[Card, ...], tuple[PlayerNpc, ...], tuple[CreatureNpc | PlaneswalkerNpc, ...], bool]:
-    """(horde cards, bosses, creature and planeswalker NPCs, whether there is a horde deck)."""
+    """(horde cards, bosses, creature and planeswalker NPCs, whether there is a horde deck).
+
+    Takes any objects because it is where a non-enemy is refused with a ValueError: the
+    compiled build checks each element against a declared element type as it is read, so
+    with `Card | Enemy` it stopped at a non-enemy with a TypeError first."""
     cards = tuple(e for e in enemies if isinstance(e, Card))
     if len(cards) == len(enemies):
         return cards, (), (), True
