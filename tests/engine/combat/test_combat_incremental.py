@@ -166,14 +166,16 @@ class _ChooseOnly:
         return self.greedy.choose(battle, actions, rng)
 
 
-class _Greedy(GreedyBattleAgent):
-    """The greedy agent, counting the decisions it is asked through `choose` in declare attackers."""
+class _Greedy(_ChooseOnly):
+    """The greedy agent with its shortcuts (`choose_land`, `planned_attacks`), counting the
+    decisions it is asked through `choose` in declare attackers (a wrapper: the compiled
+    build's classes cannot be subclassed by interpreted ones)."""
 
-    asked_to_attack = 0
+    def choose_land(self, battle, lands, rng):
+        return self.greedy.choose_land(battle, lands, rng)
 
-    def choose(self, battle, actions, rng):
-        self.asked_to_attack += battle.step == "declare_attackers"
-        return super().choose(battle, actions, rng)
+    def planned_attacks(self, battle):
+        return self.greedy.planned_attacks(battle)
 
 
 def test_a_battle_declares_the_planned_attacks_without_listing_and_plays_the_same():
