@@ -36,9 +36,9 @@ from deckquest.engine.permanents import Permanent
 
 Ref = tuple[str, int]
 #: What one decision's weighing of many plays on an unchanged battle keeps (`casting.play_value`):
-#: the worth of N damage to an object, ("damage", controller, target, N), and the penalty of a
+#: the worth of N damage to an object, ("damage", controller, target owner, target card, N), and the penalty of a
 #: play's cost, (action kind, player, card, mode).
-WorthMemo = dict[tuple[str, str, Ref, int] | tuple[str, str, int, int], float]
+WorthMemo = dict[tuple[str, str, str, int, int] | tuple[str, str, int, int], float]
 PLAYER: Final = -1
 STACK: Final = "stack"
 
@@ -444,7 +444,7 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
                 total += _effect_value(battle, controller, effect, ref, amount, x)
             continue
         for ref in refs:
-            key = ("damage", controller, ref, amount)
+            key = ("damage", controller, ref[0], ref[1], amount)  # flat: hashed and compared at once
             worth = memo.get(key)
             if worth is None:
                 worth = memo[key] = _effect_value(battle, controller, effect, ref, amount, x)
@@ -492,7 +492,7 @@ def one_target_value(battle: Battle, controller: str, effect: Effect, ref: Ref, 
     amount = _amount(battle, controller, effect.amount, x)
     if memo is None or effect.kind != "damage":
         return _effect_value(battle, controller, effect, ref, amount, x)
-    key = ("damage", controller, ref, amount)
+    key = ("damage", controller, ref[0], ref[1], amount)  # flat: hashed and compared at once
     worth = memo.get(key)
     if worth is None:
         worth = memo[key] = _effect_value(battle, controller, effect, ref, amount, x)
