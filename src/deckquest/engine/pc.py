@@ -69,16 +69,13 @@ class PC:
     status: str = OK  # ok, dying, unconscious, dead (T-7)
 
     def copy(self) -> "PC":
-        return replace(
-            self,
-            library=list(self.library),
-            hand=list(self.hand),
-            battlefield=[replace(p) for p in self.battlefield],
-            graveyard=list(self.graveyard),
-            exile=list(self.exile),
-            exhaustion_zone=list(self.exhaustion_zone),
-            stack=list(self.stack),
-            boost_exile=list(self.boost_exile),
+        """Every field, its lists copied (written out: `dataclasses.replace` is interpreted
+        and every battle copies its PCs)."""
+        return PC(
+            self.id, self.name, self.cards, self.critical_cards, self.life, list(self.library),
+            list(self.hand), [replace(p) for p in self.battlefield], list(self.graveyard),
+            list(self.exile), list(self.exhaustion_zone), list(self.stack), self.concentration_counter,
+            self.land_played, self.boost_used, list(self.boost_exile), self.status,
         )
 
     def card(self, card_id: int) -> Card:

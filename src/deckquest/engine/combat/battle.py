@@ -224,8 +224,7 @@ def close_fight(fight: Fight, pcs: Sequence[PC], rng: random.Random, events: Eve
     """The result of a battle that is over; its outcome is written back into `pcs` (the PCs
     that fought, in the order they were given to `open_fight`)."""
     battle = fight.battle
-    result = replace(_result(battle, pcs, fight.npcs, fight.horde_size, fight.warnings, fight.allies),
-                     stopped=fight.stopped)
+    result = _result(battle, pcs, fight.npcs, fight.horde_size, fight.warnings, fight.allies, fight.stopped)
     for original, fought in zip(pcs, battle.survivors):
         if fought.boost_exile:  # T-4.6: the battle's last turn ends with it
             boost_cleanup(fought, rng)
@@ -353,7 +352,8 @@ def _ally_results(battle: Battle, allies: Sequence[CreatureNpc | PlaneswalkerNpc
 
 
 def _result(battle: Battle, pcs: Sequence[PC], npcs: Sequence[CreatureNpc | PlaneswalkerNpc] = (), first_npc: int = 0,
-            warnings: tuple[str, ...] = (), allies: Sequence[CreatureNpc | PlaneswalkerNpc] = ()) -> BattleResult:
+            warnings: tuple[str, ...] = (), allies: Sequence[CreatureNpc | PlaneswalkerNpc] = (),
+            stopped: str | None = None) -> BattleResult:
     horde = battle.horde
     assert battle.outcome is not None  # the battle is over
     results = []
@@ -370,5 +370,5 @@ def _result(battle: Battle, pcs: Sequence[PC], npcs: Sequence[CreatureNpc | Plan
         pcs=tuple(results), horde_library_left=len(horde.library),
         horde_creatures_left=sum(1 for p in horde.battlefield if horde.cards[p.card].is_creature),
         horde_cut=horde.cut, enemies=_enemy_results(battle, npcs, first_npc), warnings=warnings,
-        allies=_ally_results(battle, allies),
+        allies=_ally_results(battle, allies), stopped=stopped,
     )
