@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable, Final, Sequence
+from typing import Callable, Final, Sequence, TypeVar
 
 from deckquest.cards.database import normalize_name
 from deckquest.cards.model import Card
@@ -259,7 +259,10 @@ _WALK_SIZE: Final = 1024
 _WALK: Final = tuple((last, (last + 1).bit_length()) for last in range(_WALK_SIZE - 1, 0, -1))
 
 
-def shuffle(cards: list[int], rng: random.Random) -> None:
+Item = TypeVar("Item")
+
+
+def shuffle(cards: list[Item], rng: random.Random) -> None:
     """Shuffle ``cards`` in place (T-1.2, T-2.8, T-4.8): the permutation ``rng.shuffle`` makes.
 
     The same Fisher-Yates walk from the end, the same rejection sampling of
@@ -279,6 +282,18 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
         while pick > last:
             pick = getrandbits(bits)
         cards[last], cards[pick] = cards[pick], cards[last]
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for n > 0, ``rng.choice`` of a sequence of length n: the same
+    rejection sampling of ``getrandbits`` (so the same number and the generator left in the
+    same state, tests/engine/test_shuffle.py), without the interpreted calls of `random`
+    (the compiled build draws with it at every random choice of a battle)."""
+    bits = n.bit_length()
+    pick = rng.getrandbits(bits)
+    while pick >= n:
+        pick = rng.getrandbits(bits)
+    return pick
 
 
 # --- Section 2: time in the adventure part ---------------------------------------------

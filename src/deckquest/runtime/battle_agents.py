@@ -17,7 +17,7 @@ from typing import Callable, Final
 
 from deckquest.cards.database import card_name
 from deckquest.cards.model import Card
-from deckquest.engine.pc import PC, status_word
+from deckquest.engine.pc import PC, randbelow, status_word
 from deckquest.engine.permanents import Permanent
 from deckquest.i18n import _
 from deckquest.engine.checks import boost_when_failing, standing
@@ -149,7 +149,7 @@ class RandomBattleAgent:
     """A uniformly random legal action: a baseline, and the property tests' player."""
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
-        return actions[rng.randrange(len(actions))]
+        return actions[randbelow(rng, len(actions))]
 
 
 # --- greedy ----------------------------------------------------------------------------

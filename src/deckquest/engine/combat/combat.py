@@ -26,7 +26,7 @@ from deckquest.engine.combat.state import (
     HORDE, Attack, Battle, Side, find_permanent, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.game import Events
-from deckquest.engine.pc import OK, PC, gain_life, lose_life
+from deckquest.engine.pc import OK, PC, gain_life, lose_life, shuffle
 from deckquest.engine.permanents import Permanent
 
 
@@ -209,7 +209,7 @@ def _attacker_damage(battle: Battle, attack: Attack, side: Side, attacker: Perma
     if not blockers:
         return [(attack.owner, attack.card, attack.defender, attack.defender_card, amount)] if keywords & TRAMPLE else []
     if attack.owner == HORDE:
-        rng.shuffle(blockers)
+        shuffle(blockers, rng)
     else:
         blockers.sort(key=lambda blocker: blocker[2])
     assigned: list[tuple[str, int, int]] = []  # (owner, card or -1 the player, damage)

@@ -31,7 +31,7 @@ from deckquest.engine.combat.state import (
 )
 from deckquest.engine.combat.statics import fall_unconscious, is_pc_creature, refresh_statics
 from deckquest.engine.game import Events
-from deckquest.engine.pc import DEAD, OK, draw, gain_life, lose_life
+from deckquest.engine.pc import DEAD, OK, draw, gain_life, lose_life, randbelow, shuffle
 from deckquest.engine.permanents import Permanent
 
 Ref = tuple[str, int]
@@ -347,7 +347,7 @@ def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x
             return None
         if at_random:
             assert rng is not None  # the horde's random choices come from the battle's generator
-            picks.append(options[rng.randrange(len(options))])
+            picks.append(options[randbelow(rng, len(options))])
         else:
             picks.append(max(options, key=lambda o: ability_value(battle, controller, ability, tuple(picks) + (o,), x,
                                                                   mode, source)))
@@ -918,7 +918,7 @@ def discard(battle: Battle, owner: str, amount: int, at_random: bool, rng: rando
     player = battle.side(owner)
     for _ in range(min(amount, len(player.hand))):
         if at_random:
-            card = player.hand[rng.randrange(len(player.hand))]
+            card = player.hand[randbelow(rng, len(player.hand))]
         else:
             card = max(player.hand, key=lambda c: player.cards[c].mana_value)
         player.hand.remove(card)
@@ -1015,7 +1015,7 @@ def _search_land(battle: Battle, controller: str, effect: Effect, rng: random.Ra
                 events.append({"event": "battle_search", "player": controller, "card": card.name,
                                "to": "hand" if effect.to_hand else "battlefield"})
             break
-    rng.shuffle(side.library)
+    shuffle(side.library, rng)
 
 
 def _fight(battle: Battle, mine: list[Ref], theirs: list[Ref], events: Events) -> None:

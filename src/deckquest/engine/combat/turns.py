@@ -38,7 +38,7 @@ from deckquest.engine.combat.state import (
 )
 from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.game import Events
-from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
+from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw, shuffle
 
 __all__ = ["apply", "apply_legal", "castable", "land_actions", "legal_actions", "mana_sources", "start_battle"]
 
@@ -137,7 +137,7 @@ def _reset_library(pc: PC, rng: random.Random) -> None:
     the PC draws an opening hand (T-1.2)."""
     pc.library += pc.hand + pc.graveyard + pc.exile
     pc.hand, pc.graveyard, pc.exile = [], [], []
-    rng.shuffle(pc.library)
+    shuffle(pc.library, rng)
     draw(pc, OPENING_HAND)
 
 
