@@ -42,9 +42,10 @@ def test_put_on_bottom_draws_what_shuffle_draws_T_4_8(size):
 
 @pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 60, 1000])
 def test_randbelow_draws_what_randrange_and_choice_draw(n):
-    """The battle engine's random picks (T-6.8, the horde's targets and modes; T-6.9, blockers
-    in random order) draw with ``randbelow``: the number ``randrange(n)`` and ``choice`` of n
-    items give from the same generator state, leaving it in the same state."""
+    """The battle engine's random picks (T-6.8: the horde's modes and targets, the order in
+    which a horde attacker deals damage to its blockers) draw with ``randbelow``: the number
+    ``randrange(n)`` and ``choice`` of n items give from the same generator state, leaving
+    it in the same state."""
     from deckquest.engine.pc import randbelow
 
     ours, theirs, chosen = random.Random(n), random.Random(n), random.Random(n)
@@ -56,7 +57,8 @@ def test_randbelow_draws_what_randrange_and_choice_draw(n):
 
 
 def test_shuffle_orders_any_items_as_random_shuffle_does():
-    """T-6.9: blockers (tuples, not card ids) are put in random order by the same walk."""
+    """T-6.8: a horde attacker's blockers (tuples, not card ids) are put in random order by
+    the same walk as a library."""
     ours, theirs = random.Random(5), random.Random(5)
     for size in range(8):
         mine = [("horde", card, card % 3) for card in range(size)]
