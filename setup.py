@@ -11,8 +11,13 @@ import os
 from setuptools import setup
 
 #: The battle hot path: the whole engine (it imports only cards, i18n and errors from outside
-#: it) and the battle agents that the runtime asks at every decision.
+#: it), the battle agents that the runtime asks at every decision, the card model, whose
+#: fields and properties (`is_land`, `card_types`, `has_keyword`, …) the engine reads at every
+#: step, and the rules-text reader, whose effects, amounts and targets every valuation reads:
+#: uncompiled, each was an interpreted call or a dictionary lookup from compiled code.
 COMPILED = [
+    "src/deckquest/cards/model.py",
+    "src/deckquest/cards/oracle.py",
     "src/deckquest/engine/adventure.py",
     "src/deckquest/engine/checks.py",
     "src/deckquest/engine/colors.py",

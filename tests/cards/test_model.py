@@ -169,3 +169,22 @@ def test_cards_are_immutable_values():
     assert a == b and hash(a) == hash(b)
     with pytest.raises(AttributeError):
         a.name = "Other"  # type: ignore[misc]
+
+
+def test_cards_survive_pickling_and_copying_with_every_field():
+    """`sim --scheduler` (and `sim --jobs` where processes are spawned) pickles a scenario's
+    cards for its workers. In the compiled build a frozen card restored by setting its fields
+    one by one was refused (FrozenInstanceError), so each field given here must come back, and
+    the copy must be an equal card."""
+    import copy
+    import pickle
+
+    card = Card.build(
+        "Fire // Ice", "{1}{R}", "Legendary Creature — Goblin", colors=["R", "U"], color_identity=["U", "R"],
+        power="2", toughness="*", loyalty="3", keywords=["Haste"], oracle_text="{U}: draw.",
+        is_token=True, name_ja="火／氷", mana_value=4, face_costs=["{1}{R}", "{1}{U}"],
+    )
+    for twin in (pickle.loads(pickle.dumps(card)), copy.deepcopy(card), copy.copy(card)):
+        assert twin == card and hash(twin) == hash(card)
+        assert twin.mana_cost == ManaCost.parse("{1}{R}") and twin.face_costs == ("{1}{R}", "{1}{U}")
+        assert twin.type_line == TypeLine.parse("Legendary Creature — Goblin")

@@ -457,3 +457,21 @@ def test_flash_is_understood():
     card = Card.build("Ambush Bear", "{1}{G}", "Creature — Bear", power="2", toughness="2",
                       keywords=("Flash",), oracle_text="Flash")
     assert recognise(card).level == "full"
+
+
+def test_what_a_card_text_means_survives_pickling_and_copying():
+    """The compiled build compiles this reader (docs/development.md): a frozen value restored
+    by setting its fields one by one is refused there, so every reading of the built-in cards
+    (effects, amounts, targets, conditions, tokens, costs, abilities, coverage) must come back
+    equal from `pickle` and `copy.deepcopy`."""
+    import copy
+    import pickle
+
+    index = builtin_index()
+    cards = [index.get(name) for name in index.names()]
+    readings = [recognise(card) for card in cards if card is not None]
+    assert any(r.abilities for r in readings) and any(e.token for r in readings for e in r.effects)
+    report = coverage([card for card in cards if card is not None])
+    for value in [*readings, report]:
+        assert pickle.loads(pickle.dumps(value)) == value
+        assert copy.deepcopy(value) == value

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import fields
 
 import pytest
 
 from deckquest.cards.model import Card
 from deckquest.engine.pc import (
+    DYING,
     PC,
     RuleError,
     concentrate,
@@ -96,6 +98,25 @@ def test_copy_is_independent():
     clone.battlefield[0].tapped = True
     assert len(pc.library) == 53 and not pc.battlefield[0].tapped
     assert clone.cards is pc.cards
+
+
+def test_a_copy_keeps_every_field():
+    """A copy (each battle fights with copies of the PCs) equals its PC in every field,
+    whatever each holds: a field the copy forgot would come back as its default."""
+    pc = new_pc()
+    concentrate(pc)
+    pc.battlefield.append(Permanent(card=pc.hand.pop(), owner="ann", tapped=True))
+    pc.graveyard.append(pc.hand.pop())
+    pc.exile.append(pc.hand.pop())
+    pc.exhaustion_zone.append(pc.library.pop())
+    pc.stack.append(pc.library.pop())
+    pc.boost_exile.append(pc.library.pop())
+    pc.life, pc.land_played, pc.boost_used, pc.status = 7, True, True, DYING
+    pc.critical_cards = frozenset({1, 2})
+    clone = pc.copy()
+    assert clone == pc
+    defaults = PC(pc.id, pc.name, pc.cards)
+    assert all(getattr(pc, f.name) != getattr(defaults, f.name) for f in fields(PC) if f.name not in ("id", "name", "cards"))
 
 
 # --- T-2.4 to T-2.9 -------------------------------------------------------------------

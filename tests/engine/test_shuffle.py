@@ -38,3 +38,32 @@ def test_put_on_bottom_draws_what_shuffle_draws_T_4_8(size):
         assert pc.library == [100, 101] + expected
         assert cards == list(range(size))  # the caller's list is not reordered
     assert ours.getstate() == theirs.getstate()
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 7, 8, 60, 1000])
+def test_randbelow_draws_what_randrange_and_choice_draw(n):
+    """The battle engine's random picks (T-6.8: the horde's modes and targets, the order in
+    which a horde attacker deals damage to its blockers) draw with ``randbelow``: the number
+    ``randrange(n)`` and ``choice`` of n items give from the same generator state, leaving
+    it in the same state."""
+    from deckquest.engine.pc import randbelow
+
+    ours, theirs, chosen = random.Random(n), random.Random(n), random.Random(n)
+    items = list(range(n))
+    for _ in range(200):
+        pick = randbelow(ours, n)
+        assert pick == theirs.randrange(n) == chosen.choice(items)
+    assert ours.getstate() == theirs.getstate() == chosen.getstate()
+
+
+def test_shuffle_orders_any_items_as_random_shuffle_does():
+    """T-6.8: a horde attacker's blockers (tuples, not card ids) are put in random order by
+    the same walk as a library."""
+    ours, theirs = random.Random(5), random.Random(5)
+    for size in range(8):
+        mine = [("horde", card, card % 3) for card in range(size)]
+        expected = list(mine)
+        shuffle(mine, ours)
+        theirs.shuffle(expected)
+        assert mine == expected
+    assert ours.getstate() == theirs.getstate()

@@ -8,20 +8,22 @@ deck is a separate concept owned by the engine.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Iterator
+from dataclasses import dataclass, field, fields
+from typing import Final
 
-COLORS = ("W", "U", "B", "R", "G")
-COLOR_NAMES = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
-BASIC_LAND_TYPES = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
+COLORS: Final = ("W", "U", "B", "R", "G")
+COLOR_NAMES: Final = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
+BASIC_LAND_TYPES: Final = {"Plains": "W", "Island": "U", "Swamp": "B", "Mountain": "R", "Forest": "G"}
 
-SUPERTYPES = ("Basic", "Legendary", "Snow", "World", "Ongoing", "Host", "Elite")
-CARD_TYPES = (
+SUPERTYPES: Final = ("Basic", "Legendary", "Snow", "World", "Ongoing", "Host", "Elite")
+CARD_TYPES: Final = (
     "Artifact", "Battle", "Conspiracy", "Creature", "Dungeon", "Enchantment", "Instant",
     "Kindred", "Land", "Phenomenon", "Plane", "Planeswalker", "Scheme", "Sorcery",
     "Tribal", "Vanguard", "Emblem", "Hero",
 )
 
-_SYMBOL = re.compile(r"\{([^{}]+)\}")
+_SYMBOL: Final = re.compile(r"\{([^{}]+)\}")
 
 
 class ManaCostError(ValueError):
@@ -40,6 +42,13 @@ class ManaSymbol:
     kind: str
     colors: tuple[str, ...] = ()
     amount: int = 0
+
+    def __reduce__(self) -> tuple[type[ManaSymbol], tuple[object, ...]]:
+        """Pickled (and copied) as the constructor and its fields: the compiled build's class
+        would otherwise be restored by setting each field, which a frozen dataclass refuses
+        (a scenario's cards are pickled to a Dask cluster's workers, `sim --scheduler`, and
+        to `sim --jobs` workers where processes are spawned, not forked)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     @property
     def mana_value(self) -> int:
@@ -84,6 +93,10 @@ class ManaCost:
 
     symbols: tuple[ManaSymbol, ...] = ()
 
+    def __reduce__(self) -> tuple[type[ManaCost], tuple[object, ...]]:
+        """Pickled as its fields (see `ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     @classmethod
     def parse(cls, text: str) -> "ManaCost":
         text = text.strip()
@@ -119,6 +132,10 @@ class TypeLine:
     card_types: tuple[str, ...] = ()
     subtypes: tuple[str, ...] = ()
 
+    def __reduce__(self) -> tuple[type[TypeLine], tuple[object, ...]]:
+        """Pickled as its fields (see `ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     @classmethod
     def parse(cls, text: str) -> "TypeLine":
         front, _, back = text.replace("—", "-").partition(" - ")
@@ -132,7 +149,7 @@ class TypeLine:
         return f"{front} — {' '.join(self.subtypes)}" if self.subtypes else front
 
 
-def sort_colors(colors) -> tuple[str, ...]:
+def sort_colors(colors: Iterable[str]) -> tuple[str, ...]:
     """Colours in the canonical WUBRG order."""
     found = set(colors)
     return tuple(color for color in COLORS if color in found)
@@ -165,6 +182,10 @@ class Card:
     mana_value: int = 0
     face_costs: tuple[str, ...] = ()
 
+    def __reduce__(self) -> tuple[type[Card], tuple[object, ...]]:
+        """Pickled as its fields (see `ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     @classmethod
     def build(
         cls,
@@ -172,17 +193,17 @@ class Card:
         cost: str | None = None,
         type_line: str = "",
         *,
-        colors=None,
-        color_identity=None,
+        colors: Iterable[str] | None = None,
+        color_identity: Iterable[str] | None = None,
         power: str | None = None,
         toughness: str | None = None,
         loyalty: str | None = None,
-        keywords=(),
+        keywords: Collection[str] = (),
         oracle_text: str = "",
         is_token: bool = False,
         name_ja: str | None = None,
         mana_value: int | None = None,
-        face_costs=(),
+        face_costs: Iterable[str] = (),
     ) -> "Card":
         """Make a card from printed values, deriving what the rules derive.
 
@@ -256,7 +277,7 @@ class Card:
         return any(k.lower() == wanted for k in self.keywords)
 
 
-def _safe_symbols(text: str):
+def _safe_symbols(text: str) -> Iterator[ManaSymbol]:
     for match in _SYMBOL.finditer(text or ""):
         try:
             yield _parse_symbol(match.group(1))

@@ -23,9 +23,9 @@ an aura, a land without a basic type) is not simulated at all.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from functools import lru_cache
-from typing import Iterable
+from typing import Callable, Iterable
 
 from deckquest.cards.model import Card
 
@@ -72,6 +72,10 @@ class Amount:
     is_x: bool = False
     count_of: str | None = None
 
+    def __reduce__(self) -> tuple[type[Amount], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     def value(self, x: int = 0, counted: int = 0) -> int:
         if self.is_x:
             return x
@@ -98,6 +102,10 @@ class Condition:
     kind: str
     value: str | int = ""
 
+    def __reduce__(self) -> tuple[type[Condition], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     def __str__(self) -> str:
         return f"{self.kind} {self.value}".strip()
 
@@ -119,6 +127,10 @@ class Target:
     controller: str = "any"
     conditions: tuple[Condition, ...] = ()
     count: int = 1
+
+    def __reduce__(self) -> tuple[type[Target], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     def allows(self, kind: str) -> bool:
         return kind in self.kinds or (kind in PERMANENT_KINDS and "permanent" in self.kinds)
@@ -149,6 +161,10 @@ class Token:
     subtypes: tuple[str, ...] = ()
     keywords: tuple[str, ...] = ()
     is_artifact: bool = False
+
+    def __reduce__(self) -> tuple[type[Token], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
 
 @dataclass(frozen=True)
@@ -181,9 +197,14 @@ class Effect:
     x_power: bool = False  # "gets +X/+0": the pump uses X
     no_regenerate: bool = False  # "It can't be regenerated." after a destroy (CR 701.19c)
 
+    def __reduce__(self) -> tuple[type[Effect], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     def __str__(self) -> str:
         if self.kind in ("pump", "anthem"):
-            sign = lambda n: f"+{n}" if n >= 0 else str(n)  # noqa: E731
+            def sign(n: int) -> str:
+                return f"+{n}" if n >= 0 else str(n)
             grant = f" and {', '.join(self.keywords)}" if self.keywords else ""
             return f"{self.kind} {self.target} {sign(self.power)}/{sign(self.toughness)}{grant}"
         if self.kind == "token" and self.token:
@@ -205,6 +226,10 @@ class Cost:
     life: int = 0
     loyalty: int | None = None
 
+    def __reduce__(self) -> tuple[type[Cost], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
 
 @dataclass(frozen=True)
 class Ability:
@@ -222,6 +247,10 @@ class Ability:
     optional: bool = False
     text: str = ""
     kicked: bool = False
+
+    def __reduce__(self) -> tuple[type[Ability], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     @property
     def modal(self) -> bool:
@@ -242,9 +271,13 @@ class Recognition:
     kicker: str = ""
     echo: str = ""
 
+    def __reduce__(self) -> tuple[type[Recognition], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
     @property
     def effects(self) -> list[Effect]:
-        found = []
+        found: list[Effect] = []
         for ability in self.abilities:
             found.extend(ability.effects)
             for mode in ability.modes:
@@ -270,6 +303,13 @@ def amount(word: str) -> Amount | None:
     if word.isdigit():
         return Amount(int(word))
     return Amount(NUMBER_WORDS[word]) if word in NUMBER_WORDS else None
+
+
+def _number(word: str) -> Amount:
+    """`amount` of a word a `_NUMBER` pattern matched (always a number)."""
+    found = amount(word)
+    assert found is not None, word  # _NUMBER matches only number words, digits and X
+    return found
 
 
 def _modifier_condition(word: str) -> Condition | None:
@@ -333,7 +373,7 @@ def parse_target(text: str) -> Target | None:
     quantifier, rest = match.groups()
     count = 1
     if quantifier.endswith(" target"):
-        count = amount(quantifier.split()[0]).fixed
+        count = _number(quantifier.split()[0]).fixed
         quantifier = "target"
     scope = "each" if quantifier in ("each", "all") else "target"
     conditions: list[Condition] = []
@@ -391,7 +431,7 @@ def _keywords(text: str | None) -> tuple[str, ...] | None:
     return tuple(parts) if all(p in COMBAT_KEYWORDS for p in parts) else None
 
 
-def _subject(text: str | None) -> Target:
+def _subject(text: str | None) -> Target | None:
     return parse_target(text) if text else YOU
 
 
@@ -399,28 +439,32 @@ def _pt(value: str) -> tuple[int, bool]:
     return (0, True) if value.lstrip("+-") == "X" else (int(value), False)
 
 
-def _damage(m) -> Effect | None:
+#: What a clause of the vocabulary makes of its pattern's match (None: not understood after all).
+Clause = Callable[[re.Match[str]], Effect | None]
+
+
+def _damage(m: re.Match[str]) -> Effect | None:
     target = parse_target(m.group(2))
     number = amount(m.group(1))
     return Effect("damage", target, number) if target and number else None
 
 
-def _simple(kind: str):
-    def make(m) -> Effect | None:
+def _simple(kind: str) -> Clause:
+    def make(m: re.Match[str]) -> Effect | None:
         target = parse_target(m.group(1))
         return Effect(kind, target) if target else None
     return make
 
 
-def _counter(m) -> Effect | None:
+def _counter(m: re.Match[str]) -> Effect | None:
     target = parse_target(m.group(1))
     if target is None or target.kinds != ("spell",):
         return None
     return Effect("counter", target, unless_pays=int(m.group(2) or 0))
 
 
-def _player_amount(kind: str):
-    def make(m) -> Effect | None:
+def _player_amount(kind: str) -> Clause:
+    def make(m: re.Match[str]) -> Effect | None:
         target, number = _subject(m.group(1)), amount(m.group(2))
         if target is None or number is None:
             return None
@@ -428,7 +472,7 @@ def _player_amount(kind: str):
     return make
 
 
-def _pump(m) -> Effect | None:
+def _pump(m: re.Match[str]) -> Effect | None:
     target = parse_target(m.group(1))
     keywords = _keywords(m.group(4))
     if target is None or keywords is None:
@@ -439,17 +483,17 @@ def _pump(m) -> Effect | None:
                   x_power=x_power or x_toughness)
 
 
-def _grant(m) -> Effect | None:
+def _grant(m: re.Match[str]) -> Effect | None:
     target, keywords = parse_target(m.group(1)), _keywords(m.group(2))
     return Effect("pump", target, keywords=keywords) if target and keywords else None
 
 
-def _put_counters(m) -> Effect | None:
+def _put_counters(m: re.Match[str]) -> Effect | None:
     number, target = amount(m.group(1)), parse_target(m.group(2))
     return Effect("counters", target, number) if number and target else None
 
 
-def _token(m) -> Effect | None:
+def _token(m: re.Match[str]) -> Effect | None:
     number = amount(m.group(1))
     colors_text, subtypes_text = m.group(4), m.group(5)
     keywords = _keywords(m.group(7))
@@ -462,21 +506,21 @@ def _token(m) -> Effect | None:
     return Effect("token", YOU, number, token=token)
 
 
-def _tap(kind: str):
-    def make(m) -> Effect | None:
+def _tap(kind: str) -> Clause:
+    def make(m: re.Match[str]) -> Effect | None:
         target = parse_target(m.group(1))
         return Effect(kind, target) if target else None
     return make
 
 
-def _search(m) -> Effect | None:
+def _search(m: re.Match[str]) -> Effect | None:
     land = m.group(1).lower()
     land_type = "basic" if land == "basic land" else land.capitalize()
     return Effect("search_land", YOU, land_type=land_type, to_hand=m.group(2) == "into your hand",
                   tapped=m.group(2).endswith("tapped"))
 
 
-def _fight(m) -> Effect | None:
+def _fight(m: re.Match[str]) -> Effect | None:
     first, second = parse_target(m.group(1)), parse_target(m.group(2))
     return Effect("fight", first, other=second) if first and second else None
 
@@ -484,7 +528,7 @@ def _fight(m) -> Effect | None:
 _MANA = re.compile(r"^(?:\{[WUBRGC]\})+$", re.I)
 
 
-def _add_mana(m) -> Effect | None:
+def _add_mana(m: re.Match[str]) -> Effect | None:
     produced = m.group(1)
     if re.fullmatch(r"one mana of any colou?r", produced, re.I):
         return Effect("add_mana", mana=(frozenset("WUBRG"),))
@@ -497,13 +541,13 @@ def _add_mana(m) -> Effect | None:
 
 
 # Each pattern matches a whole clause (no final period, card name replaced by `~`).
-_CLAUSES = [
+_CLAUSES: list[tuple[str, Clause]] = [
     (rf"^(?:~|it) deals ({_NUMBER}) damage to (.+)$", _damage),
     # Damage divided among targets: the engine always picks one target, which gets it all
     # (a legal choice, CR 601.2d; Fireball's extra cost is then 0).
     (rf"^(?:~|it) deals ({_NUMBER}) damage (?:divided evenly, rounded down, among any number of targets|"
      rf"divided as you choose among (?:one or two|one, two, or three|any number of) (?:other )?targets)$",
-     lambda m: Effect("damage", ANY_TARGET, amount(m.group(1))) if amount(m.group(1)) else None),
+     lambda m: Effect("damage", ANY_TARGET, _number(m.group(1)))),
     (r"^destroy (.+)$", _simple("destroy")),
     (r"^exile (.+)$", _simple("exile")),
     (r"^return (.+?) to (?:its owner's hand|their owners' hands)$", _simple("bounce")),
@@ -727,7 +771,7 @@ def _read_line(reading: _Reading, line: str, is_spell: bool, keywords: tuple[str
     entering = _ENTERS_WITH.match(line)
     if entering:
         reading.understood += 1
-        effect = Effect("counters", SELF, amount(entering.group(1)))
+        effect = Effect("counters", SELF, _number(entering.group(1)))
         reading.abilities.append(Ability("enters", (effect,), text=line))
         return
     loyalty = _LOYALTY.match(line) if is_walker else None
@@ -836,8 +880,8 @@ def _cost(text: str) -> Cost | None:
             mana += part.upper()
         elif part.lower() == "sacrifice ~":
             sacrifice = "self"
-        elif _SACRIFICE_A.match(part):
-            sacrifice = _SACRIFICE_A.match(part).group(1)
+        elif sacrificed := _SACRIFICE_A.match(part):
+            sacrifice = sacrificed.group(1)
         elif re.fullmatch(r"pay (\d+) life", part, re.I):
             life = int(part.split()[1])
         else:
@@ -855,8 +899,8 @@ def _read_ability(reading: _Reading, body: str, timing: str, cost: Cost | None, 
     body = body.replace(_REVEAL_LAND, "; if it's a land card, that player puts it into their hand.")  # Goblin Guide
     for number, sentence in enumerate(_SENTENCE_END.split(body.strip())):
         text = sentence.strip()
-        if _MAY_HAVE.match(text):  # "you may have it deal 1 damage to any target" (Goblin Arsonist)
-            optional, text = True, "~ deals " + text[_MAY_HAVE.match(text).end():]
+        if may_have := _MAY_HAVE.match(text):  # "you may have it deal 1 damage to any target" (Goblin Arsonist)
+            optional, text = True, "~ deals " + text[may_have.end():]
         elif text.lower().startswith("you may "):
             optional, text = True, text[len("you may "):]
         found = sentence_effects(text)
@@ -889,12 +933,20 @@ class CardCoverage:
     copies: int
     recognition: Recognition
 
+    def __reduce__(self) -> tuple[type[CardCoverage], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+
 
 @dataclass(frozen=True)
 class Coverage:
     """How much of a deck (or a card database) the battle engine simulates."""
 
     cards: tuple[CardCoverage, ...]
+
+    def __reduce__(self) -> tuple[type[Coverage], tuple[object, ...]]:
+        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
+        return type(self), tuple(getattr(self, f.name) for f in fields(self))
 
     def count(self, level: str, by_copies: bool = True) -> int:
         return sum(c.copies if by_copies else 1 for c in self.cards if c.recognition.level == level)

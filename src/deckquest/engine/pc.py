@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field, replace
-from typing import Callable, Final, Sequence
+from typing import Callable, Final, Sequence, TypeVar
 
 from deckquest.cards.database import normalize_name
 from deckquest.cards.model import Card
@@ -69,16 +69,13 @@ class PC:
     status: str = OK  # ok, dying, unconscious, dead (T-7)
 
     def copy(self) -> "PC":
-        return replace(
-            self,
-            library=list(self.library),
-            hand=list(self.hand),
-            battlefield=[replace(p) for p in self.battlefield],
-            graveyard=list(self.graveyard),
-            exile=list(self.exile),
-            exhaustion_zone=list(self.exhaustion_zone),
-            stack=list(self.stack),
-            boost_exile=list(self.boost_exile),
+        """Every field, its lists copied (written out: `dataclasses.replace` is interpreted
+        and every battle copies its PCs)."""
+        return PC(
+            self.id, self.name, self.cards, self.critical_cards, self.life, list(self.library),
+            list(self.hand), [replace(p) for p in self.battlefield], list(self.graveyard),
+            list(self.exile), list(self.exhaustion_zone), list(self.stack), self.concentration_counter,
+            self.land_played, self.boost_used, list(self.boost_exile), self.status,
         )
 
     def card(self, card_id: int) -> Card:
@@ -262,7 +259,10 @@ _WALK_SIZE: Final = 1024
 _WALK: Final = tuple((last, (last + 1).bit_length()) for last in range(_WALK_SIZE - 1, 0, -1))
 
 
-def shuffle(cards: list[int], rng: random.Random) -> None:
+Item = TypeVar("Item")
+
+
+def shuffle(cards: list[Item], rng: random.Random) -> None:
     """Shuffle ``cards`` in place (T-1.2, T-2.8, T-4.8): the permutation ``rng.shuffle`` makes.
 
     The same Fisher-Yates walk from the end, the same rejection sampling of
@@ -282,6 +282,18 @@ def shuffle(cards: list[int], rng: random.Random) -> None:
         while pick > last:
             pick = getrandbits(bits)
         cards[last], cards[pick] = cards[pick], cards[last]
+
+
+def randbelow(rng: random.Random, n: int) -> int:
+    """``rng.randrange(n)`` for n > 0, ``rng.choice`` of a sequence of length n: the same
+    rejection sampling of ``getrandbits`` (so the same number and the generator left in the
+    same state, tests/engine/test_shuffle.py), without the interpreted calls of `random`
+    (the compiled build draws with it at every random choice of a battle)."""
+    bits = n.bit_length()
+    pick = rng.getrandbits(bits)
+    while pick >= n:
+        pick = rng.getrandbits(bits)
+    return pick
 
 
 # --- Section 2: time in the adventure part ---------------------------------------------

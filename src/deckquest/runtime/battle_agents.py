@@ -17,7 +17,7 @@ from typing import Callable, Final
 
 from deckquest.cards.database import card_name
 from deckquest.cards.model import Card
-from deckquest.engine.pc import PC, status_word
+from deckquest.engine.pc import PC, randbelow, status_word
 from deckquest.engine.permanents import Permanent
 from deckquest.i18n import _
 from deckquest.engine.checks import boost_when_failing, standing
@@ -149,7 +149,7 @@ class RandomBattleAgent:
     """A uniformly random legal action: a baseline, and the property tests' player."""
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action:
-        return actions[rng.randrange(len(actions))]
+        return actions[randbelow(rng, len(actions))]
 
 
 # --- greedy ----------------------------------------------------------------------------
@@ -194,6 +194,12 @@ class GreedyBattleAgent:
         makes the colours the hand needs most. `decide` asks only this when a land can be
         played (`engine.combat.battle.BattleAgent`)."""
         return _best_land(battle, lands)
+
+    def planned_attacks(self, battle: Battle) -> list[Action]:
+        """The attacks this combat's plan declares, in order (`choose` declares the first
+        still legal): `decide` asks this in declare attackers instead of listing every
+        attack (`engine.combat.battle.BattleAgent`)."""
+        return self._planned(battle, _attack_plan)
 
     def _planned(self, battle: Battle, planner: Callable[[Battle], list[Action]]) -> list[Action]:
         """The plan for this battle object's current turn and step (held by reference,

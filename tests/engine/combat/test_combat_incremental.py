@@ -17,10 +17,13 @@ from deckquest.cards.decklist import load_deck
 from deckquest.cards.model import Card, ManaCost
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
+from deckquest.engine.combat.battle import run_battle
 from deckquest.engine.combat.boss import PlayerNpc
 from deckquest.engine.combat.mana import pay, requirement
 from deckquest.engine.combat.state import HORDE
-from deckquest.engine.combat.turns import apply, apply_legal, castable, land_actions, legal_actions, start_battle
+from deckquest.engine.combat.turns import (
+    apply, apply_legal, castable, land_actions, legal_actions, next_attack, start_battle,
+)
 from deckquest.engine.pc import create_pc, designate_critical
 from deckquest.runtime.battle_agents import GreedyBattleAgent, RandomBattleAgent
 
@@ -120,6 +123,94 @@ def test_the_greedy_agents_land_play_is_the_one_it_picks_from_every_legal_action
                 assert agent.choose_land(battle, lands, rng) == choice
             apply_legal(battle, choice, actions, rng)
     assert land_decisions > 10
+
+
+@pytest.mark.parametrize("fight", ["horde", "boss"])
+def test_the_greedy_agents_next_planned_attack_is_the_one_it_picks_from_every_legal_action(fight):
+    """T-6.3 (the survivors declare attackers one creature at a time), CR 508.1: at every
+    declare-attackers decision of whole battles, the first attack of the greedy agent's plan
+    that `next_attack` finds still legal (what `decide` declares, listing nothing) is its
+    `choose` among all legal actions, confirm included; and it is one of them."""
+    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
+    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
+    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
+    bosses = (PlayerNpc("warlord", "Krenko", tuple(load_deck(DECKS / "krenko.txt").main_cards())),)
+    agent = GreedyBattleAgent()
+    attacks = confirms = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+        pcs = _party([green, red], rng)
+        battle = (start_battle(pcs, horde, rng) if fight == "horde"
+                  else start_battle(pcs, (), rng, bosses=bosses, horde_deck=False))
+        while battle.step != "over" and battle.turn < 40:
+            actions = legal_actions(battle)
+            choice = agent.choose(battle, actions, rng)
+            if battle.step == "declare_attackers":
+                assert next_attack(battle, agent.planned_attacks(battle)) == choice
+                assert choice in actions
+                attacks += choice.kind == act.ATTACK
+                confirms += choice.kind == act.CONFIRM_ATTACKERS
+            apply_legal(battle, choice, actions, rng)
+    assert attacks > 10 and confirms > 3
+
+
+class _ChooseOnly:
+    """The greedy agent seen only through `choose` (no `choose_land`, no `planned_attacks`),
+    counting the decisions it is asked in declare attackers."""
+
+    def __init__(self) -> None:
+        self.greedy, self.asked_to_attack = GreedyBattleAgent(), 0
+
+    def choose(self, battle, actions, rng):
+        self.asked_to_attack += battle.step == "declare_attackers"
+        return self.greedy.choose(battle, actions, rng)
+
+
+class _Greedy(_ChooseOnly):
+    """The greedy agent with its shortcuts (`choose_land`, `planned_attacks`), counting the
+    decisions it is asked through `choose` in declare attackers (a wrapper: the compiled
+    build's classes cannot be subclassed by interpreted ones)."""
+
+    def choose_land(self, battle, lands, rng):
+        return self.greedy.choose_land(battle, lands, rng)
+
+    def planned_attacks(self, battle):
+        return self.greedy.planned_attacks(battle)
+
+
+def test_a_battle_declares_the_planned_attacks_without_listing_and_plays_the_same():
+    """T-6.3: `run_battle` with the greedy agent (its attacks declared by `next_attack` from
+    `planned_attacks`, nothing listed) plays exactly the battle of the same agent asked
+    `choose` among all legal actions at every decision: the same events, seed for seed."""
+    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
+    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
+    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
+    for seed in range(3):
+        streams = []
+        greedy, choose_only = _Greedy(), _ChooseOnly()
+        for agent in (greedy, choose_only):
+            rng, events = random.Random(seed), []
+            run_battle(_party([green, red], rng), horde, agent, rng, events=events)
+            streams.append(events)
+        assert greedy.asked_to_attack == 0 and choose_only.asked_to_attack > 0
+        assert streams[0] == streams[1]
+        assert any(e["event"] == "battle_attack" for e in streams[0])
+
+
+def test_a_planned_attack_that_is_no_longer_legal_is_passed_over():
+    """T-6.3, CR 508.1a: `next_attack` skips a planned attack by a creature already attacking,
+    a tapped one and one that is not on the battlefield, and confirms when none is left."""
+    pc = make_pc(battlefield=[BEAR, creature("Wolf", 2, 2), creature("Ox", 3, 3)])
+    battle = make_battle([pc], make_horde(library=[FOREST] * 5), step="declare_attackers")
+    bear, wolf, ox = (p.card for p in pc.battlefield)
+    plan = [act.interned(act.ATTACK, pc.id, card, target=("", -1)) for card in (bear, wolf, ox, 99)]
+    assert next_attack(battle, plan) == plan[0] and plan[0] in legal_actions(battle)
+    apply(battle, plan[0], random.Random(0))
+    pc.battlefield[1].tapped = True  # the Wolf was tapped (say, for an ability) before combat
+    assert next_attack(battle, plan) == plan[2] and plan[1] not in legal_actions(battle)
+    apply(battle, plan[2], random.Random(0))
+    assert next_attack(battle, plan) == act.interned(act.CONFIRM_ATTACKERS)
+    assert [a.kind for a in legal_actions(battle)] == [act.CONFIRM_ATTACKERS]
 
 
 def test_a_response_window_lists_the_instants_the_survivors_can_pay_for_now():

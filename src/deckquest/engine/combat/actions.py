@@ -50,8 +50,8 @@ class Action(NamedTuple):
     mode: int = 0
 
 
-#: Every action listed so far, by its fields (a plain tuple equal to the `Action`, with its hash).
-_INTERNED: Final[dict[tuple[str, str, int, int, tuple[str, int], int], Action]] = {}
+#: Every action listed so far, by its fields (the target's two written out).
+_INTERNED: Final[dict[tuple[str, str, int, int, str, int, int], Action]] = {}
 _INTERNED_MOST: Final = 50_000
 
 
@@ -61,7 +61,7 @@ def interned(kind: str, player: str = "", card: int = -1, x: int = 0, target: tu
     tuple's constructor is an interpreted `__new__` (about 0.5 µs, in the compiled build too),
     and a battle lists the same few hundred actions at decision after decision. Actions are
     values (compared and hashed by their fields), so a reused one is the same action."""
-    fields = (kind, player, card, x, target, mode)
+    fields = (kind, player, card, x, target[0], target[1], mode)  # flat: hashed and compared at once
     found = _INTERNED.get(fields)
     if found is None:
         if len(_INTERNED) >= _INTERNED_MOST:

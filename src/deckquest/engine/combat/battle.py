@@ -19,7 +19,7 @@ from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc,
 from deckquest.engine.combat.combat import horde_beaten
 from deckquest.engine.combat.state import HORDE, Battle
 from deckquest.engine.combat.statics import clear_statics
-from deckquest.engine.combat.turns import apply_legal, land_actions, legal_actions, start_battle
+from deckquest.engine.combat.turns import apply_legal, land_actions, legal_actions, next_attack, start_battle
 from deckquest.engine.game import Events
 from deckquest.engine.pc import OK, PC, boost_cleanup
 
@@ -43,7 +43,13 @@ class BattleAgent(Protocol):
     `choose_land(battle, lands, rng) -> Action`: then, whenever `turns.land_actions` is not
     empty, `decide` shows it only those land plays (the actions it would choose among) and
     lists nothing else; `choose(battle, legal_actions(battle), rng)` must give what
-    `choose_land` gives in that case."""
+    `choose_land` gives in that case.
+
+    An agent that declares attackers from a plan may also have
+    `planned_attacks(battle) -> Sequence[Action]`, the attacks it means to declare this
+    combat, in order: in declare attackers `decide` then lists nothing and declares the
+    first of them still legal, or confirms attackers when none is (`turns.next_attack`);
+    `choose(battle, legal_actions(battle), rng)` must pick the same."""
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action: ...
 
@@ -205,6 +211,11 @@ def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: Event
             land: Action = choose_land(battle, lands, rng)
             apply_legal(battle, land, lands, rng, events)
             return
+    planned_attacks = getattr(agent, "planned_attacks", None)  # see BattleAgent
+    if planned_attacks is not None and battle.step == "declare_attackers":
+        attack = next_attack(battle, planned_attacks(battle))
+        apply_legal(battle, attack, [attack], rng, events)
+        return
     actions = legal_actions(battle)
     apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
 
@@ -213,8 +224,7 @@ def close_fight(fight: Fight, pcs: Sequence[PC], rng: random.Random, events: Eve
     """The result of a battle that is over; its outcome is written back into `pcs` (the PCs
     that fought, in the order they were given to `open_fight`)."""
     battle = fight.battle
-    result = replace(_result(battle, pcs, fight.npcs, fight.horde_size, fight.warnings, fight.allies),
-                     stopped=fight.stopped)
+    result = _result(battle, pcs, fight.npcs, fight.horde_size, fight.warnings, fight.allies, fight.stopped)
     for original, fought in zip(pcs, battle.survivors):
         if fought.boost_exile:  # T-4.6: the battle's last turn ends with it
             boost_cleanup(fought, rng)
@@ -250,9 +260,13 @@ def _stop_if_endless(battle: Battle, events: Events) -> str | None:
     return reason
 
 
-def _split_enemies(enemies: Sequence[Card] | Sequence[Enemy]) -> tuple[
+def _split_enemies(enemies: Sequence[object]) -> tuple[
         tuple[Card, ...], tuple[PlayerNpc, ...], tuple[CreatureNpc | PlaneswalkerNpc, ...], bool]:
-    """(horde cards, bosses, creature and planeswalker NPCs, whether there is a horde deck)."""
+    """(horde cards, bosses, creature and planeswalker NPCs, whether there is a horde deck).
+
+    Takes any objects because it is where a non-enemy is refused with a ValueError: the
+    compiled build checks each element against a declared element type as it is read, so
+    with `Card | Enemy` it stopped at a non-enemy with a TypeError first."""
     cards = tuple(e for e in enemies if isinstance(e, Card))
     if len(cards) == len(enemies):
         return cards, (), (), True
@@ -338,7 +352,8 @@ def _ally_results(battle: Battle, allies: Sequence[CreatureNpc | PlaneswalkerNpc
 
 
 def _result(battle: Battle, pcs: Sequence[PC], npcs: Sequence[CreatureNpc | PlaneswalkerNpc] = (), first_npc: int = 0,
-            warnings: tuple[str, ...] = (), allies: Sequence[CreatureNpc | PlaneswalkerNpc] = ()) -> BattleResult:
+            warnings: tuple[str, ...] = (), allies: Sequence[CreatureNpc | PlaneswalkerNpc] = (),
+            stopped: str | None = None) -> BattleResult:
     horde = battle.horde
     assert battle.outcome is not None  # the battle is over
     results = []
@@ -355,5 +370,5 @@ def _result(battle: Battle, pcs: Sequence[PC], npcs: Sequence[CreatureNpc | Plan
         pcs=tuple(results), horde_library_left=len(horde.library),
         horde_creatures_left=sum(1 for p in horde.battlefield if horde.cards[p.card].is_creature),
         horde_cut=horde.cut, enemies=_enemy_results(battle, npcs, first_npc), warnings=warnings,
-        allies=_ally_results(battle, allies),
+        allies=_ally_results(battle, allies), stopped=stopped,
     )

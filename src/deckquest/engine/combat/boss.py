@@ -38,7 +38,7 @@ from deckquest.engine.combat.state import (
     HORDE, Battle, Side, enter_battlefield, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.game import Events
-from deckquest.engine.pc import OPENING_HAND, PC, draw
+from deckquest.engine.pc import OPENING_HAND, PC, draw, shuffle
 from deckquest.engine.permanents import Permanent
 
 #: A survivors' spell is worth a counterspell from this mana value up (or when it targets the boss's side).
@@ -96,7 +96,7 @@ def make_boss(spec: PlayerNpc, rng: random.Random) -> PC:
         library.remove(card)
         boss.battlefield.append(Permanent(card=card, owner=spec.id, summoning_sick=False,
                                           loyalty=profile(spec.cards[card]).loyalty))
-    rng.shuffle(library)
+    shuffle(library, rng)
     boss.library = library
     draw(boss, OPENING_HAND)
     return boss

@@ -23,7 +23,8 @@ from deckquest.engine.combat.mana import Made, Source, max_x_of, paid, pay, requ
 from deckquest.engine.combat.profile import PROFILES, profile
 from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program, with_abilities
 from deckquest.engine.combat.resolve import (
-    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of, permanent_value,
+    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of, one_target_effect,
+    one_target_value, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
 )
 from deckquest.engine.combat.state import HORDE, Battle, Side, StackItem, enter_battlefield, find_permanent, permanent_of
@@ -406,8 +407,12 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     else:
         ability, mode, source = code.activated[action.mode].ability, 0, action.card
     assert ability is not None  # castable offers a spell only when its text is understood
-    picks = _picks(battle, side, ability, action, mode, rng)
-    value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card), costs)
+    one = one_target_effect(modes_of(ability)[mode]) if action.target != NO_TARGET else None
+    if one is not None:  # its one target is the action's (`_picks`): most plays weighed
+        value = 0.0 + one_target_value(battle, side.id, one, action.target, action.x, costs)
+    else:
+        picks = _picks(battle, side, ability, action, mode, rng)
+        value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card), costs)
     key = (action.kind, action.player, action.card, action.mode)
     if costs is None or key not in costs:
         penalty = _cost_penalty(side, card, ability, source)

@@ -26,7 +26,7 @@ from deckquest.engine.combat.state import (
     HORDE, Attack, Battle, Side, find_permanent, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.game import Events
-from deckquest.engine.pc import OK, PC, gain_life, lose_life
+from deckquest.engine.pc import OK, PC, gain_life, lose_life, shuffle
 from deckquest.engine.permanents import Permanent
 
 
@@ -209,7 +209,7 @@ def _attacker_damage(battle: Battle, attack: Attack, side: Side, attacker: Perma
     if not blockers:
         return [(attack.owner, attack.card, attack.defender, attack.defender_card, amount)] if keywords & TRAMPLE else []
     if attack.owner == HORDE:
-        rng.shuffle(blockers)
+        shuffle(blockers, rng)
     else:
         blockers.sort(key=lambda blocker: blocker[2])
     assigned: list[tuple[str, int, int]] = []  # (owner, card or -1 the player, damage)
@@ -362,6 +362,16 @@ def _is_destroyed(battle: Battle, side: Side, permanent: Permanent) -> bool:
     )
 
 
+def _remove(battlefield: list[Permanent], permanent: Permanent) -> None:
+    """`battlefield.remove(permanent)` by identity: permanents are equal only to themselves
+    (each has its own card), and comparing dataclasses field by field was most of its cost."""
+    for index, other in enumerate(battlefield):
+        if other is permanent:
+            del battlefield[index]
+            return
+    raise ValueError("the permanent is not on the battlefield")
+
+
 def _to_graveyard(battle: Battle, side: Side, permanent: Permanent, events: Events, zone: str = "graveyard") -> None:
     """A permanent leaves the battlefield (and combat) for its owner's graveyard, exile or
     hand (a horde token goes to the graveyard too and is simply never used again; a PC's or
@@ -371,7 +381,7 @@ def _to_graveyard(battle: Battle, side: Side, permanent: Permanent, events: Even
     pc_creature = is_pc_creature(card)
     if pc_creature and zone == "hand":
         return
-    side.battlefield.remove(permanent)
+    _remove(side.battlefield, permanent)
     if pc_creature:
         assert isinstance(side, PC)  # T-7.2: only a PC falls unconscious
         pc_creature_leaves(side, events)

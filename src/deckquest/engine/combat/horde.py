@@ -20,6 +20,7 @@ from deckquest.engine.combat.profile import MENACE, profile
 from deckquest.engine.combat.state import HORDE, Battle, Horde, enter_battlefield, permanent_of
 from deckquest.engine.combat.statics import refresh_statics
 from deckquest.engine.game import Events
+from deckquest.engine.pc import randbelow, shuffle
 
 #: T-6.4: library size after the cut, by the number of players (4 or more: 60).
 CUT_SIZES: Final = {1: 27, 2: 36, 3: 45}
@@ -38,7 +39,7 @@ def make_horde(cards: list[Card] | tuple[Card, ...], players: int, rng: random.R
     names 60-card horde decks only: a deck of any other size (a 100-card horde, a 40-card
     one) is fought whole, as its author built it."""
     horde = Horde(cards=tuple(cards), library=list(range(len(cards))))
-    rng.shuffle(horde.library)
+    shuffle(horde.library, rng)
     if cut and len(cards) == CUT_DECK_SIZE:
         excess = max(0, len(horde.library) - cut_size(players))
         horde.graveyard.extend(horde.library[:excess])
@@ -87,7 +88,7 @@ def horde_cast(battle: Battle, card: int, rng: random.Random, events: Events) ->
     if effect is not None:
         effect.resolve(battle, HORDE, card, 0, rng, events)
     elif not facts.is_permanent and (ability := spell_ability(physical)) is not None:
-        mode = rng.randrange(len(modes_of(ability)))
+        mode = randbelow(rng, len(modes_of(ability)))
         picks = choose_picks(battle, HORDE, ability, mode, 0, (HORDE, card), rng, at_random=True)
         if picks is not None:
             resolve(battle, HORDE, card, ability, picks, 0, rng, events, mode)
@@ -106,7 +107,7 @@ def horde_attacks(battle: Battle, rng: random.Random, events: Events) -> None:
     horde = battle.horde
     for permanent in horde.battlefield:
         if can_attack(horde, permanent, haste_for_all=True):
-            defender, walker = rng.choice(targets)
+            defender, walker = targets[randbelow(rng, len(targets))]
             declare_attacker(battle, HORDE, permanent.card, defender, events, defender_card=walker)
 
 
@@ -120,7 +121,7 @@ def horde_blocks(battle: Battle, rng: random.Random, events: Events) -> None:
             continue
         options = [a for a in battle.attacks if a.defender == HORDE
                    and can_block(horde, permanent, battle.side(a.owner), permanent_of(battle.side(a.owner), a.card))]
-        pick = rng.randrange(len(options) + 1)
+        pick = randbelow(rng, len(options) + 1)
         if pick < len(options):
             options[pick].blockers.append((HORDE, permanent.card))
     if not blockers_are_legal(battle):

@@ -151,6 +151,17 @@ def mana_units(card: Card) -> tuple[frozenset[str], ...]:
     return (colors,) if colors else ()
 
 
+#: Each mana production seen, kept once (see `_one_of_each`).
+_UNITS: Final[dict[tuple[frozenset[str], ...], tuple[frozenset[str], ...]]] = {}
+
+
+def _one_of_each(units: tuple[frozenset[str], ...]) -> tuple[frozenset[str], ...]:
+    """The one object for these units: twenty Forests' profiles then share what they make,
+    so the keys of what a side's sources make (`casting.castable`, `mana.paid`) compare
+    source by source by identity instead of set by set."""
+    return _UNITS.setdefault(units, units)
+
+
 #: id(card) -> its profile. Hot loops look a card up here first (`PROFILES.get(id(card)) or
 #: profile(card)`), saving a call; `profile` fills it.
 PROFILES: Final[dict[int, Profile]] = {}
@@ -197,7 +208,7 @@ def read_profile(card: Card) -> Profile:
         is_land="Land" in types,
         is_permanent=any(t in PERMANENT_TYPES for t in types),
         is_token=card.is_token,
-        mana=mana_units(card),
+        mana=_one_of_each(mana_units(card)),
         enters_tapped=" enters tapped" in text or "enters the battlefield tapped" in text,
         loyalty=stat(card.loyalty),
         flash=any(k.lower() == "flash" for k in card.keywords),

@@ -21,7 +21,7 @@ import random
 from typing import Final, NamedTuple, Sequence
 
 from deckquest.cards.model import Card
-from deckquest.cards.oracle import Ability, Condition, Effect, Recognition, Target, Token, recognise
+from deckquest.cards.oracle import Ability, Amount, Condition, Effect, Recognition, Target, Token, recognise
 from deckquest.engine.combat.mana import Requirement
 from deckquest.engine.combat.profile import (
     ANY_PROTECTION, DEATHTOUCH, PROFILES, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
@@ -31,14 +31,14 @@ from deckquest.engine.combat.state import (
 )
 from deckquest.engine.combat.statics import fall_unconscious, is_pc_creature, refresh_statics
 from deckquest.engine.game import Events
-from deckquest.engine.pc import DEAD, OK, draw, gain_life, lose_life
+from deckquest.engine.pc import DEAD, OK, draw, gain_life, lose_life, randbelow, shuffle
 from deckquest.engine.permanents import Permanent
 
 Ref = tuple[str, int]
 #: What one decision's weighing of many plays on an unchanged battle keeps (`casting.play_value`):
-#: the worth of N damage to an object, ("damage", controller, target, N), and the penalty of a
+#: the worth of N damage to an object, ("damage", controller, target owner, target card, N), and the penalty of a
 #: play's cost, (action kind, player, card, mode).
-WorthMemo = dict[tuple[str, str, Ref, int] | tuple[str, str, int, int], float]
+WorthMemo = dict[tuple[str, str, str, int, int] | tuple[str, str, int, int], float]
 PLAYER: Final = -1
 STACK: Final = "stack"
 
@@ -347,7 +347,7 @@ def choose_picks(battle: Battle, controller: str, ability: Ability, mode: int, x
             return None
         if at_random:
             assert rng is not None  # the horde's random choices come from the battle's generator
-            picks.append(options[rng.randrange(len(options))])
+            picks.append(options[randbelow(rng, len(options))])
         else:
             picks.append(max(options, key=lambda o: ability_value(battle, controller, ability, tuple(picks) + (o,), x,
                                                                   mode, source)))
@@ -397,6 +397,16 @@ def _lord_value(side: Side, source: Permanent, statics: tuple[Effect, ...]) -> f
     return value
 
 
+def _amount(battle: Battle, controller: str, amount: Amount, x: int) -> int:
+    """`Amount.value` with the count it needs (written out: the valuations ask it at every
+    weighing, and `cards.oracle` is not compiled)."""
+    if amount.is_x:
+        return x
+    if amount.count_of is not None:
+        return counted(battle, controller, amount.count_of)
+    return amount.fixed
+
+
 def counted(battle: Battle, controller: str, what: str | None) -> int:
     """How many permanents of a type or subtype the controller has ("the number of Goblins")."""
     if what is None:
@@ -421,8 +431,7 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
     assignment = _assign(phrases, picks)
     total = 0.0
     for effect, (target, other) in zip(effects, phrases.of_effect):
-        count_of = effect.amount.count_of
-        amount = effect.amount.value(x, counted(battle, controller, count_of) if count_of is not None else 0)
+        amount = _amount(battle, controller, effect.amount, x)
         if effect.kind == "fight":
             total += _fight_value(battle, controller, _chosen(assignment, target), _chosen(assignment, other))
             continue
@@ -435,7 +444,7 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
                 total += _effect_value(battle, controller, effect, ref, amount, x)
             continue
         for ref in refs:
-            key = ("damage", controller, ref, amount)
+            key = ("damage", controller, ref[0], ref[1], amount)  # flat: hashed and compared at once
             worth = memo.get(key)
             if worth is None:
                 worth = memo[key] = _effect_value(battle, controller, effect, ref, amount, x)
@@ -448,6 +457,25 @@ def ability_value(battle: Battle, controller: str, ability: Ability, picks: tupl
 #: policies weigh.
 _ONE_TARGET: Final = ((0, -1),)
 
+_ONE_TARGET_EFFECT: Final[dict[int, tuple[tuple[Effect, ...], Effect | None]]] = {}
+
+
+def one_target_effect(effects: tuple[Effect, ...]) -> Effect | None:
+    """The effect of a mode with one target whose one effect acts on it (Shock, Mogg Fanatic's
+    ability, Fireball; not a fight or a token), else None: with the action's target as its
+    only pick, what `ability_value` is worth is `one_target_value` of it. Cached by the
+    effects' identity (as `slots`): the greedy policies weigh such plays at every decision."""
+    entry = _ONE_TARGET_EFFECT.get(id(effects))
+    if entry is not None and entry[0] is effects:
+        return entry[1]
+    phrases = _phrases(effects)
+    found = effects[0] if len(slots(effects)) == 1 and phrases.owners == (0,) and \
+        phrases.of_effect == _ONE_TARGET and effects[0].kind not in ("fight", "token") else None
+    if len(_ONE_TARGET_EFFECT) > 50_000:
+        _ONE_TARGET_EFFECT.clear()
+    _ONE_TARGET_EFFECT[id(effects)] = (effects, found)
+    return found
+
 
 def _one_target_value(battle: Battle, controller: str, effect: Effect, picks: tuple[Ref, ...], x: int,
                       memo: WorthMemo | None) -> float:
@@ -455,12 +483,16 @@ def _one_target_value(battle: Battle, controller: str, effect: Effect, picks: tu
     works it out, without assigning picks to phrases."""
     if not picks:
         return 0.0
-    ref = picks[0]
-    count_of = effect.amount.count_of
-    amount = effect.amount.value(x, counted(battle, controller, count_of) if count_of is not None else 0)
+    return one_target_value(battle, controller, effect, picks[0], x, memo)
+
+
+def one_target_value(battle: Battle, controller: str, effect: Effect, ref: Ref, x: int,
+                     memo: WorthMemo | None) -> float:
+    """What the effect of `one_target_effect` is worth on `ref` (see `ability_value`)."""
+    amount = _amount(battle, controller, effect.amount, x)
     if memo is None or effect.kind != "damage":
         return _effect_value(battle, controller, effect, ref, amount, x)
-    key = ("damage", controller, ref, amount)
+    key = ("damage", controller, ref[0], ref[1], amount)  # flat: hashed and compared at once
     worth = memo.get(key)
     if worth is None:
         worth = memo[key] = _effect_value(battle, controller, effect, ref, amount, x)
@@ -699,7 +731,7 @@ def resolve(battle: Battle, controller: str, source: int, ability: Ability, pick
     for effect, (target, other) in zip(effects, phrases.of_effect):
         if battle.outcome:
             return
-        amount = effect.amount.value(x, counted(battle, controller, effect.amount.count_of))
+        amount = _amount(battle, controller, effect.amount, x)
         refs = _refs(battle, controller, effect, _chosen(assignment, target), (controller, source), previous)
         if effect.kind == "fight":
             _fight(battle, _chosen(assignment, target), _chosen(assignment, other), events)
@@ -886,7 +918,7 @@ def discard(battle: Battle, owner: str, amount: int, at_random: bool, rng: rando
     player = battle.side(owner)
     for _ in range(min(amount, len(player.hand))):
         if at_random:
-            card = player.hand[rng.randrange(len(player.hand))]
+            card = player.hand[randbelow(rng, len(player.hand))]
         else:
             card = max(player.hand, key=lambda c: player.cards[c].mana_value)
         player.hand.remove(card)
@@ -983,7 +1015,7 @@ def _search_land(battle: Battle, controller: str, effect: Effect, rng: random.Ra
                 events.append({"event": "battle_search", "player": controller, "card": card.name,
                                "to": "hand" if effect.to_hand else "battlefield"})
             break
-    rng.shuffle(side.library)
+    shuffle(side.library, rng)
 
 
 def _fight(battle: Battle, mine: list[Ref], theirs: list[Ref], events: Events) -> None:

@@ -14,7 +14,7 @@ one combat in which every enemy attacker attacks.
 from __future__ import annotations
 
 import random
-from typing import Final
+from typing import Final, Sequence
 
 from deckquest.cards.model import Card
 from deckquest.engine.checks import begin_check, boost, can_boost, finish_check
@@ -33,10 +33,12 @@ from deckquest.engine.combat.combat import (
 from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_main_phase, make_horde
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.combat.resolve import attack_triggers, beginning_triggers, echo_upkeep, end_of_turn
-from deckquest.engine.combat.state import HORDE, Attack, Battle, Check, Horde, Tally, enter_battlefield, permanent_of
+from deckquest.engine.combat.state import (
+    HORDE, Attack, Battle, Check, Horde, Tally, enter_battlefield, find_permanent, permanent_of,
+)
 from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.game import Events
-from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw
+from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw, shuffle
 
 __all__ = ["apply", "apply_legal", "castable", "land_actions", "legal_actions", "mana_sources", "start_battle"]
 
@@ -135,7 +137,7 @@ def _reset_library(pc: PC, rng: random.Random) -> None:
     the PC draws an opening hand (T-1.2)."""
     pc.library += pc.hand + pc.graveyard + pc.exile
     pc.hand, pc.graveyard, pc.exile = [], [], []
-    rng.shuffle(pc.library)
+    shuffle(pc.library, rng)
     draw(pc, OPENING_HAND)
 
 
@@ -458,6 +460,30 @@ def _attack_actions(battle: Battle) -> list[Action]:
         if (pc.id, permanent.card) not in attacking and can_attack(pc, permanent)
         for target in targets
     ]
+
+
+def next_attack(battle: Battle, plan: Sequence[Action]) -> Action:
+    """The first attack of `plan` still among the legal actions of declare attackers (a
+    creature not yet attacking that can attack, against a defender it may attack), else
+    confirm attackers: what an agent that follows its plan picks from `legal_actions`,
+    worked out for the planned attacks only, without listing every creature against every
+    defender (`battle.decide`)."""
+    attacking = {(a.owner, a.card) for a in battle.attacks}
+    fighting = {pc.id: pc for pc in battle.fighting()}
+    targets: list[tuple[str, int]] | None = None
+    for action in plan:
+        pc = fighting.get(action.player)
+        if action.kind != act.ATTACK or action.x or action.mode or pc is None or \
+                (action.player, action.card) in attacking:
+            continue
+        permanent = find_permanent(pc, action.card)
+        if permanent is None or not can_attack(pc, permanent):
+            continue
+        if targets is None:
+            targets = defenders(battle)
+        if action.target in targets:
+            return action
+    return act.interned(act.CONFIRM_ATTACKERS)
 
 
 def _blocks(battle: Battle) -> list[Action]:
