@@ -201,6 +201,12 @@ class GreedyBattleAgent:
         attack (`engine.combat.battle.BattleAgent`)."""
         return self._planned(battle, _attack_plan)
 
+    def planned_blocks(self, battle: Battle) -> list[Action]:
+        """The blocks this combat's plan declares, in order (`choose` declares the first still
+        legal, then confirms): `decide` asks this in declare blockers instead of listing
+        every block (`engine.combat.battle.BattleAgent`)."""
+        return self._planned(battle, _block_plan)
+
     def _planned(self, battle: Battle, planner: Callable[[Battle], list[Action]]) -> list[Action]:
         """The plan for this battle object's current turn and step (held by reference,
         so a later battle can never be mistaken for this one)."""

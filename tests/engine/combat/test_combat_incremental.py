@@ -22,7 +22,7 @@ from deckquest.engine.combat.boss import PlayerNpc
 from deckquest.engine.combat.mana import pay, requirement
 from deckquest.engine.combat.state import HORDE
 from deckquest.engine.combat.turns import (
-    apply, apply_legal, castable, land_actions, legal_actions, next_attack, start_battle,
+    apply, apply_legal, castable, land_actions, legal_actions, next_attack, next_block, start_battle,
 )
 from deckquest.engine.pc import create_pc, designate_critical
 from deckquest.runtime.battle_agents import GreedyBattleAgent, RandomBattleAgent
@@ -159,10 +159,11 @@ class _ChooseOnly:
     counting the decisions it is asked in declare attackers."""
 
     def __init__(self) -> None:
-        self.greedy, self.asked_to_attack = GreedyBattleAgent(), 0
+        self.greedy, self.asked_to_attack, self.asked_to_block = GreedyBattleAgent(), 0, 0
 
     def choose(self, battle, actions, rng):
         self.asked_to_attack += battle.step == "declare_attackers"
+        self.asked_to_block += battle.step == "declare_blockers"
         return self.greedy.choose(battle, actions, rng)
 
 
@@ -177,11 +178,15 @@ class _Greedy(_ChooseOnly):
     def planned_attacks(self, battle):
         return self.greedy.planned_attacks(battle)
 
+    def planned_blocks(self, battle):
+        return self.greedy.planned_blocks(battle)
 
-def test_a_battle_declares_the_planned_attacks_without_listing_and_plays_the_same():
-    """T-6.3: `run_battle` with the greedy agent (its attacks declared by `next_attack` from
-    `planned_attacks`, nothing listed) plays exactly the battle of the same agent asked
-    `choose` among all legal actions at every decision: the same events, seed for seed."""
+
+def test_a_battle_declares_the_planned_attacks_and_blocks_without_listing_and_plays_the_same():
+    """T-6.3, T-6.11: `run_battle` with the greedy agent (its attacks and blocks declared by
+    `next_attack` and `next_block` from its plans, nothing listed) plays exactly the battle of
+    the same agent asked `choose` among all legal actions at every decision: the same events,
+    seed for seed."""
     green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
     red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
     horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
@@ -193,8 +198,57 @@ def test_a_battle_declares_the_planned_attacks_without_listing_and_plays_the_sam
             run_battle(_party([green, red], rng), horde, agent, rng, events=events)
             streams.append(events)
         assert greedy.asked_to_attack == 0 and choose_only.asked_to_attack > 0
+        assert greedy.asked_to_block < choose_only.asked_to_block
         assert streams[0] == streams[1]
         assert any(e["event"] == "battle_attack" for e in streams[0])
+
+
+@pytest.mark.parametrize("fight", ["horde", "boss"])
+def test_the_greedy_agents_next_planned_block_is_the_one_it_picks_from_every_legal_action(fight):
+    """T-6.11 (the team blocks together), CR 509.1, CR 702.110b: at every declare-blockers
+    decision of whole battles where `next_block` finds the greedy agent's next block or
+    confirm (what `decide` declares, listing nothing), that is its `choose` among all legal
+    actions, and one of them."""
+    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
+    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
+    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
+    bosses = (PlayerNpc("warlord", "Krenko", tuple(load_deck(DECKS / "krenko.txt").main_cards())),)
+    agent = GreedyBattleAgent()
+    blocks = confirms = 0
+    for seed in range(6):
+        rng = random.Random(seed)
+        pcs = _party([green, red], rng)
+        battle = (start_battle(pcs, horde, rng) if fight == "horde"
+                  else start_battle(pcs, (), rng, bosses=bosses, horde_deck=False))
+        while battle.step != "over" and battle.turn < 40:
+            actions = legal_actions(battle)
+            choice = agent.choose(battle, actions, rng)
+            found = next_block(battle, agent.planned_blocks(battle)) if battle.step == "declare_blockers" else None
+            if found is not None:
+                assert found == choice and choice in actions
+                blocks += choice.kind == act.BLOCK
+                confirms += choice.kind == act.CONFIRM_BLOCKERS
+            apply_legal(battle, choice, actions, rng)
+    assert blocks > 1 and confirms > 1, (blocks, confirms)
+
+
+def test_a_planned_block_that_is_no_longer_legal_is_passed_over():
+    """T-6.11, CR 509.1a: `next_block` skips a planned block by a creature already blocking
+    or tapped, or of an attacker that is not attacking; with a block declared it confirms."""
+    pc = make_pc(battlefield=[BEAR, creature("Wolf", 2, 2)])
+    horde = make_horde(battlefield=[creature("Brute", 3, 3), creature("Imp", 1, 1)], library=[FOREST] * 5)
+    battle = make_battle([pc], horde, step="declare_blockers", active="horde")
+    battle.attacks = [attack(HORDE, 0, "")]  # the Brute attacks; the Imp does not
+    bear, wolf = (p.card for p in pc.battlefield)
+    plan = [act.interned(act.BLOCK, pc.id, bear, target=(HORDE, 1)),  # the Imp is not attacking
+            act.interned(act.BLOCK, pc.id, bear, target=(HORDE, 0)),
+            act.interned(act.BLOCK, pc.id, wolf, target=(HORDE, 0))]
+    assert next_block(battle, plan) == plan[1] and plan[1] in legal_actions(battle)
+    apply(battle, plan[1], random.Random(0))
+    pc.battlefield[1].tapped = True  # the Wolf was tapped (say, for an ability) before combat
+    assert plan[2] not in legal_actions(battle)
+    assert next_block(battle, plan) == act.interned(act.CONFIRM_BLOCKERS)
+    assert act.interned(act.CONFIRM_BLOCKERS) in legal_actions(battle)
 
 
 def test_a_planned_attack_that_is_no_longer_legal_is_passed_over():

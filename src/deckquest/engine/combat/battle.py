@@ -19,7 +19,9 @@ from deckquest.engine.combat.boss import CreatureNpc, HordeNpc, PlaneswalkerNpc,
 from deckquest.engine.combat.combat import horde_beaten
 from deckquest.engine.combat.state import HORDE, Battle
 from deckquest.engine.combat.statics import clear_statics
-from deckquest.engine.combat.turns import apply_legal, land_actions, legal_actions, next_attack, start_battle
+from deckquest.engine.combat.turns import (
+    apply_legal, land_actions, legal_actions, next_attack, next_block, start_battle,
+)
 from deckquest.engine.game import Events
 from deckquest.engine.pc import OK, PC, boost_cleanup
 
@@ -49,7 +51,10 @@ class BattleAgent(Protocol):
     `planned_attacks(battle) -> Sequence[Action]`, the attacks it means to declare this
     combat, in order: in declare attackers `decide` then lists nothing and declares the
     first of them still legal, or confirms attackers when none is (`turns.next_attack`);
-    `choose(battle, legal_actions(battle), rng)` must pick the same."""
+    `choose(battle, legal_actions(battle), rng)` must pick the same. Likewise
+    `planned_blocks(battle) -> Sequence[Action]` in declare blockers: the first planned block
+    still legal, else confirm blockers when a block is declared and they are legal
+    (`turns.next_block`), else `choose` among the listed actions."""
 
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action: ...
 
@@ -216,6 +221,13 @@ def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: Event
         attack = next_attack(battle, planned_attacks(battle))
         apply_legal(battle, attack, [attack], rng, events)
         return
+    planned_blocks = getattr(agent, "planned_blocks", None)
+    if planned_blocks is not None and battle.step == "declare_blockers":
+        block = next_block(battle, planned_blocks(battle))
+        if block is not None:
+            battle.listed = None  # the step's list, kept for its first listing, is not taken now
+            apply_legal(battle, block, [block], rng, events)
+            return
     actions = legal_actions(battle)
     apply_legal(battle, agent.choose(battle, actions, rng), actions, rng, events)
 

@@ -486,6 +486,32 @@ def next_attack(battle: Battle, plan: Sequence[Action]) -> Action:
     return act.interned(act.CONFIRM_ATTACKERS)
 
 
+def next_block(battle: Battle, plan: Sequence[Action]) -> Action | None:
+    """What an agent that follows its block plan picks from `legal_actions` in declare
+    blockers, worked out for the planned blocks only (`battle.decide`): the first planned
+    block still legal (an untapped creature not yet blocking that can block that attacker,
+    T-6.11), else confirm blockers when some block is declared and the blocks are legal
+    (CR 702.110b); None when neither (the decision is then made from the whole list)."""
+    blocking = {blocker for a in battle.attacks for blocker in a.blockers}
+    attacks = {(a.owner, a.card): a for a in battle.attacks}
+    fighting = {pc.id: pc for pc in battle.fighting()}
+    for action in plan:
+        pc = fighting.get(action.player)
+        attack = attacks.get(action.target)
+        if action.kind != act.BLOCK or action.x or action.mode or pc is None or attack is None or \
+                (action.player, action.card) in blocking:
+            continue
+        permanent = find_permanent(pc, action.card)
+        if permanent is None or permanent.tapped or not profile(pc.cards[permanent.card]).is_creature:
+            continue
+        side = battle.side(attack.owner)
+        if can_block(pc, permanent, side, permanent_of(side, attack.card)):
+            return action
+    if blocking and blockers_are_legal(battle):
+        return act.interned(act.CONFIRM_BLOCKERS)
+    return None
+
+
 def _blocks(battle: Battle) -> list[Action]:
     """Blocks any PC's untapped creature can make against any enemy attacker (the team
     blocks together, T-6.11), take-backs of declared blocks, and confirm when legal
