@@ -307,6 +307,7 @@ def _plan(run: Run, memory: dict[str, object], plan: Plan) -> Iterator[PcAction]
             break
         pc_id = ids[index]
         pc = party[pc_id]
+        facts = deck_facts(pc.cards)
         if stage == 0:
             if pc.status != pcs.OK:
                 index += 1
@@ -320,12 +321,12 @@ def _plan(run: Run, memory: dict[str, object], plan: Plan) -> Iterator[PcAction]
                 index, stage = index + 1, 0
                 continue
             stage = 2
-            land = _land_to_play(pc)
+            land = _land_to_play(pc, facts)
             if land is not None:
                 memory[PLAN] = (PREPARE, index, 2, False, fight)
                 yield pc_id, "play_land", land
         if stage == 2:
-            while (creature := _best_castable_creature(pc)) is not None:
+            while (creature := _best_castable_creature(pc, facts)) is not None:
                 cast_any = True
                 memory[PLAN] = (PREPARE, index, 2, True, fight)
                 yield pc_id, "cast", creature
@@ -367,6 +368,7 @@ class DeckFacts(NamedTuple):
     makes: tuple[frozenset[str], ...]  # the union of ``mana``: every mana type it can make
     rank: tuple[tuple[int, int], ...]  # (power, mana value): which creature ``best`` casts first
     costs: tuple[Requirement, ...]  # its cost as payment reads it (``profile``)
+    needs: tuple[int, ...]  # how many units of mana its cost takes (``Requirement.total``, X = 0)
 
 
 _DECK_FACTS: dict[int, DeckFacts] = {}
@@ -390,17 +392,17 @@ def deck_facts(cards: tuple[Card, ...]) -> DeckFacts:
             tuple(frozenset[str]().union(*read.mana) for read in profiles),
             tuple((read.power, card.mana_value) for card, read in zip(cards, profiles)),
             tuple(read.cost for read in profiles),
+            tuple(read.cost.total() for read in profiles),
         )
     return facts
 
 
-def _land_to_play(pc: pcs.PC) -> int | None:
+def _land_to_play(pc: pcs.PC, facts: DeckFacts) -> int | None:
     """A land that makes a colour the creatures in hand need, else the first land in hand.
     (A land makes a needed colour when one of its units does: the union of its units,
     ``DeckFacts.makes``, meets the needed colours.)"""
     if pc.land_played:
         return None
-    facts = deck_facts(pc.cards)
     is_land = facts.lands
     lands = [card_id for card_id in pc.hand if is_land[card_id]]
     if len(lands) < 2:  # none, or the one there is
@@ -414,11 +416,12 @@ def _land_to_play(pc: pcs.PC) -> int | None:
     return lands[0]
 
 
-def _best_castable_creature(pc: pcs.PC) -> int | None:
+def _best_castable_creature(pc: pcs.PC, facts: DeckFacts) -> int | None:
     """The creature in hand with the most power (then the highest mana value; of equals the
     first) that the untapped sources can pay for. What the sources make is listed only
-    when the hand holds a creature, in battlefield order as ``mana_sources`` lists it."""
-    facts = deck_facts(pc.cards)
+    when the hand holds a creature, in battlefield order as ``mana_sources`` lists it; a
+    cost of more units than the sources make together is not asked of ``paid``, which
+    answers None to it without trying (``mana._positions``' first test)."""
     is_creature = facts.creatures
     creatures = [card_id for card_id in pc.hand if is_creature[card_id]]
     if not creatures:
@@ -426,11 +429,13 @@ def _best_castable_creature(pc: pcs.PC) -> int | None:
     mana = facts.mana
     made = tuple([mana[p.card] for p in pc.battlefield  # the same for every creature in hand
                   if mana[p.card] and not p.tapped and not p.summoning_sick])
-    rank, costs = facts.rank, facts.costs
+    units = sum(map(len, made))
+    rank, costs, needs = facts.rank, facts.costs, facts.needs
     best, best_key = None, (0, 0)
     for card_id in creatures:
         key = rank[card_id]
-        if (best is None or key > best_key) and paid(made, costs[card_id]) is not None:
+        if ((best is None or key > best_key) and needs[card_id] <= units
+                and paid(made, costs[card_id]) is not None):
             best, best_key = card_id, key
     return best
 
