@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import os
 import re
-import resource
 import signal
 import subprocess
 import sys
@@ -53,20 +52,39 @@ class Result:
     stdout: str
     stderr: str
     seconds: float
-    peak_kb: int  # the child's maximum resident set size (getrusage of that one process)
+    peak_kb: int  # the command's maximum resident set size (getrusage of that one process)
 
 
-def _limit(memory_mb: int, seconds: float):
-    """Runs in the child before exec: the address-space cap and a CPU cap as a backstop."""
+#: The command runs as the child of this small launcher, not of pytest: a process's maximum
+#: resident set size (`ru_maxrss`) counts the image it was forked from until it exec'd, so a
+#: command forked straight from pytest reported pytest's own size (over 150 MB late in a full
+#: run) instead of its own. The launcher applies the limits, starts its own process group,
+#: forks the command, reaps it with wait4 and writes the command's `ru_maxrss` (KB) on fd 3;
+#: it exits as the command did. Ctrl-C (SIGINT) reaches the command through the group.
+_LAUNCHER = """
+import os, resource, signal, sys
+memory, cpu, report = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+signal.signal(signal.SIGINT, lambda *_: None)  # the command's to answer; reset to default by exec
+pid = os.fork()
+if pid == 0:
+    os.close(report)  # only the launcher writes the report, and its end closes with it
+    os.execv(sys.executable, [sys.executable, "-m", "deckquest", *sys.argv[4:]])
+_, status, usage = os.wait4(pid, 0)
+os.write(report, str(usage.ru_maxrss).encode())
+if os.WIFSIGNALED(status):  # end as the command ended (SIGKILL cannot be given a handler)
+    if os.WTERMSIG(status) != signal.SIGKILL:
+        signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+    os.kill(os.getpid(), os.WTERMSIG(status))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
 
-    def apply() -> None:
-        limit = memory_mb * 1024 * 1024
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-        cpu = int(seconds) + 2
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        os.setsid()  # its own process group, so a timeout kills worker processes too
 
-    return apply
+def _own_group() -> None:
+    """Runs in the launcher before exec: its own process group, so a timeout kills the command
+    and any worker processes too, and Ctrl-C reaches the command."""
+    os.setsid()
 
 
 def _tree(folder: Path) -> set[str]:
@@ -89,35 +107,43 @@ def run_command(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 
     """
     env = {**os.environ, "DECKQUEST_HOME": str(env_home), "PYTHONPATH": str(SRC)}
     env.pop("DECKQUEST_DEBUG", None)
+    limits = [str(memory_mb * 1024 * 1024), str(int(seconds) + 2)]
+    read_peak, write_peak = os.pipe()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.monotonic()
-        child = subprocess.Popen([sys.executable, "-m", "deckquest", *args], cwd=cwd, env=env,
-                                 stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                 preexec_fn=_limit(memory_mb, seconds))
-        status, usage, timed_out = _wait(child, seconds, interrupt_after)
-        elapsed = time.monotonic() - started
+        try:
+            child = subprocess.Popen([sys.executable, "-c", _LAUNCHER, *limits, str(write_peak), *args], cwd=cwd,
+                                     env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
+                                     pass_fds=(write_peak,), preexec_fn=_own_group)
+        finally:
+            os.close(write_peak)
+        with os.fdopen(read_peak, "rb") as peak:
+            status, timed_out = _wait(child, seconds, interrupt_after)
+            elapsed = time.monotonic() - started
+            reported = peak.read()
         child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
         if timed_out:
             pytest.fail(f"`deckquest {' '.join(args)[:200]}` still ran after {seconds} s")
         return Result(child.returncode, _read(out, max_output), _read(err, max_output), elapsed,
-                      usage.ru_maxrss)
+                      int(reported or 0))
 
 
 def _wait(child: subprocess.Popen, seconds: float, interrupt_after: float | None = None):
-    """Reap the child with wait4 (its own rusage, not every child's); kill it at the deadline."""
+    """Reap the launcher (waitpid: not every child's); Ctrl-C to its group after
+    `interrupt_after` seconds; kill the group at the deadline."""
     started = time.monotonic()
     deadline = started + seconds
     while True:
-        pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+        pid, status = os.waitpid(child.pid, os.WNOHANG)
         if pid:
-            return status, usage, False
+            return status, False
         if interrupt_after is not None and time.monotonic() > started + interrupt_after:
-            os.kill(child.pid, signal.SIGINT)
+            os.killpg(child.pid, signal.SIGINT)
             interrupt_after = None
         if time.monotonic() > deadline:
             os.killpg(child.pid, signal.SIGKILL)
-            _, status, usage = os.wait4(child.pid, 0)
-            return status, usage, True
+            _, status = os.waitpid(child.pid, 0)
+            return status, True
         time.sleep(0.02)
 
 
