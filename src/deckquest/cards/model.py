@@ -10,7 +10,10 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field, fields
-from typing import Final
+from typing import TYPE_CHECKING, Final
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 COLORS: Final = ("W", "U", "B", "R", "G")
 COLOR_NAMES: Final = {"W": "white", "U": "blue", "B": "black", "R": "red", "G": "green"}
@@ -30,6 +33,15 @@ class ManaCostError(ValueError):
     """A mana cost string that is not valid `{…}` notation."""
 
 
+def field_values(value: DataclassInstance) -> tuple[object, ...]:
+    """A frozen value's fields in order, for its `__reduce__`: pickled (and copied) as the
+    constructor and its fields, since the compiled build's class would otherwise be restored
+    by setting each field, which a frozen dataclass refuses (a scenario's cards are pickled
+    to a Dask cluster's workers, `sim --scheduler`, and to `sim --jobs` workers where
+    processes are spawned, not forked)."""
+    return tuple(getattr(value, f.name) for f in fields(value))
+
+
 @dataclass(frozen=True)
 class ManaSymbol:
     """One `{…}` symbol of a mana cost.
@@ -44,11 +56,8 @@ class ManaSymbol:
     amount: int = 0
 
     def __reduce__(self) -> tuple[type[ManaSymbol], tuple[object, ...]]:
-        """Pickled (and copied) as the constructor and its fields: the compiled build's class
-        would otherwise be restored by setting each field, which a frozen dataclass refuses
-        (a scenario's cards are pickled to a Dask cluster's workers, `sim --scheduler`, and
-        to `sim --jobs` workers where processes are spawned, not forked)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `field_values`)."""
+        return type(self), field_values(self)
 
     @property
     def mana_value(self) -> int:
@@ -94,8 +103,8 @@ class ManaCost:
     symbols: tuple[ManaSymbol, ...] = ()
 
     def __reduce__(self) -> tuple[type[ManaCost], tuple[object, ...]]:
-        """Pickled as its fields (see `ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `field_values`)."""
+        return type(self), field_values(self)
 
     @classmethod
     def parse(cls, text: str) -> "ManaCost":
@@ -133,8 +142,8 @@ class TypeLine:
     subtypes: tuple[str, ...] = ()
 
     def __reduce__(self) -> tuple[type[TypeLine], tuple[object, ...]]:
-        """Pickled as its fields (see `ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `field_values`)."""
+        return type(self), field_values(self)
 
     @classmethod
     def parse(cls, text: str) -> "TypeLine":
@@ -183,8 +192,8 @@ class Card:
     face_costs: tuple[str, ...] = ()
 
     def __reduce__(self) -> tuple[type[Card], tuple[object, ...]]:
-        """Pickled as its fields (see `ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `field_values`)."""
+        return type(self), field_values(self)
 
     @classmethod
     def build(

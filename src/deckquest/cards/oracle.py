@@ -23,11 +23,11 @@ an aura, a land without a basic type) is not simulated at all.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Callable, Iterable
 
-from deckquest.cards.model import Card
+from deckquest.cards.model import Card, field_values
 
 # The keyword abilities the combat engine implements (engine.combat.profile.KEYWORD_FLAGS;
 # a test keeps the two in step). This module cannot import the engine.
@@ -73,8 +73,8 @@ class Amount:
     count_of: str | None = None
 
     def __reduce__(self) -> tuple[type[Amount], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
     def value(self, x: int = 0, counted: int = 0) -> int:
         if self.is_x:
@@ -103,8 +103,8 @@ class Condition:
     value: str | int = ""
 
     def __reduce__(self) -> tuple[type[Condition], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
     def __str__(self) -> str:
         return f"{self.kind} {self.value}".strip()
@@ -129,8 +129,8 @@ class Target:
     count: int = 1
 
     def __reduce__(self) -> tuple[type[Target], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
     def allows(self, kind: str) -> bool:
         return kind in self.kinds or (kind in PERMANENT_KINDS and "permanent" in self.kinds)
@@ -163,8 +163,8 @@ class Token:
     is_artifact: bool = False
 
     def __reduce__(self) -> tuple[type[Token], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
 
 @dataclass(frozen=True)
@@ -198,8 +198,8 @@ class Effect:
     no_regenerate: bool = False  # "It can't be regenerated." after a destroy (CR 701.19c)
 
     def __reduce__(self) -> tuple[type[Effect], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
     def __str__(self) -> str:
         if self.kind in ("pump", "anthem"):
@@ -227,8 +227,8 @@ class Cost:
     loyalty: int | None = None
 
     def __reduce__(self) -> tuple[type[Cost], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
 
 @dataclass(frozen=True)
@@ -249,8 +249,8 @@ class Ability:
     kicked: bool = False
 
     def __reduce__(self) -> tuple[type[Ability], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
     @property
     def modal(self) -> bool:
@@ -272,8 +272,8 @@ class Recognition:
     echo: str = ""
 
     def __reduce__(self) -> tuple[type[Recognition], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
     @property
     def effects(self) -> list[Effect]:
@@ -934,8 +934,8 @@ class CardCoverage:
     recognition: Recognition
 
     def __reduce__(self) -> tuple[type[CardCoverage], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
 
 @dataclass(frozen=True)
@@ -945,8 +945,8 @@ class Coverage:
     cards: tuple[CardCoverage, ...]
 
     def __reduce__(self) -> tuple[type[Coverage], tuple[object, ...]]:
-        """Pickled as its fields (see `cards.model.ManaSymbol.__reduce__`)."""
-        return type(self), tuple(getattr(self, f.name) for f in fields(self))
+        """Pickled as its fields (see `cards.model.field_values`)."""
+        return type(self), field_values(self)
 
     def count(self, level: str, by_copies: bool = True) -> int:
         return sum(c.copies if by_copies else 1 for c in self.cards if c.recognition.level == level)

@@ -65,6 +65,27 @@ def _party(decks, rng):
             for i, (cards, critical) in enumerate(decks)]
 
 
+def _greedy_decisions(fight: str, seeds: int):
+    """Every decision of whole battles of the greedy agent, two PCs (mono-green, mono-red)
+    against the Goblin Cave horde or the Krenko boss (T-8.3), seeds 0 .. seeds - 1: yields
+    (agent, battle, the legal actions, the agent's choice among them), then applies it."""
+    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
+    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
+    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
+    bosses = (PlayerNpc("warlord", "Krenko", tuple(load_deck(DECKS / "krenko.txt").main_cards())),)
+    agent = GreedyBattleAgent()
+    for seed in range(seeds):
+        rng = random.Random(seed)
+        pcs = _party([green, red], rng)
+        battle = (start_battle(pcs, horde, rng) if fight == "horde"
+                  else start_battle(pcs, (), rng, bosses=bosses, horde_deck=False))
+        while battle.step != "over" and battle.turn < 40:
+            actions = legal_actions(battle)
+            choice = agent.choose(battle, actions, rng)
+            yield agent, battle, actions, choice
+            apply_legal(battle, choice, actions, rng)
+
+
 @pytest.mark.parametrize("agent", [GreedyBattleAgent, RandomBattleAgent])
 @pytest.mark.parametrize("fight", ["horde", "boss"])
 def test_remembered_plans_list_what_a_fresh_battle_lists(agent, fight):
@@ -102,26 +123,13 @@ def test_the_greedy_agents_land_play_is_the_one_it_picks_from_every_legal_action
     which a land can be played, `land_actions` are the land plays among the legal actions, in
     their order, and the greedy agent's `choose_land` among them (what `decide` asks it) is its
     `choose` among all legal actions."""
-    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
-    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
-    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
-    bosses = (PlayerNpc("warlord", "Krenko", tuple(load_deck(DECKS / "krenko.txt").main_cards())),)
-    agent = GreedyBattleAgent()
     land_decisions = 0
-    for seed in range(4):
-        rng = random.Random(seed)
-        pcs = _party([green, red], rng)
-        battle = (start_battle(pcs, horde, rng) if fight == "horde"
-                  else start_battle(pcs, (), rng, bosses=bosses, horde_deck=False))
-        while battle.step != "over" and battle.turn < 40:
-            actions = legal_actions(battle)
-            lands = land_actions(battle)
-            assert lands == [a for a in actions if a.kind == act.PLAY_LAND]
-            choice = agent.choose(battle, actions, rng)
-            if lands:
-                land_decisions += 1
-                assert agent.choose_land(battle, lands, rng) == choice
-            apply_legal(battle, choice, actions, rng)
+    for agent, battle, actions, choice in _greedy_decisions(fight, 4):
+        lands = land_actions(battle)
+        assert lands == [a for a in actions if a.kind == act.PLAY_LAND]
+        if lands:
+            land_decisions += 1
+            assert agent.choose_land(battle, lands, random.Random(0)) == choice
     assert land_decisions > 10
 
 
@@ -131,32 +139,19 @@ def test_the_greedy_agents_next_planned_attack_is_the_one_it_picks_from_every_le
     declare-attackers decision of whole battles, the first attack of the greedy agent's plan
     that `next_attack` finds still legal (what `decide` declares, listing nothing) is its
     `choose` among all legal actions, confirm included; and it is one of them."""
-    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
-    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
-    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
-    bosses = (PlayerNpc("warlord", "Krenko", tuple(load_deck(DECKS / "krenko.txt").main_cards())),)
-    agent = GreedyBattleAgent()
     attacks = confirms = 0
-    for seed in range(4):
-        rng = random.Random(seed)
-        pcs = _party([green, red], rng)
-        battle = (start_battle(pcs, horde, rng) if fight == "horde"
-                  else start_battle(pcs, (), rng, bosses=bosses, horde_deck=False))
-        while battle.step != "over" and battle.turn < 40:
-            actions = legal_actions(battle)
-            choice = agent.choose(battle, actions, rng)
-            if battle.step == "declare_attackers":
-                assert next_attack(battle, agent.planned_attacks(battle)) == choice
-                assert choice in actions
-                attacks += choice.kind == act.ATTACK
-                confirms += choice.kind == act.CONFIRM_ATTACKERS
-            apply_legal(battle, choice, actions, rng)
+    for agent, battle, actions, choice in _greedy_decisions(fight, 4):
+        if battle.step == "declare_attackers":
+            assert next_attack(battle, agent.planned_attacks(battle)) == choice
+            assert choice in actions
+            attacks += choice.kind == act.ATTACK
+            confirms += choice.kind == act.CONFIRM_ATTACKERS
     assert attacks > 10 and confirms > 3
 
 
 class _ChooseOnly:
-    """The greedy agent seen only through `choose` (no `choose_land`, no `planned_attacks`),
-    counting the decisions it is asked in declare attackers."""
+    """The greedy agent seen only through `choose` (no `choose_land`, `planned_attacks` or
+    `planned_blocks`), counting the decisions it is asked in declare attackers and blockers."""
 
     def __init__(self) -> None:
         self.greedy, self.asked_to_attack, self.asked_to_block = GreedyBattleAgent(), 0, 0
@@ -168,9 +163,9 @@ class _ChooseOnly:
 
 
 class _Greedy(_ChooseOnly):
-    """The greedy agent with its shortcuts (`choose_land`, `planned_attacks`), counting the
-    decisions it is asked through `choose` in declare attackers (a wrapper: the compiled
-    build's classes cannot be subclassed by interpreted ones)."""
+    """The greedy agent with its shortcuts (`choose_land`, `planned_attacks`, `planned_blocks`),
+    counting the decisions it is still asked through `choose` in declare attackers and
+    blockers (a wrapper: the compiled build's classes cannot be subclassed by interpreted ones)."""
 
     def choose_land(self, battle, lands, rng):
         return self.greedy.choose_land(battle, lands, rng)
@@ -209,26 +204,13 @@ def test_the_greedy_agents_next_planned_block_is_the_one_it_picks_from_every_leg
     decision of whole battles where `next_block` finds the greedy agent's next block or
     confirm (what `decide` declares, listing nothing), that is its `choose` among all legal
     actions, and one of them."""
-    green = (load_deck(DECKS / "mono_green.txt").main_cards(), "Forest")
-    red = (load_deck(DECKS / "mono_red.txt").main_cards(), "Mountain")
-    horde = load_deck(DECKS / "goblin_horde.txt").main_cards()
-    bosses = (PlayerNpc("warlord", "Krenko", tuple(load_deck(DECKS / "krenko.txt").main_cards())),)
-    agent = GreedyBattleAgent()
     blocks = confirms = 0
-    for seed in range(6):
-        rng = random.Random(seed)
-        pcs = _party([green, red], rng)
-        battle = (start_battle(pcs, horde, rng) if fight == "horde"
-                  else start_battle(pcs, (), rng, bosses=bosses, horde_deck=False))
-        while battle.step != "over" and battle.turn < 40:
-            actions = legal_actions(battle)
-            choice = agent.choose(battle, actions, rng)
-            found = next_block(battle, agent.planned_blocks(battle)) if battle.step == "declare_blockers" else None
-            if found is not None:
-                assert found == choice and choice in actions
-                blocks += choice.kind == act.BLOCK
-                confirms += choice.kind == act.CONFIRM_BLOCKERS
-            apply_legal(battle, choice, actions, rng)
+    for agent, battle, actions, choice in _greedy_decisions(fight, 6):
+        found = next_block(battle, agent.planned_blocks(battle)) if battle.step == "declare_blockers" else None
+        if found is not None:
+            assert found == choice and choice in actions
+            blocks += choice.kind == act.BLOCK
+            confirms += choice.kind == act.CONFIRM_BLOCKERS
     assert blocks > 1 and confirms > 1, (blocks, confirms)
 
 

@@ -39,6 +39,7 @@ from deckquest.engine.combat.state import (
 from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.game import Events
 from deckquest.engine.pc import MAX_HAND_SIZE, OK, OPENING_HAND, PC, RuleError, boost_cleanup, draw, shuffle
+from deckquest.engine.permanents import Permanent
 
 __all__ = ["apply", "apply_legal", "castable", "land_actions", "legal_actions", "mana_sources", "start_battle"]
 
@@ -457,9 +458,20 @@ def _attack_actions(battle: Battle) -> list[Action]:
         act.interned(act.ATTACK, pc.id, permanent.card, target=target)
         for pc in battle.fighting()
         for permanent in pc.battlefield
-        if (pc.id, permanent.card) not in attacking and can_attack(pc, permanent)
+        if _may_attack(pc, permanent, attacking)
         for target in targets
     ]
+
+
+def _may_attack(pc: PC, permanent: Permanent, attacking: set[tuple[str, int]]) -> bool:
+    """A creature not yet attacking that can attack (`_attack_actions`, `next_attack`)."""
+    return (pc.id, permanent.card) not in attacking and can_attack(pc, permanent)
+
+
+def _may_block(pc: PC, permanent: Permanent) -> bool:
+    """An untapped creature, which can block some attacker (`can_block` says which): not
+    each land against each attacker (`_blocks`, `next_block`)."""
+    return not permanent.tapped and profile(pc.cards[permanent.card]).is_creature
 
 
 def next_attack(battle: Battle, plan: Sequence[Action]) -> Action:
@@ -473,11 +485,10 @@ def next_attack(battle: Battle, plan: Sequence[Action]) -> Action:
     targets: list[tuple[str, int]] | None = None
     for action in plan:
         pc = fighting.get(action.player)
-        if action.kind != act.ATTACK or action.x or action.mode or pc is None or \
-                (action.player, action.card) in attacking:
+        if action.kind != act.ATTACK or action.x or action.mode or pc is None:
             continue
         permanent = find_permanent(pc, action.card)
-        if permanent is None or not can_attack(pc, permanent):
+        if permanent is None or not _may_attack(pc, permanent, attacking):
             continue
         if targets is None:
             targets = defenders(battle)
@@ -502,7 +513,7 @@ def next_block(battle: Battle, plan: Sequence[Action]) -> Action | None:
                 (action.player, action.card) in blocking:
             continue
         permanent = find_permanent(pc, action.card)
-        if permanent is None or permanent.tapped or not profile(pc.cards[permanent.card]).is_creature:
+        if permanent is None or not _may_block(pc, permanent):
             continue
         side = battle.side(attack.owner)
         if can_block(pc, permanent, side, permanent_of(side, attack.card)):
@@ -525,8 +536,8 @@ def _blocks(battle: Battle) -> list[Action]:
             if (pc.id, permanent.card) in blocking:
                 actions.append(act.interned(act.UNBLOCK, pc.id, permanent.card))
                 continue
-            if permanent.tapped or not profile(pc.cards[permanent.card]).is_creature:
-                continue  # an untapped creature blocks (can_block): not each land against each attacker
+            if not _may_block(pc, permanent):
+                continue
             for target, side, attacker in attackers:
                 if can_block(pc, permanent, side, attacker):
                     actions.append(act.interned(act.BLOCK, pc.id, permanent.card, target=target))
