@@ -4,9 +4,14 @@ victory, defeat and escape blocks (T-6.6, T-6.12), battle-turn triggers, T-7 sta
 
 from __future__ import annotations
 
+import random
+from pathlib import Path
+
+from deckquest.dsl.resolver import compile_file
 from deckquest.engine.combat.actions import END_TURN, ESCAPE
 from deckquest.runtime.agents import BestAgent, FirstAgent, HumanAgent, RandomAgent, make_agent
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
+from deckquest.runtime.interpreter import Program, Run
 from deckquest.systems.trpg.battles import BATTLE_TURN_MINUTES
 from deckquest.runtime.transcript import render_jsonl, render_text
 from runtime_helpers import narration, of_kind, play, start
@@ -393,3 +398,54 @@ def test_a_battle_that_floods_the_battlefield_ends_as_a_stalemate(tmp_path, monk
     assert result.outcome == "stuck"
     assert of_kind(events, "battle_stalemate")[0]["permanents"] > 5
     assert "permanents on the battlefields after" in result.text and "more than 5" in result.text
+
+
+class _Spy:
+    """The greedy battle agent, noting the steps it is asked to `choose` in and whether its
+    plan of attacks was asked for (`engine.combat.battle.BattleAgent`'s shortcuts)."""
+
+    def __init__(self, shortcuts: bool):
+        self.greedy = GreedyBattleAgent()
+        self.steps: set[str] = set()
+        self.planned = 0
+        if shortcuts:
+            self.choose_land, self.planned_blocks = self.greedy.choose_land, self.greedy.planned_blocks
+
+    def choose(self, battle, actions, rng):
+        self.steps.add(battle.step)
+        return self.greedy.choose(battle, actions, rng)
+
+
+class _Shortcutting(_Spy):
+    def planned_attacks(self, battle):
+        self.planned += 1
+        return self.greedy.planned_attacks(battle)
+
+
+class _SpyingBest(BestAgent):
+    def __init__(self, spy):
+        super().__init__()
+        self.spy = spy
+
+    def battle_agent(self):
+        return self.spy
+
+
+def test_a_battle_with_no_escape_block_keeps_the_agents_shortcuts():
+    """T-6.6, T-6.7: escaping is a main phase's non-combat action, so a battle with no
+    `escape:` block (the Goblin Cave's boss fight) hides it from the agent's main-phase
+    choices only: the agent's plan of attacks and blocks and its land are asked for as in
+    any battle, and the runs are the same as with every decision listed for `choose`."""
+    program = Program(compile_file(Path(__file__).parents[2] / "scenarios" / "goblin_cave" / "goblin_cave.quest"))
+    shortcuts_used = 0
+    for seed in range(6):
+        streams = []
+        for spy in (_Shortcutting(True), _Spy(False)):
+            run = Run(program, _SpyingBest(spy), random.Random(seed), seed=seed)
+            run.run()
+            streams.append(run.events)
+            if isinstance(spy, _Shortcutting):
+                assert "declare_attackers" not in spy.steps
+                shortcuts_used += spy.planned
+        assert streams[0] == streams[1], seed
+    assert shortcuts_used > 0

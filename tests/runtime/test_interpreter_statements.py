@@ -233,17 +233,9 @@ start scene one "A":
     assert result.text == "18"
 
 
-class WonBattle(Run):
-    """The battle's plug-in point: `battle()` returns the outcome (tests/runtime/test_battles.py
-    runs real battles)."""
-
-    def battle(self, stmt, frame):
-        self.fire_battle_turn(1)
-        self.fire_battle_turn(2)
-        return "victory"
-
-
 def test_battle_outcome_runs_its_block_and_battle_turn_triggers_fire(tmp_path):
+    """A real battle against a player NPC (seed 1: the party wins after turn 2): its outcome's
+    block ends the run, and `when battle turn 2` fired once on the way."""
     import random
 
     from deckquest.runtime.interpreter import Program
@@ -260,7 +252,7 @@ start scene lair "Lair":
         defeat:
             end defeat ""
 '''))
-    run = WonBattle(program, FirstAgent(), random.Random(1))
+    run = Run(program, FirstAgent(), random.Random(1))  # a real battle, won on turn 2 or later
     result = run.run()
     assert result.outcome == "victory" and narration(run.events) == ["Turn two!"]
 

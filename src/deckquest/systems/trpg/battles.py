@@ -84,12 +84,24 @@ def defeated_enemies(result, fought: list[str], scenario) -> list[str]:
     return [n for n in fought if n in beaten]
 
 
+#: A battle agent's optional shortcuts (``engine.combat.battle.BattleAgent``).
+SHORTCUTS = ("choose_land", "planned_attacks", "planned_blocks")
+
+
 class NoEscape:
     """A battle agent for a battle whose script has no ``escape:`` block: the party cannot
-    escape (docs/language.md), so the escape actions are never offered to ``agent``."""
+    escape (docs/language.md), so the escape actions are never offered to ``agent``.
+
+    The agent's shortcuts (``engine.combat.battle.BattleAgent``: the land to play, the attacks
+    and blocks of its plan) are its own: the lands, attacks and blocks they choose among are
+    never escapes (T-6.6: escaping is a main phase's non-combat action, T-6.7).
+    """
 
     def __init__(self, agent):
         self.agent = agent
+        for shortcut in SHORTCUTS:
+            if hasattr(agent, shortcut):
+                setattr(self, shortcut, getattr(agent, shortcut))
 
     def choose(self, battle, actions, rng):
         return self.agent.choose(battle, [a for a in actions if a.kind != ESCAPE], rng)
