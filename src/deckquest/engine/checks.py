@@ -136,7 +136,8 @@ def begin_check(
         raise RuleError(f"{pc.name} is {pc.status} and cannot make a check", "T-7.2")
     if pc.concentration_counter:
         raise RuleError(f"{pc.name} has a concentration counter and cannot make a check", "T-2.5")
-    pending = PendingCheck(pc.id, rules, kind, difficulty, support)
+    pending = PendingCheck(pc.id, rules, kind, difficulty, support, [], [], [], 0, None, 0, 0, None, False, [], 0,
+                           False, False)  # every field in order: no default list made, one check a statement
     if known:
         _set_aside_known(pc, pending, known, rng)
     if rules == "2019":

@@ -156,15 +156,23 @@ def create_pc(
     critical_cards: frozenset[int],
     rng: random.Random,
 ) -> PC:
-    """T-1.2: a PC with life 20 whose shuffled library has dealt an opening hand of 7."""
-    unknown = [i for i in critical_cards if not 0 <= i < len(cards)]
-    if unknown:
-        raise ValueError(f"critical card ids {sorted(unknown)} are not in the deck")
-    pc = PC(id=pc_id, name=name, cards=card_table(cards), critical_cards=frozenset(critical_cards))
-    pc.library = list(range(len(cards)))
-    shuffle(pc.library, rng)
-    draw(pc, OPENING_HAND)
-    return pc
+    """T-1.2: a PC with life 20 whose shuffled library has dealt an opening hand of 7.
+
+    Every run of a batch deals each PC here: the PC is built with all its fields given
+    in order (no keyword, no default list made only to be replaced), and the hand is
+    dealt as ``draw`` deals it (a deck of fewer than 7 cards leaves the PC unconscious,
+    T-7.2).
+    """
+    size = len(cards)
+    if critical_cards and (min(critical_cards) < 0 or max(critical_cards) >= size):
+        unknown = sorted(i for i in critical_cards if not 0 <= i < size)
+        raise ValueError(f"critical card ids {unknown} are not in the deck")
+    library = list(range(size))
+    shuffle(library, rng)
+    hand = library[:OPENING_HAND]
+    del library[:OPENING_HAND]
+    return PC(pc_id, name, card_table(cards), frozenset(critical_cards), STARTING_LIFE, library, hand, [], [], [],
+              [], [], False, False, False, [], OK if len(hand) == OPENING_HAND else UNCONSCIOUS)
 
 
 # --- T-7: life and the state changes -------------------------------------------------

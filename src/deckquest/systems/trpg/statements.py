@@ -297,9 +297,22 @@ def situation(state) -> str:
     again, time passing, and the PCs' own cards and life do not. A short digest of them
     (plain text for saves; the same values give the same digest in every process)."""
     values = (tuple(state.flags.values()), tuple(state.counters.values()),
-              tuple((n.status, n.cooperating, n.controller, n.damage) for n in state.npcs.values()),
-              tuple((pc, tuple(items)) for pc, items in state.items.items()))
-    return blake2b(repr(values).encode(), digest_size=8).hexdigest()
+              tuple([(n.status, n.cooperating, n.controller, n.damage) for n in state.npcs.values()]),
+              tuple([(pc, tuple(items)) for pc, items in state.items.items()]))
+    digest = _SITUATIONS.get(values)
+    if digest is None:
+        if len(_SITUATIONS) >= _SITUATIONS_LIMIT:
+            _SITUATIONS.clear()
+        digest = _SITUATIONS[values] = blake2b(repr(values).encode(), digest_size=8).hexdigest()
+    return digest
+
+
+#: ``situation``'s digests by the values they digest: every check of a batch asks for one, and
+#: a batch's runs meet few situations. Equal values have the same text (flags hold booleans,
+#: counters integers, NPCs' states strings, booleans, None and integers, items strings: the
+#: language and save.schema.json allow no other), so the digest kept is the one made afresh.
+_SITUATIONS: dict[tuple, str] = {}
+_SITUATIONS_LIMIT = 4096
 
 
 def _after_check(run, site, outcome: bool, pc: str | None, degree: int,
