@@ -307,9 +307,9 @@ def randbelow(rng: random.Random, n: int) -> int:
 # --- Section 2: time in the adventure part ---------------------------------------------
 
 
-def _require_action(pc: PC, what: str) -> None:
-    if not pc.can_act:
-        raise RuleError(f"{pc.name} is {pc.status} and cannot {what}", "T-7.2")
+def _cannot_act(pc: PC, what: str) -> RuleError:
+    """T-7.2, T-7.4: what an unconscious or dead PC is refused."""
+    return RuleError(f"{pc.name} is {pc.status} and cannot {what}", "T-7.2")
 
 
 #: A step of the beginning or ending phase done by the caller: the upkeep triggers of
@@ -325,16 +325,18 @@ def concentrate(pc: PC, upkeep: Triggers | None = None) -> list[int]:
     Returns the ids drawn (empty when the hand was full or the library empty;
     the latter makes the PC unconscious, T-7.2).
     """
-    _require_action(pc, "concentrate")
+    if pc.status not in ABLE:
+        raise _cannot_act(pc, "concentrate")
     if pc.concentration_counter:
         raise RuleError(f"{pc.name} already has a concentration counter", "T-2.4")
-    for permanent in pc.battlefield:
+    for permanent in pc.battlefield:  # untap; T-2.7: "until end of turn" effects end (a battle's too)
         permanent.tapped = False
         permanent.summoning_sick = False
-    end_until_end_of_turn(pc)
+        if permanent.power_bonus or permanent.toughness_bonus or permanent.granted:
+            permanent.power_bonus = permanent.toughness_bonus = permanent.granted = 0
     if upkeep is not None:
         upkeep(pc)
-    drawn = draw(pc, 1) if len(pc.hand) < MAX_HAND_SIZE and pc.can_act else []
+    drawn = draw(pc, 1) if len(pc.hand) < MAX_HAND_SIZE and pc.status in ABLE else []
     pc.concentration_counter = True
     pc.land_played = False
     return drawn
@@ -344,26 +346,21 @@ def rest(pc: PC, end_step: Triggers | None = None) -> None:
     """T-2.6: the MTG ending phase. The end-step triggers (`end_step`, if given) resolve,
     then damage on the PC's creatures is removed and "until end of turn" effects end
     (T-2.7), then the concentration counter is removed."""
-    _require_action(pc, "rest")
+    if pc.status not in ABLE:
+        raise _cannot_act(pc, "rest")
     if end_step is not None:
         end_step(pc)
-    for permanent in pc.battlefield:
+    for permanent in pc.battlefield:  # the damage; T-2.7: "until end of turn" effects end
         permanent.damage = 0
-    end_until_end_of_turn(pc)
-    pc.concentration_counter = False
-
-
-def end_until_end_of_turn(pc: PC) -> None:
-    """T-2.7: "until end of turn" effects last until the PC next rests or concentrates, the
-    ones a battle left on its creatures too (a battle won in the middle of a turn)."""
-    for permanent in pc.battlefield:
         if permanent.power_bonus or permanent.toughness_bonus or permanent.granted:
             permanent.power_bonus = permanent.toughness_bonus = permanent.granted = 0
+    pc.concentration_counter = False
 
 
 def play_land(pc: PC, card_id: int) -> Permanent:
     """T-2.5: a land from hand needs a concentration counter; one land per concentration."""
-    _require_action(pc, "play a land")
+    if pc.status not in ABLE:
+        raise _cannot_act(pc, "play a land")
     if card_id not in pc.hand:
         raise RuleError(f"{pc.cards[card_id].name} is not in {pc.name}'s hand", "T-2.5")
     card = pc.cards[card_id]
@@ -374,7 +371,7 @@ def play_land(pc: PC, card_id: int) -> Permanent:
     if pc.land_played:
         raise RuleError(f"{pc.name} already played a land this concentration", "T-2.5")
     pc.hand.remove(card_id)
-    permanent = Permanent(card=card_id, owner=pc.id, summoning_sick=card.is_creature)
+    permanent = Permanent(card_id, pc.id, False, card.is_creature)
     pc.battlefield.append(permanent)
     pc.land_played = True
     return permanent
