@@ -46,9 +46,14 @@ class RuleError(ValueError):
         self.rule = rule
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class PC:
-    """The state of one player character; ``copy()`` is cheap (ids and small lists)."""
+    """The state of one player character; ``copy()`` is cheap (ids and small lists).
+
+    Its ``__init__`` is written out (the fields' defaults are the same): the one
+    ``dataclass`` makes is interpreted even in the compiled build, and costs ten times
+    a compiled one, where every run deals its PCs and every battle copies them.
+    """
 
     id: str
     name: str
@@ -67,6 +72,32 @@ class PC:
     boost_used: bool = False  # T-4.6: once per scene (adventure) or turn (combat)
     boost_exile: list[int] = field(default_factory=list)  # T-4.6: exiled until cleanup
     status: str = OK  # ok, dying, unconscious, dead (T-7)
+
+    def __init__(
+        self, id: str, name: str, cards: tuple[Card, ...], critical_cards: frozenset[int] = frozenset(),
+        life: int = STARTING_LIFE, library: list[int] | None = None, hand: list[int] | None = None,
+        battlefield: list[Permanent] | None = None, graveyard: list[int] | None = None,
+        exile: list[int] | None = None, exhaustion_zone: list[int] | None = None, stack: list[int] | None = None,
+        concentration_counter: bool = False, land_played: bool = False, boost_used: bool = False,
+        boost_exile: list[int] | None = None, status: str = OK,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.cards = cards
+        self.critical_cards = critical_cards
+        self.life = life
+        self.library = [] if library is None else library
+        self.hand = [] if hand is None else hand
+        self.battlefield = [] if battlefield is None else battlefield
+        self.graveyard = [] if graveyard is None else graveyard
+        self.exile = [] if exile is None else exile
+        self.exhaustion_zone = [] if exhaustion_zone is None else exhaustion_zone
+        self.stack = [] if stack is None else stack
+        self.concentration_counter = concentration_counter
+        self.land_played = land_played
+        self.boost_used = boost_used
+        self.boost_exile = [] if boost_exile is None else boost_exile
+        self.status = status
 
     def copy(self) -> "PC":
         """Every field, its lists copied (written out: `dataclasses.replace` is interpreted
@@ -158,21 +189,23 @@ def create_pc(
 ) -> PC:
     """T-1.2: a PC with life 20 whose shuffled library has dealt an opening hand of 7.
 
-    Every run of a batch deals each PC here: the PC is built with all its fields given
-    in order (no keyword, no default list made only to be replaced), and the hand is
-    dealt as ``draw`` deals it (a deck of fewer than 7 cards leaves the PC unconscious,
-    T-7.2).
+    Every run of a batch deals each PC here: the PC is built with its library and hand
+    (no list made only to be replaced), the hand dealt as ``draw`` deals it (a deck of
+    fewer than 7 cards leaves the PC unconscious, T-7.2).
     """
     size = len(cards)
-    if critical_cards and (min(critical_cards) < 0 or max(critical_cards) >= size):
-        unknown = sorted(i for i in critical_cards if not 0 <= i < size)
-        raise ValueError(f"critical card ids {unknown} are not in the deck")
+    for card_id in critical_cards:
+        if not 0 <= card_id < size:
+            unknown = sorted(i for i in critical_cards if not 0 <= i < size)
+            raise ValueError(f"critical card ids {unknown} are not in the deck")
     library = list(range(size))
     shuffle(library, rng)
     hand = library[:OPENING_HAND]
     del library[:OPENING_HAND]
-    return PC(pc_id, name, card_table(cards), frozenset(critical_cards), STARTING_LIFE, library, hand, [], [], [],
-              [], [], False, False, False, [], OK if len(hand) == OPENING_HAND else UNCONSCIOUS)
+    pc = PC(pc_id, name, card_table(cards), frozenset(critical_cards), STARTING_LIFE, library, hand)
+    if len(hand) < OPENING_HAND:
+        pc.status = UNCONSCIOUS
+    return pc
 
 
 # --- T-7: life and the state changes -------------------------------------------------

@@ -21,7 +21,7 @@ from typing import Final
 
 from deckquest.cards.model import Card
 from deckquest.engine import pc as pcs
-from deckquest.engine.combat.resolve import run_trigger, triggered
+from deckquest.engine.combat.resolve import recognition, run_trigger, triggered
 from deckquest.engine.combat.state import Battle, Horde, Tally
 from deckquest.engine.combat.statics import clear_statics
 from deckquest.engine.game import Events
@@ -42,7 +42,7 @@ def rest(pc: pcs.PC, rng: random.Random, events: Events = None) -> None:
     pcs.rest(pc, end_step=lambda who: beginning_triggers(who, "end_step", rng, events))
 
 
-_TIMINGS: Final[dict[tuple[int, str], tuple[tuple[Card, ...], bool]]] = {}
+_TIMINGS: Final[dict[int, tuple[tuple[Card, ...], frozenset[str]]]] = {}
 _TIMINGS_LIMIT: Final = 1024
 
 
@@ -51,12 +51,13 @@ def may_trigger(cards: tuple[Card, ...], timing: str) -> bool:
     worked out once per table: a PC concentrates and rests many times a run, and most decks
     have none, so that its permanents need not be asked one by one. Keyed by the table's
     identity; the entry holds the table (a token made in play gives the PC a new one)."""
-    entry = _TIMINGS.get((id(cards), timing))
+    entry = _TIMINGS.get(id(cards))
     if entry is None or entry[0] is not cards:
         if len(_TIMINGS) >= _TIMINGS_LIMIT:
             _TIMINGS.clear()
-        entry = _TIMINGS[(id(cards), timing)] = (cards, any(triggered(card, timing) for card in cards))
-    return entry[1]
+        timings = frozenset([ability.timing for card in cards for ability in recognition(card).abilities])
+        entry = _TIMINGS[id(cards)] = (cards, timings)
+    return timing in entry[1]
 
 
 def beginning_triggers(pc: pcs.PC, timing: str, rng: random.Random, events: Events) -> None:
