@@ -1,6 +1,7 @@
 """The interpreter against a hand-written loop on the two-check scenario (issue 19, item 2).
 
     python benchmarks/bench_compiled.py [--runs 20000] [--repeat 5]
+    python benchmarks/bench_compiled.py --against OTHER_SRC --instructions [--runs 300] [--tree SRC]
 
 tests/sim/scenarios/two_checks.quest: Alice's green 3 check, then (on a success, after the
 scene end, T-2.9) Bram's red 5 check. The hand-written loop calls the engine as the
@@ -11,12 +12,24 @@ run by run, that both give the same ending. Prints CPU microseconds a run (best 
 ``--repeat``) for the bare interpreter (``Run.run``, no listener, agent ``first``) and the
 loop, their ratio, and the interpreter with agent ``best``; the figures go into
 docs/performance.md. No timing assertion.
+
+``--instructions`` counts instead of timing (as ``bench_battle.py --instructions`` does): for
+this tree and ``OTHER_SRC`` (another checkout's ``src``, or a compiled build's install folder),
+each of the loop, ``first`` and ``best`` runs ``--runs`` runs under valgrind's callgrind
+(``PYTHONHASHSEED=0``) and once with none (the scenario compiled, one warm-up run each), and
+prints the difference per run: the firm figure on a shared, noisy machine. ``--tree`` puts
+another folder in this tree's place (two compiled builds: ``--tree /tmp/after --against
+/tmp/before``).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -63,11 +76,63 @@ def cpu_per_run(play, seeds: list[int], repeat: int) -> float:
     return best / len(seeds) * 1e6
 
 
+PLAYS = ("hand-written loop", "first", "best")
+
+
+def play_once(play: str, runs: int) -> None:
+    """One process of ``--instructions``: compile, one warm-up run of each play (the per-table
+    facts worked out), then ``runs`` runs of ``play``."""
+    program = Program(compile_file(SCENARIO))
+    loop = hand_written(*program.party, program.rules)
+    for agent in ("first", "best"):
+        Run(program, make_agent(agent), random.Random(1), record=False, seed=1).run()
+    loop(1)
+    for index in range(runs):
+        seed = run_seed(0, index)
+        if play == PLAYS[0]:
+            loop(seed)
+        else:
+            Run(program, make_agent(play), random.Random(seed), record=False, seed=seed).run()
+
+
+def count_instructions(src: Path, play: str, runs: int) -> int:
+    env = {**os.environ, "PYTHONPATH": str(src), "PYTHONHASHSEED": "0"}
+    command = [sys.executable, __file__, "--play", play, "--runs", str(runs)]
+    report = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command],
+                            env=env, check=True, capture_output=True, text=True).stderr
+    return int(next(line for line in report.splitlines() if "Collected" in line).split()[-1])
+
+
+def compare_instructions(other: Path, tree: Path, runs: int) -> None:
+    """Instructions per run of each play, ``other`` and ``tree`` (see the module doc)."""
+    if not other.exists() or not tree.exists() or shutil.which("valgrind") is None:
+        raise SystemExit("--instructions needs valgrind and an existing OTHER_SRC")
+    print(f"two-check scenario, instructions per run (callgrind, {runs} runs, setup subtracted)")
+    print(f"{'':18} {str(other)[-24:]:>24} {str(tree)[-24:]:>24}  change")
+    for play in PLAYS:
+        found = [(count_instructions(src, play, runs) - count_instructions(src, play, 0)) / runs
+                 for src in (other, tree)]
+        print(f"{play:<18} {found[0]:24,.0f} {found[1]:24,.0f}  {100 * (found[1] / found[0] - 1):+.1f}%")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20_000)
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--against", type=Path, help="with --instructions: the src folder of another tree")
+    parser.add_argument("--instructions", action="store_true", help="count instructions under callgrind")
+    parser.add_argument("--tree", type=Path, default=Path(__file__).resolve().parent.parent / "src",
+                        help="with --instructions: the tree counted against OTHER_SRC (default: this one)")
+    parser.add_argument("--play", choices=PLAYS, help=argparse.SUPPRESS)  # one process of --instructions
     args = parser.parse_args()
+    if args.play is not None:
+        play_once(args.play, args.runs)
+        return
+    if args.instructions:
+        if args.against is None:
+            parser.error("--instructions needs --against OTHER_SRC")
+        compare_instructions(args.against, args.tree, args.runs)
+        return
     program = Program(compile_file(SCENARIO))
     alice, bram = program.party
     seeds = [run_seed(0, index) for index in range(args.runs)]

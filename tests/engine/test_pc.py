@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from dataclasses import fields
+from dataclasses import MISSING, fields
 
 import pytest
 
 from deckquest.cards.model import Card
+from deckquest.engine.checks import PendingCheck
 from deckquest.engine.pc import (
     DYING,
     PC,
@@ -88,6 +89,41 @@ def test_T_4_7_three_critical_cards_five_for_commander():
 def test_create_pc_rejects_critical_ids_outside_the_deck():
     with pytest.raises(ValueError, match="not in the deck"):
         create_pc("ann", "Ann", DECK, frozenset({60}), random.Random(1))
+
+
+def test_T_1_2_create_pc_deals_what_a_plain_shuffle_and_draw_deal():
+    """``create_pc`` builds the PC with its hand already dealt: the same PC, and the generator
+    left in the same state, as shuffling with ``random.Random.shuffle`` and drawing 7 (a deck
+    of fewer than 7 cards leaves the PC unconscious, T-7.2)."""
+    for deck in (DECK, DECK[:5], DECK[:7]):
+        for seed in range(20):
+            ours, theirs = random.Random(seed), random.Random(seed)
+            expected = PC("ann", "Ann", tuple(deck), frozenset({0}), library=list(range(len(deck))))
+            theirs.shuffle(expected.library)
+            draw(expected, 7)
+            assert create_pc("ann", "Ann", deck, frozenset({0}), ours) == expected
+            assert ours.getstate() == theirs.getstate()
+    assert new_pc_of(DECK[:5]).status == "unconscious" and new_pc_of(DECK[:7]).status == "ok"
+
+
+def new_pc_of(deck) -> PC:
+    return create_pc("ann", "Ann", deck, frozenset(), random.Random(1))
+
+
+@pytest.mark.parametrize("cls, given", [(PC, ("ann", "Ann", ())), (PendingCheck, ("ann", "2019", "green", 3))])
+def test_the_written_out_init_gives_the_declared_defaults(cls, given):
+    """PC and PendingCheck write their ``__init__`` out (the compiled build's is ten times
+    cheaper): omitted fields take their declared defaults, a fresh list each, and every field
+    is taken by its name (saves build both by keyword)."""
+    made, again = cls(*given), cls(*given)
+    for index, f in enumerate(fields(cls)):
+        if index < len(given):
+            continue
+        expected = f.default if f.default is not MISSING else f.default_factory()
+        assert getattr(made, f.name) == expected, f.name
+        if isinstance(expected, list):
+            assert getattr(made, f.name) is not getattr(again, f.name), f.name
+    assert cls(**{f.name: getattr(made, f.name) for f in fields(cls)}) == made
 
 
 def test_copy_is_independent():

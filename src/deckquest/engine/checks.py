@@ -31,12 +31,14 @@ ESCAPE: Final = "escape"  # T-4.12: the one check that may be repeated (once per
 _VALID_KINDS: Final = frozenset([(kind, "2019") for kind in KINDS_2019] + [(kind, "2014") for kind in KINDS_2014])
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class PendingCheck:
     """A check between its reveal and its end: target and result are fixed (T-4.2, T-4.3).
 
     ``result`` already includes support (T-4.13) and, once boosted, the boost
-    bonus (T-4.6). Card ids refer to the PC's card table.
+    bonus (T-4.6). Card ids refer to the PC's card table. Its ``__init__`` is written
+    out (the same defaults): the one ``dataclass`` makes is interpreted even in the
+    compiled build, at ten times the cost, and every check makes one.
     """
 
     pc: str
@@ -57,6 +59,32 @@ class PendingCheck:
     boost_bonus: int = 0
     boosted: bool = False
     finished: bool = False
+
+    def __init__(
+        self, pc: str, rules: str, kind: str, difficulty: int, support: int = 0, revealed: list[int] | None = None,
+        reveal_order: list[int] | None = None, known: list[int] | None = None, redo: int = 0,
+        color: str | None = None, target: int = 0, result: int = 0, critical: str | None = None,
+        library_short: bool = False, boost_cards: list[int] | None = None, boost_bonus: int = 0,
+        boosted: bool = False, finished: bool = False,
+    ) -> None:
+        self.pc = pc
+        self.rules = rules
+        self.kind = kind
+        self.difficulty = difficulty
+        self.support = support
+        self.revealed = [] if revealed is None else revealed
+        self.reveal_order = [] if reveal_order is None else reveal_order
+        self.known = [] if known is None else known
+        self.redo = redo
+        self.color = color
+        self.target = target
+        self.result = result
+        self.critical = critical
+        self.library_short = library_short
+        self.boost_cards = [] if boost_cards is None else boost_cards
+        self.boost_bonus = boost_bonus
+        self.boosted = boosted
+        self.finished = finished
 
     @property
     def success(self) -> bool:

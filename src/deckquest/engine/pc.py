@@ -46,9 +46,14 @@ class RuleError(ValueError):
         self.rule = rule
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class PC:
-    """The state of one player character; ``copy()`` is cheap (ids and small lists)."""
+    """The state of one player character; ``copy()`` is cheap (ids and small lists).
+
+    Its ``__init__`` is written out (the fields' defaults are the same): the one
+    ``dataclass`` makes is interpreted even in the compiled build, and costs ten times
+    a compiled one, where every run deals its PCs and every battle copies them.
+    """
 
     id: str
     name: str
@@ -67,6 +72,32 @@ class PC:
     boost_used: bool = False  # T-4.6: once per scene (adventure) or turn (combat)
     boost_exile: list[int] = field(default_factory=list)  # T-4.6: exiled until cleanup
     status: str = OK  # ok, dying, unconscious, dead (T-7)
+
+    def __init__(
+        self, id: str, name: str, cards: tuple[Card, ...], critical_cards: frozenset[int] = frozenset(),
+        life: int = STARTING_LIFE, library: list[int] | None = None, hand: list[int] | None = None,
+        battlefield: list[Permanent] | None = None, graveyard: list[int] | None = None,
+        exile: list[int] | None = None, exhaustion_zone: list[int] | None = None, stack: list[int] | None = None,
+        concentration_counter: bool = False, land_played: bool = False, boost_used: bool = False,
+        boost_exile: list[int] | None = None, status: str = OK,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.cards = cards
+        self.critical_cards = critical_cards
+        self.life = life
+        self.library = [] if library is None else library
+        self.hand = [] if hand is None else hand
+        self.battlefield = [] if battlefield is None else battlefield
+        self.graveyard = [] if graveyard is None else graveyard
+        self.exile = [] if exile is None else exile
+        self.exhaustion_zone = [] if exhaustion_zone is None else exhaustion_zone
+        self.stack = [] if stack is None else stack
+        self.concentration_counter = concentration_counter
+        self.land_played = land_played
+        self.boost_used = boost_used
+        self.boost_exile = [] if boost_exile is None else boost_exile
+        self.status = status
 
     def copy(self) -> "PC":
         """Every field, its lists copied (written out: `dataclasses.replace` is interpreted
@@ -156,14 +187,24 @@ def create_pc(
     critical_cards: frozenset[int],
     rng: random.Random,
 ) -> PC:
-    """T-1.2: a PC with life 20 whose shuffled library has dealt an opening hand of 7."""
-    unknown = [i for i in critical_cards if not 0 <= i < len(cards)]
-    if unknown:
-        raise ValueError(f"critical card ids {sorted(unknown)} are not in the deck")
-    pc = PC(id=pc_id, name=name, cards=card_table(cards), critical_cards=frozenset(critical_cards))
-    pc.library = list(range(len(cards)))
-    shuffle(pc.library, rng)
-    draw(pc, OPENING_HAND)
+    """T-1.2: a PC with life 20 whose shuffled library has dealt an opening hand of 7.
+
+    Every run of a batch deals each PC here: the PC is built with its library and hand
+    (no list made only to be replaced), the hand dealt as ``draw`` deals it (a deck of
+    fewer than 7 cards leaves the PC unconscious, T-7.2).
+    """
+    size = len(cards)
+    for card_id in critical_cards:
+        if not 0 <= card_id < size:
+            unknown = sorted(i for i in critical_cards if not 0 <= i < size)
+            raise ValueError(f"critical card ids {unknown} are not in the deck")
+    library = list(range(size))
+    shuffle(library, rng)
+    hand = library[:OPENING_HAND]
+    del library[:OPENING_HAND]
+    pc = PC(pc_id, name, card_table(cards), frozenset(critical_cards), STARTING_LIFE, library, hand)
+    if len(hand) < OPENING_HAND:
+        pc.status = UNCONSCIOUS
     return pc
 
 
@@ -299,9 +340,9 @@ def randbelow(rng: random.Random, n: int) -> int:
 # --- Section 2: time in the adventure part ---------------------------------------------
 
 
-def _require_action(pc: PC, what: str) -> None:
-    if not pc.can_act:
-        raise RuleError(f"{pc.name} is {pc.status} and cannot {what}", "T-7.2")
+def _cannot_act(pc: PC, what: str) -> RuleError:
+    """T-7.2, T-7.4: what an unconscious or dead PC is refused."""
+    return RuleError(f"{pc.name} is {pc.status} and cannot {what}", "T-7.2")
 
 
 #: A step of the beginning or ending phase done by the caller: the upkeep triggers of
@@ -317,16 +358,18 @@ def concentrate(pc: PC, upkeep: Triggers | None = None) -> list[int]:
     Returns the ids drawn (empty when the hand was full or the library empty;
     the latter makes the PC unconscious, T-7.2).
     """
-    _require_action(pc, "concentrate")
+    if pc.status not in ABLE:
+        raise _cannot_act(pc, "concentrate")
     if pc.concentration_counter:
         raise RuleError(f"{pc.name} already has a concentration counter", "T-2.4")
-    for permanent in pc.battlefield:
+    for permanent in pc.battlefield:  # untap; T-2.7: "until end of turn" effects end (a battle's too)
         permanent.tapped = False
         permanent.summoning_sick = False
-    end_until_end_of_turn(pc)
+        if permanent.power_bonus or permanent.toughness_bonus or permanent.granted:
+            permanent.power_bonus = permanent.toughness_bonus = permanent.granted = 0
     if upkeep is not None:
         upkeep(pc)
-    drawn = draw(pc, 1) if len(pc.hand) < MAX_HAND_SIZE and pc.can_act else []
+    drawn = draw(pc, 1) if len(pc.hand) < MAX_HAND_SIZE and pc.status in ABLE else []
     pc.concentration_counter = True
     pc.land_played = False
     return drawn
@@ -336,26 +379,21 @@ def rest(pc: PC, end_step: Triggers | None = None) -> None:
     """T-2.6: the MTG ending phase. The end-step triggers (`end_step`, if given) resolve,
     then damage on the PC's creatures is removed and "until end of turn" effects end
     (T-2.7), then the concentration counter is removed."""
-    _require_action(pc, "rest")
+    if pc.status not in ABLE:
+        raise _cannot_act(pc, "rest")
     if end_step is not None:
         end_step(pc)
-    for permanent in pc.battlefield:
+    for permanent in pc.battlefield:  # the damage; T-2.7: "until end of turn" effects end
         permanent.damage = 0
-    end_until_end_of_turn(pc)
-    pc.concentration_counter = False
-
-
-def end_until_end_of_turn(pc: PC) -> None:
-    """T-2.7: "until end of turn" effects last until the PC next rests or concentrates, the
-    ones a battle left on its creatures too (a battle won in the middle of a turn)."""
-    for permanent in pc.battlefield:
         if permanent.power_bonus or permanent.toughness_bonus or permanent.granted:
             permanent.power_bonus = permanent.toughness_bonus = permanent.granted = 0
+    pc.concentration_counter = False
 
 
 def play_land(pc: PC, card_id: int) -> Permanent:
     """T-2.5: a land from hand needs a concentration counter; one land per concentration."""
-    _require_action(pc, "play a land")
+    if pc.status not in ABLE:
+        raise _cannot_act(pc, "play a land")
     if card_id not in pc.hand:
         raise RuleError(f"{pc.cards[card_id].name} is not in {pc.name}'s hand", "T-2.5")
     card = pc.cards[card_id]
@@ -366,7 +404,7 @@ def play_land(pc: PC, card_id: int) -> Permanent:
     if pc.land_played:
         raise RuleError(f"{pc.name} already played a land this concentration", "T-2.5")
     pc.hand.remove(card_id)
-    permanent = Permanent(card=card_id, owner=pc.id, summoning_sick=card.is_creature)
+    permanent = Permanent(card_id, pc.id, False, card.is_creature)
     pc.battlefield.append(permanent)
     pc.land_played = True
     return permanent

@@ -17,9 +17,11 @@ not see these triggers (docs/rules.md, "Rules whose engine half waits for the in
 from __future__ import annotations
 
 import random
+from typing import Final
 
+from deckquest.cards.model import Card
 from deckquest.engine import pc as pcs
-from deckquest.engine.combat.resolve import run_trigger, triggered
+from deckquest.engine.combat.resolve import recognition, run_trigger, triggered
 from deckquest.engine.combat.state import Battle, Horde, Tally
 from deckquest.engine.combat.statics import clear_statics
 from deckquest.engine.game import Events
@@ -27,12 +29,35 @@ from deckquest.engine.game import Events
 
 def concentrate(pc: pcs.PC, rng: random.Random, events: Events = None) -> list[int]:
     """T-2.4: `engine.pc.concentrate`, its upkeep triggers resolving after the untap."""
+    if not may_trigger(pc.cards, "upkeep"):
+        return pcs.concentrate(pc)
     return pcs.concentrate(pc, upkeep=lambda who: beginning_triggers(who, "upkeep", rng, events))
 
 
 def rest(pc: pcs.PC, rng: random.Random, events: Events = None) -> None:
     """T-2.6: `engine.pc.rest`, its end-step triggers resolving before the damage is removed."""
+    if not may_trigger(pc.cards, "end_step"):
+        pcs.rest(pc)
+        return
     pcs.rest(pc, end_step=lambda who: beginning_triggers(who, "end_step", rng, events))
+
+
+_TIMINGS: Final[dict[int, tuple[tuple[Card, ...], frozenset[str]]]] = {}
+_TIMINGS_LIMIT: Final = 1024
+
+
+def may_trigger(cards: tuple[Card, ...], timing: str) -> bool:
+    """Whether any card of this card table has abilities of `timing` (upkeep, end_step),
+    worked out once per table: a PC concentrates and rests many times a run, and most decks
+    have none, so that its permanents need not be asked one by one. Keyed by the table's
+    identity; the entry holds the table (a token made in play gives the PC a new one)."""
+    entry = _TIMINGS.get(id(cards))
+    if entry is None or entry[0] is not cards:
+        if len(_TIMINGS) >= _TIMINGS_LIMIT:
+            _TIMINGS.clear()
+        timings = frozenset([ability.timing for card in cards for ability in recognition(card).abilities])
+        entry = _TIMINGS[id(cards)] = (cards, timings)
+    return timing in entry[1]
 
 
 def beginning_triggers(pc: pcs.PC, timing: str, rng: random.Random, events: Events) -> None:

@@ -296,10 +296,24 @@ def situation(state) -> str:
     (status, cooperating, controller, damage) and the items given. A scene left and entered
     again, time passing, and the PCs' own cards and life do not. A short digest of them
     (plain text for saves; the same values give the same digest in every process)."""
+    npcs, items = state.npcs, state.items  # (often none: () is what ``tuple`` makes of none)
     values = (tuple(state.flags.values()), tuple(state.counters.values()),
-              tuple((n.status, n.cooperating, n.controller, n.damage) for n in state.npcs.values()),
-              tuple((pc, tuple(items)) for pc, items in state.items.items()))
-    return blake2b(repr(values).encode(), digest_size=8).hexdigest()
+              tuple([(n.status, n.cooperating, n.controller, n.damage) for n in npcs.values()]) if npcs else (),
+              tuple([(pc, tuple(held)) for pc, held in items.items()]) if items else ())
+    digest = _SITUATIONS.get(values)
+    if digest is None:
+        if len(_SITUATIONS) >= _SITUATIONS_LIMIT:
+            _SITUATIONS.clear()
+        digest = _SITUATIONS[values] = blake2b(repr(values).encode(), digest_size=8).hexdigest()
+    return digest
+
+
+#: ``situation``'s digests by the values they digest: every check of a batch asks for one, and
+#: a batch's runs meet few situations. Equal values have the same text (flags hold booleans,
+#: counters integers, NPCs' states strings, booleans, None and integers, items strings: the
+#: language and save.schema.json allow no other), so the digest kept is the one made afresh.
+_SITUATIONS: dict[tuple, str] = {}
+_SITUATIONS_LIMIT = 4096
 
 
 def _after_check(run, site, outcome: bool, pc: str | None, degree: int,
@@ -338,7 +352,7 @@ def _one_check(run, site, frame, progress: CheckInProgress) -> tuple[str | None,
     pc_id = progress.pc
     difficulty = progress.difficulty
     pc = state.pcs.get(pc_id) if pc_id is not None else None
-    action = check_action(run, site)
+    action = site.key, situation(state)  # (``check_action``)
     if pc is None or pc.status not in pcs.ABLE or not state.checks_made.allows(pc_id, action, kind, difficulty):
         return _refused_check(run, site, pc_id, pc, kind, difficulty)
     state.checks_made.record(pc_id, action, kind, difficulty)
