@@ -34,7 +34,13 @@ CastingState = tuple[str, bool, bool, tuple[tuple[frozenset[str], ...], ...], tu
 HORDE: Final = "horde"
 
 
-@dataclass
+# The classes a battle makes many of (or one of per PC) spell out their `__init__`
+# (`init=False`): the compiled build (docs/development.md) compiles the methods a class
+# spells out and runs those `dataclasses` generates as interpreted code, several times slower.
+# Each takes the fields in their order, as the generated one would.
+
+
+@dataclass(init=False)
 class Tally:
     """What happened to one PC in the battle, for the result."""
 
@@ -44,6 +50,15 @@ class Tally:
     damage_taken: int = 0  # combat damage dealt to the PC itself
     cards_milled: int = 0  # horde cards milled by its creatures' damage (T-6.10)
     spells_cast: int = 0
+
+    def __init__(self, life_lost: int = 0, life_gained: int = 0, damage_dealt: int = 0, damage_taken: int = 0,
+                 cards_milled: int = 0, spells_cast: int = 0) -> None:
+        self.life_lost = life_lost
+        self.life_gained = life_gained
+        self.damage_dealt = damage_dealt
+        self.damage_taken = damage_taken
+        self.cards_milled = cards_milled
+        self.spells_cast = spells_cast
 
 
 @dataclass
@@ -68,7 +83,7 @@ class Horde:
         )
 
 
-@dataclass
+@dataclass(init=False)
 class Attack:
     """An attacking creature: its controller, card id and the player it attacks
     (`defender_card` >= 0: that player's planeswalker, T-8.2)."""
@@ -80,8 +95,17 @@ class Attack:
     blocked: bool = False
     defender_card: int = -1
 
+    def __init__(self, owner: str, card: int, defender: str, blockers: list[tuple[str, int]] | None = None,
+                 blocked: bool = False, defender_card: int = -1) -> None:
+        self.owner = owner
+        self.card = card
+        self.defender = defender
+        self.blockers = [] if blockers is None else blockers
+        self.blocked = blocked
+        self.defender_card = defender_card
 
-@dataclass
+
+@dataclass(init=False)
 class StackItem:
     """A spell or an activated ability waiting to resolve (CR 405). `card` is the spell's
     card (or the ability's permanent) in `controller`'s table; `ability` is None for a spell
@@ -93,6 +117,15 @@ class StackItem:
     picks: tuple[tuple[str, int], ...] = ()
     x: int = 0
     mode: int = 0
+
+    def __init__(self, controller: str, card: int, ability: Ability | None = None,
+                 picks: tuple[tuple[str, int], ...] = (), x: int = 0, mode: int = 0) -> None:
+        self.controller = controller
+        self.card = card
+        self.ability = ability
+        self.picks = picks
+        self.x = x
+        self.mode = mode
 
 
 @dataclass
