@@ -14,14 +14,14 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from deckquest.cards.model import Card, ManaCost
+from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Effect
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
-from deckquest.engine.combat.mana import Made, Source, max_x_of, paid, pay, requirement
+from deckquest.engine.combat.mana import Made, Requirement, Source, max_x_of, paid, pay
 from deckquest.engine.combat.profile import PROFILES, profile
-from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program, with_abilities
+from deckquest.engine.combat.program import Activated, CardProgram, program, with_abilities
 from deckquest.engine.combat.resolve import (
     STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of, one_target_effect,
     one_target_value, permanent_value,
@@ -232,9 +232,11 @@ def _can_pay(battle: Battle, side: PC, permanent: Permanent, activated: Activate
     return True
 
 
-def _pay_mana(side: Side, mana_cost: ManaCost | None, x: int = 0, exclude: int = -1) -> list[str]:
+def _pay_mana(side: Side, cost: Requirement, x: int = 0, exclude: int = -1) -> list[str]:
+    """Tap the sources that pay `cost` (read for payment once, in the card's program: reading
+    a `ManaCost` again hashed it symbol by symbol, interpreted, at every cast)."""
     sources = mana_sources(side, exclude)
-    tapped = pay(sources, requirement(mana_cost), x) or []
+    tapped = pay(sources, cost, x) or []
     for index in tapped:
         side.battlefield[index].tapped = True
     return [side.cards[side.battlefield[i].card].name for i in tapped]
@@ -276,10 +278,11 @@ def cast(battle: Battle, action: Action, rng: random.Random, events: Events) -> 
     targets (CR 601.2)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
-    ability = program(card).spell
+    code = program(card)
+    ability = code.spell
     picks = _picks(battle, side, ability, action, action.mode, rng)
-    kicked = action.mode == KICKED and ability is None and kicked_cost(card) is not None
-    mana_from = _pay_mana(side, kicked_cost(card) if kicked else card.mana_cost, action.x)
+    kicked = action.mode == KICKED and ability is None and code.kicked is not None
+    mana_from = _pay_mana(side, code.kicked if code.kicked is not None and kicked else code.cost, action.x)
     side.hand.remove(action.card)
     if ability is not None and ability.cost is not None and ability.cost.sacrifice:
         _sacrifice(battle, side, ability.cost.sacrifice, -1, rng, events)
@@ -308,8 +311,8 @@ def activate(battle: Battle, action: Action, rng: random.Random, events: Events)
     if cost.loyalty is not None and permanent is not None:
         permanent.loyalty += cost.loyalty
         loyalty_left = permanent.loyalty
-    if cost.mana:
-        _pay_mana(side, ManaCost.parse(cost.mana), 0, exclude=action.card if cost.tap else -1)
+    if activated.mana is not None:  # the ability's mana cost ({2}{R}, …) as payment reads it
+        _pay_mana(side, activated.mana, 0, exclude=action.card if cost.tap else -1)
     if cost.tap:
         assert permanent is not None  # {T}: only a permanent on the battlefield is offered
         permanent.tapped = True
