@@ -29,7 +29,7 @@ from deckquest.engine.combat.resolve import modes_of, spell_ability
 from deckquest.engine.combat.combat import can_block
 from deckquest.engine.combat.profile import (
     CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK,
-    MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile,
+    MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile, profile_in, profiles_of,
 )
 from deckquest.engine.combat.resolve import WorthMemo
 from deckquest.engine.combat.state import (
@@ -382,8 +382,11 @@ def _expected_reveal_power(horde: Horde) -> float:
 
 
 def _reveal_power(horde: Horde) -> float:
-    tokens = [profile(horde.cards[c]) for c in horde.library if horde.cards[c].is_token]
-    others = [profile(horde.cards[c]) for c in horde.library if not horde.cards[c].is_token]
+    cards = horde.cards
+    known = profiles_of(cards)
+    library = [profile_in(cards, known, c) for c in horde.library]
+    tokens = [facts for facts in library if facts.is_token]
+    others = [facts for facts in library if not facts.is_token]
     token_power = sum(t.power for t in tokens if t.is_creature) / len(tokens) if tokens else 0.0
     if not others:
         return token_power * len(tokens)

@@ -20,7 +20,7 @@ from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Made, Requirement, Source, max_x_of, paid, pay
-from deckquest.engine.combat.profile import PROFILES, profile
+from deckquest.engine.combat.profile import profile, profile_in, profiles_of
 from deckquest.engine.combat.program import Activated, CardProgram, program, with_abilities
 from deckquest.engine.combat.resolve import (
     STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of, one_target_effect,
@@ -45,11 +45,12 @@ def mana_sources(side: Side, exclude: int = -1) -> list[Source]:
     """The side's untapped mana sources; a creature's tap ability needs it free of
     summoning sickness (CR 302.6). `exclude` is a permanent being tapped for its own ability."""
     sources = []
+    cards = side.cards
+    known = profiles_of(cards)
     for index, permanent in enumerate(side.battlefield):
         if permanent.tapped or permanent.card == exclude:
             continue
-        card = side.cards[permanent.card]
-        facts = PROFILES.get(id(card)) or profile(card)
+        facts = profile_in(cards, known, permanent.card)
         if facts.mana and not (facts.is_creature and permanent.summoning_sick):
             sources.append((index, facts.mana))
     return sources
@@ -146,11 +147,13 @@ def playable_lands(side: PC) -> list[Action]:
     lands = []
     seen = set()
     cards = side.cards
+    known = profiles_of(cards)
     for card_id in side.hand:
-        code = program(cards[card_id])
-        if code.facts.is_land and code.name not in seen:
-            seen.add(code.name)
-            lands.append(act.interned(act.PLAY_LAND, side.id, card_id))
+        if profile_in(cards, known, card_id).is_land:
+            name = cards[card_id].name
+            if name not in seen:
+                seen.add(name)
+                lands.append(act.interned(act.PLAY_LAND, side.id, card_id))
     return lands
 
 
@@ -416,13 +419,13 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     else:
         picks = _picks(battle, side, ability, action, mode, rng)
         value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card), costs)
+    if costs is None:
+        return value - _cost_penalty(side, card, ability, source)
     key = (action.kind, action.player, action.card, action.mode)
-    if costs is None or key not in costs:
-        penalty = _cost_penalty(side, card, ability, source)
-        if costs is None:
-            return value - penalty
-        costs[key] = penalty
-    return value - costs[key]
+    penalty = costs.get(key)
+    if penalty is None:
+        penalty = costs[key] = _cost_penalty(side, card, ability, source)
+    return value - penalty
 
 
 def _static_value(battle: Battle, side: Side, statics: tuple[Effect, ...]) -> float:
