@@ -21,7 +21,7 @@ from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Made, Requirement, Source, max_x_of, paid, pay
 from deckquest.engine.combat.profile import profile, profile_in, profiles_of
-from deckquest.engine.combat.program import Activated, CardProgram, program, with_abilities
+from deckquest.engine.combat.program import Activated, CardProgram, program, program_in, programs_of, with_abilities
 from deckquest.engine.combat.resolve import (
     STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of, one_target_effect,
     one_target_value, permanent_value,
@@ -167,8 +167,10 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
     plan: list[Planned] = []
     seen = set()
     cards = side.cards
+    known = programs_of(cards)
+    units = sum([len(units_made) for units_made in made])  # a cost of more mana cannot be paid
     for card_id in side.hand:
-        code = program(cards[card_id])
+        code = program_in(cards, known, card_id)
         if code.name in seen:
             continue
         seen.add(code.name)
@@ -179,7 +181,7 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
         if (instant_speed and not code.instant) or not code.offered:
             continue
         cost = code.cost
-        if paid(made, cost) is None:
+        if cost.total() > units or paid(made, cost) is None:
             continue
         xs = range(max_x_of(made, cost) + 1)
         if code.sacrifice or any(mode.slots for mode in code.modes):
@@ -415,7 +417,9 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     assert ability is not None  # castable offers a spell only when its text is understood
     one = one_target_effect(modes_of(ability)[mode]) if action.target != NO_TARGET else None
     if one is not None:  # its one target is the action's (`_picks`): most plays weighed
-        value = 0.0 + one_target_value(battle, side.id, one, action.target, action.x, costs)
+        # without the memo of damage worths: one object's worth is cheap to work out, and a
+        # decision weighs few plays on the same object (the memo cost more than it saved)
+        value = 0.0 + one_target_value(battle, side.id, one, action.target, action.x, None)
     else:
         picks = _picks(battle, side, ability, action, mode, rng)
         value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card), costs)

@@ -88,6 +88,32 @@ def program(card: Card) -> CardProgram:
     return made
 
 
+#: id(card table) -> (the table, its cards' programs, None where not asked yet); see `programs_of`.
+_TABLES: Final[dict[int, tuple[tuple[Card, ...], list[CardProgram | None]]]] = {}
+
+
+def programs_of(cards: tuple[Card, ...]) -> list[CardProgram | None]:
+    """The programs of a card table's cards by card id, filled as `program_in` asks for them:
+    a loop over a hand looks its table up once (see `profile.profiles_of`)."""
+    entry = _TABLES.get(id(cards))
+    if entry is not None and entry[0] is cards:
+        return entry[1]
+    if len(_TABLES) > 1_000:
+        _TABLES.clear()
+    known: list[CardProgram | None] = [None] * len(cards)
+    _TABLES[id(cards)] = (cards, known)
+    return known
+
+
+def program_in(cards: tuple[Card, ...], known: list[CardProgram | None], number: int) -> CardProgram:
+    """The program of card `number` of the table, from `known = programs_of(cards)`; made again,
+    as `program` does, when the effects registry says otherwise than when it was made."""
+    code = known[number]
+    if code is None or code.registered is not (REGISTRY.get(code.name) if REGISTRY else None):
+        code = known[number] = program(cards[number])
+    return code
+
+
 def first_kind(effects: tuple[TextEffect, ...], wanted: tuple[Target, ...]) -> str:
     """The kind of the effect the first target belongs to."""
     if not wanted:

@@ -239,7 +239,8 @@ def target_options(battle: Battle, controller: str, target: Target, source: Ref,
         cards = side.cards
         for permanent in side.battlefield:
             card = cards[permanent.card]
-            if wanted and wanted.isdisjoint(card.type_line.card_types):
+            # none of its types wanted (not `wanted.isdisjoint`: a method call by name, compiled too)
+            if wanted and not any(t in wanted for t in card.type_line.card_types):
                 continue
             if conditions and not all(_condition_ok(battle, side, permanent, c, source) for c in conditions):
                 continue
