@@ -33,7 +33,7 @@ from deckquest.engine.combat.profile import (
 )
 from deckquest.engine.combat.resolve import WorthMemo
 from deckquest.engine.combat.state import (
-    Attack, Battle, Horde, Side, keywords_of, permanent_of, power, toughness,
+    Attack, Battle, Horde, Side, facts_of, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.combat.turns import defenders
 
@@ -277,8 +277,8 @@ def _stalemate(battle: Battle) -> bool:
     horde = battle.horde
     if horde.library or horde.hand or battle.fighting_bosses():
         return False
-    creatures = [p for p in horde.battlefield if profile(horde.cards[p.card]).is_creature
-                 or profile(horde.cards[p.card]).loyalty > 0]
+    creatures = [p for p in horde.battlefield if facts_of(horde, p.card).is_creature
+                 or facts_of(horde, p.card).loyalty > 0]
     return len(creatures) == 1 and bool(keywords_of(horde, creatures[0]) & NOT_ALONE)
 
 
@@ -307,7 +307,7 @@ def _response(battle: Battle, actions: list[Action], rng: random.Random) -> Acti
 
 def creature_value(side: Side, card: int) -> float:
     """Power and toughness plus something for each keyword."""
-    facts = profile(side.cards[card])
+    facts = facts_of(side, card)
     return facts.power + facts.toughness + sum((v for k, v in KEYWORD_VALUE.items() if facts.keywords & k), 0.0)
 
 
@@ -318,7 +318,7 @@ def _best_land(battle: Battle, lands: list[Action]) -> Action:
 def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
     """A land that makes the colours the hand's spells need most; untapped ones first."""
     pc = battle.side(action.player)
-    facts = profile(pc.cards[action.card])
+    facts = facts_of(pc, action.card)
     made = set().union(*facts.mana) if facts.mana else set()
     needed = sum(1 for c in pc.hand for color in program(pc.cards[c]).colors if color in made)
     return (needed, not facts.enters_tapped, len(made), -action.card)
@@ -356,7 +356,7 @@ def _horde_threat(battle: Battle) -> list[tuple[float, int]]:
     """The enemy creatures that may attack next turn as (power, keyword flags), biggest
     first, with the expected power of the horde's next reveal (T-6.9) as one more attacker."""
     threat = [(float(power(side, p)), keywords_of(side, p)) for side in _enemy_sides(battle) for p in side.battlefield
-              if profile(side.cards[p.card]).is_creature and not keywords_of(side, p) & DEFENDER]
+              if facts_of(side, p.card).is_creature and not keywords_of(side, p) & DEFENDER]
     threat.append((_expected_reveal_power(battle.horde), 0))
     return sorted(threat, key=lambda t: -t[0])
 
@@ -399,7 +399,7 @@ def _blockers(battle: Battle) -> list[tuple[str, int, int]]:
     """Our untapped creatures that can block (each blocks one attacker): (PC id, card id,
     keyword flags)."""
     return [(pc.id, p.card, keywords_of(pc, p)) for pc in battle.fighting() for p in pc.battlefield
-            if not p.tapped and profile(pc.cards[p.card]).is_creature and not keywords_of(pc, p) & CANT_BLOCK]
+            if not p.tapped and facts_of(pc, p.card).is_creature and not keywords_of(pc, p) & CANT_BLOCK]
 
 
 def _expected_damage(battle: Battle, blockers: list[tuple[str, int, int]], threat: list[tuple[float, int]]) -> float:
@@ -447,7 +447,7 @@ def _attack_plan(battle: Battle) -> list[Action]:
     back still hold the enemies' next attack under the danger line. The defender:
     an enemy planeswalker first (T-8.2), else the boss with the least life, else the horde."""
     blockers = [(side, p) for side in _enemy_sides(battle) for p in side.battlefield
-                if not p.tapped and profile(side.cards[p.card]).is_creature
+                if not p.tapped and facts_of(side, p.card).is_creature
                 and not keywords_of(side, p) & CANT_BLOCK]
     if len(blockers) == 1 and keywords_of(*blockers[0]) & NOT_ALONE:
         blockers = []  # it cannot block alone (CR 506.5)
@@ -464,7 +464,7 @@ def _attack_plan(battle: Battle) -> list[Action]:
     plan = []
     for pc in fighting:
         for permanent in pc.battlefield:
-            facts = profile(pc.cards[permanent.card])
+            facts = facts_of(pc, permanent.card)
             if not facts.is_creature or permanent.tapped or facts.keywords & DEFENDER:
                 continue
             if permanent.summoning_sick and not facts.keywords & HASTE:
@@ -502,7 +502,7 @@ def _block_plan(battle: Battle) -> list[Action]:
     reach, "can't block", landwalk: `can_block`)."""
     used = {b for a in battle.attacks for b in a.blockers}
     free = [(pc, p) for pc in battle.fighting() for p in pc.battlefield
-            if profile(pc.cards[p.card]).is_creature and not p.tapped and (pc.id, p.card) not in used]
+            if facts_of(pc, p.card).is_creature and not p.tapped and (pc.id, p.card) not in used]
 
     def side_of(attack: Attack) -> Side:
         return battle.side(attack.owner)

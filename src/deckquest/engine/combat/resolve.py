@@ -24,10 +24,11 @@ from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Amount, Condition, Effect, Recognition, Target, Token, recognise
 from deckquest.engine.combat.mana import Requirement
 from deckquest.engine.combat.profile import (
-    ANY_PROTECTION, DEATHTOUCH, PROFILES, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
+    ANY_PROTECTION, DEATHTOUCH, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
 )
 from deckquest.engine.combat.state import (
-    HORDE, Battle, Side, StackItem, enter_battlefield, find_permanent, keywords_of, permanent_of, power, toughness,
+    HORDE, Battle, Side, StackItem, enter_battlefield, facts_of, find_permanent, keywords_of, permanent_of, power,
+    toughness,
 )
 from deckquest.engine.combat.statics import fall_unconscious, is_pc_creature, refresh_statics
 from deckquest.engine.game import Events
@@ -362,7 +363,7 @@ def permanent_value(side: Side, permanent: Permanent) -> float:
     """A rough worth in mana: a creature's power and toughness and keywords, a planeswalker's
     loyalty, other permanents half their mana value."""
     card = side.cards[permanent.card]
-    facts = PROFILES.get(id(card)) or profile(card)
+    facts = facts_of(side, permanent.card)
     if is_pc_creature(card):
         return 10.0  # an unconscious PC (T-7.2): destroying it kills the PC (T-7.4)
     lord = _lord_value(side, permanent, facts.statics) if facts.statics else 0.0
@@ -517,7 +518,7 @@ def _effect_value(battle: Battle, controller: str, effect: Effect, ref: Ref, amo
     if permanent is None:
         return 0.0
     physical = side.cards[card]
-    is_creature = (PROFILES.get(id(physical)) or profile(physical)).is_creature
+    is_creature = facts_of(side, card).is_creature
     if kind == "damage":  # the most asked: the permanent's worth only when the damage is lethal
         if physical.is_type("Planeswalker"):
             return sign * (min(amount, permanent.loyalty) + (3 if amount >= permanent.loyalty else 0))
@@ -823,10 +824,10 @@ def scry(player: Side, amount: int) -> None:
     """CR 701.22: look at the top N cards, put any on the bottom. The engine keeps lands on top
     while the player has fewer than 4 lands out and none in hand, spells otherwise; the rest
     go to the bottom in their order."""
-    lands_out = sum(1 for p in player.battlefield if profile(player.cards[p.card]).is_land)
-    wants_land = lands_out < 4 and not any(profile(player.cards[c]).is_land for c in player.hand)
+    lands_out = sum(1 for p in player.battlefield if facts_of(player, p.card).is_land)
+    wants_land = lands_out < 4 and not any(facts_of(player, c).is_land for c in player.hand)
     top = player.library[:amount]
-    keep = [c for c in top if profile(player.cards[c]).is_land == wants_land]
+    keep = [c for c in top if facts_of(player, c).is_land == wants_land]
     bottom = [c for c in top if c not in keep]
     player.library[:amount] = keep
     player.library.extend(bottom)
@@ -843,7 +844,7 @@ def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: 
     source_side = battle.side(controller)
     source_permanent = find_permanent(source_side, source) if source >= 0 else None
     flags = keywords_of(source_side, source_permanent) if source_permanent else (
-        profile(source_side.cards[source]).keywords if source >= 0 else 0)
+        facts_of(source_side, source).keywords if source >= 0 else 0)
     target_side = battle.side(owner)
     if card == PLAYER:
         if owner == HORDE:
@@ -932,7 +933,7 @@ def leave_battlefield(battle: Battle, side: Side, permanent: Permanent, zone: st
     """Destroy (graveyard), exile or return to hand; a creature put into the graveyard dies."""
     from deckquest.engine.combat.combat import _to_graveyard
 
-    dies = zone == "graveyard" and profile(side.cards[permanent.card]).is_creature
+    dies = zone == "graveyard" and facts_of(side, permanent.card).is_creature
     _to_graveyard(battle, side, permanent, events, zone)
     if dies:
         dies_triggers(battle, [(side.id, permanent.card)], rng, events)

@@ -19,7 +19,7 @@ from typing import Final, TYPE_CHECKING
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability
 from deckquest.engine.checks import PendingCheck
-from deckquest.engine.combat.profile import PROFILES, profile
+from deckquest.engine.combat.profile import Profile, profile_in, profiles_of
 from deckquest.engine.pc import OK, PC
 from deckquest.engine.permanents import Permanent
 
@@ -254,26 +254,51 @@ class Battle:
 Side = PC | Horde
 
 
+#: The card tables of the sides played last, with their profiles (`profile.profiles_of`), the
+#: latest first; see `facts_of`.
+_RECENT: Final[list[tuple[tuple[Card, ...], list[Profile | None]]]] = []
+_RECENT_MOST: Final = 8
+
+
+def facts_of(side: Side, card: int) -> Profile:
+    """The profile of the side's card `card`, from the profiles of the side's card table,
+    found by identity among the few tables of the sides played last (a battle has a handful;
+    a token joining a side makes a new one). Looking the card up by its `id`, as `profile`
+    does, boxed the id as a Python int, hashed it and compared it, at each of the thousands
+    of keyword, power and creature checks of a battle."""
+    cards = side.cards
+    known = _known(cards)
+    facts = known[card]
+    return facts if facts is not None else profile_in(cards, known, card)
+
+
+def _known(cards: tuple[Card, ...]) -> list[Profile | None]:
+    for entry in _RECENT:
+        if entry[0] is cards:
+            return entry[1]
+    known = profiles_of(cards)
+    _RECENT.insert(0, (cards, known))
+    del _RECENT[_RECENT_MOST:]
+    return known
+
+
 def power(side: Side, permanent: Permanent) -> int:
     """The creature's power now: printed plus its +1/+1 (or -1/-1) counters and
     "until end of turn" changes."""
-    card = side.cards[permanent.card]
-    facts = PROFILES.get(id(card)) or profile(card)
+    facts = facts_of(side, permanent.card)
     return facts.power + permanent.plus_counters + permanent.power_bonus + permanent.static_power
 
 
 def toughness(side: Side, permanent: Permanent) -> int:
     """The creature's toughness now (damage not subtracted)."""
-    card = side.cards[permanent.card]
-    facts = PROFILES.get(id(card)) or profile(card)
+    facts = facts_of(side, permanent.card)
     return facts.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
 
 
 def keywords_of(side: Side, permanent: Permanent) -> int:
     """Its keyword flags: printed ones, those gained until end of turn and those static
     abilities give it."""
-    card = side.cards[permanent.card]
-    facts = PROFILES.get(id(card)) or profile(card)
+    facts = facts_of(side, permanent.card)
     return facts.keywords | permanent.granted | permanent.static_keywords
 
 
@@ -296,7 +321,7 @@ def permanent_of(side: Side, card: int) -> Permanent:
 def enter_battlefield(side: Side, card: int) -> Permanent:
     """Put the side's card onto its battlefield: summoning sick, tapped if the card
     says it enters tapped, a planeswalker with its printed loyalty."""
-    facts = profile(side.cards[card])
+    facts = facts_of(side, card)
     permanent = Permanent(card=card, owner=side.id, tapped=facts.enters_tapped, loyalty=facts.loyalty)
     side.battlefield.append(permanent)
     return permanent
