@@ -24,7 +24,7 @@ from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
 from deckquest.engine.combat.casting import is_instant_speed, play_value
-from deckquest.engine.combat.program import program
+from deckquest.engine.combat.program import program_at
 from deckquest.engine.combat.resolve import modes_of, spell_ability
 from deckquest.engine.combat.combat import can_block
 from deckquest.engine.combat.profile import (
@@ -320,7 +320,7 @@ def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
     pc = battle.side(action.player)
     facts = facts_of(pc, action.card)
     made = set().union(*facts.mana) if facts.mana else set()
-    needed = sum(1 for c in pc.hand for color in program(pc.cards[c]).colors if color in made)
+    needed = sum(1 for c in pc.hand for color in program_at(pc.cards, c).colors if color in made)
     return (needed, not facts.enters_tapped, len(made), -action.card)
 
 

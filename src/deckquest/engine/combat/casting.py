@@ -21,7 +21,9 @@ from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Made, Requirement, Source, max_x_of, paid, pay
 from deckquest.engine.combat.profile import profile, profile_in, profiles_of
-from deckquest.engine.combat.program import Activated, CardProgram, program, program_in, programs_of, with_abilities
+from deckquest.engine.combat.program import (
+    Activated, CardProgram, program, program_at, program_in, programs_of, with_abilities,
+)
 from deckquest.engine.combat.resolve import (
     STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of, one_target_effect,
     one_target_value, permanent_value,
@@ -203,7 +205,7 @@ def activations(side: PC, battle: Battle, sorcery_speed: bool = True) -> list[Ac
     for permanent in side.battlefield:
         if permanent.card not in able:
             continue
-        code = program(cards[permanent.card])
+        code = program_at(cards, permanent.card)
         for activated in code.activated:
             index = activated.number
             if not _can_pay(battle, side, permanent, activated, code.facts.is_creature, sorcery_speed) or \
@@ -283,7 +285,7 @@ def cast(battle: Battle, action: Action, rng: random.Random, events: Events) -> 
     targets (CR 601.2)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
-    code = program(card)
+    code = program_at(side.cards, action.card)
     ability = code.spell
     picks = _picks(battle, side, ability, action, action.mode, rng)
     kicked = action.mode == KICKED and ability is None and code.kicked is not None
@@ -308,7 +310,7 @@ def activate(battle: Battle, action: Action, rng: random.Random, events: Events)
     """Pay an activated or loyalty ability's cost and put it on the stack (CR 602)."""
     side = battle.side(action.player)
     permanent = find_permanent(side, action.card)
-    activated = program(side.cards[action.card]).activated[action.mode]
+    activated = program_at(side.cards, action.card).activated[action.mode]
     ability, cost = activated.ability, activated.cost
     picks = _picks(battle, side, ability, action, 0, rng)
     battle.activated.append((side.id, action.card, action.mode))
@@ -397,7 +399,7 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     of damage to each object (`resolve.ability_value`'s memo)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
-    code = program(card)
+    code = program_at(side.cards, action.card)
     ability: Ability | None
     if action.kind == act.CAST:
         facts = code.facts

@@ -23,7 +23,7 @@ from deckquest.cards.oracle import Ability, Cost, Target
 from deckquest.cards.oracle import Effect as TextEffect
 from deckquest.engine.combat.effects import REGISTRY, Effect
 from deckquest.engine.combat.mana import Requirement, requirement
-from deckquest.engine.combat.profile import Profile, profile
+from deckquest.engine.combat.profile import RECENT_TABLES, Profile, profile
 from deckquest.engine.combat.resolve import activated_abilities, modes_of, recognition, slots, spell_ability
 
 
@@ -92,17 +92,23 @@ def program(card: Card) -> CardProgram:
 _TABLES: Final[dict[int, tuple[tuple[Card, ...], list[CardProgram | None]]]] = {}
 
 
+_RECENT: Final[list[tuple[tuple[Card, ...], list[CardProgram | None]]]] = []  # as in profile.py
+
+
 def programs_of(cards: tuple[Card, ...]) -> list[CardProgram | None]:
-    """The programs of a card table's cards by card id, filled as `program_in` asks for them:
-    a loop over a hand looks its table up once (see `profile.profiles_of`)."""
-    entry = _TABLES.get(id(cards))
-    if entry is not None and entry[0] is cards:
-        return entry[1]
-    if len(_TABLES) > 1_000:
-        _TABLES.clear()
-    known: list[CardProgram | None] = [None] * len(cards)
-    _TABLES[id(cards)] = (cards, known)
-    return known
+    """The programs of a card table's cards by card id, filled as `program_in` asks for them,
+    found as `profile.profiles_of` finds a table's profiles."""
+    for entry in _RECENT:
+        if entry[0] is cards:
+            return entry[1]
+    found = _TABLES.get(id(cards))
+    if found is None or found[0] is not cards:
+        if len(_TABLES) > 1_000:
+            _TABLES.clear()
+        found = _TABLES[id(cards)] = (cards, [None] * len(cards))
+    _RECENT.insert(0, found)
+    del _RECENT[RECENT_TABLES:]
+    return found[1]
 
 
 def program_in(cards: tuple[Card, ...], known: list[CardProgram | None], number: int) -> CardProgram:
@@ -112,6 +118,12 @@ def program_in(cards: tuple[Card, ...], known: list[CardProgram | None], number:
     if code is None or code.registered is not (REGISTRY.get(code.name) if REGISTRY else None):
         code = known[number] = program(cards[number])
     return code
+
+
+def program_at(cards: tuple[Card, ...], number: int) -> CardProgram:
+    """The program of card `number` of a side's table (`program_in` of `programs_of`): the
+    battle and its agents ask it at every weighing of a play."""
+    return program_in(cards, programs_of(cards), number)
 
 
 def first_kind(effects: tuple[TextEffect, ...], wanted: tuple[Target, ...]) -> str:

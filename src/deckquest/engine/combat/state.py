@@ -254,32 +254,14 @@ class Battle:
 Side = PC | Horde
 
 
-#: The card tables of the sides played last, with their profiles (`profile.profiles_of`), the
-#: latest first; see `facts_of`.
-_RECENT: Final[list[tuple[tuple[Card, ...], list[Profile | None]]]] = []
-_RECENT_MOST: Final = 8
-
-
 def facts_of(side: Side, card: int) -> Profile:
-    """The profile of the side's card `card`, from the profiles of the side's card table,
-    found by identity among the few tables of the sides played last (a battle has a handful;
-    a token joining a side makes a new one). Looking the card up by its `id`, as `profile`
-    does, boxed the id as a Python int, hashed it and compared it, at each of the thousands
-    of keyword, power and creature checks of a battle."""
+    """The profile of the side's card `card`, from its table's profiles (`profile.profiles_of`:
+    found by identity among the few tables asked last, where `profile` looks each card up by
+    its `id`, boxed, hashed and compared, at each of a battle's thousands of checks)."""
     cards = side.cards
-    known = _known(cards)
+    known = profiles_of(cards)
     facts = known[card]
     return facts if facts is not None else profile_in(cards, known, card)
-
-
-def _known(cards: tuple[Card, ...]) -> list[Profile | None]:
-    for entry in _RECENT:
-        if entry[0] is cards:
-            return entry[1]
-    known = profiles_of(cards)
-    _RECENT.insert(0, (cards, known))
-    del _RECENT[_RECENT_MOST:]
-    return known
 
 
 def power(side: Side, permanent: Permanent) -> int:
