@@ -92,22 +92,26 @@ def program(card: Card) -> CardProgram:
 _TABLES: Final[dict[int, tuple[tuple[Card, ...], list[CardProgram | None]]]] = {}
 
 
-_RECENT: Final[list[tuple[tuple[Card, ...], list[CardProgram | None]]]] = []  # as in profile.py
+_RECENT_TABLES: Final[list[tuple[Card, ...]]] = []  # as in profile.py
+_RECENT_KNOWN: Final[list[list[CardProgram | None]]] = []
 
 
 def programs_of(cards: tuple[Card, ...]) -> list[CardProgram | None]:
     """The programs of a card table's cards by card id, filled as `program_in` asks for them,
     found as `profile.profiles_of` finds a table's profiles."""
-    for entry in _RECENT:
-        if entry[0] is cards:
-            return entry[1]
+    number = 0
+    for table in _RECENT_TABLES:
+        if table is cards:
+            return _RECENT_KNOWN[number]
+        number += 1
     found = _TABLES.get(id(cards))
     if found is None or found[0] is not cards:
         if len(_TABLES) > 1_000:
             _TABLES.clear()
         found = _TABLES[id(cards)] = (cards, [None] * len(cards))
-    _RECENT.insert(0, found)
-    del _RECENT[RECENT_TABLES:]
+    _RECENT_TABLES.insert(0, cards)
+    _RECENT_KNOWN.insert(0, found[1])
+    del _RECENT_TABLES[RECENT_TABLES:], _RECENT_KNOWN[RECENT_TABLES:]
     return found[1]
 
 
