@@ -92,6 +92,9 @@ class Profile:
     statics: tuple[Effect, ...] = ()  # its static abilities that affect other permanents (oracle `anthem` effects)
     cost: Requirement = requirement(None)  # its mana cost as payment reads it (empty without a cost)
     legendary: bool = False  # the legend rule (CR 704.5j) looks at every permanent often
+    # The timings of its abilities (upkeep, enters, dies, …): a battle asks every permanent
+    # for its upkeep and end-step triggers, and most have none (`resolve.triggers_of`).
+    timings: frozenset[str] = frozenset()
 
 
 def stat(value: str | None) -> int:
@@ -264,4 +267,5 @@ def read_profile(card: Card) -> Profile:
         statics=tuple(statics),
         cost=requirement(card.mana_cost),
         legendary="Legendary" in card.supertypes,
+        timings=frozenset(ability.timing for ability in recognise(card).abilities),
     )

@@ -1058,14 +1058,14 @@ def hits_triggers(battle: Battle, hits: list[tuple[str, int, str]], rng: random.
     """"Whenever ~ deals (combat) damage to a player / an opponent" abilities, once per source
     and player hit (PCs and bosses; the horde's "damage" is a mill, T-6.10)."""
     for owner, card, player in hits:
-        for ability in triggered(battle.side(owner).cards[card], "hits"):
+        for ability in triggers_of(battle.side(owner), card, "hits"):
             run_trigger(battle, owner, card, ability, rng, events, context=((player, PLAYER),))
 
 
 def enters_triggers(battle: Battle, owner: str, card: int, rng: random.Random, events: Events,
                     kicked: bool = False) -> None:
     """"When ~ enters" abilities; "if it was kicked" ones only when it was (CR 702.33d)."""
-    for ability in triggered(battle.side(owner).cards[card], "enters"):
+    for ability in triggers_of(battle.side(owner), card, "enters"):
         if kicked or not ability.kicked:
             run_trigger(battle, owner, card, ability, rng, events)
 
@@ -1104,12 +1104,21 @@ def echo_upkeep(battle: Battle, sides: Sequence[Side], rng: random.Random, event
             state_based_actions(battle, events, rng)
 
 
+def triggers_of(side: Side, card: int, timing: str) -> tuple[Ability, ...]:
+    """`triggered` for the side's card, its profile asked first: most permanents (lands,
+    vanilla creatures) have no triggered ability, and the profile says so for less than a
+    lookup in the cache of `triggered` (keyed by the card's `id` and the timing)."""
+    if timing not in facts_of(side, card).timings:
+        return ()
+    return triggered(side.cards[card], timing)
+
+
 def beginning_triggers(battle: Battle, sides: Sequence[Side], timing: str, rng: random.Random, events: Events) -> None:
     """"At the beginning of your upkeep / end step" abilities of the active sides' permanents
     (`timing` upkeep or end_step), in battlefield order."""
     for side in sides:
         for permanent in list(side.battlefield):
-            abilities = triggered(side.cards[permanent.card], timing)
+            abilities = triggers_of(side, permanent.card, timing)
             for ability in abilities:
                 if permanent in side.battlefield:
                     run_trigger(battle, side.id, permanent.card, ability, rng, events)
@@ -1117,13 +1126,13 @@ def beginning_triggers(battle: Battle, sides: Sequence[Side], timing: str, rng: 
 
 def dies_triggers(battle: Battle, died: list[Ref], rng: random.Random, events: Events) -> None:
     for owner, card in died:
-        for ability in triggered(battle.side(owner).cards[card], "dies"):
+        for ability in triggers_of(battle.side(owner), card, "dies"):
             run_trigger(battle, owner, card, ability, rng, events)
 
 
 def attack_triggers(battle: Battle, rng: random.Random, events: Events) -> None:
     for attack in list(battle.attacks):
-        for ability in triggered(battle.side(attack.owner).cards[attack.card], "attacks"):
+        for ability in triggers_of(battle.side(attack.owner), attack.card, "attacks"):
             run_trigger(battle, attack.owner, attack.card, ability, rng, events)
 
 
