@@ -25,7 +25,7 @@ from deckquest.engine.combat.program import (
     Activated, CardProgram, program, program_at, program_in, programs_of, with_abilities,
 )
 from deckquest.engine.combat.resolve import (
-    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of, one_target_effect,
+    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of,
     one_target_value, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
 )
@@ -69,7 +69,7 @@ def _spell_targets(battle: Battle | None, side: Side, code: CardProgram, card: i
     if ability is None:
         return [(0, NO_TARGET)]
     found: list[tuple[int, Ref]] = []
-    for mode, wanted, kind in code.modes:
+    for mode, wanted, kind, _one in code.modes:
         if not wanted:
             found.append((mode, NO_TARGET))
             continue
@@ -414,10 +414,13 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
                 value += _static_value(battle, side, facts.statics)
             return value
         ability, mode, source = code.spell, action.mode, -1
+        one = code.modes[mode].one
     else:
-        ability, mode, source = code.activated[action.mode].ability, 0, action.card
+        activated = code.activated[action.mode]
+        ability, mode, source, one = activated.ability, 0, action.card, activated.one
     assert ability is not None  # castable offers a spell only when its text is understood
-    one = one_target_effect(modes_of(ability)[mode]) if action.target != NO_TARGET else None
+    if action.target == NO_TARGET:
+        one = None
     if one is not None:  # its one target is the action's (`_picks`): most plays weighed
         # without the memo of damage worths: one object's worth is cheap to work out, and a
         # decision weighs few plays on the same object (the memo cost more than it saved)

@@ -24,20 +24,25 @@ from deckquest.cards.oracle import Effect as TextEffect
 from deckquest.engine.combat.effects import REGISTRY, Effect
 from deckquest.engine.combat.mana import Requirement, requirement
 from deckquest.engine.combat.profile import RECENT_TABLES, Profile, profile
-from deckquest.engine.combat.resolve import activated_abilities, modes_of, recognition, slots, spell_ability
+from deckquest.engine.combat.resolve import (
+    activated_abilities, modes_of, one_target_effect, recognition, slots, spell_ability,
+)
 
 
 class Mode(NamedTuple):
-    """One mode of a spell: its targets to choose (`slots`) and the effect kind of the first."""
+    """One mode of a spell: its targets to choose (`slots`) and the effect kind of the first;
+    `one`: its `resolve.one_target_effect` (how the greedy policies weigh it)."""
 
     number: int
     slots: tuple[Target, ...]
     first_kind: str  # the kind of the effect the first slot belongs to ("" without a slot)
+    one: TextEffect | None
 
 
 class Activated(NamedTuple):
     """An activated or loyalty ability: its index on the card, its cost, the mana part of
-    the cost read for payment (None without mana), its targets and the first one's kind."""
+    the cost read for payment (None without mana), its targets and the first one's kind, and
+    its `resolve.one_target_effect`."""
 
     number: int
     ability: Ability
@@ -45,6 +50,7 @@ class Activated(NamedTuple):
     mana: Requirement | None
     slots: tuple[Target, ...]
     first_kind: str
+    one: TextEffect | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,14 +159,15 @@ def read_program(card: Card) -> CardProgram:
     if spell is not None:
         for index, effects in enumerate(modes_of(spell)):
             wanted = slots(effects)
-            modes.append(Mode(index, wanted, first_kind(effects, wanted)))
+            modes.append(Mode(index, wanted, first_kind(effects, wanted), one_target_effect(effects)))
     activated = []
     for index, ability in enumerate(activated_abilities(card)):
         cost = ability.cost
         assert cost is not None  # activated and loyalty abilities always have one
         wanted = slots(ability.effects)
         mana = requirement(ManaCost.parse(cost.mana)) if cost.mana else None
-        activated.append(Activated(index, ability, cost, mana, wanted, first_kind(ability.effects, wanted)))
+        activated.append(Activated(index, ability, cost, mana, wanted, first_kind(ability.effects, wanted),
+                                   one_target_effect(modes_of(ability)[0])))
     kicked = kicked_cost(card) if facts.is_permanent else None
     return CardProgram(
         card=card, name=card.name, facts=facts, registered=registered,
