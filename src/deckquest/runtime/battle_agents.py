@@ -220,9 +220,8 @@ class GreedyBattleAgent:
         if lands:
             return _best_land(battle, lands)
         costs: WorthMemo = {}
-        held: dict[tuple[str, int], bool] = {}  # per card: a pump instant kept for combat
         plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
-                 if a.kind == act.ACTIVATE or (a.kind == act.CAST and not _held(battle, a, held))]
+                 if a.kind == act.ACTIVATE or (a.kind == act.CAST and not _held_trick(battle, a))]
         plays = [p for p in plays if p[0] > 0]
         if plays:
             return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
@@ -237,21 +236,17 @@ class GreedyBattleAgent:
         return act.interned(act.END_TURN)
 
 
-def _held(battle: Battle, action: Action, held: dict[tuple[str, int], bool]) -> bool:
-    """`_held_trick`, asked once per card of a decision (its casts are listed per target)."""
-    key = (action.player, action.card)
-    found = held.get(key)
-    if found is None:
-        found = held[key] = _held_trick(battle, action)
-    return found
-
-
 def _held_trick(battle: Battle, action: Action) -> bool:
     """A pump instant ("Target creature gets +3/+3 until end of turn") is kept for after
-    blockers (combat tricks), not cast in a main phase."""
+    blockers (combat tricks), not cast in a main phase. Most casts are no instant, which the
+    card's program says at once."""
     if action.kind != act.CAST:
         return False
-    card = battle.side(action.player).cards[action.card]
+    side = battle.side(action.player)
+    code = program_at(side.cards, action.card)
+    if not code.instant or code.facts.is_permanent:
+        return False
+    card = side.cards[action.card]
     held = _TRICKS.get(id(card))
     if held is None or held[0] is not card:
         if len(_TRICKS) > 50_000:
