@@ -22,7 +22,7 @@ from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Made, Requirement, Source, max_x_of, paid, pay
 from deckquest.engine.combat.profile import profile, profile_in, profiles_of
 from deckquest.engine.combat.program import (
-    Activated, CardProgram, program, program_at, program_in, programs_of, with_abilities,
+    Activated, CardProgram, program, program_at, program_in, programs_of,
 )
 from deckquest.engine.combat.resolve import (
     STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of,
@@ -201,12 +201,10 @@ def activations(side: PC, battle: Battle, sorcery_speed: bool = True) -> list[Ac
     loyalty abilities once per planeswalker per turn, at sorcery speed (CR 606.3)."""
     actions = []
     cards = side.cards
-    able = with_abilities(cards)
+    known = programs_of(cards)
     for permanent in side.battlefield:
-        if permanent.card not in able:
-            continue
-        code = program_at(cards, permanent.card)
-        for activated in code.activated:
+        code = program_in(cards, known, permanent.card)
+        for activated in code.activated:  # most permanents (lands, vanilla creatures) have none
             index = activated.number
             if not _can_pay(battle, side, permanent, activated, code.facts.is_creature, sorcery_speed) or \
                     battle.activated.count((side.id, permanent.card, index)) >= MAX_ACTIVATIONS:

@@ -181,20 +181,3 @@ def read_program(card: Card) -> CardProgram:
         kicked_abilities=tuple(a for a in recognition(card).abilities if a.kicked and not slots(a.effects)),
         colors=card.mana_cost.colors if card.mana_cost is not None else (),
     )
-
-
-_ABLE: Final[dict[int, tuple[tuple[Card, ...], frozenset[int]]]] = {}
-
-
-def with_abilities(cards: tuple[Card, ...]) -> frozenset[int]:
-    """The ids of a card table's cards that have activated (or loyalty) abilities: most
-    permanents (lands, vanilla creatures) have none, and `casting.activations` skips them.
-    Worked out once per table (cached by its identity; a token joining a side makes a new one)."""
-    entry = _ABLE.get(id(cards))
-    if entry is not None and entry[0] is cards:
-        return entry[1]
-    if len(_ABLE) > 1_000:
-        _ABLE.clear()
-    able = frozenset(number for number, card in enumerate(cards) if activated_abilities(card))
-    _ABLE[id(cards)] = (cards, able)
-    return able
