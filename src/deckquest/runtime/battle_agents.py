@@ -498,61 +498,65 @@ def _block_plan(battle: Battle) -> list[Action]:
     used = {b for a in battle.attacks for b in a.blockers}
     free = [(pc, p) for pc in battle.fighting() for p in pc.battlefield
             if facts_of(pc, p.card).is_creature and not p.tapped and (pc.id, p.card) not in used]
-
-    def side_of(attack: Attack) -> Side:
-        return battle.side(attack.owner)
-
-    def attacker_of(attack: Attack) -> Permanent:
-        return permanent_of(side_of(attack), attack.card)
-
-    def menace(attack: Attack) -> bool:
-        return bool(keywords_of(side_of(attack), attacker_of(attack)) & MENACE)
-
     attacks = sorted((a for a in battle.attacks if not a.blockers),
-                     key=lambda a: (-power(side_of(a), attacker_of(a)), a.owner, a.card))
+                     key=lambda a: (-power(battle.side(a.owner), _attacker(battle, a)), a.owner, a.card))
     plan: list[Action] = []
     blocked: set[tuple[str, int]] = set()
-
-    def assign(attack: Attack, *chosen: tuple[PC, Permanent]) -> None:
-        for pc, permanent in chosen:
-            plan.append(act.interned(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
-            free.remove((pc, permanent))
-        blocked.add((attack.owner, attack.card))
-
     for wanted in ("good", "trade"):
         for attack in attacks:
-            if (attack.owner, attack.card) in blocked or menace(attack):
+            if (attack.owner, attack.card) in blocked or _menace(battle, attack):
                 continue
-            side, attacker = side_of(attack), attacker_of(attack)
+            side, attacker = battle.side(attack.owner), _attacker(battle, attack)
             choices = [(pc, p) for pc, p in free if can_block(pc, p, side, attacker)
                        and _kills(pc, p, side, attacker)
                        and (_survives(pc, p, side, attacker) if wanted == "good"
                             else creature_value(side, attack.card) >= creature_value(pc, p.card))]
             if choices:
-                assign(attack, min(choices, key=lambda c: creature_value(c[0], c[1].card)))
+                _assign(plan, free, blocked, attack, [min(choices, key=lambda c: creature_value(c[0], c[1].card))])
     spent = _horde_spent(battle)
     for attack in attacks:
-        if (menace(attack) or spent) and (attack.owner, attack.card) not in blocked:
-            pair = _killing_pair(side_of(attack), attacker_of(attack), attack.card, free)
+        if (_menace(battle, attack) or spent) and (attack.owner, attack.card) not in blocked:
+            pair = _killing_pair(battle.side(attack.owner), _attacker(battle, attack), attack.card, free)
             if pair:
-                assign(attack, *pair)
+                _assign(plan, free, blocked, attack, list(pair))
     incoming: dict[str, int] = {}
     for attack in battle.attacks:
         if (attack.owner, attack.card) not in blocked and not attack.blockers and attack.defender_card < 0:
-            damage = power(side_of(attack), attacker_of(attack))
+            damage = power(battle.side(attack.owner), _attacker(battle, attack))
             incoming[attack.defender] = incoming.get(attack.defender, 0) + damage
     for attack in attacks:
         pc_life = battle.player(attack.defender).life
         if (attack.owner, attack.card) in blocked or incoming.get(attack.defender, 0) < pc_life:
             continue
-        side, attacker = side_of(attack), attacker_of(attack)
-        need = 2 if menace(attack) else 1
+        side, attacker = battle.side(attack.owner), _attacker(battle, attack)
+        need = 2 if _menace(battle, attack) else 1
         choices = sorted(((pc, p) for pc, p in free if can_block(pc, p, side, attacker)),
                          key=lambda c: creature_value(c[0], c[1].card))
         if len(choices) >= need:
-            assign(attack, *choices[:need])
+            _assign(plan, free, blocked, attack, choices[:need])
             incoming[attack.defender] -= power(side, attacker)
     return plan
+
+
+# `_block_plan`'s helpers are module functions, not functions nested in it: compiled, a
+# nested function is a closure object called through Python's calling convention.
+
+
+def _attacker(battle: Battle, attack: Attack) -> Permanent:
+    return permanent_of(battle.side(attack.owner), attack.card)
+
+
+def _menace(battle: Battle, attack: Attack) -> bool:
+    return bool(keywords_of(battle.side(attack.owner), _attacker(battle, attack)) & MENACE)
+
+
+def _assign(plan: list[Action], free: list[tuple[PC, Permanent]], blocked: set[tuple[str, int]], attack: Attack,
+            chosen: list[tuple[PC, Permanent]]) -> None:
+    """Plan the chosen creatures' blocks of the attack; they are no longer free."""
+    for pc, permanent in chosen:
+        plan.append(act.interned(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
+        free.remove((pc, permanent))
+    blocked.add((attack.owner, attack.card))
 
 
 def _horde_spent(battle: Battle) -> bool:
