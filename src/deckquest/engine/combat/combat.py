@@ -25,6 +25,7 @@ from deckquest.engine.combat.statics import is_pc_creature, pc_creature_leaves, 
 from deckquest.engine.combat.state import (
     HORDE, Attack, Battle, Side, facts_of, find_permanent, keywords_of, permanent_of, power, toughness,
 )
+from deckquest.engine.combat.profile import LAST_KNOWN, LAST_TABLE, profile_in, profiles_of
 from deckquest.engine.game import Events
 from deckquest.engine.pc import OK, PC, gain_life, lose_life, shuffle
 from deckquest.engine.permanents import Permanent
@@ -33,7 +34,9 @@ from deckquest.engine.permanents import Permanent
 def can_attack(side: Side, permanent: Permanent, haste_for_all: bool = False) -> bool:
     """An untapped creature without defender whose controller has controlled it
     since the turn began (summoning sickness), unless it has haste."""
-    card = facts_of(side, permanent.card)
+    cards = side.cards  # facts_of, written out (a call saved at every permanent, pure)
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    card = known[permanent.card] or profile_in(cards, known, permanent.card)
     if not card.is_creature or permanent.tapped:
         return False
     flags = card.keywords | permanent.granted | permanent.static_keywords
@@ -47,10 +50,12 @@ def can_block(blocker_side: Side, blocker: Permanent, attacker_side: Side, attac
     flying or reach (CR 702.9b); an attacker that "can't be blocked" by none; one with
     landwalk by none while the blocker's controller controls a land of that type (CR 702.14c).
     An unconscious PC takes no actions, so it never blocks (T-7.2)."""
-    facts = facts_of(blocker_side, blocker.card)
+    cards = blocker_side.cards  # facts_of, written out (a call saved at every permanent, pure)
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    facts = known[blocker.card] or profile_in(cards, known, blocker.card)
     if not facts.is_creature or blocker.tapped:
         return False
-    card = blocker_side.cards[blocker.card]
+    card = cards[blocker.card]
     mine = facts.keywords | blocker.granted | blocker.static_keywords
     theirs = keywords_of(attacker_side, attacker)
     if mine & CANT_BLOCK or theirs & UNBLOCKABLE or is_pc_creature(card):
@@ -344,9 +349,11 @@ def legend_rule(side: Side) -> list[Permanent]:
 
 
 def _is_destroyed(battle: Battle, side: Side, permanent: Permanent) -> bool:
-    card = facts_of(side, permanent.card)
+    cards = side.cards  # facts_of, written out (a call saved at every permanent, pure)
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    card = known[permanent.card] or profile_in(cards, known, permanent.card)
     if not card.is_creature:
-        return card.loyalty > 0 and permanent.loyalty <= 0 and side.cards[permanent.card].is_type("Planeswalker")
+        return card.loyalty > 0 and permanent.loyalty <= 0 and cards[permanent.card].is_type("Planeswalker")
     # toughness() and keywords_of(), written out: every state-based check asks every permanent
     left = card.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
     if left <= 0:

@@ -197,8 +197,8 @@ _RECENT_TABLES: Final[list[tuple[Card, ...]]] = []
 _RECENT_KNOWN: Final[list[list[Profile | None]]] = []
 RECENT_TABLES: Final = 8
 #: The table asked last and its profiles, looked at first (the empty table's are empty).
-_LAST_TABLE: Final[list[tuple[Card, ...]]] = [()]
-_LAST_KNOWN: Final[list[list[Profile | None]]] = [[]]
+LAST_TABLE: Final[list[tuple[Card, ...]]] = [()]
+LAST_KNOWN: Final[list[list[Profile | None]]] = [[]]
 
 
 def profiles_of(cards: tuple[Card, ...]) -> list[Profile | None]:
@@ -208,13 +208,13 @@ def profiles_of(cards: tuple[Card, ...]) -> list[Profile | None]:
     `id` (a token joining a side makes a new table). Looking each card up by its `id`, as
     `profile` does, boxed the id as a Python int, hashed it and compared it at each of the
     battle's keyword, power and creature checks (a tenth of a compiled battle)."""
-    if _LAST_TABLE[0] is cards:
-        return _LAST_KNOWN[0]
+    if LAST_TABLE[0] is cards:
+        return LAST_KNOWN[0]
     number = 0
     for table in _RECENT_TABLES:
         if table is cards:
-            _LAST_TABLE[0] = cards
-            known = _LAST_KNOWN[0] = _RECENT_KNOWN[number]
+            LAST_TABLE[0] = cards
+            known = LAST_KNOWN[0] = _RECENT_KNOWN[number]
             return known
         number += 1
     found = _TABLES.get(id(cards))
