@@ -379,7 +379,7 @@ def _expected_reveal_power(horde: Horde) -> float:
 def _reveal_power(horde: Horde) -> float:
     cards = horde.cards
     known = profiles_of(cards)
-    library = [profile_in(cards, known, c) for c in horde.library]
+    library = [known[c] or profile_in(cards, known, c) for c in horde.library]
     tokens = [facts for facts in library if facts.is_token]
     others = [facts for facts in library if not facts.is_token]
     token_power = sum(t.power for t in tokens if t.is_creature) / len(tokens) if tokens else 0.0

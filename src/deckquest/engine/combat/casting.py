@@ -52,7 +52,7 @@ def mana_sources(side: Side, exclude: int = -1) -> list[Source]:
     for index, permanent in enumerate(side.battlefield):
         if permanent.tapped or permanent.card == exclude:
             continue
-        facts = profile_in(cards, known, permanent.card)
+        facts = known[permanent.card] or profile_in(cards, known, permanent.card)
         if facts.mana and not (facts.is_creature and permanent.summoning_sick):
             sources.append((index, facts.mana))
     return sources
@@ -151,7 +151,7 @@ def playable_lands(side: PC) -> list[Action]:
     cards = side.cards
     known = profiles_of(cards)
     for card_id in side.hand:
-        if profile_in(cards, known, card_id).is_land:
+        if (known[card_id] or profile_in(cards, known, card_id)).is_land:
             name = cards[card_id].name
             if name not in seen:
                 seen.add(name)
@@ -172,7 +172,9 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
     known = programs_of(cards)
     units = sum([len(units_made) for units_made in made])  # a cost of more mana cannot be paid
     for card_id in side.hand:
-        code = program_in(cards, known, card_id)
+        code = known[card_id]
+        if code is None or code.registered is not None or REGISTRY:  # else program_in's answer
+            code = program_in(cards, known, card_id)
         if code.name in seen:
             continue
         seen.add(code.name)
@@ -203,7 +205,9 @@ def activations(side: PC, battle: Battle, sorcery_speed: bool = True) -> list[Ac
     cards = side.cards
     known = programs_of(cards)
     for permanent in side.battlefield:
-        code = program_in(cards, known, permanent.card)
+        code = known[permanent.card]
+        if code is None or code.registered is not None or REGISTRY:  # else program_in's answer
+            code = program_in(cards, known, permanent.card)
         for activated in code.activated:  # most permanents (lands, vanilla creatures) have none
             index = activated.number
             if not _can_pay(battle, side, permanent, activated, code.facts.is_creature, sorcery_speed) or \

@@ -240,9 +240,12 @@ def target_options(battle: Battle, controller: str, target: Target, source: Ref,
         cards = side.cards
         for permanent in side.battlefield:
             card = cards[permanent.card]
-            # none of its types wanted (not `wanted.isdisjoint`: a method call by name, compiled too)
-            if wanted and not any(t in wanted for t in card.type_line.card_types):
-                continue
+            if wanted:  # one of its types wanted (not `wanted.isdisjoint`: a method call by name, compiled too)
+                for card_type in card.type_line.card_types:
+                    if card_type in wanted:
+                        break
+                else:
+                    continue
             if conditions and not all(_condition_ok(battle, side, permanent, c, source) for c in conditions):
                 continue
             if targeted and (coloured is not None or shielded):
