@@ -165,8 +165,7 @@ def _one_of_each(units: tuple[frozenset[str], ...]) -> tuple[frozenset[str], ...
     return _UNITS.setdefault(units, units)
 
 
-#: id(card) -> its profile. Hot loops look a card up here first (`PROFILES.get(id(card)) or
-#: profile(card)`), saving a call; `profile` fills it.
+#: id(card) -> its profile (`profile`; a battle reads its sides' cards through `profiles_of`).
 PROFILES: Final[dict[int, Profile]] = {}
 _HELD: Final[list[Card]] = []  # the cards of the cached profiles, kept alive
 _PROFILES_MAX: Final = 50_000
