@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass
+@dataclass(init=False)  # the __init__ below: one dataclasses would write is interpreted, even compiled
 class Permanent:
     card: int  # physical card id in the owner's card table
     owner: str  # the id of the PC or NPC that owns it
@@ -26,3 +26,24 @@ class Permanent:
     static_power: int = 0
     static_toughness: int = 0
     static_keywords: int = 0
+
+    def __init__(self, card: int, owner: str, tapped: bool = False, summoning_sick: bool = True, damage: int = 0,
+                 plus_counters: int = 0, loyalty: int = 0, power_bonus: int = 0, toughness_bonus: int = 0,
+                 granted: int = 0, static_power: int = 0, static_toughness: int = 0, static_keywords: int = 0) -> None:
+        """The fields, in their order (what `dataclasses` would generate). Written out because
+        the compiled build (docs/development.md) compiles the methods a class spells out but
+        runs the ones `dataclasses` generates as interpreted code: a battle makes a permanent
+        for every card that enters, and the generated `__init__` cost five times this one."""
+        self.card = card
+        self.owner = owner
+        self.tapped = tapped
+        self.summoning_sick = summoning_sick
+        self.damage = damage
+        self.plus_counters = plus_counters
+        self.loyalty = loyalty
+        self.power_bonus = power_bonus
+        self.toughness_bonus = toughness_bonus
+        self.granted = granted
+        self.static_power = static_power
+        self.static_toughness = static_toughness
+        self.static_keywords = static_keywords

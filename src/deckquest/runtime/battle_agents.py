@@ -24,16 +24,16 @@ from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
 from deckquest.engine.combat.casting import is_instant_speed, play_value
-from deckquest.engine.combat.program import program
+from deckquest.engine.combat.program import program_at
 from deckquest.engine.combat.resolve import modes_of, spell_ability
 from deckquest.engine.combat.combat import can_block
 from deckquest.engine.combat.profile import (
     CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK,
-    MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile,
+    MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile, profile_in, profiles_of,
 )
 from deckquest.engine.combat.resolve import WorthMemo
 from deckquest.engine.combat.state import (
-    Attack, Battle, Horde, Side, keywords_of, permanent_of, power, toughness,
+    Attack, Battle, Horde, Side, facts_of, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.combat.turns import defenders
 
@@ -220,9 +220,8 @@ class GreedyBattleAgent:
         if lands:
             return _best_land(battle, lands)
         costs: WorthMemo = {}
-        held: dict[tuple[str, int], bool] = {}  # per card: a pump instant kept for combat
         plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
-                 if a.kind == act.ACTIVATE or (a.kind == act.CAST and not _held(battle, a, held))]
+                 if a.kind == act.ACTIVATE or (a.kind == act.CAST and not _held_trick(battle, a))]
         plays = [p for p in plays if p[0] > 0]
         if plays:
             return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
@@ -237,21 +236,17 @@ class GreedyBattleAgent:
         return act.interned(act.END_TURN)
 
 
-def _held(battle: Battle, action: Action, held: dict[tuple[str, int], bool]) -> bool:
-    """`_held_trick`, asked once per card of a decision (its casts are listed per target)."""
-    key = (action.player, action.card)
-    found = held.get(key)
-    if found is None:
-        found = held[key] = _held_trick(battle, action)
-    return found
-
-
 def _held_trick(battle: Battle, action: Action) -> bool:
     """A pump instant ("Target creature gets +3/+3 until end of turn") is kept for after
-    blockers (combat tricks), not cast in a main phase."""
+    blockers (combat tricks), not cast in a main phase. Most casts are no instant, which the
+    card's program says at once."""
     if action.kind != act.CAST:
         return False
-    card = battle.side(action.player).cards[action.card]
+    side = battle.side(action.player)
+    code = program_at(side.cards, action.card)
+    if not code.instant or code.facts.is_permanent:
+        return False
+    card = side.cards[action.card]
     held = _TRICKS.get(id(card))
     if held is None or held[0] is not card:
         if len(_TRICKS) > 50_000:
@@ -277,8 +272,8 @@ def _stalemate(battle: Battle) -> bool:
     horde = battle.horde
     if horde.library or horde.hand or battle.fighting_bosses():
         return False
-    creatures = [p for p in horde.battlefield if profile(horde.cards[p.card]).is_creature
-                 or profile(horde.cards[p.card]).loyalty > 0]
+    creatures = [p for p in horde.battlefield if facts_of(horde, p.card).is_creature
+                 or facts_of(horde, p.card).loyalty > 0]
     return len(creatures) == 1 and bool(keywords_of(horde, creatures[0]) & NOT_ALONE)
 
 
@@ -307,7 +302,7 @@ def _response(battle: Battle, actions: list[Action], rng: random.Random) -> Acti
 
 def creature_value(side: Side, card: int) -> float:
     """Power and toughness plus something for each keyword."""
-    facts = profile(side.cards[card])
+    facts = facts_of(side, card)
     return facts.power + facts.toughness + sum((v for k, v in KEYWORD_VALUE.items() if facts.keywords & k), 0.0)
 
 
@@ -318,9 +313,9 @@ def _best_land(battle: Battle, lands: list[Action]) -> Action:
 def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
     """A land that makes the colours the hand's spells need most; untapped ones first."""
     pc = battle.side(action.player)
-    facts = profile(pc.cards[action.card])
+    facts = facts_of(pc, action.card)
     made = set().union(*facts.mana) if facts.mana else set()
-    needed = sum(1 for c in pc.hand for color in program(pc.cards[c]).colors if color in made)
+    needed = sum(1 for c in pc.hand for color in program_at(pc.cards, c).colors if color in made)
     return (needed, not facts.enters_tapped, len(made), -action.card)
 
 
@@ -356,7 +351,7 @@ def _horde_threat(battle: Battle) -> list[tuple[float, int]]:
     """The enemy creatures that may attack next turn as (power, keyword flags), biggest
     first, with the expected power of the horde's next reveal (T-6.9) as one more attacker."""
     threat = [(float(power(side, p)), keywords_of(side, p)) for side in _enemy_sides(battle) for p in side.battlefield
-              if profile(side.cards[p.card]).is_creature and not keywords_of(side, p) & DEFENDER]
+              if facts_of(side, p.card).is_creature and not keywords_of(side, p) & DEFENDER]
     threat.append((_expected_reveal_power(battle.horde), 0))
     return sorted(threat, key=lambda t: -t[0])
 
@@ -382,8 +377,11 @@ def _expected_reveal_power(horde: Horde) -> float:
 
 
 def _reveal_power(horde: Horde) -> float:
-    tokens = [profile(horde.cards[c]) for c in horde.library if horde.cards[c].is_token]
-    others = [profile(horde.cards[c]) for c in horde.library if not horde.cards[c].is_token]
+    cards = horde.cards
+    known = profiles_of(cards)
+    library = [known[c] or profile_in(cards, known, c) for c in horde.library]
+    tokens = [facts for facts in library if facts.is_token]
+    others = [facts for facts in library if not facts.is_token]
     token_power = sum(t.power for t in tokens if t.is_creature) / len(tokens) if tokens else 0.0
     if not others:
         return token_power * len(tokens)
@@ -396,7 +394,7 @@ def _blockers(battle: Battle) -> list[tuple[str, int, int]]:
     """Our untapped creatures that can block (each blocks one attacker): (PC id, card id,
     keyword flags)."""
     return [(pc.id, p.card, keywords_of(pc, p)) for pc in battle.fighting() for p in pc.battlefield
-            if not p.tapped and profile(pc.cards[p.card]).is_creature and not keywords_of(pc, p) & CANT_BLOCK]
+            if not p.tapped and facts_of(pc, p.card).is_creature and not keywords_of(pc, p) & CANT_BLOCK]
 
 
 def _expected_damage(battle: Battle, blockers: list[tuple[str, int, int]], threat: list[tuple[float, int]]) -> float:
@@ -444,7 +442,7 @@ def _attack_plan(battle: Battle) -> list[Action]:
     back still hold the enemies' next attack under the danger line. The defender:
     an enemy planeswalker first (T-8.2), else the boss with the least life, else the horde."""
     blockers = [(side, p) for side in _enemy_sides(battle) for p in side.battlefield
-                if not p.tapped and profile(side.cards[p.card]).is_creature
+                if not p.tapped and facts_of(side, p.card).is_creature
                 and not keywords_of(side, p) & CANT_BLOCK]
     if len(blockers) == 1 and keywords_of(*blockers[0]) & NOT_ALONE:
         blockers = []  # it cannot block alone (CR 506.5)
@@ -461,7 +459,7 @@ def _attack_plan(battle: Battle) -> list[Action]:
     plan = []
     for pc in fighting:
         for permanent in pc.battlefield:
-            facts = profile(pc.cards[permanent.card])
+            facts = facts_of(pc, permanent.card)
             if not facts.is_creature or permanent.tapped or facts.keywords & DEFENDER:
                 continue
             if permanent.summoning_sick and not facts.keywords & HASTE:
@@ -499,62 +497,66 @@ def _block_plan(battle: Battle) -> list[Action]:
     reach, "can't block", landwalk: `can_block`)."""
     used = {b for a in battle.attacks for b in a.blockers}
     free = [(pc, p) for pc in battle.fighting() for p in pc.battlefield
-            if profile(pc.cards[p.card]).is_creature and not p.tapped and (pc.id, p.card) not in used]
-
-    def side_of(attack: Attack) -> Side:
-        return battle.side(attack.owner)
-
-    def attacker_of(attack: Attack) -> Permanent:
-        return permanent_of(side_of(attack), attack.card)
-
-    def menace(attack: Attack) -> bool:
-        return bool(keywords_of(side_of(attack), attacker_of(attack)) & MENACE)
-
+            if facts_of(pc, p.card).is_creature and not p.tapped and (pc.id, p.card) not in used]
     attacks = sorted((a for a in battle.attacks if not a.blockers),
-                     key=lambda a: (-power(side_of(a), attacker_of(a)), a.owner, a.card))
+                     key=lambda a: (-power(battle.side(a.owner), _attacker(battle, a)), a.owner, a.card))
     plan: list[Action] = []
     blocked: set[tuple[str, int]] = set()
-
-    def assign(attack: Attack, *chosen: tuple[PC, Permanent]) -> None:
-        for pc, permanent in chosen:
-            plan.append(act.interned(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
-            free.remove((pc, permanent))
-        blocked.add((attack.owner, attack.card))
-
     for wanted in ("good", "trade"):
         for attack in attacks:
-            if (attack.owner, attack.card) in blocked or menace(attack):
+            if (attack.owner, attack.card) in blocked or _menace(battle, attack):
                 continue
-            side, attacker = side_of(attack), attacker_of(attack)
+            side, attacker = battle.side(attack.owner), _attacker(battle, attack)
             choices = [(pc, p) for pc, p in free if can_block(pc, p, side, attacker)
                        and _kills(pc, p, side, attacker)
                        and (_survives(pc, p, side, attacker) if wanted == "good"
                             else creature_value(side, attack.card) >= creature_value(pc, p.card))]
             if choices:
-                assign(attack, min(choices, key=lambda c: creature_value(c[0], c[1].card)))
+                _assign(plan, free, blocked, attack, [min(choices, key=lambda c: creature_value(c[0], c[1].card))])
     spent = _horde_spent(battle)
     for attack in attacks:
-        if (menace(attack) or spent) and (attack.owner, attack.card) not in blocked:
-            pair = _killing_pair(side_of(attack), attacker_of(attack), attack.card, free)
+        if (_menace(battle, attack) or spent) and (attack.owner, attack.card) not in blocked:
+            pair = _killing_pair(battle.side(attack.owner), _attacker(battle, attack), attack.card, free)
             if pair:
-                assign(attack, *pair)
+                _assign(plan, free, blocked, attack, list(pair))
     incoming: dict[str, int] = {}
     for attack in battle.attacks:
         if (attack.owner, attack.card) not in blocked and not attack.blockers and attack.defender_card < 0:
-            damage = power(side_of(attack), attacker_of(attack))
+            damage = power(battle.side(attack.owner), _attacker(battle, attack))
             incoming[attack.defender] = incoming.get(attack.defender, 0) + damage
     for attack in attacks:
         pc_life = battle.player(attack.defender).life
         if (attack.owner, attack.card) in blocked or incoming.get(attack.defender, 0) < pc_life:
             continue
-        side, attacker = side_of(attack), attacker_of(attack)
-        need = 2 if menace(attack) else 1
+        side, attacker = battle.side(attack.owner), _attacker(battle, attack)
+        need = 2 if _menace(battle, attack) else 1
         choices = sorted(((pc, p) for pc, p in free if can_block(pc, p, side, attacker)),
                          key=lambda c: creature_value(c[0], c[1].card))
         if len(choices) >= need:
-            assign(attack, *choices[:need])
+            _assign(plan, free, blocked, attack, choices[:need])
             incoming[attack.defender] -= power(side, attacker)
     return plan
+
+
+# `_block_plan`'s helpers are module functions, not functions nested in it: compiled, a
+# nested function is a closure object called through Python's calling convention.
+
+
+def _attacker(battle: Battle, attack: Attack) -> Permanent:
+    return permanent_of(battle.side(attack.owner), attack.card)
+
+
+def _menace(battle: Battle, attack: Attack) -> bool:
+    return bool(keywords_of(battle.side(attack.owner), _attacker(battle, attack)) & MENACE)
+
+
+def _assign(plan: list[Action], free: list[tuple[PC, Permanent]], blocked: set[tuple[str, int]], attack: Attack,
+            chosen: list[tuple[PC, Permanent]]) -> None:
+    """Plan the chosen creatures' blocks of the attack; they are no longer free."""
+    for pc, permanent in chosen:
+        plan.append(act.interned(act.BLOCK, pc.id, permanent.card, target=(attack.owner, attack.card)))
+        free.remove((pc, permanent))
+    blocked.add((attack.owner, attack.card))
 
 
 def _horde_spent(battle: Battle) -> bool:

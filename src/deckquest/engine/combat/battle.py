@@ -59,6 +59,19 @@ class BattleAgent(Protocol):
     def choose(self, battle: Battle, actions: list[Action], rng: random.Random) -> Action: ...
 
 
+#: An agent's optional methods (see `BattleAgent`): `choose_land`, `planned_attacks`,
+#: `planned_blocks`, each None when it has none.
+Hooks = tuple[Callable[..., Action] | None, Callable[..., Sequence[Action]] | None,
+              Callable[..., Sequence[Action]] | None]
+
+
+def hooks_of(agent: BattleAgent) -> Hooks:
+    """The agent's optional methods, looked up once per battle by `run_battle` (at every
+    decision, three attribute lookups made bound methods of a compiled agent)."""
+    return (getattr(agent, "choose_land", None), getattr(agent, "planned_attacks", None),
+            getattr(agent, "planned_blocks", None))
+
+
 @dataclass(frozen=True)
 class PCBattleResult:
     """One PC's battle: life before and after, T-7 status after, and its tallies."""
@@ -172,8 +185,9 @@ def run_battle(
     `open_fight`, then `decide` while not `fight_over`, then `close_fight`.
     """
     fight = open_fight(pcs, enemies, rng, rules, prepare, events, cut, reset_libraries, allies)
+    hooks = hooks_of(agent)
     while not fight_over(fight, events, on_turn):
-        decide(fight.battle, agent, rng, events)
+        decide(fight.battle, agent, rng, events, hooks)
     return close_fight(fight, pcs, rng, events)
 
 
@@ -206,22 +220,22 @@ def fight_over(fight: Fight, events: Events = None, on_turn: Callable[[int], Non
     return battle.step == "over"
 
 
-def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: Events = None) -> None:
+def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: Events = None,
+           hooks: Hooks | None = None) -> None:
     """One decision of the survivors: the agent picks among the legal actions, the battle applies
-    it and plays on (the enemies' turns included) up to the next decision or its end."""
-    choose_land = getattr(agent, "choose_land", None)  # see BattleAgent
+    it and plays on (the enemies' turns included) up to the next decision or its end. `hooks`:
+    `hooks_of(agent)`, when the caller keeps them."""
+    choose_land, planned_attacks, planned_blocks = hooks_of(agent) if hooks is None else hooks  # see BattleAgent
     if choose_land is not None:
         lands = land_actions(battle)
         if lands:
             land: Action = choose_land(battle, lands, rng)
             apply_legal(battle, land, lands, rng, events)
             return
-    planned_attacks = getattr(agent, "planned_attacks", None)  # see BattleAgent
     if planned_attacks is not None and battle.step == "declare_attackers":
         attack = next_attack(battle, planned_attacks(battle))
         apply_legal(battle, attack, [attack], rng, events)
         return
-    planned_blocks = getattr(agent, "planned_blocks", None)
     if planned_blocks is not None and battle.step == "declare_blockers":
         block = next_block(battle, planned_blocks(battle))
         if block is not None:

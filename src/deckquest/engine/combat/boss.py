@@ -35,7 +35,7 @@ from deckquest.engine.combat.resolve import (
     STACK, Ref, WorthMemo, ability_value, activated_abilities, choose_picks, permanent_value, resolve,
 )
 from deckquest.engine.combat.state import (
-    HORDE, Battle, Side, enter_battlefield, keywords_of, permanent_of, power, toughness,
+    HORDE, Battle, Side, enter_battlefield, facts_of, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.game import Events
 from deckquest.engine.pc import OPENING_HAND, PC, draw, shuffle
@@ -141,7 +141,7 @@ def _land_to_play(boss: PC) -> int | None:
     (CR 305.2), the land `castable` would list first (without listing its spells for it)."""
     if boss.land_played:
         return None
-    return next((card for card in boss.hand if profile(boss.cards[card]).is_land), None)
+    return next((card for card in boss.hand if facts_of(boss, card).is_land), None)
 
 
 def boss_response(battle: Battle, rng: random.Random, events: Events) -> bool:
@@ -236,7 +236,7 @@ def boss_attacks(battle: Battle, boss: PC, events: Events) -> None:
         return
     defender = targets[0]
     blockers = [(pc, p) for pc in battle.fighting() for p in pc.battlefield
-                if profile(pc.cards[p.card]).is_creature and not p.tapped]
+                if facts_of(pc, p.card).is_creature and not p.tapped]
     ready = [p for p in boss.battlefield if can_attack(boss, p)]
     swarm = len(ready) > len(blockers) + 1
     going = []
@@ -272,7 +272,7 @@ def boss_blocks(battle: Battle, boss: PC, events: Events) -> None:
     then chump the biggest while the unblocked damage would take the boss to 0."""
     attacks = sorted((a for a in battle.attacks if a.defender == boss.id and not a.blockers),
                      key=lambda a: -power(battle.side(a.owner), permanent_of(battle.side(a.owner), a.card)))
-    free = [p for p in boss.battlefield if profile(boss.cards[p.card]).is_creature and not p.tapped]
+    free = [p for p in boss.battlefield if facts_of(boss, p.card).is_creature and not p.tapped]
     for attack in attacks:
         side = battle.side(attack.owner)
         attacker = permanent_of(side, attack.card)

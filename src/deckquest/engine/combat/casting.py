@@ -14,16 +14,18 @@ from __future__ import annotations
 import random
 from typing import Final
 
-from deckquest.cards.model import Card, ManaCost
+from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Effect
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action
 from deckquest.engine.combat.effects import REGISTRY, effect_of
-from deckquest.engine.combat.mana import Made, Source, max_x_of, paid, pay, requirement
-from deckquest.engine.combat.profile import PROFILES, profile
-from deckquest.engine.combat.program import Activated, CardProgram, kicked_cost, program, with_abilities
+from deckquest.engine.combat.mana import Made, Requirement, Source, max_x_of, paid, pay
+from deckquest.engine.combat.profile import profile, profile_in, profiles_of
+from deckquest.engine.combat.program import (
+    Activated, CardProgram, program, program_at, program_in, programs_of,
+)
 from deckquest.engine.combat.resolve import (
-    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of, one_target_effect,
+    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of,
     one_target_value, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
 )
@@ -45,11 +47,12 @@ def mana_sources(side: Side, exclude: int = -1) -> list[Source]:
     """The side's untapped mana sources; a creature's tap ability needs it free of
     summoning sickness (CR 302.6). `exclude` is a permanent being tapped for its own ability."""
     sources = []
+    cards = side.cards
+    known = profiles_of(cards)
     for index, permanent in enumerate(side.battlefield):
         if permanent.tapped or permanent.card == exclude:
             continue
-        card = side.cards[permanent.card]
-        facts = PROFILES.get(id(card)) or profile(card)
+        facts = known[permanent.card] or profile_in(cards, known, permanent.card)
         if facts.mana and not (facts.is_creature and permanent.summoning_sick):
             sources.append((index, facts.mana))
     return sources
@@ -66,7 +69,7 @@ def _spell_targets(battle: Battle | None, side: Side, code: CardProgram, card: i
     if ability is None:
         return [(0, NO_TARGET)]
     found: list[tuple[int, Ref]] = []
-    for mode, wanted, kind in code.modes:
+    for mode, wanted, kind, _one in code.modes:
         if not wanted:
             found.append((mode, NO_TARGET))
             continue
@@ -146,11 +149,13 @@ def playable_lands(side: PC) -> list[Action]:
     lands = []
     seen = set()
     cards = side.cards
+    known = profiles_of(cards)
     for card_id in side.hand:
-        code = program(cards[card_id])
-        if code.facts.is_land and code.name not in seen:
-            seen.add(code.name)
-            lands.append(act.interned(act.PLAY_LAND, side.id, card_id))
+        if (known[card_id] or profile_in(cards, known, card_id)).is_land:
+            name = cards[card_id].name
+            if name not in seen:
+                seen.add(name)
+                lands.append(act.interned(act.PLAY_LAND, side.id, card_id))
     return lands
 
 
@@ -164,8 +169,12 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
     plan: list[Planned] = []
     seen = set()
     cards = side.cards
+    known = programs_of(cards)
+    units = sum([len(units_made) for units_made in made])  # a cost of more mana cannot be paid
     for card_id in side.hand:
-        code = program(cards[card_id])
+        code = known[card_id]
+        if code is None or code.registered is not None or REGISTRY:  # else program_in's answer
+            code = program_in(cards, known, card_id)
         if code.name in seen:
             continue
         seen.add(code.name)
@@ -176,7 +185,7 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
         if (instant_speed and not code.instant) or not code.offered:
             continue
         cost = code.cost
-        if paid(made, cost) is None:
+        if cost.total() > units or paid(made, cost) is None:
             continue
         xs = range(max_x_of(made, cost) + 1)
         if code.sacrifice or any(mode.slots for mode in code.modes):
@@ -194,12 +203,12 @@ def activations(side: PC, battle: Battle, sorcery_speed: bool = True) -> list[Ac
     loyalty abilities once per planeswalker per turn, at sorcery speed (CR 606.3)."""
     actions = []
     cards = side.cards
-    able = with_abilities(cards)
+    known = programs_of(cards)
     for permanent in side.battlefield:
-        if permanent.card not in able:
-            continue
-        code = program(cards[permanent.card])
-        for activated in code.activated:
+        code = known[permanent.card]
+        if code is None or code.registered is not None or REGISTRY:  # else program_in's answer
+            code = program_in(cards, known, permanent.card)
+        for activated in code.activated:  # most permanents (lands, vanilla creatures) have none
             index = activated.number
             if not _can_pay(battle, side, permanent, activated, code.facts.is_creature, sorcery_speed) or \
                     battle.activated.count((side.id, permanent.card, index)) >= MAX_ACTIVATIONS:
@@ -232,9 +241,11 @@ def _can_pay(battle: Battle, side: PC, permanent: Permanent, activated: Activate
     return True
 
 
-def _pay_mana(side: Side, mana_cost: ManaCost | None, x: int = 0, exclude: int = -1) -> list[str]:
+def _pay_mana(side: Side, cost: Requirement, x: int = 0, exclude: int = -1) -> list[str]:
+    """Tap the sources that pay `cost` (read for payment once, in the card's program: reading
+    a `ManaCost` again hashed it symbol by symbol, interpreted, at every cast)."""
     sources = mana_sources(side, exclude)
-    tapped = pay(sources, requirement(mana_cost), x) or []
+    tapped = pay(sources, cost, x) or []
     for index in tapped:
         side.battlefield[index].tapped = True
     return [side.cards[side.battlefield[i].card].name for i in tapped]
@@ -276,10 +287,11 @@ def cast(battle: Battle, action: Action, rng: random.Random, events: Events) -> 
     targets (CR 601.2)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
-    ability = program(card).spell
+    code = program_at(side.cards, action.card)
+    ability = code.spell
     picks = _picks(battle, side, ability, action, action.mode, rng)
-    kicked = action.mode == KICKED and ability is None and kicked_cost(card) is not None
-    mana_from = _pay_mana(side, kicked_cost(card) if kicked else card.mana_cost, action.x)
+    kicked = action.mode == KICKED and ability is None and code.kicked is not None
+    mana_from = _pay_mana(side, code.kicked if code.kicked is not None and kicked else code.cost, action.x)
     side.hand.remove(action.card)
     if ability is not None and ability.cost is not None and ability.cost.sacrifice:
         _sacrifice(battle, side, ability.cost.sacrifice, -1, rng, events)
@@ -300,7 +312,7 @@ def activate(battle: Battle, action: Action, rng: random.Random, events: Events)
     """Pay an activated or loyalty ability's cost and put it on the stack (CR 602)."""
     side = battle.side(action.player)
     permanent = find_permanent(side, action.card)
-    activated = program(side.cards[action.card]).activated[action.mode]
+    activated = program_at(side.cards, action.card).activated[action.mode]
     ability, cost = activated.ability, activated.cost
     picks = _picks(battle, side, ability, action, 0, rng)
     battle.activated.append((side.id, action.card, action.mode))
@@ -308,8 +320,8 @@ def activate(battle: Battle, action: Action, rng: random.Random, events: Events)
     if cost.loyalty is not None and permanent is not None:
         permanent.loyalty += cost.loyalty
         loyalty_left = permanent.loyalty
-    if cost.mana:
-        _pay_mana(side, ManaCost.parse(cost.mana), 0, exclude=action.card if cost.tap else -1)
+    if activated.mana is not None:  # the ability's mana cost ({2}{R}, …) as payment reads it
+        _pay_mana(side, activated.mana, 0, exclude=action.card if cost.tap else -1)
     if cost.tap:
         assert permanent is not None  # {T}: only a permanent on the battlefield is offered
         permanent.tapped = True
@@ -389,7 +401,7 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     of damage to each object (`resolve.ability_value`'s memo)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
-    code = program(card)
+    code = program_at(side.cards, action.card)
     ability: Ability | None
     if action.kind == act.CAST:
         facts = code.facts
@@ -404,22 +416,27 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
                 value += _static_value(battle, side, facts.statics)
             return value
         ability, mode, source = code.spell, action.mode, -1
+        one = code.modes[mode].one
     else:
-        ability, mode, source = code.activated[action.mode].ability, 0, action.card
+        activated = code.activated[action.mode]
+        ability, mode, source, one = activated.ability, 0, action.card, activated.one
     assert ability is not None  # castable offers a spell only when its text is understood
-    one = one_target_effect(modes_of(ability)[mode]) if action.target != NO_TARGET else None
+    if action.target == NO_TARGET:
+        one = None
     if one is not None:  # its one target is the action's (`_picks`): most plays weighed
-        value = 0.0 + one_target_value(battle, side.id, one, action.target, action.x, costs)
+        # without the memo of damage worths: one object's worth is cheap to work out, and a
+        # decision weighs few plays on the same object (the memo cost more than it saved)
+        value = 0.0 + one_target_value(battle, side.id, one, action.target, action.x, None)
     else:
         picks = _picks(battle, side, ability, action, mode, rng)
         value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card), costs)
+    if costs is None:
+        return value - _cost_penalty(side, card, ability, source)
     key = (action.kind, action.player, action.card, action.mode)
-    if costs is None or key not in costs:
-        penalty = _cost_penalty(side, card, ability, source)
-        if costs is None:
-            return value - penalty
-        costs[key] = penalty
-    return value - costs[key]
+    penalty = costs.get(key)
+    if penalty is None:
+        penalty = costs[key] = _cost_penalty(side, card, ability, source)
+    return value - penalty
 
 
 def _static_value(battle: Battle, side: Side, statics: tuple[Effect, ...]) -> float:

@@ -18,13 +18,14 @@ import random
 
 from deckquest.engine.combat.profile import (
     ANY_PROTECTION, CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE,
-    INDESTRUCTIBLE, LANDWALK, LANDWALK_TYPES, LIFELINK, MENACE, PROFILES, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE,
-    profile, protected_from,
+    INDESTRUCTIBLE, LANDWALK, LANDWALK_TYPES, LIFELINK, MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE,
+    protected_from,
 )
 from deckquest.engine.combat.statics import is_pc_creature, pc_creature_leaves, refresh_statics
 from deckquest.engine.combat.state import (
-    HORDE, Attack, Battle, Side, find_permanent, keywords_of, permanent_of, power, toughness,
+    HORDE, Attack, Battle, Side, facts_of, find_permanent, keywords_of, permanent_of, power, toughness,
 )
+from deckquest.engine.combat.profile import LAST_KNOWN, LAST_TABLE, profile_in, profiles_of
 from deckquest.engine.game import Events
 from deckquest.engine.pc import OK, PC, gain_life, lose_life, shuffle
 from deckquest.engine.permanents import Permanent
@@ -33,8 +34,9 @@ from deckquest.engine.permanents import Permanent
 def can_attack(side: Side, permanent: Permanent, haste_for_all: bool = False) -> bool:
     """An untapped creature without defender whose controller has controlled it
     since the turn began (summoning sickness), unless it has haste."""
-    physical = side.cards[permanent.card]
-    card = PROFILES.get(id(physical)) or profile(physical)
+    cards = side.cards  # facts_of, written out (a call saved at every permanent, pure)
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    card = known[permanent.card] or profile_in(cards, known, permanent.card)
     if not card.is_creature or permanent.tapped:
         return False
     flags = card.keywords | permanent.granted | permanent.static_keywords
@@ -48,10 +50,12 @@ def can_block(blocker_side: Side, blocker: Permanent, attacker_side: Side, attac
     flying or reach (CR 702.9b); an attacker that "can't be blocked" by none; one with
     landwalk by none while the blocker's controller controls a land of that type (CR 702.14c).
     An unconscious PC takes no actions, so it never blocks (T-7.2)."""
-    card = blocker_side.cards[blocker.card]
-    facts = PROFILES.get(id(card)) or profile(card)
+    cards = blocker_side.cards  # facts_of, written out (a call saved at every permanent, pure)
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    facts = known[blocker.card] or profile_in(cards, known, blocker.card)
     if not facts.is_creature or blocker.tapped:
         return False
+    card = cards[blocker.card]
     mine = facts.keywords | blocker.granted | blocker.static_keywords
     theirs = keywords_of(attacker_side, attacker)
     if mine & CANT_BLOCK or theirs & UNBLOCKABLE or is_pc_creature(card):
@@ -110,7 +114,7 @@ def blockers_are_legal(battle: Battle) -> bool:
 def _keywords(battle: Battle, owner: str, card: int) -> int:
     side = battle.side(owner)
     permanent = find_permanent(side, card)
-    return keywords_of(side, permanent) if permanent is not None else profile(side.cards[card]).keywords
+    return keywords_of(side, permanent) if permanent is not None else facts_of(side, card).keywords
 
 
 def _lethal(side: Side, permanent: Permanent, deathtouch: bool) -> int:
@@ -238,7 +242,7 @@ def _deal(battle: Battle, source_owner: str, source: int, target_owner: str, tar
     source_side = battle.side(source_owner)
     source_permanent = find_permanent(source_side, source)
     keywords = (keywords_of(source_side, source_permanent) if source_permanent is not None
-                else profile(source_side.cards[source]).keywords)
+                else facts_of(source_side, source).keywords)
     target_side = battle.side(target_owner)
     if target < 0 and target_owner != HORDE and battle.player(target_owner).status != OK:
         return
@@ -331,11 +335,9 @@ def legend_rule(side: Side) -> list[Permanent]:
     The side keeps the one worth most (`resolve.permanent_value`: a planeswalker with more
     loyalty), of equals the one that came first. Returns the permanents to put there."""
     legends: dict[str, list[Permanent]] = {}
-    cards = side.cards
     for permanent in side.battlefield:
-        card = cards[permanent.card]
-        if (PROFILES.get(id(card)) or profile(card)).legendary:
-            legends.setdefault(card.name, []).append(permanent)
+        if facts_of(side, permanent.card).legendary:
+            legends.setdefault(side.cards[permanent.card].name, []).append(permanent)
     extra: list[Permanent] = []
     for same in legends.values():
         if len(same) > 1:
@@ -347,10 +349,11 @@ def legend_rule(side: Side) -> list[Permanent]:
 
 
 def _is_destroyed(battle: Battle, side: Side, permanent: Permanent) -> bool:
-    physical = side.cards[permanent.card]
-    card = PROFILES.get(id(physical)) or profile(physical)
+    cards = side.cards  # facts_of, written out (a call saved at every permanent, pure)
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    card = known[permanent.card] or profile_in(cards, known, permanent.card)
     if not card.is_creature:
-        return card.loyalty > 0 and permanent.loyalty <= 0 and physical.is_type("Planeswalker")
+        return card.loyalty > 0 and permanent.loyalty <= 0 and cards[permanent.card].is_type("Planeswalker")
     # toughness() and keywords_of(), written out: every state-based check asks every permanent
     left = card.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
     if left <= 0:
@@ -416,6 +419,6 @@ def horde_beaten(battle: Battle) -> bool:
     and no planeswalker (an empty horde side is beaten from the start)."""
     horde = battle.horde
     return not horde.library and not horde.hand and not any(
-        profile(horde.cards[p.card]).is_creature or profile(horde.cards[p.card]).loyalty > 0
+        facts_of(horde, p.card).is_creature or facts_of(horde, p.card).loyalty > 0
         for p in horde.battlefield
     )

@@ -17,7 +17,7 @@ from deckquest.engine.combat.combat import (
 from deckquest.engine.combat.effects import effect_of
 from deckquest.engine.combat.resolve import choose_picks, enters_triggers, modes_of, resolve, spell_ability
 from deckquest.engine.combat.profile import MENACE, profile
-from deckquest.engine.combat.state import HORDE, Battle, Horde, enter_battlefield, permanent_of
+from deckquest.engine.combat.state import HORDE, Battle, Horde, enter_battlefield, facts_of, permanent_of
 from deckquest.engine.combat.statics import refresh_statics
 from deckquest.engine.game import Events
 from deckquest.engine.pc import randbelow, shuffle
@@ -117,7 +117,7 @@ def horde_blocks(battle: Battle, rng: random.Random, events: Events) -> None:
     attacker is taken back."""
     horde = battle.horde
     for permanent in horde.battlefield:
-        if permanent.tapped or not profile(horde.cards[permanent.card]).is_creature:
+        if permanent.tapped or not facts_of(horde, permanent.card).is_creature:
             continue
         options = [a for a in battle.attacks if a.defender == HORDE
                    and can_block(horde, permanent, battle.side(a.owner), permanent_of(battle.side(a.owner), a.card))]
@@ -126,7 +126,7 @@ def horde_blocks(battle: Battle, rng: random.Random, events: Events) -> None:
             options[pick].blockers.append((HORDE, permanent.card))
     if not blockers_are_legal(battle):
         for attack in battle.attacks:
-            if len(attack.blockers) == 1 and profile(battle.side(attack.owner).cards[attack.card]).keywords & MENACE:
+            if len(attack.blockers) == 1 and facts_of(battle.side(attack.owner), attack.card).keywords & MENACE:
                 attack.blockers.clear()
     if events is not None:
         for attack in battle.attacks:

@@ -23,21 +23,26 @@ from deckquest.cards.oracle import Ability, Cost, Target
 from deckquest.cards.oracle import Effect as TextEffect
 from deckquest.engine.combat.effects import REGISTRY, Effect
 from deckquest.engine.combat.mana import Requirement, requirement
-from deckquest.engine.combat.profile import Profile, profile
-from deckquest.engine.combat.resolve import activated_abilities, modes_of, recognition, slots, spell_ability
+from deckquest.engine.combat.profile import RECENT_TABLES, Profile, profile
+from deckquest.engine.combat.resolve import (
+    activated_abilities, modes_of, one_target_effect, recognition, slots, spell_ability,
+)
 
 
 class Mode(NamedTuple):
-    """One mode of a spell: its targets to choose (`slots`) and the effect kind of the first."""
+    """One mode of a spell: its targets to choose (`slots`) and the effect kind of the first;
+    `one`: its `resolve.one_target_effect` (how the greedy policies weigh it)."""
 
     number: int
     slots: tuple[Target, ...]
     first_kind: str  # the kind of the effect the first slot belongs to ("" without a slot)
+    one: TextEffect | None
 
 
 class Activated(NamedTuple):
     """An activated or loyalty ability: its index on the card, its cost, the mana part of
-    the cost read for payment (None without mana), its targets and the first one's kind."""
+    the cost read for payment (None without mana), its targets and the first one's kind, and
+    its `resolve.one_target_effect`."""
 
     number: int
     ability: Ability
@@ -45,6 +50,7 @@ class Activated(NamedTuple):
     mana: Requirement | None
     slots: tuple[Target, ...]
     first_kind: str
+    one: TextEffect | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +94,48 @@ def program(card: Card) -> CardProgram:
     return made
 
 
+#: id(card table) -> (the table, its cards' programs, None where not asked yet); see `programs_of`.
+_TABLES: Final[dict[int, tuple[tuple[Card, ...], list[CardProgram | None]]]] = {}
+
+
+_RECENT_TABLES: Final[list[tuple[Card, ...]]] = []  # as in profile.py
+_RECENT_KNOWN: Final[list[list[CardProgram | None]]] = []
+
+
+def programs_of(cards: tuple[Card, ...]) -> list[CardProgram | None]:
+    """The programs of a card table's cards by card id, filled as `program_in` asks for them,
+    found as `profile.profiles_of` finds a table's profiles."""
+    number = 0
+    for table in _RECENT_TABLES:
+        if table is cards:
+            return _RECENT_KNOWN[number]
+        number += 1
+    found = _TABLES.get(id(cards))
+    if found is None or found[0] is not cards:
+        if len(_TABLES) > 1_000:
+            _TABLES.clear()
+        found = _TABLES[id(cards)] = (cards, [None] * len(cards))
+    _RECENT_TABLES.insert(0, cards)
+    _RECENT_KNOWN.insert(0, found[1])
+    del _RECENT_TABLES[RECENT_TABLES:], _RECENT_KNOWN[RECENT_TABLES:]
+    return found[1]
+
+
+def program_in(cards: tuple[Card, ...], known: list[CardProgram | None], number: int) -> CardProgram:
+    """The program of card `number` of the table, from `known = programs_of(cards)`; made again,
+    as `program` does, when the effects registry says otherwise than when it was made."""
+    code = known[number]
+    if code is None or code.registered is not (REGISTRY.get(code.name) if REGISTRY else None):
+        code = known[number] = program(cards[number])
+    return code
+
+
+def program_at(cards: tuple[Card, ...], number: int) -> CardProgram:
+    """The program of card `number` of a side's table (`program_in` of `programs_of`): the
+    battle and its agents ask it at every weighing of a play."""
+    return program_in(cards, programs_of(cards), number)
+
+
 def first_kind(effects: tuple[TextEffect, ...], wanted: tuple[Target, ...]) -> str:
     """The kind of the effect the first target belongs to."""
     if not wanted:
@@ -111,14 +159,15 @@ def read_program(card: Card) -> CardProgram:
     if spell is not None:
         for index, effects in enumerate(modes_of(spell)):
             wanted = slots(effects)
-            modes.append(Mode(index, wanted, first_kind(effects, wanted)))
+            modes.append(Mode(index, wanted, first_kind(effects, wanted), one_target_effect(effects)))
     activated = []
     for index, ability in enumerate(activated_abilities(card)):
         cost = ability.cost
         assert cost is not None  # activated and loyalty abilities always have one
         wanted = slots(ability.effects)
         mana = requirement(ManaCost.parse(cost.mana)) if cost.mana else None
-        activated.append(Activated(index, ability, cost, mana, wanted, first_kind(ability.effects, wanted)))
+        activated.append(Activated(index, ability, cost, mana, wanted, first_kind(ability.effects, wanted),
+                                   one_target_effect(modes_of(ability)[0])))
     kicked = kicked_cost(card) if facts.is_permanent else None
     return CardProgram(
         card=card, name=card.name, facts=facts, registered=registered,
@@ -132,20 +181,3 @@ def read_program(card: Card) -> CardProgram:
         kicked_abilities=tuple(a for a in recognition(card).abilities if a.kicked and not slots(a.effects)),
         colors=card.mana_cost.colors if card.mana_cost is not None else (),
     )
-
-
-_ABLE: Final[dict[int, tuple[tuple[Card, ...], frozenset[int]]]] = {}
-
-
-def with_abilities(cards: tuple[Card, ...]) -> frozenset[int]:
-    """The ids of a card table's cards that have activated (or loyalty) abilities: most
-    permanents (lands, vanilla creatures) have none, and `casting.activations` skips them.
-    Worked out once per table (cached by its identity; a token joining a side makes a new one)."""
-    entry = _ABLE.get(id(cards))
-    if entry is not None and entry[0] is cards:
-        return entry[1]
-    if len(_ABLE) > 1_000:
-        _ABLE.clear()
-    able = frozenset(number for number, card in enumerate(cards) if activated_abilities(card))
-    _ABLE[id(cards)] = (cards, able)
-    return able

@@ -24,10 +24,11 @@ from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability, Amount, Condition, Effect, Recognition, Target, Token, recognise
 from deckquest.engine.combat.mana import Requirement
 from deckquest.engine.combat.profile import (
-    ANY_PROTECTION, DEATHTOUCH, PROFILES, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
+    ANY_PROTECTION, DEATHTOUCH, HEXPROOF, INDESTRUCTIBLE, KEYWORD_FLAGS, LIFELINK, TRAMPLE, profile, protected_from,
 )
 from deckquest.engine.combat.state import (
-    HORDE, Battle, Side, StackItem, enter_battlefield, find_permanent, keywords_of, permanent_of, power, toughness,
+    HORDE, Battle, Side, StackItem, enter_battlefield, facts_of, find_permanent, keywords_of, permanent_of, power,
+    toughness,
 )
 from deckquest.engine.combat.statics import fall_unconscious, is_pc_creature, refresh_statics
 from deckquest.engine.game import Events
@@ -239,8 +240,12 @@ def target_options(battle: Battle, controller: str, target: Target, source: Ref,
         cards = side.cards
         for permanent in side.battlefield:
             card = cards[permanent.card]
-            if wanted and wanted.isdisjoint(card.type_line.card_types):
-                continue
+            if wanted:  # one of its types wanted (not `wanted.isdisjoint`: a method call by name, compiled too)
+                for card_type in card.type_line.card_types:
+                    if card_type in wanted:
+                        break
+                else:
+                    continue
             if conditions and not all(_condition_ok(battle, side, permanent, c, source) for c in conditions):
                 continue
             if targeted and (coloured is not None or shielded):
@@ -361,7 +366,7 @@ def permanent_value(side: Side, permanent: Permanent) -> float:
     """A rough worth in mana: a creature's power and toughness and keywords, a planeswalker's
     loyalty, other permanents half their mana value."""
     card = side.cards[permanent.card]
-    facts = PROFILES.get(id(card)) or profile(card)
+    facts = facts_of(side, permanent.card)
     if is_pc_creature(card):
         return 10.0  # an unconscious PC (T-7.2): destroying it kills the PC (T-7.4)
     lord = _lord_value(side, permanent, facts.statics) if facts.statics else 0.0
@@ -516,7 +521,7 @@ def _effect_value(battle: Battle, controller: str, effect: Effect, ref: Ref, amo
     if permanent is None:
         return 0.0
     physical = side.cards[card]
-    is_creature = (PROFILES.get(id(physical)) or profile(physical)).is_creature
+    is_creature = facts_of(side, card).is_creature
     if kind == "damage":  # the most asked: the permanent's worth only when the damage is lethal
         if physical.is_type("Planeswalker"):
             return sign * (min(amount, permanent.loyalty) + (3 if amount >= permanent.loyalty else 0))
@@ -822,10 +827,10 @@ def scry(player: Side, amount: int) -> None:
     """CR 701.22: look at the top N cards, put any on the bottom. The engine keeps lands on top
     while the player has fewer than 4 lands out and none in hand, spells otherwise; the rest
     go to the bottom in their order."""
-    lands_out = sum(1 for p in player.battlefield if profile(player.cards[p.card]).is_land)
-    wants_land = lands_out < 4 and not any(profile(player.cards[c]).is_land for c in player.hand)
+    lands_out = sum(1 for p in player.battlefield if facts_of(player, p.card).is_land)
+    wants_land = lands_out < 4 and not any(facts_of(player, c).is_land for c in player.hand)
     top = player.library[:amount]
-    keep = [c for c in top if profile(player.cards[c]).is_land == wants_land]
+    keep = [c for c in top if facts_of(player, c).is_land == wants_land]
     bottom = [c for c in top if c not in keep]
     player.library[:amount] = keep
     player.library.extend(bottom)
@@ -842,7 +847,7 @@ def deal_damage(battle: Battle, controller: str, source: int, ref: Ref, amount: 
     source_side = battle.side(controller)
     source_permanent = find_permanent(source_side, source) if source >= 0 else None
     flags = keywords_of(source_side, source_permanent) if source_permanent else (
-        profile(source_side.cards[source]).keywords if source >= 0 else 0)
+        facts_of(source_side, source).keywords if source >= 0 else 0)
     target_side = battle.side(owner)
     if card == PLAYER:
         if owner == HORDE:
@@ -931,7 +936,7 @@ def leave_battlefield(battle: Battle, side: Side, permanent: Permanent, zone: st
     """Destroy (graveyard), exile or return to hand; a creature put into the graveyard dies."""
     from deckquest.engine.combat.combat import _to_graveyard
 
-    dies = zone == "graveyard" and profile(side.cards[permanent.card]).is_creature
+    dies = zone == "graveyard" and facts_of(side, permanent.card).is_creature
     _to_graveyard(battle, side, permanent, events, zone)
     if dies:
         dies_triggers(battle, [(side.id, permanent.card)], rng, events)
@@ -1056,14 +1061,14 @@ def hits_triggers(battle: Battle, hits: list[tuple[str, int, str]], rng: random.
     """"Whenever ~ deals (combat) damage to a player / an opponent" abilities, once per source
     and player hit (PCs and bosses; the horde's "damage" is a mill, T-6.10)."""
     for owner, card, player in hits:
-        for ability in triggered(battle.side(owner).cards[card], "hits"):
+        for ability in triggers_of(battle.side(owner), card, "hits"):
             run_trigger(battle, owner, card, ability, rng, events, context=((player, PLAYER),))
 
 
 def enters_triggers(battle: Battle, owner: str, card: int, rng: random.Random, events: Events,
                     kicked: bool = False) -> None:
     """"When ~ enters" abilities; "if it was kicked" ones only when it was (CR 702.33d)."""
-    for ability in triggered(battle.side(owner).cards[card], "enters"):
+    for ability in triggers_of(battle.side(owner), card, "enters"):
         if kicked or not ability.kicked:
             run_trigger(battle, owner, card, ability, rng, events)
 
@@ -1102,12 +1107,21 @@ def echo_upkeep(battle: Battle, sides: Sequence[Side], rng: random.Random, event
             state_based_actions(battle, events, rng)
 
 
+def triggers_of(side: Side, card: int, timing: str) -> tuple[Ability, ...]:
+    """`triggered` for the side's card, its profile asked first: most permanents (lands,
+    vanilla creatures) have no triggered ability, and the profile says so for less than a
+    lookup in the cache of `triggered` (keyed by the card's `id` and the timing)."""
+    if timing not in facts_of(side, card).timings:
+        return ()
+    return triggered(side.cards[card], timing)
+
+
 def beginning_triggers(battle: Battle, sides: Sequence[Side], timing: str, rng: random.Random, events: Events) -> None:
     """"At the beginning of your upkeep / end step" abilities of the active sides' permanents
     (`timing` upkeep or end_step), in battlefield order."""
     for side in sides:
         for permanent in list(side.battlefield):
-            abilities = triggered(side.cards[permanent.card], timing)
+            abilities = triggers_of(side, permanent.card, timing)
             for ability in abilities:
                 if permanent in side.battlefield:
                     run_trigger(battle, side.id, permanent.card, ability, rng, events)
@@ -1115,13 +1129,13 @@ def beginning_triggers(battle: Battle, sides: Sequence[Side], timing: str, rng: 
 
 def dies_triggers(battle: Battle, died: list[Ref], rng: random.Random, events: Events) -> None:
     for owner, card in died:
-        for ability in triggered(battle.side(owner).cards[card], "dies"):
+        for ability in triggers_of(battle.side(owner), card, "dies"):
             run_trigger(battle, owner, card, ability, rng, events)
 
 
 def attack_triggers(battle: Battle, rng: random.Random, events: Events) -> None:
     for attack in list(battle.attacks):
-        for ability in triggered(battle.side(attack.owner).cards[attack.card], "attacks"):
+        for ability in triggers_of(battle.side(attack.owner), attack.card, "attacks"):
             run_trigger(battle, attack.owner, attack.card, ability, rng, events)
 
 

@@ -19,7 +19,7 @@ from typing import Final, TYPE_CHECKING
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability
 from deckquest.engine.checks import PendingCheck
-from deckquest.engine.combat.profile import PROFILES, profile
+from deckquest.engine.combat.profile import LAST_KNOWN, LAST_TABLE, Profile, profile_in, profiles_of
 from deckquest.engine.pc import OK, PC
 from deckquest.engine.permanents import Permanent
 
@@ -34,7 +34,13 @@ CastingState = tuple[str, bool, bool, tuple[tuple[frozenset[str], ...], ...], tu
 HORDE: Final = "horde"
 
 
-@dataclass
+# The classes a battle makes many of (or one of per PC) spell out their `__init__`
+# (`init=False`): the compiled build (docs/development.md) compiles the methods a class
+# spells out and runs those `dataclasses` generates as interpreted code, several times slower.
+# Each takes the fields in their order, as the generated one would.
+
+
+@dataclass(init=False)
 class Tally:
     """What happened to one PC in the battle, for the result."""
 
@@ -44,6 +50,15 @@ class Tally:
     damage_taken: int = 0  # combat damage dealt to the PC itself
     cards_milled: int = 0  # horde cards milled by its creatures' damage (T-6.10)
     spells_cast: int = 0
+
+    def __init__(self, life_lost: int = 0, life_gained: int = 0, damage_dealt: int = 0, damage_taken: int = 0,
+                 cards_milled: int = 0, spells_cast: int = 0) -> None:
+        self.life_lost = life_lost
+        self.life_gained = life_gained
+        self.damage_dealt = damage_dealt
+        self.damage_taken = damage_taken
+        self.cards_milled = cards_milled
+        self.spells_cast = spells_cast
 
 
 @dataclass
@@ -68,7 +83,7 @@ class Horde:
         )
 
 
-@dataclass
+@dataclass(init=False)
 class Attack:
     """An attacking creature: its controller, card id and the player it attacks
     (`defender_card` >= 0: that player's planeswalker, T-8.2)."""
@@ -80,8 +95,17 @@ class Attack:
     blocked: bool = False
     defender_card: int = -1
 
+    def __init__(self, owner: str, card: int, defender: str, blockers: list[tuple[str, int]] | None = None,
+                 blocked: bool = False, defender_card: int = -1) -> None:
+        self.owner = owner
+        self.card = card
+        self.defender = defender
+        self.blockers = [] if blockers is None else blockers
+        self.blocked = blocked
+        self.defender_card = defender_card
 
-@dataclass
+
+@dataclass(init=False)
 class StackItem:
     """A spell or an activated ability waiting to resolve (CR 405). `card` is the spell's
     card (or the ability's permanent) in `controller`'s table; `ability` is None for a spell
@@ -93,6 +117,15 @@ class StackItem:
     picks: tuple[tuple[str, int], ...] = ()
     x: int = 0
     mode: int = 0
+
+    def __init__(self, controller: str, card: int, ability: Ability | None = None,
+                 picks: tuple[tuple[str, int], ...] = (), x: int = 0, mode: int = 0) -> None:
+        self.controller = controller
+        self.card = card
+        self.ability = ability
+        self.picks = picks
+        self.x = x
+        self.mode = mode
 
 
 @dataclass
@@ -221,26 +254,38 @@ class Battle:
 Side = PC | Horde
 
 
+def facts_of(side: Side, card: int) -> Profile:
+    """The profile of the side's card `card`, from its table's profiles (`profile.profiles_of`:
+    found by identity among the few tables asked last, where `profile` looks each card up by
+    its `id`, boxed, hashed and compared, at each of a battle's thousands of checks)."""
+    cards = side.cards
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)  # its first look written out
+    return known[card] or profile_in(cards, known, card)
+
+
 def power(side: Side, permanent: Permanent) -> int:
     """The creature's power now: printed plus its +1/+1 (or -1/-1) counters and
     "until end of turn" changes."""
-    card = side.cards[permanent.card]
-    facts = PROFILES.get(id(card)) or profile(card)
+    cards = side.cards  # facts_of, written out: the most asked checks of a battle
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    facts = known[permanent.card] or profile_in(cards, known, permanent.card)
     return facts.power + permanent.plus_counters + permanent.power_bonus + permanent.static_power
 
 
 def toughness(side: Side, permanent: Permanent) -> int:
     """The creature's toughness now (damage not subtracted)."""
-    card = side.cards[permanent.card]
-    facts = PROFILES.get(id(card)) or profile(card)
+    cards = side.cards  # facts_of, written out: the most asked checks of a battle
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    facts = known[permanent.card] or profile_in(cards, known, permanent.card)
     return facts.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
 
 
 def keywords_of(side: Side, permanent: Permanent) -> int:
     """Its keyword flags: printed ones, those gained until end of turn and those static
     abilities give it."""
-    card = side.cards[permanent.card]
-    facts = PROFILES.get(id(card)) or profile(card)
+    cards = side.cards  # facts_of, written out: the most asked checks of a battle
+    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    facts = known[permanent.card] or profile_in(cards, known, permanent.card)
     return facts.keywords | permanent.granted | permanent.static_keywords
 
 
@@ -263,7 +308,7 @@ def permanent_of(side: Side, card: int) -> Permanent:
 def enter_battlefield(side: Side, card: int) -> Permanent:
     """Put the side's card onto its battlefield: summoning sick, tapped if the card
     says it enters tapped, a planeswalker with its printed loyalty."""
-    facts = profile(side.cards[card])
+    facts = facts_of(side, card)
     permanent = Permanent(card=card, owner=side.id, tapped=facts.enters_tapped, loyalty=facts.loyalty)
     side.battlefield.append(permanent)
     return permanent

@@ -30,8 +30,8 @@ from typing import Final, Iterable
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Effect
-from deckquest.engine.combat.profile import PROFILES, STATIC_FLAGS, profile
-from deckquest.engine.combat.state import Battle, Side, enter_battlefield
+from deckquest.engine.combat.profile import STATIC_FLAGS, profile
+from deckquest.engine.combat.state import Battle, Side, enter_battlefield, facts_of
 from deckquest.engine.game import Events
 from deckquest.engine.pc import DEAD, PC, UNCONSCIOUS
 from deckquest.engine.permanents import Permanent
@@ -77,10 +77,8 @@ def refresh_statics(battle: Battle) -> None:
     sides = battle.sides()
     sources = []
     for side in sides:
-        cards = side.cards
         for permanent in side.battlefield:
-            card = cards[permanent.card]
-            statics = (PROFILES.get(id(card)) or profile(card)).statics
+            statics = facts_of(side, permanent.card).statics
             if statics:
                 sources.append((side, permanent, statics))
     if not sources and not battle.statics_applied:

@@ -34,7 +34,7 @@ from deckquest.engine.combat.horde import horde_attacks, horde_blocks, horde_mai
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.combat.resolve import attack_triggers, beginning_triggers, echo_upkeep, end_of_turn
 from deckquest.engine.combat.state import (
-    HORDE, Attack, Battle, Check, Horde, Tally, enter_battlefield, find_permanent, permanent_of,
+    HORDE, Attack, Battle, Check, Horde, Tally, enter_battlefield, facts_of, find_permanent, permanent_of,
 )
 from deckquest.engine.combat.statics import fall_unconscious, refresh_statics
 from deckquest.engine.game import Events
@@ -471,7 +471,7 @@ def _may_attack(pc: PC, permanent: Permanent, attacking: set[tuple[str, int]]) -
 def _may_block(pc: PC, permanent: Permanent) -> bool:
     """An untapped creature, which can block some attacker (`can_block` says which): not
     each land against each attacker (`_blocks`, `next_block`)."""
-    return not permanent.tapped and profile(pc.cards[permanent.card]).is_creature
+    return not permanent.tapped and facts_of(pc, permanent.card).is_creature
 
 
 def next_attack(battle: Battle, plan: Sequence[Action]) -> Action:
@@ -589,7 +589,7 @@ def apply_legal(battle: Battle, action: Action, legal: list[Action], rng: random
         battle.non_combat_action_used = True  # T-6.7
         enemies: list[PC | Horde] = [battle.horde, *battle.fighting_bosses()]
         untapped = sum(1 for side in enemies for p in side.battlefield
-                       if not p.tapped and profile(side.cards[p.card]).is_creature)  # T-6.6: enemy creatures
+                       if not p.tapped and facts_of(side, p.card).is_creature)  # T-6.6: enemy creatures
         _begin_check(battle, "escape", battle.player(action.player), untapped, battle.step, rng, events)
     elif kind == act.GO_TO_COMBAT:
         battle.step = "declare_attackers"

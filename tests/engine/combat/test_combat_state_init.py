@@ -1,0 +1,39 @@
+"""The battle's plain-data classes that spell out their `__init__` (docs/development.md,
+"Compiled build": the one `dataclasses` generates runs interpreted even compiled) must take
+exactly their fields, in order, with the same defaults: saves rebuild them by field name
+(runtime/saves.py), `Battle.copy` and `Horde.copy` through `dataclasses.replace`."""
+
+from dataclasses import MISSING, fields, replace
+
+import pytest
+
+from deckquest.engine.combat.state import Attack, StackItem, Tally
+from deckquest.engine.permanents import Permanent
+
+
+@pytest.mark.parametrize("cls, required", [
+    (Permanent, {"card": 3, "owner": "pc0"}),
+    (Attack, {"owner": "pc0", "card": 3, "defender": "horde"}),
+    (StackItem, {"controller": "pc0", "card": 3}),
+    (Tally, {}),
+])
+def test_written_out_init_takes_the_fields_in_order(cls, required):
+    made = cls(**required)
+    for field in fields(cls):
+        if field.name in required:
+            assert getattr(made, field.name) == required[field.name]
+        elif field.default is not MISSING:
+            assert getattr(made, field.name) == field.default, field.name
+        else:
+            assert getattr(made, field.name) == field.default_factory(), field.name
+    values = [getattr(made, field.name) for field in fields(cls)]
+    assert cls(*values) == made  # positionally, in the fields' order
+    assert cls(**{field.name: value for field, value in zip(fields(cls), values)}) == made
+    assert replace(made) == made and replace(made) is not made
+
+
+def test_attacks_do_not_share_a_blockers_list():
+    """The default blockers are a new list for each attack (as the `default_factory`)."""
+    first, second = Attack("pc0", 1, "horde"), Attack("pc0", 2, "horde")
+    first.blockers.append(("horde", 5))
+    assert second.blockers == []
