@@ -25,7 +25,7 @@ from deckquest.engine.combat.statics import is_pc_creature, pc_creature_leaves, 
 from deckquest.engine.combat.state import (
     HORDE, Attack, Battle, Side, facts_of, find_permanent, keywords_of, permanent_of, power, toughness,
 )
-from deckquest.engine.combat.profile import LAST_KNOWN, LAST_TABLE, profile_in, profiles_of
+from deckquest.engine.combat.profile import PROFILE_TABLES, profile_in, profiles_of
 from deckquest.engine.game import Events
 from deckquest.engine.pc import OK, PC, gain_life, lose_life, shuffle
 from deckquest.engine.permanents import Permanent
@@ -35,7 +35,7 @@ def can_attack(side: Side, permanent: Permanent, haste_for_all: bool = False) ->
     """An untapped creature without defender whose controller has controlled it
     since the turn began (summoning sickness), unless it has haste."""
     cards = side.cards  # facts_of, written out (a call saved at every permanent, pure)
-    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    known = PROFILE_TABLES.last_known if PROFILE_TABLES.last is cards else profiles_of(cards)
     card = known[permanent.card] or profile_in(cards, known, permanent.card)
     if not card.is_creature or permanent.tapped:
         return False
@@ -51,7 +51,7 @@ def can_block(blocker_side: Side, blocker: Permanent, attacker_side: Side, attac
     landwalk by none while the blocker's controller controls a land of that type (CR 702.14c).
     An unconscious PC takes no actions, so it never blocks (T-7.2)."""
     cards = blocker_side.cards  # facts_of, written out (a call saved at every permanent, pure)
-    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    known = PROFILE_TABLES.last_known if PROFILE_TABLES.last is cards else profiles_of(cards)
     facts = known[blocker.card] or profile_in(cards, known, blocker.card)
     if not facts.is_creature or blocker.tapped:
         return False
@@ -350,7 +350,7 @@ def legend_rule(side: Side) -> list[Permanent]:
 
 def _is_destroyed(battle: Battle, side: Side, permanent: Permanent) -> bool:
     cards = side.cards  # facts_of, written out (a call saved at every permanent, pure)
-    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    known = PROFILE_TABLES.last_known if PROFILE_TABLES.last is cards else profiles_of(cards)
     card = known[permanent.card] or profile_in(cards, known, permanent.card)
     if not card.is_creature:
         return card.loyalty > 0 and permanent.loyalty <= 0 and cards[permanent.card].is_type("Planeswalker")

@@ -21,7 +21,8 @@ from typing import Final
 
 from deckquest.cards.model import Card
 from deckquest.engine import pc as pcs
-from deckquest.engine.combat.resolve import recognition, run_trigger, triggered
+from deckquest.engine.combat.profile import profile
+from deckquest.engine.combat.resolve import run_trigger, triggered
 from deckquest.engine.combat.state import Battle, Horde, Tally
 from deckquest.engine.combat.statics import clear_statics
 from deckquest.engine.game import Events
@@ -55,7 +56,7 @@ def may_trigger(cards: tuple[Card, ...], timing: str) -> bool:
     if entry is None or entry[0] is not cards:
         if len(_TIMINGS) >= _TIMINGS_LIMIT:
             _TIMINGS.clear()
-        timings = frozenset([ability.timing for card in cards for ability in recognition(card).abilities])
+        timings = frozenset().union(*[profile(card).timings for card in cards])
         entry = _TIMINGS[id(cards)] = (cards, timings)
     return timing in entry[1]
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Final, TYPE_CHECKING
+from typing import Final, Generic, TYPE_CHECKING, TypeVar
 
 from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card
 from deckquest.engine.combat.mana import Requirement, requirement
@@ -186,45 +186,60 @@ def profile(card: Card) -> Profile:
     return facts
 
 
-#: id(card table) -> (the table, its cards' profiles, None where not asked yet); see `profiles_of`.
-_TABLES: Final[dict[int, tuple[tuple[Card, ...], list[Profile | None]]]] = {}
+Known = TypeVar("Known")  # what `CardTables` keeps per card
 
 
-#: The tables asked last and their profiles, the latest first (see `profiles_of`): two lists
-#: side by side, which compiled code walks faster than one of pairs.
-_RECENT_TABLES: Final[list[tuple[Card, ...]]] = []
-_RECENT_KNOWN: Final[list[list[Profile | None]]] = []
+class CardTables(Generic[Known]):
+    """Something worked out per card (a profile, a program), kept per card table by card
+    id, None where not asked yet. A battle asks for the same few tables (one per side)
+    thousands of times: `of` finds a table by identity, first the one asked `last`, then
+    among the `RECENT_TABLES` asked last, else by its `id` (a token joining a side makes a
+    new table). Looking each card up by its own `id`, as `profile` does, boxed the id as a
+    Python int, hashed it and compared it at each of a battle's keyword, power and creature
+    checks (a tenth of a compiled battle). The hottest checks read `last` and `last_known`
+    themselves (`state.facts_of`, written out: a call saved per card in the pure build)."""
+
+    def __init__(self) -> None:
+        self.last: tuple[Card, ...] = ()  # the table asked last, and its values
+        self.last_known: list[Known | None] = []
+        # The tables asked last and their values, the latest first: two lists side by side,
+        # which compiled code walks faster than one of pairs.
+        self._recent: list[tuple[Card, ...]] = []
+        self._recent_known: list[list[Known | None]] = []
+        self._by_id: dict[int, tuple[tuple[Card, ...], list[Known | None]]] = {}
+
+    def of(self, cards: tuple[Card, ...]) -> list[Known | None]:
+        """The table's values by card id (None: not worked out yet)."""
+        if self.last is cards:
+            return self.last_known
+        number = 0
+        for table in self._recent:
+            if table is cards:
+                known = self._recent_known[number]
+                break
+            number += 1
+        else:
+            found = self._by_id.get(id(cards))
+            if found is None or found[0] is not cards:  # (the entry holds its table: no other has its id)
+                if len(self._by_id) > 1_000:
+                    self._by_id.clear()
+                found = self._by_id[id(cards)] = (cards, [None] * len(cards))
+            known = found[1]
+            self._recent.insert(0, cards)
+            self._recent_known.insert(0, known)
+            del self._recent[RECENT_TABLES:], self._recent_known[RECENT_TABLES:]
+        self.last, self.last_known = cards, known
+        return known
+
+
 RECENT_TABLES: Final = 8
-#: The table asked last and its profiles, looked at first (the empty table's are empty).
-LAST_TABLE: Final[list[tuple[Card, ...]]] = [()]
-LAST_KNOWN: Final[list[list[Profile | None]]] = [[]]
+#: A battle's sides' profiles (`profiles_of`).
+PROFILE_TABLES: Final[CardTables[Profile]] = CardTables()
 
 
 def profiles_of(cards: tuple[Card, ...]) -> list[Profile | None]:
-    """The profiles of a card table's cards by card id, filled as `profile_in` asks for them.
-    A battle asks for the profiles of the same few tables (one per side) thousands of times:
-    they are found by identity in a short list of the tables asked last, else by the table's
-    `id` (a token joining a side makes a new table). Looking each card up by its `id`, as
-    `profile` does, boxed the id as a Python int, hashed it and compared it at each of the
-    battle's keyword, power and creature checks (a tenth of a compiled battle)."""
-    if LAST_TABLE[0] is cards:
-        return LAST_KNOWN[0]
-    number = 0
-    for table in _RECENT_TABLES:
-        if table is cards:
-            LAST_TABLE[0] = cards
-            known = LAST_KNOWN[0] = _RECENT_KNOWN[number]
-            return known
-        number += 1
-    found = _TABLES.get(id(cards))
-    if found is None or found[0] is not cards:
-        if len(_TABLES) > 1_000:
-            _TABLES.clear()
-        found = _TABLES[id(cards)] = (cards, [None] * len(cards))
-    _RECENT_TABLES.insert(0, cards)
-    _RECENT_KNOWN.insert(0, found[1])
-    del _RECENT_TABLES[RECENT_TABLES:], _RECENT_KNOWN[RECENT_TABLES:]
-    return found[1]
+    """The profiles of a card table's cards by card id, filled as `profile_in` asks for them."""
+    return PROFILE_TABLES.of(cards)
 
 
 def profile_in(cards: tuple[Card, ...], known: list[Profile | None], number: int) -> Profile:

@@ -23,7 +23,7 @@ from deckquest.cards.oracle import Ability, Cost, Target
 from deckquest.cards.oracle import Effect as TextEffect
 from deckquest.engine.combat.effects import REGISTRY, Effect
 from deckquest.engine.combat.mana import Requirement, requirement
-from deckquest.engine.combat.profile import RECENT_TABLES, Profile, profile
+from deckquest.engine.combat.profile import CardTables, Profile, profile
 from deckquest.engine.combat.resolve import (
     activated_abilities, modes_of, one_target_effect, recognition, slots, spell_ability,
 )
@@ -94,31 +94,13 @@ def program(card: Card) -> CardProgram:
     return made
 
 
-#: id(card table) -> (the table, its cards' programs, None where not asked yet); see `programs_of`.
-_TABLES: Final[dict[int, tuple[tuple[Card, ...], list[CardProgram | None]]]] = {}
-
-
-_RECENT_TABLES: Final[list[tuple[Card, ...]]] = []  # as in profile.py
-_RECENT_KNOWN: Final[list[list[CardProgram | None]]] = []
+#: A battle's sides' programs (`programs_of`).
+PROGRAM_TABLES: Final[CardTables[CardProgram]] = CardTables()
 
 
 def programs_of(cards: tuple[Card, ...]) -> list[CardProgram | None]:
-    """The programs of a card table's cards by card id, filled as `program_in` asks for them,
-    found as `profile.profiles_of` finds a table's profiles."""
-    number = 0
-    for table in _RECENT_TABLES:
-        if table is cards:
-            return _RECENT_KNOWN[number]
-        number += 1
-    found = _TABLES.get(id(cards))
-    if found is None or found[0] is not cards:
-        if len(_TABLES) > 1_000:
-            _TABLES.clear()
-        found = _TABLES[id(cards)] = (cards, [None] * len(cards))
-    _RECENT_TABLES.insert(0, cards)
-    _RECENT_KNOWN.insert(0, found[1])
-    del _RECENT_TABLES[RECENT_TABLES:], _RECENT_KNOWN[RECENT_TABLES:]
-    return found[1]
+    """The programs of a card table's cards by card id, filled as `program_in` asks for them."""
+    return PROGRAM_TABLES.of(cards)
 
 
 def program_in(cards: tuple[Card, ...], known: list[CardProgram | None], number: int) -> CardProgram:

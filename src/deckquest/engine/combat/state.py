@@ -19,7 +19,7 @@ from typing import Final, TYPE_CHECKING
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Ability
 from deckquest.engine.checks import PendingCheck
-from deckquest.engine.combat.profile import LAST_KNOWN, LAST_TABLE, Profile, profile_in, profiles_of
+from deckquest.engine.combat.profile import PROFILE_TABLES, Profile, profile_in, profiles_of
 from deckquest.engine.pc import OK, PC
 from deckquest.engine.permanents import Permanent
 
@@ -259,7 +259,7 @@ def facts_of(side: Side, card: int) -> Profile:
     found by identity among the few tables asked last, where `profile` looks each card up by
     its `id`, boxed, hashed and compared, at each of a battle's thousands of checks)."""
     cards = side.cards
-    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)  # its first look written out
+    known = PROFILE_TABLES.last_known if PROFILE_TABLES.last is cards else profiles_of(cards)  # (the first look inline)
     return known[card] or profile_in(cards, known, card)
 
 
@@ -267,7 +267,7 @@ def power(side: Side, permanent: Permanent) -> int:
     """The creature's power now: printed plus its +1/+1 (or -1/-1) counters and
     "until end of turn" changes."""
     cards = side.cards  # facts_of, written out: the most asked checks of a battle
-    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    known = PROFILE_TABLES.last_known if PROFILE_TABLES.last is cards else profiles_of(cards)
     facts = known[permanent.card] or profile_in(cards, known, permanent.card)
     return facts.power + permanent.plus_counters + permanent.power_bonus + permanent.static_power
 
@@ -275,7 +275,7 @@ def power(side: Side, permanent: Permanent) -> int:
 def toughness(side: Side, permanent: Permanent) -> int:
     """The creature's toughness now (damage not subtracted)."""
     cards = side.cards  # facts_of, written out: the most asked checks of a battle
-    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    known = PROFILE_TABLES.last_known if PROFILE_TABLES.last is cards else profiles_of(cards)
     facts = known[permanent.card] or profile_in(cards, known, permanent.card)
     return facts.toughness + permanent.plus_counters + permanent.toughness_bonus + permanent.static_toughness
 
@@ -284,7 +284,7 @@ def keywords_of(side: Side, permanent: Permanent) -> int:
     """Its keyword flags: printed ones, those gained until end of turn and those static
     abilities give it."""
     cards = side.cards  # facts_of, written out: the most asked checks of a battle
-    known = LAST_KNOWN[0] if LAST_TABLE[0] is cards else profiles_of(cards)
+    known = PROFILE_TABLES.last_known if PROFILE_TABLES.last is cards else profiles_of(cards)
     facts = known[permanent.card] or profile_in(cards, known, permanent.card)
     return facts.keywords | permanent.granted | permanent.static_keywords
 
