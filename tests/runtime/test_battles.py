@@ -449,3 +449,29 @@ def test_a_battle_with_no_escape_block_keeps_the_agents_shortcuts():
                 shortcuts_used += spy.planned
         assert streams[0] == streams[1], seed
     assert shortcuts_used > 0
+
+
+def test_run_plays_a_battle_through_as_stepping_it_does(tmp_path):
+    """T-6.4 to T-6.12, T-2.1: `run()` answers all of a battle's decisions in one go (nobody
+    can step in between), `step()` one decision a step, with the position between them
+    there to save or clone. Both give the same battle: the same events, turn triggers
+    (`battle turn N`) included, with or without battle events, and the same final PCs."""
+    script = DEFEAT.replace("start scene", 'when battle turn 2:\n    "Turn two."\nstart scene').replace(
+        "each pc loses 19 life", "each pc loses 5 life")
+    cave = compile_file(Path(__file__).parents[2] / "scenarios" / "goblin_cave" / "goblin_cave.quest")
+    mid_battle = turn_two = 0
+    for program in (Program(cave), start(tmp_path, script).program):
+        for seed in range(3):
+            for battle_events in (True, False):
+                seen: dict[str, list] = {"run": [], "step": []}
+                runs = {how: Run(program, BestAgent(), random.Random(seed), seed=seed, battle_events=battle_events,
+                                 listener=seen[how].append) for how in seen}
+                runs["run"].run()
+                stepped = runs["step"]
+                while stepped.step():
+                    mid_battle += stepped.state.battle is not None
+                assert seen["run"] == seen["step"] and runs["run"].events == stepped.events, (seed, battle_events)
+                assert runs["run"].state.pcs == stepped.state.pcs
+                turn_two += "Turn two." in narration(stepped.events)
+    assert mid_battle > 100  # the stepped runs stopped between the battles' decisions
+    assert turn_two > 0

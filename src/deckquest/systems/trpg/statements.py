@@ -676,7 +676,12 @@ def _open_battle(run, stmt: nodes.Battle, frame, opening: dict, turns: int) -> N
 
 def battle_step(run) -> None:
     """One decision of the survivors in the battle in progress, answered by the run's battle
-    agent and applied; the step that ends the battle closes it (``_after_battle``)."""
+    agent and applied; the step that ends the battle closes it (``_after_battle``).
+
+    In ``Run.run()``'s loop (``run.inline``) nobody steps in between two of the battle's
+    decisions, so the battle's decisions are all answered here, one after the other: the
+    same decisions in the same order from the same generator, without going back through
+    the interpreter's loop for each one (a battle is most of a batch run's decisions)."""
     progress = run.state.battle
     frame = run.state.frames[progress.depth - 1]
     stmt = run.program.blocks[frame.block][frame.index - 1]
@@ -684,22 +689,37 @@ def battle_step(run) -> None:
     if agent is None:  # a resumed run: the agent's battle player starts afresh
         agent = run.memory[BATTLE_AGENT] = _battle_agent(run, stmt)
     log = _log(run, progress)
-    decide(progress.fight.battle, agent, run.rng, log)
-    _keep_clock(progress, log)
-    _go_on(run, progress, stmt, frame, log)
+    fight, rng = progress.fight, run.rng
+    on_turn = _on_turn(run, progress)
+    while True:
+        decide(fight.battle, agent, rng, log)
+        if log is not None:
+            _keep_clock(progress, log)
+        if fight_over(fight, log, on_turn):
+            _close_battle(run, progress, stmt, frame, log)
+            return
+        if not run.inline:
+            return
 
 
 def _go_on(run, progress: BattleInProgress, stmt: nodes.Battle, frame, log) -> None:
     """Count the turns begun; when the battle is over, close it and run what follows it."""
-    reached = progress.reached
-    on_turn = reached.append if "battle_turn" in run.program.by_event else None
-    if not fight_over(progress.fight, log, on_turn):
-        return
+    if fight_over(progress.fight, log, _on_turn(run, progress)):
+        _close_battle(run, progress, stmt, frame, log)
+
+
+def _on_turn(run, progress: BattleInProgress):
+    """Where the turns begun are counted, for the ``battle turn N`` triggers (None: none)."""
+    return progress.reached.append if "battle_turn" in run.program.by_event else None
+
+
+def _close_battle(run, progress: BattleInProgress, stmt: nodes.Battle, frame, log) -> None:
     run.state.battle = None
     run.memory.pop(BATTLE_AGENT, None)
     fighters = [run.state.pcs[fought.id] for fought in progress.fight.battle.survivors]
     result = close_fight(progress.fight, fighters, run.rng, log)
-    _after_battle(run, stmt, frame, progress.depth, result, progress.enemies, progress.before, reached)
+    _after_battle(run, stmt, frame, progress.depth, result, progress.enemies, progress.before,
+                  progress.reached)
 
 
 def _after_battle(run, stmt: nodes.Battle, frame, depth: int, result, enemies: list[str], before,
