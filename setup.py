@@ -41,6 +41,8 @@ COMPILED = [
     "src/deckquest/engine/combat/statics.py",
     "src/deckquest/engine/combat/turns.py",
     "src/deckquest/runtime/battle_agents.py",
+    "src/deckquest/runtime/preparation.py",
+    "src/deckquest/systems/trpg/statements.py",
 ]
 
 

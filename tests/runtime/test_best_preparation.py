@@ -1,4 +1,4 @@
-"""``best``'s preparation reads per-deck facts (``agents.DeckFacts``) and gives the answers
+"""``best``'s preparation reads per-deck facts (``preparation.DeckFacts``) and gives the answers
 its rules give (T-2.3, T-2.5): the land it plays and the creature it casts, checked against
 those rules written plainly on the cards (``profile``, ``adventure.payment``) on generated
 hands and battlefields of every bundled party's decks.
@@ -22,7 +22,7 @@ from deckquest.engine import adventure
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.pc import PC, card_table
 from deckquest.engine.permanents import Permanent
-from deckquest.runtime.agents import _best_castable_creature, _land_to_play, deck_facts
+from deckquest.runtime.preparation import best_castable_creature, deck_facts, land_to_play
 from deckquest.runtime.interpreter import Program
 from runtime_helpers import DB, SCENARIOS
 
@@ -88,12 +88,33 @@ def test_best_plays_the_land_and_casts_the_creature_its_rules_say(deck, seed):
     cards = tables[deck % len(tables)]
     pc = dealt(cards, seed)
     facts = deck_facts(pc.cards)
-    assert _land_to_play(pc, facts) == plain_land(pc)
-    assert _best_castable_creature(pc, facts) == plain_creature(pc)
+    assert land_to_play(pc, facts) == plain_land(pc)
+    assert best_castable_creature(pc, facts) == plain_creature(pc)
 
 
 def test_the_generated_states_cast_and_refuse_creatures():
     """The generator reaches both answers of the creature rule (else the test above proves little)."""
-    answers = [_best_castable_creature(pc, deck_facts(pc.cards))
+    answers = [best_castable_creature(pc, deck_facts(pc.cards))
                for cards in decks() for pc in (dealt(cards, seed) for seed in range(60))]
     assert any(answer is None for answer in answers) and any(answer is not None for answer in answers)
+
+
+def test_a_table_grown_by_a_battle_reads_every_card_as_its_own():
+    """A battle in which a PC made tokens leaves it a new table, the old one and the tokens'
+    cards (``write_back``); its facts, read partly from the rows of the old table's cards,
+    are each card's own, in the new table's order."""
+    tables = decks()
+    for cards, other in zip(tables, tables[1:] + tables[:1]):
+        deck_facts(cards)
+        grown = cards + other[:3]
+        facts = deck_facts(grown)
+        assert facts.cards is grown
+        reads = [profile(card) for card in grown]
+        assert facts.lands == tuple(card.is_land for card in grown)
+        assert facts.creatures == tuple(card.is_creature for card in grown)
+        assert facts.colors == tuple(card.colors for card in grown)
+        assert facts.mana == tuple(read.mana for read in reads)
+        assert facts.makes == tuple(frozenset().union(*read.mana) for read in reads)
+        assert facts.rank == tuple((read.power, card.mana_value) for card, read in zip(grown, reads))
+        assert facts.costs == tuple(read.cost for read in reads)
+        assert facts.needs == tuple(read.cost.total() for read in reads)

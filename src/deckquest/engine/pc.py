@@ -10,7 +10,7 @@ randomness comes from the ``random.Random`` passed in.
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Callable, Final, Sequence, TypeVar
 
 from deckquest.cards.database import normalize_name
@@ -104,7 +104,7 @@ class PC:
         and every battle copies its PCs)."""
         return PC(
             self.id, self.name, self.cards, self.critical_cards, self.life, list(self.library),
-            list(self.hand), [replace(p) for p in self.battlefield], list(self.graveyard),
+            list(self.hand), [p.copy() for p in self.battlefield], list(self.graveyard),
             list(self.exile), list(self.exhaustion_zone), list(self.stack), self.concentration_counter,
             self.land_played, self.boost_used, list(self.boost_exile), self.status,
         )

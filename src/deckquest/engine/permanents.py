@@ -47,3 +47,10 @@ class Permanent:
         self.static_power = static_power
         self.static_toughness = static_toughness
         self.static_keywords = static_keywords
+
+    def copy(self) -> Permanent:
+        """The same fields (what `dataclasses.replace(permanent)` makes, without its
+        interpreted walk over the fields: every battle copies its PCs' permanents)."""
+        return Permanent(self.card, self.owner, self.tapped, self.summoning_sick, self.damage, self.plus_counters,
+                         self.loyalty, self.power_bonus, self.toughness_bonus, self.granted, self.static_power,
+                         self.static_toughness, self.static_keywords)

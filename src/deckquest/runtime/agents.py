@@ -33,10 +33,9 @@ from __future__ import annotations
 
 import builtins
 from fractions import Fraction
-from typing import Callable, Hashable, Iterator, NamedTuple
+from typing import Callable, Hashable, Iterator
 
 from deckquest.cards.database import card_name
-from deckquest.cards.model import Card
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
 from deckquest.engine import pc as pcs
@@ -44,18 +43,18 @@ from deckquest.engine.checks import PendingCheck, boost_when_failing, standing
 from deckquest.engine.combat.battle import BattleAgent
 from deckquest.engine import adventure
 from deckquest.engine.adventure import creature_power, destroyed, exchange_damage, npc_stats
-from deckquest.engine.combat.mana import Requirement, paid
 from deckquest.engine.combat.profile import profile
 from deckquest.engine.game import SeatIO
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.battle_agents import GreedyBattleAgent, HumanBattleAgent, RandomBattleAgent
 from deckquest.runtime.interpreter import DONE, PC_ACTION, PcAction, Run, ScenarioAgent, StopRun
+from deckquest.runtime import preparation
+from deckquest.runtime.preparation import ATTACK, PLAN, PREPARE
 from deckquest.runtime.state import Asked
 
 AGENT_NAMES = ("human", "first", "random", "scripted", "best")
 
 
-PLAN = "plan"  # Run.memory: where ``best`` is in its PC actions of the decision point
 # Run.memory: ``best``'s plan in progress, (the run state it plays on, a generator); a copy of
 # the run plays on another state, and takes the plan up from PLAN. Never saved.
 LIVE = "plan_in_progress"
@@ -216,7 +215,7 @@ class BestAgent(Answers):
                 else:
                     memory["prepared_visit"] = run.state.scene_visit
                     plan = (PREPARE, 0, 0, False, fight)
-            live = memory[LIVE] = (run.state, _plan(run, memory, plan))  # type: ignore[arg-type]
+            live = memory[LIVE] = (run.state, preparation.plan(run, memory, plan))  # type: ignore[arg-type]
         action = next(live[1], None)
         if action is None:
             memory.pop(PLAN, None)
@@ -279,165 +278,6 @@ def odds(run: Run, pc_id: str, kind: str, difficulty: int) -> Fraction:
         cache[key] = check_probability(member.cards, member.critical_cards, kind, difficulty,
                                        rules=run.program.rules, boost=can_boost)
     return cache[key]
-
-
-PREPARE, ATTACK = 0, 1  # the phases of ``best``'s plan at a decision point
-#: ``best``'s place in its plan: (phase, PC index in party order, step of that PC's
-#: preparation, whether it cast a creature, whether the decision point is a fight).
-Plan = tuple[int, int, int, bool, bool]
-
-
-def _plan(run: Run, memory: dict[str, object], plan: Plan) -> Iterator[PcAction]:
-    """The ``best`` policy of PC actions from place ``plan`` on, each action decided on the
-    game as the run left it after the one before. Before each, its place after it goes into
-    ``memory[PLAN]`` (plain data: a copy of the run, or a save, takes the plan up there).
-    Each PC in turn (step 0 to 4): concentrate (if it has no counter), play a land, cast the
-    best creatures it can pay for, rest; after casting, concentrate and rest again (T-2.4,
-    T-2.3, T-2.6, T-2.10, T-2.5). Then, before a ``fight``, each PC with a creature and no
-    concentration counter concentrates, since attacking needs the counter (T-3.1) and a
-    creature that may tap (T-2.10)."""
-    phase, index, stage, cast_any, fight = plan
-    party = run.state.pcs
-    ids = list(party)
-    while phase == PREPARE:
-        if index >= len(ids):
-            if not fight:
-                return
-            phase, index = ATTACK, 0
-            break
-        pc_id = ids[index]
-        pc = party[pc_id]
-        facts = deck_facts(pc.cards)
-        if stage == 0:
-            if pc.status != pcs.OK:
-                index += 1
-                continue
-            stage = 1
-            if not pc.concentration_counter:
-                memory[PLAN] = (PREPARE, index, 1, False, fight)
-                yield pc_id, "concentrate", None
-        if stage == 1:
-            if not pc.can_act:
-                index, stage = index + 1, 0
-                continue
-            stage = 2
-            land = _land_to_play(pc, facts)
-            if land is not None:
-                memory[PLAN] = (PREPARE, index, 2, False, fight)
-                yield pc_id, "play_land", land
-        if stage == 2:
-            while (creature := _best_castable_creature(pc, facts)) is not None:
-                cast_any = True
-                memory[PLAN] = (PREPARE, index, 2, True, fight)
-                yield pc_id, "cast", creature
-            stage = 3
-            memory[PLAN] = (PREPARE, index, 3, cast_any, fight)
-            yield pc_id, "rest", None
-        if stage == 3 and cast_any and pc.can_act:
-            stage = 4
-            memory[PLAN] = (PREPARE, index, 4, True, fight)
-            yield pc_id, "concentrate", None
-        if stage == 4 and pc.can_act:
-            memory[PLAN] = (PREPARE, index + 1, 0, False, fight)
-            yield pc_id, "rest", None
-        index, stage, cast_any = index + 1, 0, False
-    while index < len(ids):
-        pc_id = ids[index]
-        pc = party[pc_id]
-        index += 1
-        if pc.status == pcs.OK and not pc.concentration_counter and any(
-                pc.cards[p.card].is_creature for p in pc.battlefield):
-            memory[PLAN] = (ATTACK, index, 0, False, fight)
-            yield pc_id, "concentrate", None
-
-
-class DeckFacts(NamedTuple):
-    """What ``best``'s preparation reads of each card of a PC's card table, by physical
-    card id, worked out once per table (``deck_facts``).
-
-    Cards are immutable and every PC dealt from one party member shares its card table
-    (``engine.pc.card_table``), so a batch reads these from tuples instead of asking the
-    card's type line, colours and ``profile`` for every card in hand at every decision
-    point (``_land_to_play`` and ``_best_castable_creature`` run some 10 times a run)."""
-
-    cards: tuple[Card, ...]  # the table itself: kept so its id cannot be reused while cached
-    lands: tuple[bool, ...]
-    creatures: tuple[bool, ...]
-    colors: tuple[tuple[str, ...], ...]  # the card's colours (what a creature needs)
-    mana: tuple[tuple[frozenset[str], ...], ...]  # what it makes as a source (``profile``)
-    makes: tuple[frozenset[str], ...]  # the union of ``mana``: every mana type it can make
-    rank: tuple[tuple[int, int], ...]  # (power, mana value): which creature ``best`` casts first
-    costs: tuple[Requirement, ...]  # its cost as payment reads it (``profile``)
-    needs: tuple[int, ...]  # how many units of mana its cost takes (``Requirement.total``, X = 0)
-
-
-_DECK_FACTS: dict[int, DeckFacts] = {}
-_DECK_FACTS_LIMIT = 256  # card tables cached at once (a batch has one per party member)
-
-
-def deck_facts(cards: tuple[Card, ...]) -> DeckFacts:
-    """The ``DeckFacts`` of a card table, keyed by its identity (as ``checks.card_facts``:
-    the entry holds the table, so a stale id cannot match)."""
-    facts = _DECK_FACTS.get(id(cards))
-    if facts is None or facts.cards is not cards or len(facts.lands) != len(cards):
-        if len(_DECK_FACTS) >= _DECK_FACTS_LIMIT:
-            _DECK_FACTS.clear()
-        profiles = [profile(card) for card in cards]
-        facts = _DECK_FACTS[id(cards)] = DeckFacts(
-            cards,
-            tuple(card.is_land for card in cards),
-            tuple(card.is_creature for card in cards),
-            tuple(card.colors for card in cards),
-            tuple(read.mana for read in profiles),
-            tuple(frozenset[str]().union(*read.mana) for read in profiles),
-            tuple((read.power, card.mana_value) for card, read in zip(cards, profiles)),
-            tuple(read.cost for read in profiles),
-            tuple(read.cost.total() for read in profiles),
-        )
-    return facts
-
-
-def _land_to_play(pc: pcs.PC, facts: DeckFacts) -> int | None:
-    """A land that makes a colour the creatures in hand need, else the first land in hand.
-    (A land makes a needed colour when one of its units does: the union of its units,
-    ``DeckFacts.makes``, meets the needed colours.)"""
-    if pc.land_played:
-        return None
-    is_land = facts.lands
-    lands = [card_id for card_id in pc.hand if is_land[card_id]]
-    if len(lands) < 2:  # none, or the one there is
-        return lands[0] if lands else None
-    is_creature, colors = facts.creatures, facts.colors
-    needed = {color for card_id in pc.hand if is_creature[card_id] for color in colors[card_id]}
-    makes = facts.makes
-    for card_id in lands:
-        if not makes[card_id].isdisjoint(needed):
-            return card_id
-    return lands[0]
-
-
-def _best_castable_creature(pc: pcs.PC, facts: DeckFacts) -> int | None:
-    """The creature in hand with the most power (then the highest mana value; of equals the
-    first) that the untapped sources can pay for. What the sources make is listed only
-    when the hand holds a creature, in battlefield order as ``mana_sources`` lists it; a
-    cost of more units than the sources make together is not asked of ``paid``, which
-    answers None to it without trying (``mana._positions``' first test)."""
-    is_creature = facts.creatures
-    creatures = [card_id for card_id in pc.hand if is_creature[card_id]]
-    if not creatures:
-        return None
-    mana = facts.mana
-    made = tuple([mana[p.card] for p in pc.battlefield  # the same for every creature in hand
-                  if mana[p.card] and not p.tapped and not p.summoning_sick])
-    units = sum(map(len, made))
-    rank, costs, needs = facts.rank, facts.costs, facts.needs
-    best, best_key = None, (0, 0)
-    for card_id in creatures:
-        key = rank[card_id]
-        if ((best is None or key > best_key) and needs[card_id] <= units
-                and paid(made, costs[card_id]) is not None):
-            best, best_key = card_id, key
-    return best
 
 
 def legal_actions(run: Run, pc_id: str) -> list[tuple[str, int | None, str]]:

@@ -49,7 +49,7 @@ from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
 from deckquest.files import NotRegularFile, read_bounded, write_atomically
 from deckquest.runtime.events import Event
-from deckquest.runtime.agents import PLAN
+from deckquest.runtime.preparation import PLAN
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, PC_ACTION, CheckSeen, Program, Run, ScenarioAgent
 from deckquest.runtime.party import PartyMember
 from deckquest.runtime.script_changes import Changes, compare, outline

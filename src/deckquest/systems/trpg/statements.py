@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from hashlib import blake2b
+from typing import Any, Callable, Hashable, Sequence
 
 from deckquest.i18n import _
 from deckquest.systems.trpg import nodes
@@ -32,12 +33,20 @@ from deckquest.engine.adventure import (
 )
 from deckquest.engine.adventure import allows, legal_actions
 from deckquest.engine.checks import PendingCheck, begin_check, boost, can_boost, check_note, end_check
-from deckquest.engine.combat import close_fight, decide, fight_over, open_fight, phases
+from deckquest.engine.combat import BattleAgent, BattleResult, close_fight, decide, fight_over, open_fight, phases
+from deckquest.engine.combat.battle import hooks_of
 from deckquest.engine.combat.profile import VIGILANCE, profile
 from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS
 from deckquest.systems.trpg.battles import (
     BATTLE_TURN_MINUTES, BattleInProgress, BattleLog, NoEscape, defeated_enemies, one_horde, summary,
 )
+
+#: The run a handler is given (``deckquest.runtime.interpreter.Run``): systems may not import
+#: the runtime (docs/development.md, layers), so it, its frames, check sites and NPC states
+#: are untyped here (``Any``) and read through Python's attribute lookup, compiled or not.
+RunLike = Any
+#: What one PC's check came to: (pc, success, degree, a critical card was revealed).
+CheckRecord = tuple[str | None, bool, int, bool]
 
 PC_ACTION = "pc_action"  # the run's decision of PC actions (deckquest.runtime.interpreter.PC_ACTION)
 BATTLE_AGENT = "battle_agent"  # Run.memory: the battle player of the battle in progress
@@ -45,7 +54,7 @@ STUCK = "stuck"  # the outcome of a run that cannot go on (deckquest.runtime.int
 _STATUS_EVENTS = {pcs.DYING: "pc_dying", pcs.UNCONSCIOUS: "pc_unconscious", pcs.DEAD: "pc_dies"}
 
 
-def _party_rests(run, stmt: nodes.Rest, frame) -> None:
+def _party_rests(run: RunLike, stmt: nodes.Rest, frame: Any) -> None:
     """T-2.6: every PC that can act rests at once (its end-step triggers, then the damage and
     the counter go): one minute."""
     before = _statuses(run, list(run.state.pcs))
@@ -58,7 +67,7 @@ def _party_rests(run, stmt: nodes.Rest, frame) -> None:
     run.advance(REST_MINUTES)
 
 
-def _party_sleeps(run, stmt: nodes.Sleep, frame) -> None:
+def _party_sleeps(run: RunLike, stmt: nodes.Sleep, frame: Any) -> None:
     """T-2.8: six hours; every living PC reshuffles, draws 7, life 20 (the unconscious too)."""
     run.emit("sleep", minutes=SLEEP_MINUTES)
     sleepers = [key for key, pc in run.state.pcs.items() if pc.status != pcs.DEAD]
@@ -69,24 +78,25 @@ def _party_sleeps(run, stmt: nodes.Sleep, frame) -> None:
     run.advance(SLEEP_MINUTES)
 
 
-def _targets(run, target: nodes.Target, frame) -> list[str]:
+def _targets(run: RunLike, target: nodes.Target, frame: Any) -> list[str]:
     if target.kind == "each":
         return [key for key, pc in run.state.pcs.items() if pc.status != pcs.DEAD]
     if target.kind == "pc":
         return [run.pc_named("pc", frame.pc, target.span).id]
+    assert target.pc is not None  # a named target names its PC
     return [target.pc]
 
 
-def _lose_life(run, stmt: nodes.LoseLife, frame) -> None:
+def _lose_life(run: RunLike, stmt: nodes.LoseLife, frame: Any) -> None:
     """T-7.4: an action that reduces life, even by 0 (``loses 0 life`` kills a dying PC)."""
     _change_life(run, _targets(run, stmt.target, frame), -stmt.amount, loss=True)
 
 
-def _gain_life(run, stmt: nodes.GainLife, frame) -> None:
+def _gain_life(run: RunLike, stmt: nodes.GainLife, frame: Any) -> None:
     _change_life(run, _targets(run, stmt.target, frame), stmt.amount)
 
 
-def _change_life(run, targets: list[str], change: int, loss: bool = False) -> None:
+def _change_life(run: RunLike, targets: list[str], change: int, loss: bool = False) -> None:
     """T-7.1, T-7.4: life loss may make a PC dying, or kill a dying or unconscious one."""
     before = _statuses(run, targets)
     for key in targets:
@@ -102,7 +112,7 @@ def _change_life(run, targets: list[str], change: int, loss: bool = False) -> No
     _status_changes(run, before)
 
 
-def _draw(run, stmt: nodes.Draw, frame) -> None:
+def _draw(run: RunLike, stmt: nodes.Draw, frame: Any) -> None:
     """Drawing from an empty library makes the PC unconscious (T-7.2)."""
     targets = _targets(run, stmt.target, frame)
     before = _statuses(run, targets)
@@ -115,17 +125,17 @@ def _draw(run, stmt: nodes.Draw, frame) -> None:
     _status_changes(run, before)
 
 
-def _give(run, stmt: nodes.Give, frame) -> None:
+def _give(run: RunLike, stmt: nodes.Give, frame: Any) -> None:
     for key in _targets(run, stmt.target, frame):
         run.state.items.setdefault(key, []).append(stmt.item)
         run.emit("give", pc=key, item=stmt.item)
 
 
-def _statuses(run, keys: list[str]) -> list[tuple[str, str]]:
+def _statuses(run: RunLike, keys: list[str]) -> list[tuple[str, str]]:
     return [(key, run.state.pcs[key].status) for key in keys]
 
 
-def _status_changes(run, before: list[tuple[str, str]]) -> None:
+def _status_changes(run: RunLike, before: list[tuple[str, str]]) -> None:
     """Emit T-7 status changes and fire their triggers, PC by PC in party order."""
     fired = []
     for key, old in before:
@@ -141,7 +151,7 @@ def _status_changes(run, before: list[tuple[str, str]]) -> None:
         run.fire(event, pc=key)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class CheckInProgress:
     """A check statement waiting for the party's decision (``RunState.asked.progress``):
     plain data, so that a run is saved and cloned at any of a check's decisions.
@@ -151,18 +161,33 @@ class CheckInProgress:
     frame's ``pending`` holds the PCs after this one) or "prepare" (a battle's T-6.2 check:
     ``battle`` holds what the battle opens with). ``pc``, ``difficulty``, the ``support`` and
     ``supporter`` chosen and, once the cards are revealed, the ``pending`` check are the
-    check being made.
+    check being made. Its ``__init__`` is written out (the same defaults): the one
+    ``dataclass`` makes runs interpreted in the compiled build (setup.py), and every check
+    makes one.
     """
 
     mode: str
     difficulty: int
     pc: str | None = None
     pcs: list[str] | None = None  # (lists in "group" mode only: two checks a run spared the making)
-    records: list[tuple[str | None, bool, int, bool]] | None = None
+    records: list[CheckRecord] | None = None
     support: int = 0
     supporter: str | None = None
     pending: PendingCheck | None = None
-    battle: dict | None = None
+    battle: dict[str, Any] | None = None
+
+    def __init__(self, mode: str, difficulty: int, pc: str | None = None, pcs: list[str] | None = None,
+                 records: list[CheckRecord] | None = None, support: int = 0, supporter: str | None = None,
+                 pending: PendingCheck | None = None, battle: dict[str, Any] | None = None) -> None:
+        self.mode = mode
+        self.difficulty = difficulty
+        self.pc = pc
+        self.pcs = pcs
+        self.records = records
+        self.support = support
+        self.supporter = supporter
+        self.pending = pending
+        self.battle = battle
 
     def copy(self) -> "CheckInProgress":
         pending = self.pending
@@ -172,11 +197,12 @@ class CheckInProgress:
         battle = self.battle
         if battle is not None:
             battle = {key: list(value) if type(value) is list else value for key, value in battle.items()}
-        return replace(self, pcs=None if self.pcs is None else list(self.pcs),
-                       records=None if self.records is None else list(self.records), pending=pending, battle=battle)
+        return CheckInProgress(self.mode, self.difficulty, self.pc, None if self.pcs is None else list(self.pcs),
+                               None if self.records is None else list(self.records), self.support, self.supporter,
+                               pending, battle)
 
 
-def _check(run, stmt, frame) -> None:
+def _check(run: RunLike, stmt: nodes.Check | nodes.Recruit, frame: Any) -> None:
     """``check`` and ``recruit`` (T-8.4: a negotiation check; success makes the NPC cooperate).
 
     Re-entrant: the party's decisions (who checks, support, boost) stop the statement, and
@@ -216,9 +242,10 @@ def _check(run, stmt, frame) -> None:
         _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
 
 
-def _checked(run, site, frame, progress: CheckInProgress, record) -> None:
+def _checked(run: RunLike, site: Any, frame: Any, progress: CheckInProgress, record: CheckRecord) -> None:
     """A PC's check is made: what follows it in the statement the check belongs to."""
     if progress.mode == "group":
+        assert progress.records is not None  # (a list in "group" mode)
         progress.records.append(record)
         _group(run, site, frame, progress)
     elif progress.mode == "each":
@@ -227,16 +254,17 @@ def _checked(run, site, frame, progress: CheckInProgress, record) -> None:
         _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
 
 
-def _group(run, site, frame, progress: CheckInProgress) -> None:
+def _group(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -> None:
     """``all`` succeeds if every PC succeeds (``pc`` and ``degree`` are the worst check's),
     ``any`` if one does (the best check's); the PCs check one after the other."""
+    records = progress.records
+    assert records is not None  # (a list in "group" mode)
     while progress.pcs:
         progress.pc = progress.pcs.pop(0)
         record = _one_check(run, site, frame, progress)
         if record is None:
             return  # waits for the party's decision
-        progress.records.append(record)
-    records = progress.records
+        records.append(record)
     who = site.who
     if not records:
         outcome, deciding = False, None
@@ -254,7 +282,7 @@ def _group(run, site, frame, progress: CheckInProgress) -> None:
     _after_check(run, site, outcome, pc, degree, [r for r in records if r[3]], frame)
 
 
-def _check_each(run, site, frame, reply) -> None:
+def _check_each(run: RunLike, site: Any, frame: Any, reply: tuple[Any, Hashable] | None) -> None:
     """``by each``: one PC per visit of this statement, its block right after its check."""
     if frame.pending is None:
         if reply is None and run.agent_acts and run.act("check", frame):
@@ -268,7 +296,7 @@ def _check_each(run, site, frame, reply) -> None:
         _each_checked(run, site, frame, record)
 
 
-def _each_checked(run, site, frame, record) -> None:
+def _each_checked(run: RunLike, site: Any, frame: Any, record: CheckRecord) -> None:
     if frame.pending:
         frame.index -= 1  # come back to this statement for the next PC
     else:
@@ -276,7 +304,7 @@ def _each_checked(run, site, frame, record) -> None:
     _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
 
 
-def _check_candidates(run, site, difficulty: int, among=None) -> list[str]:
+def _check_candidates(run: RunLike, site: Any, difficulty: int, among: list[str] | None = None) -> list[str]:
     """The PCs (of ``among``, else the party) that may make this check: conscious, and not
     made the very same check already (T-4.12)."""
     made = run.state.checks_made
@@ -285,12 +313,12 @@ def _check_candidates(run, site, difficulty: int, among=None) -> list[str]:
     return [p for p in ids if run.state.pcs[p].status in pcs.ABLE and made.allows(p, action, site.kind, difficulty)]
 
 
-def check_action(run, site) -> tuple:
+def check_action(run: RunLike, site: Any) -> tuple[Hashable, str]:
     """What a check is for, in ``RunState.checks_made`` (T-4.12): its statement and the situation."""
     return site.key, situation(run.state)
 
 
-def situation(state) -> str:
+def situation(state: Any) -> str:
     """T-4.12: what makes a check at the same statement no longer "the very same" when it
     changes (docs/checks.md): the values of the flags and counters, the NPCs' states
     (status, cooperating, controller, damage) and the items given. A scene left and entered
@@ -312,12 +340,12 @@ def situation(state) -> str:
 #: a batch's runs meet few situations. Equal values have the same text (flags hold booleans,
 #: counters integers, NPCs' states strings, booleans, None and integers, items strings: the
 #: language and save.schema.json allow no other), so the digest kept is the one made afresh.
-_SITUATIONS: dict[tuple, str] = {}
+_SITUATIONS: dict[tuple[tuple[object, ...], ...], str] = {}
 _SITUATIONS_LIMIT = 4096
 
 
-def _after_check(run, site, outcome: bool, pc: str | None, degree: int,
-                 critical_records, frame) -> None:
+def _after_check(run: RunLike, site: Any, outcome: bool, pc: str | None, degree: int,
+                 critical_records: Sequence[CheckRecord], frame: Any) -> None:
     """Queue the block, then the check's triggers above it, then critical-card triggers."""
     recruit = site.recruit
     if recruit is not None:
@@ -340,7 +368,7 @@ def _after_check(run, site, outcome: bool, pc: str | None, degree: int,
             run.fire("critical_revealed", pc=record[0], degree=record[2])
 
 
-def _one_check(run, site, frame, progress: CheckInProgress) -> tuple[str | None, bool, int, bool] | None:
+def _one_check(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -> CheckRecord | None:
     """One PC's check (``progress.pc``), step by step: support, reveal, boost, finish (T-3.3,
     T-4, T-5). The party may support it with a ready creature ("support"): then it waits.
 
@@ -355,6 +383,7 @@ def _one_check(run, site, frame, progress: CheckInProgress) -> tuple[str | None,
     action = site.key, situation(state)  # (``check_action``)
     if pc is None or pc.status not in pcs.ABLE or not state.checks_made.allows(pc_id, action, kind, difficulty):
         return _refused_check(run, site, pc_id, pc, kind, difficulty)
+    assert pc_id is not None  # (a PC was found by it)
     state.checks_made.record(pc_id, action, kind, difficulty)
     if pc.concentration_counter:
         rest(run, pc_id)  # T-2.5: no checks with a concentration counter
@@ -368,7 +397,7 @@ def _one_check(run, site, frame, progress: CheckInProgress) -> tuple[str | None,
     return _reveal(run, site, frame, progress)
 
 
-def _supported(run, site, frame, progress: CheckInProgress, index: int | None):
+def _supported(run: RunLike, site: Any, frame: Any, progress: CheckInProgress, index: int | None) -> CheckRecord | None:
     """The creature the party tapped to support the check (a battlefield index), or None."""
     if index is not None:
         pc = run.state.pcs[progress.pc]
@@ -378,7 +407,7 @@ def _supported(run, site, frame, progress: CheckInProgress, index: int | None):
     return _reveal(run, site, frame, progress)
 
 
-def _go_on_checking(run, site, frame, asked, action) -> tuple[str | None, bool, int, bool] | None:
+def _go_on_checking(run: RunLike, site: Any, frame: Any, asked: Any, action: Any) -> CheckRecord | None:
     """Resume a check with the party's answer to ``asked``: who checks, the support, the boost."""
     progress = asked.progress
     if asked.kind == "pick_pc":
@@ -390,7 +419,7 @@ def _go_on_checking(run, site, frame, asked, action) -> tuple[str | None, bool, 
     return _end_check(run, site, progress, pending, action)
 
 
-def _reveal(run, site, frame, progress: CheckInProgress) -> tuple[str | None, bool, int, bool] | None:
+def _reveal(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -> CheckRecord | None:
     """T-4.2, T-4.3: the cards are revealed; the party may boost the check if T-4.6 allows
     ("boost"): then it waits, with the check as revealed in the state."""
     pc = run.state.pcs[progress.pc]
@@ -405,7 +434,7 @@ def _reveal(run, site, frame, progress: CheckInProgress) -> tuple[str | None, bo
     return _end_check(run, site, progress, pending, False)
 
 
-def _end_check(run, site, progress: CheckInProgress, pending, boosted: bool) -> tuple[str | None, bool, int, bool]:
+def _end_check(run: RunLike, site: Any, progress: CheckInProgress, pending: PendingCheck, boosted: bool) -> CheckRecord:
     pc_id = progress.pc
     pc = run.state.pcs[pc_id]
     rng = run.rng
@@ -425,8 +454,8 @@ def _end_check(run, site, progress: CheckInProgress, pending, boosted: bool) -> 
     return pc_id, success, degree, critical
 
 
-def _refused_check(run, site, pc_id: str | None, pc, kind: str,
-                   difficulty: int) -> tuple[str | None, bool, int, bool]:
+def _refused_check(run: RunLike, site: Any, pc_id: str | None, pc: pcs.PC | None, kind: str,
+                   difficulty: int) -> CheckRecord:
     """No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0."""
     if pc is None:
         refusal = _("no PC can make this check")
@@ -444,8 +473,8 @@ def _refused_check(run, site, pc_id: str | None, pc, kind: str,
     return pc_id, success, degree, False
 
 
-def _check_event(run, pc: pcs.PC, pending, label: str, success: bool, degree: int,
-                 boosted: bool, supporter: str | None) -> dict:
+def _check_event(run: RunLike, pc: pcs.PC, pending: PendingCheck, label: str | None, success: bool, degree: int,
+                 boosted: bool, supporter: str | None) -> dict[str, object]:
     """The ``check`` event of a check that revealed (or tried to reveal) its cards."""
     criticals = ([i for i in pending.reveal_order if i in pc.critical_cards]
                  if run.program.rules != "2014" else [])
@@ -460,7 +489,7 @@ def _check_event(run, pc: pcs.PC, pending, label: str, success: bool, degree: in
     }
 
 
-def _outcome(run, pc_id: str | None, success: bool, degree: int) -> tuple[bool, int]:
+def _outcome(run: RunLike, pc_id: str | None, success: bool, degree: int) -> tuple[bool, int]:
     """A check's success and degree, unless ``forced`` decides them (explore mode): a
     forced success has a degree of at least 0, a forced failure below 0, or the degree
     forced with it. A check that no PC was there to make stays failed."""
@@ -472,7 +501,7 @@ def _outcome(run, pc_id: str | None, success: bool, degree: int) -> tuple[bool, 
     return forced, (max(degree, 0) if forced else min(degree, -1))
 
 
-def _encounter(run, stmt: nodes.Encounter, frame) -> None:
+def _encounter(run: RunLike, stmt: nodes.Encounter, frame: Any) -> None:
     npc = run.state.npcs[stmt.npc]
     if npc.status == NPC_ABSENT:
         npc.status = NPC_PRESENT
@@ -480,7 +509,7 @@ def _encounter(run, stmt: nodes.Encounter, frame) -> None:
         run.emit("encounter", npc=stmt.npc, name=run.scenario.npcs[stmt.npc].name)
 
 
-def _take_control(run, stmt: nodes.TakeControl, frame) -> None:
+def _take_control(run: RunLike, stmt: nodes.TakeControl, frame: Any) -> None:
     """T-8.4: a PC pays the NPC's exact mana cost, colours included, from its untapped mana
     sources, and controls it; the NPC must cooperate already and not be defeated.
 
@@ -508,7 +537,7 @@ def _take_control(run, stmt: nodes.TakeControl, frame) -> None:
         run.push(block, frame)
 
 
-def _payer(run, decl, npc, who: str | None) -> tuple[str | None, str]:
+def _payer(run: RunLike, decl: Any, npc: Any, who: str | None) -> tuple[str | None, str]:
     """The PC that pays for the NPC (T-8.4), or None and why nobody can."""
     if not npc.cooperating:
         return None, _("{name} does not cooperate (recruit it first, T-8.4)", name=decl.name)
@@ -524,7 +553,7 @@ def _payer(run, decl, npc, who: str | None) -> tuple[str | None, str]:
     return payers[0], ""
 
 
-def _fight(run, stmt: nodes.Fight, frame) -> None:
+def _fight(run: RunLike, stmt: nodes.Fight, frame: Any) -> None:
     """T-3.1 to T-3.4: a creature of the party attacks the NPC, or blocks it, or the NPC
     hurts a PC.
 
@@ -600,7 +629,7 @@ def _fight(run, stmt: nodes.Fight, frame) -> None:
         _defeat_npc(run, stmt.npc, stmt.holding_back)
 
 
-def _fight_bare(run, stmt: nodes.Fight, decl, power: int, frame) -> None:
+def _fight_bare(run: RunLike, stmt: nodes.Fight, decl: Any, power: int, frame: Any) -> None:
     able = [key for key, pc in run.state.pcs.items() if pc.can_act]
     victim = frame.pc if frame.pc is not None and frame.pc in able else (able[0] if able else None)
     run.emit("fight", npc=stmt.npc, name=decl.name, pc=victim, creature=None,
@@ -610,7 +639,7 @@ def _fight_bare(run, stmt: nodes.Fight, decl, power: int, frame) -> None:
         _change_life(run, [victim], -power)
 
 
-def _defeat_npc(run, npc_id: str, holding_back: bool) -> None:
+def _defeat_npc(run: RunLike, npc_id: str, holding_back: bool) -> None:
     """T-3.4: held back, a defeated creature is unconscious (a 0/1 defender), not dead."""
     status = NPC_UNCONSCIOUS if holding_back else NPC_DEAD
     run.state.npcs[npc_id].status = status
@@ -618,7 +647,7 @@ def _defeat_npc(run, npc_id: str, holding_back: bool) -> None:
     run.fire("npc_defeated", npc=npc_id)
 
 
-def _battle(run, stmt: nodes.Battle, frame) -> None:
+def _battle(run: RunLike, stmt: nodes.Battle, frame: Any) -> None:
     """Open the battle; it stays in the run's state (``RunState.battle``) and each later step
     answers one of the survivors' decisions (``battle_step``) until it is over. Its triggers
     run after it, then the outcome's block."""
@@ -655,7 +684,7 @@ def _battle(run, stmt: nodes.Battle, frame) -> None:
         _open_battle(run, stmt, frame, opening, turns)
 
 
-def _open_battle(run, stmt: nodes.Battle, frame, opening: dict, turns: int) -> None:
+def _open_battle(run: RunLike, stmt: nodes.Battle, frame: Any, opening: dict[str, Any], turns: int) -> None:
     """Deal the battle after its preparation (``turns`` preparation turns, T-6.2)."""
     state = run.state
     enemies, allies = opening["enemies"], opening["allies"]
@@ -674,15 +703,16 @@ def _open_battle(run, stmt: nodes.Battle, frame, opening: dict, turns: int) -> N
     _go_on(run, progress, stmt, frame, log)
 
 
-def battle_step(run) -> None:
+def battle_step(run: RunLike) -> None:
     """One decision of the survivors in the battle in progress, answered by the run's battle
     agent and applied; the step that ends the battle closes it (``_after_battle``).
 
     In ``Run.run()``'s loop (``run.inline``) nobody steps in between two of the battle's
     decisions, so the battle's decisions are all answered here, one after the other: the
     same decisions in the same order from the same generator, without going back through
-    the interpreter's loop for each one (a battle is most of a batch run's decisions)."""
-    progress = run.state.battle
+    the interpreter's loop for each one (a battle is most of a batch run's decisions), and
+    with the agent's optional methods looked up once (``hooks_of``), not at each decision."""
+    progress: BattleInProgress = run.state.battle
     frame = run.state.frames[progress.depth - 1]
     stmt = run.program.blocks[frame.block][frame.index - 1]
     agent = run.memory.get(BATTLE_AGENT)
@@ -691,8 +721,9 @@ def battle_step(run) -> None:
     log = _log(run, progress)
     fight, rng = progress.fight, run.rng
     on_turn = _on_turn(run, progress)
+    hooks = hooks_of(agent)
     while True:
-        decide(fight.battle, agent, rng, log)
+        decide(fight.battle, agent, rng, log, hooks)
         if log is not None:
             _keep_clock(progress, log)
         if fight_over(fight, log, on_turn):
@@ -702,18 +733,19 @@ def battle_step(run) -> None:
             return
 
 
-def _go_on(run, progress: BattleInProgress, stmt: nodes.Battle, frame, log) -> None:
+def _go_on(run: RunLike, progress: BattleInProgress, stmt: nodes.Battle, frame: Any, log: BattleLog | None) -> None:
     """Count the turns begun; when the battle is over, close it and run what follows it."""
     if fight_over(progress.fight, log, _on_turn(run, progress)):
         _close_battle(run, progress, stmt, frame, log)
 
 
-def _on_turn(run, progress: BattleInProgress):
+def _on_turn(run: RunLike, progress: BattleInProgress) -> Callable[[int], None] | None:
     """Where the turns begun are counted, for the ``battle turn N`` triggers (None: none)."""
     return progress.reached.append if "battle_turn" in run.program.by_event else None
 
 
-def _close_battle(run, progress: BattleInProgress, stmt: nodes.Battle, frame, log) -> None:
+def _close_battle(run: RunLike, progress: BattleInProgress, stmt: nodes.Battle, frame: Any,
+                  log: BattleLog | None) -> None:
     run.state.battle = None
     run.memory.pop(BATTLE_AGENT, None)
     fighters = [run.state.pcs[fought.id] for fought in progress.fight.battle.survivors]
@@ -722,8 +754,8 @@ def _close_battle(run, progress: BattleInProgress, stmt: nodes.Battle, frame, lo
                   progress.reached)
 
 
-def _after_battle(run, stmt: nodes.Battle, frame, depth: int, result, enemies: list[str], before,
-                  reached: list[int]) -> None:
+def _after_battle(run: RunLike, stmt: nodes.Battle, frame: Any, depth: int, result: BattleResult | None,
+                  enemies: list[str], before: list[tuple[str, str]], reached: list[int]) -> None:
     """The battle's time and summary, then its triggers queued to run before the outcome's
     block, in this order: ``battle turn N`` for each turn played (in turn order), the T-7
     status changes of the PCs (``a pc is dying``, ``falls unconscious``), ``NPC is defeated``
@@ -754,7 +786,7 @@ def _after_battle(run, stmt: nodes.Battle, frame, depth: int, result, enemies: l
         run.state.frames.insert(depth, run.state.frames.pop())
 
 
-def _allies(run) -> list[str]:
+def _allies(run: RunLike) -> list[str]:
     """The NPCs that fight on the party's side (T-8.2, T-8.4): creature and planeswalker NPCs
     that cooperate or are controlled, and are not defeated."""
     return [npc_id for npc_id, npc in run.state.npcs.items()
@@ -763,13 +795,13 @@ def _allies(run) -> list[str]:
             and run.scenario.npcs[npc_id].kind in ("creature", "planeswalker")]
 
 
-def _battle_agent(run, stmt: nodes.Battle):
+def _battle_agent(run: RunLike, stmt: nodes.Battle) -> BattleAgent:
     """The agent's battle player; with no ``escape:`` block the party cannot escape."""
     agent = run.agent.battle_agent()
     return agent if stmt.escape is not None else NoEscape(agent)
 
 
-def _log(run, progress: BattleInProgress) -> BattleLog | None:
+def _log(run: RunLike, progress: BattleInProgress) -> BattleLog | None:
     """The battle's events, passed on as they happen with their clock (None: none wanted)."""
     if not (run.battle_events and (run.events is not None or run.listener is not None)):
         return None
@@ -783,7 +815,8 @@ def _keep_clock(progress: BattleInProgress, log: BattleLog | None) -> None:
         progress.clock = log.clock
 
 
-def _preparation(run, stmt: nodes.Battle, frame, fighters: list[pcs.PC], opening: dict) -> int | None:
+def _preparation(run: RunLike, stmt: nodes.Battle, frame: Any, fighters: list[pcs.PC],
+                 opening: dict[str, Any]) -> int | None:
     """T-6.2: the representative's red (2014: reflex) check, difficulty = the permanents
     the party controls; a success gives its degree in preparation turns, at most 5.
 
@@ -812,12 +845,12 @@ def _preparation(run, stmt: nodes.Battle, frame, fighters: list[pcs.PC], opening
     return None if record is None else _preparation_turns(record)
 
 
-def _preparation_turns(record: tuple[str | None, bool, int, bool]) -> int:
+def _preparation_turns(record: CheckRecord) -> int:
     _pc, success, degree, _critical = record
     return min(MAX_PREPARATION_TURNS, degree) if success else 0
 
 
-def fire_battle_turn(run, turn: int) -> None:
+def fire_battle_turn(run: RunLike, turn: int) -> None:
     """Queue the ``when battle turn N`` triggers of turn ``turn`` (a turn the battle played)."""
     run.fire("battle_turn", number=turn)
 
@@ -826,7 +859,7 @@ def fire_battle_turn(run, turn: int) -> None:
 # (called by agents; docs/agents.md)
 
 
-def concentrate(run, pc_id: str, card_id: int | None = None) -> None:
+def concentrate(run: RunLike, pc_id: str, card_id: int | None = None) -> None:
     """T-2.4: one minute; untap, end summoning sickness, upkeep triggers, draw to 7,
     concentration counter (``engine.combat.phases``)."""
     pc = run.state.pcs[pc_id]
@@ -837,7 +870,7 @@ def concentrate(run, pc_id: str, card_id: int | None = None) -> None:
         _status_changes(run, [(pc_id, status)])
 
 
-def rest(run, pc_id: str, card_id: int | None = None) -> None:
+def rest(run: RunLike, pc_id: str, card_id: int | None = None) -> None:
     """T-2.6: one minute; end-step triggers, then damage leaves creatures and the
     concentration counter goes (``engine.combat.phases``)."""
     pc = run.state.pcs[pc_id]
@@ -848,7 +881,7 @@ def rest(run, pc_id: str, card_id: int | None = None) -> None:
         _status_changes(run, [(pc_id, status)])
 
 
-def _phase_events(run) -> BattleLog | None:
+def _phase_events(run: RunLike) -> BattleLog | None:
     """Where the triggers of a concentration or rest report (the battle engine's events,
     ``battle_trigger`` and what it did, stamped with the clock), when the run records or
     listens; else None."""
@@ -857,21 +890,21 @@ def _phase_events(run) -> BattleLog | None:
     return None
 
 
-def play_land(run, pc_id: str, card_id: int) -> None:
+def play_land(run: RunLike, pc_id: str, card_id: int) -> None:
     """T-2.3, T-2.5: a sorcery-speed action of one minute, once per concentration."""
     pc = run.state.pcs[pc_id]
     pcs.play_land(pc, card_id)
     _action(run, pc_id, "play_land", pc.cards[card_id].name, SORCERY_MINUTES)
 
 
-def cast(run, pc_id: str, card_id: int) -> None:
+def cast(run: RunLike, pc_id: str, card_id: int) -> None:
     """T-2.3, T-2.5: cast a permanent spell from hand, paying with untapped mana sources."""
     pc = run.state.pcs[pc_id]
     cast_permanent(pc, card_id)
     _action(run, pc_id, "cast", pc.cards[card_id].name, SORCERY_MINUTES)
 
 
-def _action(run, pc_id: str, action: str, card: str | None, minutes: int) -> None:
+def _action(run: RunLike, pc_id: str, action: str, card: str | None, minutes: int) -> None:
     if "action" in run.wanted:
         run.emit("action", pc=pc_id, action=action, card=card, minutes=minutes)
     run.advance(minutes)
@@ -882,14 +915,14 @@ def _action(run, pc_id: str, action: str, card: str | None, minutes: int) -> Non
 PC_ACTIONS = {"concentrate": concentrate, "rest": rest, "play_land": play_land, "cast": cast}
 
 
-def legal_pc_actions(run) -> list[tuple[str, str, int | None]]:
+def legal_pc_actions(run: RunLike) -> list[tuple[str, str, int | None]]:
     """Every PC's legal actions now, (pc id, action, card id), party order: a "pc_action"
     decision's actions before its "done" (GameSystem.legal_pc_actions)."""
     return [(pc_id, action, card_id) for pc_id, pc in run.state.pcs.items()
             for action, card_id, _text in legal_actions(pc)]
 
 
-def allows_pc_action(run, action) -> bool:
+def allows_pc_action(run: RunLike, action: Any) -> bool:
     """Whether ``action``, (pc id, action, card id), is legal now (GameSystem.allows_pc_action)."""
     try:
         pc_id, name, card_id = action
