@@ -34,7 +34,6 @@ from deckquest.engine.adventure import (
 from deckquest.engine.adventure import allows, legal_actions
 from deckquest.engine.checks import PendingCheck, begin_check, boost, can_boost, check_note, end_check
 from deckquest.engine.combat import BattleAgent, BattleResult, close_fight, decide, fight_over, open_fight, phases
-from deckquest.engine.combat.battle import hooks_of
 from deckquest.engine.combat.profile import VIGILANCE, profile
 from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS
 from deckquest.systems.trpg.battles import (
@@ -710,8 +709,7 @@ def battle_step(run: RunLike) -> None:
     In ``Run.run()``'s loop (``run.inline``) nobody steps in between two of the battle's
     decisions, so the battle's decisions are all answered here, one after the other: the
     same decisions in the same order from the same generator, without going back through
-    the interpreter's loop for each one (a battle is most of a batch run's decisions), and
-    with the agent's optional methods looked up once (``hooks_of``), not at each decision."""
+    the interpreter's loop for each one (a battle is most of a batch run's decisions)."""
     progress: BattleInProgress = run.state.battle
     frame = run.state.frames[progress.depth - 1]
     stmt = run.program.blocks[frame.block][frame.index - 1]
@@ -721,9 +719,8 @@ def battle_step(run: RunLike) -> None:
     log = _log(run, progress)
     fight, rng = progress.fight, run.rng
     on_turn = _on_turn(run, progress)
-    hooks = hooks_of(agent)
     while True:
-        decide(fight.battle, agent, rng, log, hooks)
+        decide(fight.battle, agent, rng, log)
         if log is not None:
             _keep_clock(progress, log)
         if fight_over(fight, log, on_turn):
