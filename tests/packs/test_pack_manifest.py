@@ -120,3 +120,19 @@ def test_missing_manifest_says_how_to_make_one(tmp_path):
     with pytest.raises(DeckquestError) as caught:
         load_manifest(tmp_path)
     assert "pack init" in caught.value.hint
+
+
+def test_a_manifest_read_again_is_the_file_as_it_is_now(tmp_path):
+    """A pack.yaml is read and checked once per version of the file: compiling a script asks
+    for it at every reference, and an edit between two reads (the language server's
+    case) is always seen, a broken edit included."""
+    first = load(tmp_path, manifest_text())
+    assert load_manifest(tmp_path / "pack.yaml") is first  # unchanged: read once
+    path = tmp_path / "pack.yaml"
+    path.write_text(manifest_text().replace("title: Tiny", "title: Tinier"), encoding="utf-8")
+    assert load_manifest(path).title == "Tinier"
+    path.write_text(manifest_text().replace("name: tiny", "name: Tiny Pack"), encoding="utf-8")
+    with pytest.raises(CompileError):
+        load_manifest(path)
+    path.write_text(manifest_text(), encoding="utf-8")
+    assert load_manifest(path) == first and load_manifest(path).title == first.title

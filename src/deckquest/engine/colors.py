@@ -8,7 +8,7 @@ colourless there. The bonus tables are T-4.3 (2019 kinds) and T-5.2 (2014 kinds)
 
 from __future__ import annotations
 
-from functools import lru_cache
+from typing import Final
 
 from deckquest.i18n import _
 from deckquest.cards.model import BASIC_LAND_TYPES, COLORS, Card, sort_colors
@@ -62,14 +62,27 @@ KIND_2014_TO_2019 = {
 }
 
 
-@lru_cache(maxsize=4096)
 def rule_colors(card: Card) -> tuple[str, ...]:
     """T-1.4: the card's colours plus the colour of each basic land type it has.
 
-    Cards are immutable, so the answer is kept: every check asks it of its result card.
+    Cards are immutable, so the answer is kept, by the card's identity: every check asks it
+    of its result card, and a PC's whole card table is read again once a battle's tokens
+    have grown it. (Kept by equality, each lookup would hash the card, its type line and
+    its mana cost field by field.) The entry holds the card, so a reused id cannot match.
     """
+    kept = _RULE_COLORS.get(id(card))
+    if kept is not None and kept[0] is card:
+        return kept[1]
+    if len(_RULE_COLORS) >= _RULE_COLORS_LIMIT:
+        _RULE_COLORS.clear()
     from_land_types = (BASIC_LAND_TYPES[t] for t in card.basic_land_types)
-    return sort_colors(set(card.colors) | set(from_land_types))
+    colors = sort_colors(set(card.colors) | set(from_land_types))
+    _RULE_COLORS[id(card)] = (card, colors)
+    return colors
+
+
+_RULE_COLORS: Final[dict[int, tuple[Card, tuple[str, ...]]]] = {}
+_RULE_COLORS_LIMIT: Final = 4096
 
 
 def is_colorless_for_boost(card: Card) -> bool:

@@ -85,9 +85,26 @@ def load_manifest(location: Path, display: str | None = None) -> Manifest:
             _("no {MANIFEST_NAME} in {parent}", MANIFEST_NAME=MANIFEST_NAME, parent=path.parent), Span(display), code="DQ7000",
             hint=_("a pack is a folder with a pack.yaml; `deckquest pack init NAME` makes one"),
         )
-    if not stat.S_ISREG(path.lstat().st_mode):
+    status = path.lstat()
+    if not stat.S_ISREG(status.st_mode):
         raise DeckquestError(_("{display} is not a regular file", display=display), Span(display), code="DQ7010",
                              hint=_("pack.yaml must be a plain file, not a link, FIFO or device"))
+    key = (str(path.absolute()), display, status.st_ino, status.st_size, status.st_mtime_ns)
+    manifest = _CHECKED.get(key)
+    if manifest is None:
+        if len(_CHECKED) >= 64:
+            _CHECKED.clear()
+        manifest = _CHECKED[key] = _read_and_check(path, display)
+    return manifest
+
+
+#: Manifests read and checked, by file and version of the file (its inode, size and time of
+#: change): compiling a pack's script asks for its manifest at every deck and `use`
+#: reference, and reading and checking pack.yaml is most of that (issue 19 item 4).
+_CHECKED: dict[tuple[str, str, int, int, int], Manifest] = {}
+
+
+def _read_and_check(path: Path, display: str) -> Manifest:
     try:
         text = read_text(path, display, MAX_YAML_BYTES)
         data = load_yaml(text, display)

