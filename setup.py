@@ -14,7 +14,10 @@ from setuptools import setup
 #: it), the battle agents that the runtime asks at every decision, the card model, whose
 #: fields and properties (`is_land`, `card_types`, `has_keyword`, …) the engine reads at every
 #: step, and the rules-text reader, whose effects, amounts and targets every valuation reads:
-#: uncompiled, each was an interpreted call or a dictionary lookup from compiled code.
+#: uncompiled, each was an interpreted call or a dictionary lookup from compiled code. Then the
+#: adventure's own hot path: MTG-TRPG's statement handlers (every check, battle and PC action of
+#: a run) and `best`'s PC actions (docs/performance.md, "Issue 19 item 4: the MTG-TRPG system
+#: compiled").
 COMPILED = [
     "src/deckquest/cards/model.py",
     "src/deckquest/cards/oracle.py",

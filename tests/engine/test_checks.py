@@ -446,12 +446,8 @@ def test_card_facts_are_each_cards_mana_value_and_colors_T_1_4_T_1_5_T_4_6():
     assert facts.colors == tuple(rule_colors(card) for card in cards)
     assert facts.colorless_for_boost == tuple(is_colorless_for_boost(card) for card in cards)
     assert card_facts(cards) is facts
-    longer = cards + (RUNECLAW_BEAR,)  # its rows but the last are read again (``checks._ROWS``)
-    grown = card_facts(longer)
-    assert grown.cards is longer and grown.mana_values[-1] == 2
-    assert grown.mana_values == tuple(card.mana_value for card in longer)
-    assert grown.colors == tuple(rule_colors(card) for card in longer)
-    assert grown.colorless_for_boost == tuple(is_colorless_for_boost(card) for card in longer)
+    longer = cards + (RUNECLAW_BEAR,)
+    assert card_facts(longer).mana_values[-1] == 2
 
 
 @pytest.mark.parametrize("color", [None, "W", "U", "B", "R", "G"])

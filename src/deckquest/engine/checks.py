@@ -315,14 +315,6 @@ class CardFacts(NamedTuple):
 _FACTS: Final[dict[int, CardFacts]] = {}
 _FACTS_LIMIT: Final = 256  # card tables cached at once (a batch has one per party member)
 
-#: Each card's part of ``CardFacts`` (the card, its mana value, rule colours and whether it
-#: is colourless for a boost), by the card's identity. A battle in which a PC made tokens
-#: leaves it a new card table, the old one and the tokens' cards (``write_back`` in
-#: ``engine.combat.battle``): most batch runs with a battle meet a new table, whose rows
-#: are then read from here instead of hashing every card for ``rule_colors`` again.
-_ROWS: Final[dict[int, tuple[Card, int, tuple[str, ...], bool]]] = {}
-_ROWS_LIMIT: Final = 4096
-
 
 def card_facts(cards: tuple[Card, ...]) -> CardFacts:
     """The mana values and colours of a card table, worked out once per table.
@@ -337,25 +329,14 @@ def card_facts(cards: tuple[Card, ...]) -> CardFacts:
     if facts is None or facts.cards is not cards or len(facts.mana_values) != len(cards):
         if len(_FACTS) >= _FACTS_LIMIT:
             _FACTS.clear()
-        rows = [_row(card) for card in cards]
         facts = _FACTS[id(cards)] = CardFacts(
             cards,
-            tuple([row[1] for row in rows]),
-            tuple([row[2] for row in rows]),
-            tuple([row[3] for row in rows]),
+            tuple(card.mana_value for card in cards),
+            tuple(rule_colors(card) for card in cards),
+            tuple(is_colorless_for_boost(card) for card in cards),
             {},
         )
     return facts
-
-
-def _row(card: Card) -> tuple[Card, int, tuple[str, ...], bool]:
-    """A card's row of ``CardFacts`` (``_ROWS``; the row holds the card, so a stale id cannot match)."""
-    row = _ROWS.get(id(card))
-    if row is None or row[0] is not card:
-        if len(_ROWS) >= _ROWS_LIMIT:
-            _ROWS.clear()
-        row = _ROWS[id(card)] = (card, card.mana_value, rule_colors(card), is_colorless_for_boost(card))
-    return row
 
 
 def _result_bonus(colors: tuple[str, ...], kind: str) -> tuple[str | None, int] | None:

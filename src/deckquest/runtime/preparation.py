@@ -117,9 +117,10 @@ _DECK_FACTS_LIMIT = 256  # card tables cached at once (a batch has one per party
 #: A card's row of ``DeckFacts``: the card, then its field of each ``DeckFacts`` tuple after ``cards``.
 Row = tuple[Card, bool, bool, tuple[str, ...], tuple[frozenset[str], ...], frozenset[str], tuple[int, int],
             Requirement, int]
-#: Each card's row, by the card's identity (as ``checks._ROWS``): a battle in which a PC made
-#: tokens leaves it a new card table, the old one and the tokens' cards, whose rows but the
-#: tokens' are read from here.
+#: Each card's row, by the card's identity (as ``engine.colors.rule_colors`` keeps its
+#: answers): a battle in which a PC made tokens leaves it a new card table, the old one and
+#: the tokens' cards (``write_back`` in ``engine.combat.battle``), so most batch runs with a
+#: battle meet a new table; its rows but the tokens' are read from here, not worked out again.
 _ROWS: dict[int, Row] = {}
 _ROWS_LIMIT = 4096
 
