@@ -219,12 +219,9 @@ class GreedyBattleAgent:
         lands = [a for a in actions if a.kind == act.PLAY_LAND]
         if lands:
             return _best_land(battle, lands)
-        costs: WorthMemo = {}
-        plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
-                 if a.kind == act.ACTIVATE or (a.kind == act.CAST and not _held_trick(battle, a))]
-        plays = [p for p in plays if p[0] > 0]
-        if plays:
-            return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
+        best = _best_play(battle, actions)
+        if best is not None:
+            return best
         if battle.step == "main1" and any(a.kind == act.GO_TO_COMBAT for a in actions):
             plan = _attack_plan(battle)
             if plan:  # going to combat changes nothing the plan reads: declare attackers follows it
@@ -234,6 +231,27 @@ class GreedyBattleAgent:
         if escapes and (_loss_is_near(battle) or _stalemate(battle)):
             return escapes[0]
         return act.interned(act.END_TURN)
+
+
+def _best_play(battle: Battle, actions: list[Action]) -> Action | None:
+    """The cast or activation worth most (of those worth more than nothing; a combat trick is
+    held), ties to the larger X, then to the lower card id, then to the first listed: one
+    loop, without a list of (worth, X, action) and `max`'s key called per play (a tenth
+    of the main phase's weighing, compiled)."""
+    costs: WorthMemo = {}
+    best: Action | None = None
+    best_value = 0.0
+    for action in actions:
+        kind = action.kind
+        if kind != act.ACTIVATE and (kind != act.CAST or _held_trick(battle, action)):
+            continue
+        value = play_value(battle, action, None, costs)
+        if value <= 0:
+            continue
+        if best is None or value > best_value or (value == best_value and (
+                action.x > best.x or (action.x == best.x and action.card < best.card))):
+            best, best_value = action, value
+    return best
 
 
 def _held_trick(battle: Battle, action: Action) -> bool:

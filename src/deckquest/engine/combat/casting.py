@@ -170,7 +170,9 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
     seen = set()
     cards = side.cards
     known = programs_of(cards)
-    units = sum([len(units_made) for units_made in made])  # a cost of more mana cannot be paid
+    units = 0  # a cost of more mana cannot be paid (a loop: `sum` is looked up and called by name, compiled)
+    for units_made in made:
+        units += len(units_made)
     for card_id in side.hand:
         code = known[card_id]
         if code is None or code.registered is not None or REGISTRY:  # else program_in's answer
@@ -397,8 +399,9 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     permanent its mana value (a creature a little more for its stats); a spell or ability
     what its effects are worth with the best remaining targets, minus what its cost gives up.
     Negative: better not. `costs` is a dict kept while one decision weighs many actions on
-    the same battle: it caches cost penalties (they do not depend on the target) and the worth
-    of damage to each object (`resolve.ability_value`'s memo)."""
+    the same battle: it caches the cost penalties that choose a sacrifice (they do not depend
+    on the target; the others cost less to work out than to look up) and the worth of damage
+    to each object (`resolve.ability_value`'s memo)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
     code = program_at(side.cards, action.card)
@@ -430,8 +433,8 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     else:
         picks = _picks(battle, side, ability, action, mode, rng)
         value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card), costs)
-    if costs is None:
-        return value - _cost_penalty(side, card, ability, source)
+    if costs is None or ability.cost is None or not ability.cost.sacrifice:
+        return value - _cost_penalty(side, card, ability, source)  # (cheap but for a sacrifice)
     key = (action.kind, action.player, action.card, action.mode)
     penalty = costs.get(key)
     if penalty is None:
