@@ -23,9 +23,8 @@ from deckquest.i18n import _
 from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
-from deckquest.engine.combat.casting import is_instant_speed, play_value
+from deckquest.engine.combat.casting import play_value
 from deckquest.engine.combat.program import program_at
-from deckquest.engine.combat.resolve import modes_of, spell_ability
 from deckquest.engine.combat.combat import can_block
 from deckquest.engine.combat.profile import (
     CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK,
@@ -256,32 +255,11 @@ def _best_play(battle: Battle, actions: list[Action]) -> Action | None:
 
 def _held_trick(battle: Battle, action: Action) -> bool:
     """A pump instant ("Target creature gets +3/+3 until end of turn") is kept for after
-    blockers (combat tricks), not cast in a main phase. Most casts are no instant, which the
-    card's program says at once."""
+    blockers (combat tricks), not cast in a main phase: its program says so
+    (`CardProgram.combat_trick`, read once per card)."""
     if action.kind != act.CAST:
         return False
-    side = battle.side(action.player)
-    code = program_at(side.cards, action.card)
-    if not code.instant or code.facts.is_permanent:
-        return False
-    card = side.cards[action.card]
-    held = _TRICKS.get(id(card))
-    if held is None or held[0] is not card:
-        if len(_TRICKS) > 50_000:
-            _TRICKS.clear()
-        held = _TRICKS[id(card)] = (card, _is_trick(card))
-    return held[1]
-
-
-_TRICKS: Final[dict[int, tuple[Card, bool]]] = {}  # id(card) -> (card, whether it is a pump instant)
-
-
-def _is_trick(card: Card) -> bool:
-    if not is_instant_speed(card) or profile(card).is_permanent:
-        return False
-    ability = spell_ability(card)
-    effects = [e for mode in modes_of(ability) for e in mode] if ability is not None else []
-    return bool(effects) and all(e.kind == "pump" and e.power >= 0 and e.toughness >= 0 for e in effects)
+    return program_at(battle.side(action.player).cards, action.card).combat_trick
 
 
 def _stalemate(battle: Battle) -> bool:
@@ -395,17 +373,24 @@ def _expected_reveal_power(horde: Horde) -> float:
 
 
 def _reveal_power(horde: Horde) -> float:
+    """(`_expected_reveal_power`, worked out: one loop over the library, without lists of
+    profiles and `sum` called by name, which the compiled build looks up at each call.)"""
     cards = horde.cards
     known = profiles_of(cards)
-    library = [known[c] or profile_in(cards, known, c) for c in horde.library]
-    tokens = [facts for facts in library if facts.is_token]
-    others = [facts for facts in library if not facts.is_token]
-    token_power = sum(t.power for t in tokens if t.is_creature) / len(tokens) if tokens else 0.0
+    tokens = token_power = others = other_power = 0
+    for card in horde.library:
+        facts = known[card] or profile_in(cards, known, card)
+        if facts.is_token:
+            tokens += 1
+            token_power += facts.power if facts.is_creature else 0
+        else:
+            others += 1
+            other_power += facts.power if facts.is_creature else 0
+    mean_token = token_power / tokens if tokens else 0.0
     if not others:
-        return token_power * len(tokens)
-    share = len(tokens) / len(horde.library)
-    other_power = sum(o.power for o in others if o.is_creature) / len(others)
-    return token_power * share / (1 - share) + other_power
+        return mean_token * tokens
+    share = tokens / len(horde.library)
+    return mean_token * share / (1 - share) + other_power / others
 
 
 def _blockers(battle: Battle) -> list[tuple[str, int, int]]:

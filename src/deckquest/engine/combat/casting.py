@@ -58,11 +58,6 @@ def mana_sources(side: Side, exclude: int = -1) -> list[Source]:
     return sources
 
 
-def is_instant_speed(card: Card) -> bool:
-    """An instant, or a card with flash (CR 702.8)."""
-    return program(card).instant
-
-
 def _spell_targets(battle: Battle | None, side: Side, code: CardProgram, card: int) -> list[tuple[int, Ref]]:
     """(mode, first target) pairs a spell can be cast with; [(0, NO_TARGET)] when it needs none."""
     ability = code.spell

@@ -334,11 +334,15 @@ def legend_rule(side: Side) -> list[Permanent]:
     that one player controls, the player keeps one and puts the others into the graveyard.
     The side keeps the one worth most (`resolve.permanent_value`: a planeswalker with more
     loyalty), of equals the one that came first. Returns the permanents to put there."""
-    legends: dict[str, list[Permanent]] = {}
+    legends: dict[str, list[Permanent]] | None = None  # made for the first legend (most sides have none)
     for permanent in side.battlefield:
         if facts_of(side, permanent.card).legendary:
+            if legends is None:
+                legends = {}
             legends.setdefault(side.cards[permanent.card].name, []).append(permanent)
     extra: list[Permanent] = []
+    if legends is None:
+        return extra
     for same in legends.values():
         if len(same) > 1:
             from deckquest.engine.combat.resolve import permanent_value
