@@ -303,7 +303,15 @@ def creature_value(side: Side, card: int) -> float:
 
 
 def _best_land(battle: Battle, lands: list[Action]) -> Action:
-    return max(lands, key=lambda a: _land_value(battle, a))
+    """The land of most `_land_value` (the first of equals; a loop, not `max` calling a
+    lambda per land)."""
+    best = lands[0]
+    best_value = _land_value(battle, best)
+    for land in lands[1:]:
+        value = _land_value(battle, land)
+        if value > best_value:
+            best, best_value = land, value
+    return best
 
 
 def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
@@ -311,7 +319,11 @@ def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
     pc = battle.side(action.player)
     facts = facts_of(pc, action.card)
     made = set().union(*facts.mana) if facts.mana else set()
-    needed = sum(1 for c in pc.hand for color in program_at(pc.cards, c).colors if color in made)
+    needed = 0  # the hand's mana symbols it makes (a loop: `sum` is called by name, compiled)
+    for card in pc.hand:
+        for color in program_at(pc.cards, card).colors:
+            if color in made:
+                needed += 1
     return (needed, not facts.enters_tapped, len(made), -action.card)
 
 

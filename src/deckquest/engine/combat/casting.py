@@ -114,6 +114,8 @@ def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False
     the cards whose targets (or sacrifices) must still be looked at (`Battle.castable_plans`):
     a state seen before (the other PC acted, the same hand in the next respond window, a
     boss weighing its next play) is not worked out again."""
+    if instant_speed and not _holds_instant(side):
+        return []  # (most respond windows: known without the sources and the plan's key)
     made = tuple([units for _, units in mana_sources(side)])
     key = (side.id, instant_speed, side.land_played, made, tuple(side.hand))
     plans = battle.castable_plans if battle is not None and not REGISTRY else None
@@ -134,6 +136,20 @@ def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False
             for x in xs:
                 actions.append(act.interned(act.CAST, side.id, card_id, x, target, mode))
     return actions
+
+
+def _holds_instant(side: PC) -> bool:
+    """Whether the side's hand holds an instant or a flash card: nothing else is castable
+    at instant speed."""
+    cards = side.cards
+    known = programs_of(cards)
+    for card_id in side.hand:
+        code = known[card_id]
+        if code is None or code.registered is not None or REGISTRY:  # else program_in's answer
+            code = program_in(cards, known, card_id)
+        if code.instant:
+            return True
+    return False
 
 
 def playable_lands(side: PC) -> list[Action]:
