@@ -24,9 +24,10 @@ from deckquest.engine.combat.profile import profile, profile_in, profiles_of
 from deckquest.engine.combat.program import (
     Activated, CardProgram, program, program_at, program_in, programs_of,
 )
+from deckquest.engine.combat.combat import check_outcome, state_based_actions
 from deckquest.engine.combat.resolve import (
-    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of,
-    one_target_value, permanent_value,
+    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, leave_battlefield, modes_of,
+    one_target_value, opposing, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
 )
 from deckquest.engine.combat.state import HORDE, Battle, Side, StackItem, enter_battlefield, find_permanent, permanent_of
@@ -265,8 +266,6 @@ def _pay_mana(side: Side, cost: Requirement, x: int = 0, exclude: int = -1) -> l
 
 
 def _sacrifice(battle: Battle, side: Side, what: str, source: int, rng: random.Random, events: Events) -> None:
-    from deckquest.engine.combat.resolve import leave_battlefield
-
     chosen = _sacrifice_choice(side, what, source)
     if chosen is not None:
         _sacrifice_event(side, chosen, events)
@@ -367,8 +366,6 @@ def resolve_stack(battle: Battle, rng: random.Random, events: Events) -> None:
     """Resolve the stack top first until it is empty (CR 608): a permanent spell enters (and
     its enters abilities trigger), an instant or sorcery does what its text says and goes to
     the graveyard; a countered spell was already moved off."""
-    from deckquest.engine.combat.combat import check_outcome, state_based_actions
-
     while battle.stack:
         item = battle.stack.pop()
         if item is None or battle.outcome:
@@ -456,8 +453,6 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
 def _static_value(battle: Battle, side: Side, statics: tuple[Effect, ...]) -> float:
     """A lord's or an anthem's worth: its +N/+N and keywords on the creatures it would give
     them to now (ours count for it, the enemies' against it)."""
-    from deckquest.engine.combat.resolve import opposing
-
     value = 0.0
     for effect in statics:
         gain = effect.power + effect.toughness + 0.5 * len(effect.keywords)
