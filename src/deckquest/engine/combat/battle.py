@@ -283,7 +283,6 @@ def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: Event
     if planned_blocks is not None and battle.step == "declare_blockers":
         block = next_block(battle, planned_blocks(battle))
         if block is not None:
-            battle.listed = None  # the step's list, kept for its first listing, is not taken now
             apply_legal(battle, block, [block], rng, events)
             return
     actions = legal_actions(battle)
