@@ -235,8 +235,8 @@ class GreedyBattleAgent:
 def _best_play(battle: Battle, actions: list[Action]) -> Action | None:
     """The cast or activation worth most (of those worth more than nothing; a combat trick is
     held), ties to the larger X, then to the lower card id, then to the first listed: one
-    loop, without a list of (worth, X, action) and `max`'s key called per play (a tenth
-    of the main phase's weighing, compiled)."""
+    loop, without a list of (worth, X, action) and `max` calling a key lambda per play
+    (through Python's calling convention, compiled)."""
     costs: WorthMemo = {}
     best: Action | None = None
     best_value = 0.0

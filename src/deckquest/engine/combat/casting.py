@@ -22,7 +22,7 @@ from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Made, Requirement, Source, max_x_of, paid, pay
 from deckquest.engine.combat.profile import profile, profile_in, profiles_of
 from deckquest.engine.combat.program import (
-    Activated, CardProgram, program, program_at, program_in, programs_of,
+    Activated, CardProgram, program_at, program_in, programs_of,
 )
 from deckquest.engine.combat.combat import check_outcome, state_based_actions
 from deckquest.engine.combat.resolve import (
