@@ -23,9 +23,8 @@ from deckquest.i18n import _
 from deckquest.engine.checks import boost_when_failing, standing
 from deckquest.engine.combat import actions as act
 from deckquest.engine.combat.actions import Action, describe
-from deckquest.engine.combat.casting import is_instant_speed, play_value
+from deckquest.engine.combat.casting import play_value
 from deckquest.engine.combat.program import program_at
-from deckquest.engine.combat.resolve import modes_of, spell_ability
 from deckquest.engine.combat.combat import can_block
 from deckquest.engine.combat.profile import (
     CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK,
@@ -219,12 +218,9 @@ class GreedyBattleAgent:
         lands = [a for a in actions if a.kind == act.PLAY_LAND]
         if lands:
             return _best_land(battle, lands)
-        costs: WorthMemo = {}
-        plays = [(play_value(battle, a, None, costs), a.x, a) for a in actions
-                 if a.kind == act.ACTIVATE or (a.kind == act.CAST and not _held_trick(battle, a))]
-        plays = [p for p in plays if p[0] > 0]
-        if plays:
-            return max(plays, key=lambda p: (p[0], p[1], -p[2].card))[2]
+        best = _best_play(battle, actions)
+        if best is not None:
+            return best
         if battle.step == "main1" and any(a.kind == act.GO_TO_COMBAT for a in actions):
             plan = _attack_plan(battle)
             if plan:  # going to combat changes nothing the plan reads: declare attackers follows it
@@ -236,34 +232,34 @@ class GreedyBattleAgent:
         return act.interned(act.END_TURN)
 
 
+def _best_play(battle: Battle, actions: list[Action]) -> Action | None:
+    """The cast or activation worth most (of those worth more than nothing; a combat trick is
+    held), ties to the larger X, then to the lower card id, then to the first listed: one
+    loop, without a list of (worth, X, action) and `max` calling a key lambda per play
+    (through Python's calling convention, compiled)."""
+    costs: WorthMemo = {}
+    best: Action | None = None
+    best_value = 0.0
+    for action in actions:
+        kind = action.kind
+        if kind != act.ACTIVATE and (kind != act.CAST or _held_trick(battle, action)):
+            continue
+        value = play_value(battle, action, None, costs)
+        if value <= 0:
+            continue
+        if best is None or value > best_value or (value == best_value and (
+                action.x > best.x or (action.x == best.x and action.card < best.card))):
+            best, best_value = action, value
+    return best
+
+
 def _held_trick(battle: Battle, action: Action) -> bool:
     """A pump instant ("Target creature gets +3/+3 until end of turn") is kept for after
-    blockers (combat tricks), not cast in a main phase. Most casts are no instant, which the
-    card's program says at once."""
+    blockers (combat tricks), not cast in a main phase: its program says so
+    (`CardProgram.combat_trick`, read once per card)."""
     if action.kind != act.CAST:
         return False
-    side = battle.side(action.player)
-    code = program_at(side.cards, action.card)
-    if not code.instant or code.facts.is_permanent:
-        return False
-    card = side.cards[action.card]
-    held = _TRICKS.get(id(card))
-    if held is None or held[0] is not card:
-        if len(_TRICKS) > 50_000:
-            _TRICKS.clear()
-        held = _TRICKS[id(card)] = (card, _is_trick(card))
-    return held[1]
-
-
-_TRICKS: Final[dict[int, tuple[Card, bool]]] = {}  # id(card) -> (card, whether it is a pump instant)
-
-
-def _is_trick(card: Card) -> bool:
-    if not is_instant_speed(card) or profile(card).is_permanent:
-        return False
-    ability = spell_ability(card)
-    effects = [e for mode in modes_of(ability) for e in mode] if ability is not None else []
-    return bool(effects) and all(e.kind == "pump" and e.power >= 0 and e.toughness >= 0 for e in effects)
+    return program_at(battle.side(action.player).cards, action.card).combat_trick
 
 
 def _stalemate(battle: Battle) -> bool:
@@ -307,7 +303,15 @@ def creature_value(side: Side, card: int) -> float:
 
 
 def _best_land(battle: Battle, lands: list[Action]) -> Action:
-    return max(lands, key=lambda a: _land_value(battle, a))
+    """The land of most `_land_value` (the first of equals; a loop, not `max` calling a
+    lambda per land)."""
+    best = lands[0]
+    best_value = _land_value(battle, best)
+    for land in lands[1:]:
+        value = _land_value(battle, land)
+        if value > best_value:
+            best, best_value = land, value
+    return best
 
 
 def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
@@ -315,7 +319,11 @@ def _land_value(battle: Battle, action: Action) -> tuple[int, bool, int, int]:
     pc = battle.side(action.player)
     facts = facts_of(pc, action.card)
     made = set().union(*facts.mana) if facts.mana else set()
-    needed = sum(1 for c in pc.hand for color in program_at(pc.cards, c).colors if color in made)
+    needed = 0  # the hand's mana symbols it makes (a loop: `sum` is called by name, compiled)
+    for card in pc.hand:
+        for color in program_at(pc.cards, card).colors:
+            if color in made:
+                needed += 1
     return (needed, not facts.enters_tapped, len(made), -action.card)
 
 
@@ -377,17 +385,24 @@ def _expected_reveal_power(horde: Horde) -> float:
 
 
 def _reveal_power(horde: Horde) -> float:
+    """(`_expected_reveal_power`, worked out: one loop over the library, without lists of
+    profiles and `sum` called by name, which the compiled build looks up at each call.)"""
     cards = horde.cards
     known = profiles_of(cards)
-    library = [known[c] or profile_in(cards, known, c) for c in horde.library]
-    tokens = [facts for facts in library if facts.is_token]
-    others = [facts for facts in library if not facts.is_token]
-    token_power = sum(t.power for t in tokens if t.is_creature) / len(tokens) if tokens else 0.0
+    tokens = token_power = others = other_power = 0
+    for card in horde.library:
+        facts = known[card] or profile_in(cards, known, card)
+        if facts.is_token:
+            tokens += 1
+            token_power += facts.power if facts.is_creature else 0
+        else:
+            others += 1
+            other_power += facts.power if facts.is_creature else 0
+    mean_token = token_power / tokens if tokens else 0.0
     if not others:
-        return token_power * len(tokens)
-    share = len(tokens) / len(horde.library)
-    other_power = sum(o.power for o in others if o.is_creature) / len(others)
-    return token_power * share / (1 - share) + other_power
+        return mean_token * tokens
+    share = tokens / len(horde.library)
+    return mean_token * share / (1 - share) + other_power / others
 
 
 def _blockers(battle: Battle) -> list[tuple[str, int, int]]:

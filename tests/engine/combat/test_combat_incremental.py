@@ -10,6 +10,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from combat_helpers import BEAR, FOREST, MOUNTAIN, attack, creature, make_battle, make_horde, make_pc
 
 from deckquest.cards.database import builtin_index
@@ -280,3 +282,32 @@ def test_the_declare_blockers_step_lists_the_blocks_the_survivors_can_make_now()
     assert block in legal_actions(battle)
     pc.battlefield[1].tapped = True
     assert block not in legal_actions(battle)
+
+
+_NAMES = st.sampled_from(["", "ann", "bob", HORDE, "stack", "boss"])
+_KINDS = st.sampled_from([act.CAST, act.ACTIVATE, act.ATTACK, act.BLOCK, act.PLAY_LAND, act.END_TURN])
+_IDS = st.one_of(st.integers(-1, 70), st.integers(65_530, 65_540), st.integers(-3, -2), st.integers(10**6, 10**12))
+_SMALL = st.one_of(st.integers(0, 4), st.integers(250, 260), st.integers(-2, -1))
+
+
+@given(st.lists(st.tuples(_KINDS, _NAMES, _IDS, _SMALL, st.tuples(_NAMES, _IDS), _SMALL), min_size=1, max_size=40))
+def test_an_interned_action_is_the_action_of_its_fields(fields):
+    """T-6.1 (the survivors' decisions are the legal actions): an action listed again is the
+    same value, and actions that differ in any field stay apart, whatever key the build finds
+    them by (the compiled one packs card ids, X and mode in bits: ids and values past those
+    bits, and negative ones, are told apart too)."""
+    actions = [act.interned(*f) for f in fields]
+    assert actions == [Action(*f) for f in fields] and all(type(a) is Action for a in actions)
+    assert [act.interned(*f) for f in fields] == actions
+
+
+def test_no_instant_in_hand_lists_nothing_at_instant_speed():
+    """CR 117.1a: without an instant or a flash card in hand nothing is cast in a respond
+    window, whatever the mana; with Giant Growth in hand and a Forest untapped it is."""
+    pc = make_pc(battlefield=[FOREST, MOUNTAIN, BEAR], hand=[PIKER])
+    battle = make_battle([pc], make_horde(library=[FOREST] * 5))
+    assert castable(pc, battle, instant_speed=True) == []
+    assert [pc.cards[a.card].name for a in castable(pc, battle)] == ["Goblin Piker"]
+    pc = make_pc(battlefield=[FOREST, MOUNTAIN, BEAR], hand=[PIKER, GIANT_GROWTH])
+    battle = make_battle([pc], make_horde(library=[FOREST] * 5))
+    assert {pc.cards[a.card].name for a in castable(pc, battle, instant_speed=True)} == {"Giant Growth"}

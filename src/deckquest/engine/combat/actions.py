@@ -50,25 +50,74 @@ class Action(NamedTuple):
     mode: int = 0
 
 
-#: Every action listed so far, by its fields (the target's two written out).
-_INTERNED: Final[dict[tuple[str, str, int, int, str, int, int], Action]] = {}
+#: Whether this module runs compiled (mypyc: the optional accelerated build, setup.py). The
+#: two builds find a listed action again by different keys (`interned`), each its faster one.
+COMPILED: Final = not __file__.endswith((".py", ".pyc"))
+#: Every action listed so far: interpreted, by its fields (the target's two written out);
+#: compiled, by the int of its numbers, those with the same numbers (which differ in kind,
+#: player or target's owner) in one list.
+_BY_FIELDS: Final[dict[tuple[str, str, int, int, str, int, int], Action]] = {}
+_BY_NUMBERS: Final[dict[int, list[Action]]] = {}
 _INTERNED_MOST: Final = 50_000
+#: At most this many actions with the same numbers are kept (the latest).
+_SAME_NUMBERS_MOST: Final = 16
 
 
 def interned(kind: str, player: str = "", card: int = -1, x: int = 0, target: tuple[str, int] = ("", -1),
              mode: int = 0) -> Action:
     """`Action(kind, player, card, x, target, mode)`, made once and then reused: a battle
     lists the same few hundred actions at decision after decision. Actions are values
-    (compared and hashed by their fields), so a reused one is the same action. A new one is
-    made by `tuple.__new__` itself: the named tuple's own `__new__` is interpreted (about
-    0.5 µs, in the compiled build too)."""
-    fields = (kind, player, card, x, target[0], target[1], mode)  # flat: hashed and compared at once
-    found = _INTERNED.get(fields)
-    if found is None:
-        if len(_INTERNED) >= _INTERNED_MOST:
-            _INTERNED.clear()
-        found = _INTERNED[fields] = tuple.__new__(Action, (kind, player, card, x, target, mode))
-    return found
+    (compared and hashed by their fields), so a reused one is the same action.
+
+    Interpreted, a tuple of the fields is the key: made, hashed and compared in C. Compiled,
+    that tuple cost its making, boxing, hashing and comparing field by field at each of a
+    battle's ~10,000 lookups (12% of a compiled battle): there an action is found by one int
+    (its card id, X, target's card id and mode), then by its kind, player and target's owner
+    among the few with the same numbers (which costs the interpreted build twice its key)."""
+    owner, number = target
+    if not COMPILED:
+        fields = (kind, player, card, x, owner, number, mode)  # flat: hashed and compared at once
+        found = _BY_FIELDS.get(fields)
+        if found is None:
+            if len(_BY_FIELDS) >= _INTERNED_MOST:
+                _BY_FIELDS.clear()
+            found = _BY_FIELDS[fields] = _new(kind, player, card, x, target, mode)
+        return found
+    if -1 <= card < 65_535 and -1 <= number < 65_535 and 0 <= x < 256 and 0 <= mode < 256:
+        # each in bits of its own, so that these four share the int only if they are equal;
+        # shifted, not multiplied: the compiled build multiplies large ints by its slow path
+        numbers = (((card + 1) << 16 | (number + 1)) << 8 | x) << 8 | mode
+        same = _BY_NUMBERS.get(numbers)
+        if same is not None:
+            for action in same:
+                if action[0] == kind and action[1] == player and action[4][0] == owner:
+                    return action
+        return _keep(_new(kind, player, card, x, target, mode), numbers, same)
+    return _keep(_new(kind, player, card, x, target, mode), -1, _BY_NUMBERS.get(-1))
+
+
+def _new(kind: str, player: str, card: int, x: int, target: tuple[str, int], mode: int) -> Action:
+    """A new action, made by `tuple.__new__` itself: the named tuple's own `__new__` is
+    interpreted (about 0.5 µs, in the compiled build too)."""
+    return tuple.__new__(Action, (kind, player, card, x, target, mode))
+
+
+def _keep(action: Action, numbers: int, same: list[Action] | None) -> Action:
+    """Keep a new action for the compiled `interned` among those with the same `numbers`;
+    those whose numbers do not fit in their bits (ids past 65,534, X or mode past 255:
+    `numbers` -1) are told apart by all their fields."""
+    if numbers == -1:
+        for known in same or ():
+            if known == action:
+                return known
+    if same is None:
+        if len(_BY_NUMBERS) >= _INTERNED_MOST:
+            _BY_NUMBERS.clear()
+        same = _BY_NUMBERS[numbers] = []
+    elif len(same) >= _SAME_NUMBERS_MOST:
+        del same[0]
+    same.append(action)
+    return action
 
 
 def describe(battle: Battle, action: Action) -> str:

@@ -72,7 +72,12 @@ def hooks_of(agent: BattleAgent) -> Hooks:
             getattr(agent, "planned_blocks", None))
 
 
-@dataclass(frozen=True)
+# The results spell out their `__init__` (`init=False`, each field by `object.__setattr__`, as a
+# frozen dataclass's own does): the compiled build runs the generated one interpreted, 15,000 -
+# 19,000 instructions a result, 2% of a battle of two PCs against the boss.
+
+
+@dataclass(frozen=True, init=False)
 class PCBattleResult:
     """One PC's battle: life before and after, T-7 status after, and its tallies."""
 
@@ -87,8 +92,21 @@ class PCBattleResult:
     cards_milled: int
     spells_cast: int
 
+    def __init__(self, id: str, life_before: int, life_after: int, status: str, life_lost: int, life_gained: int,
+                 damage_dealt: int, damage_taken: int, cards_milled: int, spells_cast: int) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "life_before", life_before)
+        object.__setattr__(self, "life_after", life_after)
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "life_lost", life_lost)
+        object.__setattr__(self, "life_gained", life_gained)
+        object.__setattr__(self, "damage_dealt", damage_dealt)
+        object.__setattr__(self, "damage_taken", damage_taken)
+        object.__setattr__(self, "cards_milled", cards_milled)
+        object.__setattr__(self, "spells_cast", spells_cast)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class EnemyResult:
     """One enemy's end: `defeated` (a boss at life 0 or decked, a creature dead, a
     planeswalker at 0 loyalty, a horde beaten), and its life or loyalty left."""
@@ -99,8 +117,16 @@ class EnemyResult:
     life: int | None = None
     loyalty: int | None = None
 
+    def __init__(self, id: str, kind: str, defeated: bool, life: int | None = None,
+                 loyalty: int | None = None) -> None:
+        object.__setattr__(self, "id", id)
+        object.__setattr__(self, "kind", kind)
+        object.__setattr__(self, "defeated", defeated)
+        object.__setattr__(self, "life", life)
+        object.__setattr__(self, "loyalty", loyalty)
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class BattleResult:
     """How a battle ended. `turns` counts both sides' turns (preparation turns included)."""
 
@@ -117,6 +143,24 @@ class BattleResult:
     warnings: tuple[str, ...] = ()
     allies: tuple["EnemyResult", ...] = ()  # allied NPCs' ends, the same record as enemies
     stopped: str | None = None  # a stalemate: which limit stopped the battle, in words
+
+    def __init__(self, outcome: str, turns: int, survivor_turns: int, horde_turns: int, preparation_turns: int,
+                 pcs: tuple[PCBattleResult, ...], horde_library_left: int, horde_creatures_left: int,
+                 horde_cut: int, enemies: tuple["EnemyResult", ...] = (), warnings: tuple[str, ...] = (),
+                 allies: tuple["EnemyResult", ...] = (), stopped: str | None = None) -> None:
+        object.__setattr__(self, "outcome", outcome)
+        object.__setattr__(self, "turns", turns)
+        object.__setattr__(self, "survivor_turns", survivor_turns)
+        object.__setattr__(self, "horde_turns", horde_turns)
+        object.__setattr__(self, "preparation_turns", preparation_turns)
+        object.__setattr__(self, "pcs", pcs)
+        object.__setattr__(self, "horde_library_left", horde_library_left)
+        object.__setattr__(self, "horde_creatures_left", horde_creatures_left)
+        object.__setattr__(self, "horde_cut", horde_cut)
+        object.__setattr__(self, "enemies", enemies)
+        object.__setattr__(self, "warnings", warnings)
+        object.__setattr__(self, "allies", allies)
+        object.__setattr__(self, "stopped", stopped)
 
     @property
     def life_lost(self) -> dict[str, int]:
@@ -239,7 +283,6 @@ def decide(battle: Battle, agent: BattleAgent, rng: random.Random, events: Event
     if planned_blocks is not None and battle.step == "declare_blockers":
         block = next_block(battle, planned_blocks(battle))
         if block is not None:
-            battle.listed = None  # the step's list, kept for its first listing, is not taken now
             apply_legal(battle, block, [block], rng, events)
             return
     actions = legal_actions(battle)

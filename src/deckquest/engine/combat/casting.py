@@ -22,11 +22,12 @@ from deckquest.engine.combat.effects import REGISTRY, effect_of
 from deckquest.engine.combat.mana import Made, Requirement, Source, max_x_of, paid, pay
 from deckquest.engine.combat.profile import profile, profile_in, profiles_of
 from deckquest.engine.combat.program import (
-    Activated, CardProgram, program, program_at, program_in, programs_of,
+    Activated, CardProgram, program_at, program_in, programs_of,
 )
+from deckquest.engine.combat.combat import check_outcome, state_based_actions
 from deckquest.engine.combat.resolve import (
-    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, modes_of,
-    one_target_value, permanent_value,
+    STACK, Ref, WorthMemo, ability_value, choose_picks, enters_triggers, leave_battlefield, modes_of,
+    one_target_value, opposing, permanent_value,
     recognition, resolve, slots, spell_ability, target_options,
 )
 from deckquest.engine.combat.state import HORDE, Battle, Side, StackItem, enter_battlefield, find_permanent, permanent_of
@@ -56,11 +57,6 @@ def mana_sources(side: Side, exclude: int = -1) -> list[Source]:
         if facts.mana and not (facts.is_creature and permanent.summoning_sick):
             sources.append((index, facts.mana))
     return sources
-
-
-def is_instant_speed(card: Card) -> bool:
-    """An instant, or a card with flash (CR 702.8)."""
-    return program(card).instant
 
 
 def _spell_targets(battle: Battle | None, side: Side, code: CardProgram, card: int) -> list[tuple[int, Ref]]:
@@ -119,6 +115,8 @@ def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False
     the cards whose targets (or sacrifices) must still be looked at (`Battle.castable_plans`):
     a state seen before (the other PC acted, the same hand in the next respond window, a
     boss weighing its next play) is not worked out again."""
+    if instant_speed and not _holds_instant(side):
+        return []  # (most respond windows: known without the sources and the plan's key)
     made = tuple([units for _, units in mana_sources(side)])
     key = (side.id, instant_speed, side.land_played, made, tuple(side.hand))
     plans = battle.castable_plans if battle is not None and not REGISTRY else None
@@ -139,6 +137,20 @@ def castable(side: PC, battle: Battle | None = None, instant_speed: bool = False
             for x in xs:
                 actions.append(act.interned(act.CAST, side.id, card_id, x, target, mode))
     return actions
+
+
+def _holds_instant(side: PC) -> bool:
+    """Whether the side's hand holds an instant or a flash card: nothing else is castable
+    at instant speed."""
+    cards = side.cards
+    known = programs_of(cards)
+    for card_id in side.hand:
+        code = known[card_id]
+        if code is None or code.registered is not None or REGISTRY:  # else program_in's answer
+            code = program_in(cards, known, card_id)
+        if code.instant:
+            return True
+    return False
 
 
 def playable_lands(side: PC) -> list[Action]:
@@ -170,7 +182,9 @@ def _castable_plan(side: PC, made: Made, instant_speed: bool) -> tuple[Planned, 
     seen = set()
     cards = side.cards
     known = programs_of(cards)
-    units = sum([len(units_made) for units_made in made])  # a cost of more mana cannot be paid
+    units = 0  # a cost of more mana cannot be paid (a loop: `sum` is looked up and called by name, compiled)
+    for units_made in made:
+        units += len(units_made)
     for card_id in side.hand:
         code = known[card_id]
         if code is None or code.registered is not None or REGISTRY:  # else program_in's answer
@@ -252,8 +266,6 @@ def _pay_mana(side: Side, cost: Requirement, x: int = 0, exclude: int = -1) -> l
 
 
 def _sacrifice(battle: Battle, side: Side, what: str, source: int, rng: random.Random, events: Events) -> None:
-    from deckquest.engine.combat.resolve import leave_battlefield
-
     chosen = _sacrifice_choice(side, what, source)
     if chosen is not None:
         _sacrifice_event(side, chosen, events)
@@ -354,8 +366,6 @@ def resolve_stack(battle: Battle, rng: random.Random, events: Events) -> None:
     """Resolve the stack top first until it is empty (CR 608): a permanent spell enters (and
     its enters abilities trigger), an instant or sorcery does what its text says and goes to
     the graveyard; a countered spell was already moved off."""
-    from deckquest.engine.combat.combat import check_outcome, state_based_actions
-
     while battle.stack:
         item = battle.stack.pop()
         if item is None or battle.outcome:
@@ -397,8 +407,9 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     permanent its mana value (a creature a little more for its stats); a spell or ability
     what its effects are worth with the best remaining targets, minus what its cost gives up.
     Negative: better not. `costs` is a dict kept while one decision weighs many actions on
-    the same battle: it caches cost penalties (they do not depend on the target) and the worth
-    of damage to each object (`resolve.ability_value`'s memo)."""
+    the same battle: it caches the cost penalties that choose a sacrifice (they do not depend
+    on the target; the others cost less to work out than to look up) and the worth of damage
+    to each object (`resolve.ability_value`'s memo)."""
     side = battle.side(action.player)
     card = side.cards[action.card]
     code = program_at(side.cards, action.card)
@@ -430,8 +441,8 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
     else:
         picks = _picks(battle, side, ability, action, mode, rng)
         value = ability_value(battle, side.id, ability, picks, action.x, mode, (side.id, action.card), costs)
-    if costs is None:
-        return value - _cost_penalty(side, card, ability, source)
+    if costs is None or ability.cost is None or not ability.cost.sacrifice:
+        return value - _cost_penalty(side, card, ability, source)  # (cheap but for a sacrifice)
     key = (action.kind, action.player, action.card, action.mode)
     penalty = costs.get(key)
     if penalty is None:
@@ -442,8 +453,6 @@ def play_value(battle: Battle, action: Action, rng: random.Random | None = None,
 def _static_value(battle: Battle, side: Side, statics: tuple[Effect, ...]) -> float:
     """A lord's or an anthem's worth: its +N/+N and keywords on the creatures it would give
     them to now (ours count for it, the enemies' against it)."""
-    from deckquest.engine.combat.resolve import opposing
-
     value = 0.0
     for effect in statics:
         gain = effect.power + effect.toughness + 0.5 * len(effect.keywords)

@@ -26,6 +26,7 @@ from deckquest.engine.combat.state import (
     HORDE, Attack, Battle, Side, facts_of, find_permanent, keywords_of, permanent_of, power, toughness,
 )
 from deckquest.engine.combat.profile import PROFILE_TABLES, profile_in, profiles_of
+from deckquest.engine.combat.resolve import dies_triggers, hits_triggers, permanent_value, regenerate
 from deckquest.engine.game import Events
 from deckquest.engine.pc import OK, PC, gain_life, lose_life, shuffle
 from deckquest.engine.permanents import Permanent
@@ -187,8 +188,6 @@ def _damage_step(battle: Battle, rng: random.Random, events: Events, first_strik
             events.append({"event": "battle_life", "player": pc_id, "change": -amount, "life": pc.life,
                            "status": pc.status})
     if hits:
-        from deckquest.engine.combat.resolve import hits_triggers
-
         check_outcome(battle)
         if not battle.outcome:
             hits_triggers(battle, hits, rng, events)
@@ -312,8 +311,6 @@ def state_based_actions(battle: Battle, events: Events, rng: random.Random | Non
                 found = True
             dead = [p for p in side.battlefield if _is_destroyed(battle, side, p)]
             if battle.shields:  # CR 701.19: lethal damage destroys, a shield prevents it
-                from deckquest.engine.combat.resolve import regenerate
-
                 dead = [p for p in dead if toughness(side, p) <= 0 or not regenerate(battle, side, p, events)]
             for permanent in dead:
                 _to_graveyard(battle, side, permanent, events)
@@ -324,8 +321,6 @@ def state_based_actions(battle: Battle, events: Events, rng: random.Random | Non
     battle.deathtouched.clear()
     check_outcome(battle)
     if died and rng is not None and not battle.outcome:
-        from deckquest.engine.combat.resolve import dies_triggers
-
         dies_triggers(battle, died, rng, events)
 
 
@@ -334,15 +329,17 @@ def legend_rule(side: Side) -> list[Permanent]:
     that one player controls, the player keeps one and puts the others into the graveyard.
     The side keeps the one worth most (`resolve.permanent_value`: a planeswalker with more
     loyalty), of equals the one that came first. Returns the permanents to put there."""
-    legends: dict[str, list[Permanent]] = {}
+    legends: dict[str, list[Permanent]] | None = None  # made for the first legend (most sides have none)
     for permanent in side.battlefield:
         if facts_of(side, permanent.card).legendary:
+            if legends is None:
+                legends = {}
             legends.setdefault(side.cards[permanent.card].name, []).append(permanent)
     extra: list[Permanent] = []
+    if legends is None:
+        return extra
     for same in legends.values():
         if len(same) > 1:
-            from deckquest.engine.combat.resolve import permanent_value
-
             keep = max(same, key=lambda p: (permanent_value(side, p), -p.damage, -same.index(p)))
             extra += [p for p in same if p is not keep]
     return extra

@@ -67,6 +67,8 @@ Made = tuple[tuple[frozenset[str], ...], ...]  # what each source makes, in the 
 #: the same few lands again and again; the answer depends only on what each source makes.
 _PAID: Final[dict[int, tuple[Requirement, dict[tuple[Made, int], tuple[int, ...] | None]]]] = {}
 _PAID_MAX: Final = 20_000
+#: What `paid`'s memo answers for a payment not worked out yet (no position is -1).
+_NOT_KNOWN: Final[tuple[int, ...]] = (-1,)
 
 
 def pay(sources: list[Source], cost: Requirement, x: int = 0) -> list[int] | None:
@@ -93,8 +95,9 @@ def paid(made: Made, cost: Requirement, x: int = 0) -> tuple[int, ...] | None:
         entry = _PAID[id(cost)] = (cost, {})
     key = (made, x)
     memo = entry[1]
-    if key in memo:
-        return memo[key]
+    positions = memo.get(key, _NOT_KNOWN)  # one look (`in` and then `[]` hashed `made` twice)
+    if positions is not _NOT_KNOWN:
+        return positions
     if len(memo) >= _PAID_MAX:
         memo.clear()
     positions = memo[key] = _positions(made, cost, x)

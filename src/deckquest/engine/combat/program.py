@@ -76,6 +76,7 @@ class CardProgram:
     activated: tuple[Activated, ...]
     kicked_abilities: tuple[Ability, ...]  # "when ~ enters, if it was kicked" abilities without targets
     colors: tuple[str, ...]  # its mana cost's colours (what a land must make for it)
+    combat_trick: bool  # an instant-speed spell that only pumps (the greedy policies keep it for after blockers)
 
 
 _PROGRAMS: Final[dict[int, CardProgram]] = {}
@@ -151,9 +152,10 @@ def read_program(card: Card) -> CardProgram:
         activated.append(Activated(index, ability, cost, mana, wanted, first_kind(ability.effects, wanted),
                                    one_target_effect(modes_of(ability)[0])))
     kicked = kicked_cost(card) if facts.is_permanent else None
+    instant = card.is_type("Instant") or facts.flash
     return CardProgram(
         card=card, name=card.name, facts=facts, registered=registered,
-        instant=card.is_type("Instant") or facts.flash,
+        instant=instant,
         offered=card.mana_cost is not None and bool(facts.is_permanent or registered or spell),
         spell=spell,
         sacrifice=spell.cost.sacrifice if spell is not None and spell.cost is not None else "",
@@ -162,4 +164,12 @@ def read_program(card: Card) -> CardProgram:
         modes=tuple(modes), activated=tuple(activated),
         kicked_abilities=tuple(a for a in recognition(card).abilities if a.kicked and not slots(a.effects)),
         colors=card.mana_cost.colors if card.mana_cost is not None else (),
+        combat_trick=instant and not facts.is_permanent and _only_pumps(spell_ability(card)),
     )
+
+
+def _only_pumps(ability: Ability | None) -> bool:
+    """Whether every effect of every mode is a pump that adds ("Target creature gets +3/+3
+    until end of turn"): a combat trick, not a main-phase play."""
+    effects = [e for mode in modes_of(ability) for e in mode] if ability is not None else []
+    return bool(effects) and all(e.kind == "pump" and e.power >= 0 and e.toughness >= 0 for e in effects)

@@ -185,10 +185,11 @@ class Battle:
     # (casting.castable): worked out once per state, not at every decision. Not part of the
     # battle's state: a copy starts without it, comparisons ignore it.
     castable_plans: dict[CastingState, tuple[Planned, ...]] = field(default_factory=dict, init=False, compare=False, repr=False)
-    # The survivors' blocks or responses (turns._blocks, turns._responses) listed to decide
-    # whether their declare-blockers, respond or after-blockers step opens: the step's legal
-    # actions are that very list, taken by the next `legal_actions` (nothing changes in
-    # between). Not part of the battle's state either.
+    # The survivors' responses (turns._responses) listed to decide whether their respond or
+    # after-blockers step opens: the step's legal actions are that very list, taken by the
+    # next `legal_actions` (nothing changes in between). Not part of the battle's state either.
+    # (Whether the declare-blockers step opens is asked without listing the blocks:
+    # turns._any_block.)
     # (A factory, not `default=None`: a field the generated `__init__` does not set has no value
     # in the compiled build, whose classes have no class-level defaults.)
     listed: list[Action] | None = field(default_factory=_none, init=False, compare=False, repr=False)

@@ -30,7 +30,7 @@ from typing import Final, Iterable
 
 from deckquest.cards.model import Card
 from deckquest.cards.oracle import Effect
-from deckquest.engine.combat.profile import STATIC_FLAGS, profile
+from deckquest.engine.combat.profile import STATIC_FLAGS
 from deckquest.engine.combat.state import Battle, Side, enter_battlefield, facts_of
 from deckquest.engine.game import Events
 from deckquest.engine.pc import DEAD, PC, UNCONSCIOUS
@@ -50,9 +50,12 @@ def _flags(effect: Effect) -> int:
 
 
 def _applies(effect: Effect, source: Permanent, side: Side, permanent: Permanent) -> bool:
-    card = side.cards[permanent.card]
-    if not profile(card).is_creature or is_pc_creature(card):
+    """Whether the anthem `effect` of `source` applies to the permanent: a creature (not an
+    unconscious PC's, T-7.2) that meets its conditions. The PC's creature is looked up (by
+    its id, boxed and hashed) only for a creature that meets them."""
+    if not facts_of(side, permanent.card).is_creature:
         return False
+    card = side.cards[permanent.card]
     for condition in effect.target.conditions:
         kind = condition.kind
         if kind == "another":
@@ -69,7 +72,7 @@ def _applies(effect: Effect, source: Permanent, side: Side, permanent: Permanent
                 return False
         else:
             return False
-    return True
+    return not is_pc_creature(card)
 
 
 def refresh_statics(battle: Battle) -> None:

@@ -348,7 +348,8 @@ def _enemy_attacks(battle: Battle, rng: random.Random, events: Events) -> None:
     attack_triggers(battle, rng, events)
     if battle.outcome:
         battle.step = "over"
-    elif battle.attacks and _opens(battle, _blocks(battle)):
+    elif battle.attacks and _any_block(battle):
+        battle.listed = None  # the step's blocks are listed when asked (`legal_actions`)
         battle.step = "declare_blockers"
     else:
         _enemy_blocks_done(battle, rng, events)
@@ -387,8 +388,7 @@ def legal_actions(battle: Battle) -> list[Action]:
     if step == "declare_attackers":
         return _attack_actions(battle) + [act.interned(act.CONFIRM_ATTACKERS)]
     if step == "declare_blockers":
-        listed, battle.listed = battle.listed, None
-        return _blocks(battle) if listed is None else listed
+        return _blocks(battle)
     if step in ("respond", AFTER_BLOCKERS):
         listed, battle.listed = battle.listed, None
         return (_responses(battle) if listed is None else listed) + [act.interned(act.PASS)]
@@ -521,6 +521,25 @@ def next_block(battle: Battle, plan: Sequence[Action]) -> Action | None:
     if blocking and blockers_are_legal(battle):
         return act.interned(act.CONFIRM_BLOCKERS)
     return None
+
+
+def _any_block(battle: Battle) -> bool:
+    """Whether `_blocks` lists anything: the declare blockers step opens. Asked without
+    listing every block: an agent that follows its block plan decides without the list
+    (`battle.decide`), which its first `legal_actions` makes for any other."""
+    blocking = {blocker for a in battle.attacks for blocker in a.blockers}
+    attackers = [(side, permanent_of(side, attack.card))
+                 for attack in battle.attacks for side in (battle.side(attack.owner),)]
+    for pc in battle.fighting():
+        for permanent in pc.battlefield:
+            if (pc.id, permanent.card) in blocking:
+                return True
+            if not _may_block(pc, permanent):
+                continue
+            for side, attacker in attackers:
+                if can_block(pc, permanent, side, attacker):
+                    return True
+    return False
 
 
 def _blocks(battle: Battle) -> list[Action]:
