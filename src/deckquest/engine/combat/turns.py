@@ -14,7 +14,7 @@ one combat in which every enemy attacker attacks.
 from __future__ import annotations
 
 import random
-from typing import Final, Sequence
+from typing import Final, Iterator, Sequence
 
 from deckquest.cards.model import Card
 from deckquest.engine.checks import begin_check, boost, can_boost, finish_check
@@ -527,42 +527,34 @@ def _any_block(battle: Battle) -> bool:
     """Whether `_blocks` lists anything: the declare blockers step opens. Asked without
     listing every block: an agent that follows its block plan decides without the list
     (`battle.decide`), which its first `legal_actions` makes for any other."""
-    blocking = {blocker for a in battle.attacks for blocker in a.blockers}
-    attackers = [(side, permanent_of(side, attack.card))
-                 for attack in battle.attacks for side in (battle.side(attack.owner),)]
-    for pc in battle.fighting():
-        for permanent in pc.battlefield:
-            if (pc.id, permanent.card) in blocking:
-                return True
-            if not _may_block(pc, permanent):
-                continue
-            for side, attacker in attackers:
-                if can_block(pc, permanent, side, attacker):
-                    return True
-    return False
+    return next(_block_choices(battle), None) is not None
 
 
 def _blocks(battle: Battle) -> list[Action]:
     """Blocks any PC's untapped creature can make against any enemy attacker (the team
     blocks together, T-6.11), take-backs of declared blocks, and confirm when legal
     (menace, CR 702.110b). Empty when no block is possible at all."""
+    actions = list(_block_choices(battle))
+    if actions and blockers_are_legal(battle):
+        actions.append(act.interned(act.CONFIRM_BLOCKERS))
+    return actions
+
+
+def _block_choices(battle: Battle) -> Iterator[Action]:
+    """The blocks and take-backs of `_blocks`, one at a time, in its order."""
     blocking = {blocker for a in battle.attacks for blocker in a.blockers}
     attackers = [((attack.owner, attack.card), side, permanent_of(side, attack.card))
                  for attack in battle.attacks for side in (battle.side(attack.owner),)]
-    actions = []
     for pc in battle.fighting():
         for permanent in pc.battlefield:
             if (pc.id, permanent.card) in blocking:
-                actions.append(act.interned(act.UNBLOCK, pc.id, permanent.card))
+                yield act.interned(act.UNBLOCK, pc.id, permanent.card)
                 continue
             if not _may_block(pc, permanent):
                 continue
             for target, side, attacker in attackers:
                 if can_block(pc, permanent, side, attacker):
-                    actions.append(act.interned(act.BLOCK, pc.id, permanent.card, target=target))
-    if actions and blockers_are_legal(battle):
-        actions.append(act.interned(act.CONFIRM_BLOCKERS))
-    return actions
+                    yield act.interned(act.BLOCK, pc.id, permanent.card, target=target)
 
 
 # --- applying an action ----------------------------------------------------------------

@@ -721,8 +721,7 @@ def battle_step(run: RunLike) -> None:
     on_turn = _on_turn(run, progress)
     while True:
         decide(fight.battle, agent, rng, log)
-        if log is not None:
-            _keep_clock(progress, log)
+        _keep_clock(progress, log)
         if fight_over(fight, log, on_turn):
             _close_battle(run, progress, stmt, frame, log)
             return
