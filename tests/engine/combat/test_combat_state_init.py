@@ -43,7 +43,9 @@ def test_written_out_init_takes_the_fields_in_order(cls, required):
 def test_a_permanents_copy_is_replace():
     """`Permanent.copy` (written out: `PC.copy` makes one per permanent at every battle)
     copies every field, so a field added to `Permanent` and not to `copy` fails here."""
-    values = {f.name: f"{f.name}!" for f in fields(Permanent)}  # a value of its own for each
+    values = {"card": 3, "owner": "pc9"}  # then each field a value of its own, none its default
+    values.update({f.name: (not f.default) if isinstance(f.default, bool) else 100 + index
+                   for index, f in enumerate(fields(Permanent)) if f.name not in values})
     made = Permanent(**values)
     assert made.copy() == replace(made) and made.copy() is not made
     assert [getattr(made.copy(), f.name) for f in fields(Permanent)] == list(values.values())
