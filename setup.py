@@ -44,7 +44,10 @@ COMPILED = [
     "src/deckquest/engine/combat/statics.py",
     "src/deckquest/engine/combat/turns.py",
     "src/deckquest/runtime/battle_agents.py",
+    "src/deckquest/runtime/compiled.py",
+    "src/deckquest/runtime/interpreter.py",
     "src/deckquest/runtime/preparation.py",
+    "src/deckquest/runtime/state.py",
     "src/deckquest/systems/trpg/statements.py",
 ]
 

@@ -89,6 +89,28 @@ def test_a_clone_is_independent_of_its_original():
     assert original.state.counters["air"] == 3 and original.state.pcs["mira"].life == 20
 
 
+def test_a_clone_carries_everything_its_run_holds():
+    """`clone()` names what it copies (the compiled build's `Run` has no `__dict__` to copy):
+    every attribute of the run has the original's value in the clone, and its generator,
+    state, events and memory are copies. A run attribute added and not cloned fails here."""
+    program = Program(_shrine())
+    original = Run(program, RandomAgent(), random.Random(5), seed=5, listener=print, kinds=["check"],
+                   on_statement=repr, on_check=len, on_scene=str, max_steps=77, battle_events=False)
+    original.step()
+    original.forced, original.memory["plan"], original.script_changes = True, 3, "line 4"
+    twin = original.clone()
+    copied = {"rng", "state", "events", "memory"}
+    names = [name for name in dir(original) if not name.startswith("__")
+             and not callable(getattr(type(original), name, None)) and name not in ("seats", "WAIT")]
+    assert copied < set(names) and "forced" in names
+    for name in names:
+        if name in copied:
+            assert getattr(twin, name) is not getattr(original, name), name
+        if name != "rng":  # (a generator is equal to none but itself: its state is)
+            assert getattr(twin, name) == getattr(original, name), name
+    assert twin.rng.getstate() == original.rng.getstate()
+
+
 def test_unrecorded_runs_have_the_same_outcome():
     """record=False (for batch runs) changes nothing but the event list."""
     program = Program(_shrine())

@@ -461,7 +461,7 @@ def standing(pc: PC, pending: PendingCheck) -> str:
 # --- T-4.12: no repeat of the very same check ------------------------------------------
 
 
-@dataclass
+@dataclass(init=False)
 class CheckHistory:
     """The checks each PC has made, so the very same check is not repeated (T-4.12).
 
@@ -472,6 +472,11 @@ class CheckHistory:
     """
 
     made: set[tuple[str, Hashable, str, int]] = field(default_factory=set)
+
+    # (written out: the one ``dataclass`` makes is interpreted in the compiled build, and every
+    # run makes one)
+    def __init__(self, made: set[tuple[str, Hashable, str, int]] | None = None) -> None:
+        self.made = set() if made is None else made
 
     def allows(self, pc_id: str, action: Hashable, kind: str, difficulty: int) -> bool:
         return action == ESCAPE or (pc_id, action, kind, difficulty) not in self.made

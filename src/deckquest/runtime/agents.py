@@ -67,6 +67,9 @@ class Answers:
 
     name = ""
     acts = True  # False: never lets PCs act, and is asked no pc_action
+    # True: every answer is legal as made, and ``Run.run()`` does not check it (``best``). Said
+    # here for every agent: ``getattr`` with a default costs an exception when it is not.
+    legal_by_construction = False
 
     def choose(self, run: Run, decision: Asked) -> Hashable:
         method: Callable[[Run, Asked], Hashable] = getattr(self, decision.kind)

@@ -55,7 +55,11 @@ def _var(expr: ast.Var) -> "Cond":
 
     def var(run: "Run", pc: str | None, degree: int | None) -> "Value":
         counters = run.state.counters
-        return counters[name] if name in counters else run.state.flags[name]
+        if name in counters:
+            return counters[name]
+        # (not in one expression with the counter: its type would be int, and the compiled build
+        # would make the flag's bool an int, shown as 0 or 1 instead of no or yes)
+        return run.state.flags[name]
     return var
 
 

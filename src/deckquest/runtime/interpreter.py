@@ -51,6 +51,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Callable, Container, Hashable, Iterable, Iterator, Protocol, cast
 
+from deckquest.cards.model import Card
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
 from deckquest.dsl import ast
@@ -174,6 +175,13 @@ class Program:
                                  Span(str(scenario.path)), hint="run it with `--party FILE`")
         if party is not None:
             _check_party_covers_script(scenario, party)
+        # What every run starts from (``Run._initial_state``), read once: each PC's deal (T-1.2)
+        # and the flags, counters and NPCs as the script declares them.
+        self.deals: tuple[tuple[str, str, tuple[Card, ...], frozenset[int]], ...] = tuple(
+            (m.id, m.name, m.cards, m.critical_cards) for m in self.party)
+        self.initial_flags: dict[str, bool] = {name: False for name in scenario.flags}
+        self.initial_counters: dict[str, int] = {name: decl.initial for name, decl in scenario.counters.items()}
+        self.npc_names: tuple[str, ...] = tuple(scenario.npcs)
         self.scene_triggers: dict[str | None, dict[str, tuple[tuple[ast.Trigger, int, Cond | None], ...]]] = {
             scene: self._triggers_by_kind(scene) for scene in scenario.scenes}
         self.scene_triggers[None] = self._triggers_by_kind(None)  # a whole game's, outside scenes
@@ -280,9 +288,11 @@ def _named_pcs(scenario: Scenario) -> Iterator[tuple[str, Span]]:
 # ---------------------------------------------------------------- a run
 
 
-@dataclass
+@dataclass(init=False)
 class RunResult:
-    """How a run ended, and what it emitted (``events`` is None when not recorded)."""
+    """How a run ended, and what it emitted (``events`` is None when not recorded). Its
+    ``__init__`` is written out: every run of a batch makes one, and the one ``dataclass``
+    makes runs interpreted in the compiled build (setup.py)."""
 
     outcome: str
     text: str
@@ -290,6 +300,15 @@ class RunResult:
     steps: int
     clock: int
     events: list[Event] | None
+
+    def __init__(self, outcome: str, text: str, scene: str | None, steps: int, clock: int,
+                 events: list[Event] | None) -> None:
+        self.outcome = outcome
+        self.text = text
+        self.scene = scene
+        self.steps = steps
+        self.clock = clock
+        self.events = events
 
 
 @dataclass
@@ -374,12 +393,13 @@ class Run:
         # not game state, but copied with snapshots and clones so they continue identically.
         self.memory: dict[str, object] = {}
         self.script_changes = ""  # a resumed run: the lines its script changed since the save (saves.py)
+        self._seats: dict[str, Agent] | None = None  # a whole game's seats (``seats``), made when first asked
         if state is not None:  # a resumed run (runtime/saves.py): ``rng`` is in the saved state
             self.state = state
             return
         self.state = self._initial_state()
         if "start" in self.wanted:
-            self._emit("start", title=self.scenario.title, rules=program.rules, seed=seed,
+            self.emit("start", title=self.scenario.title, rules=program.rules, seed=seed,
                        agent=getattr(agent, "name", type(agent).__name__),
                        party=[{"id": m.id, "name": m.name} for m in program.party], **self._system_fields())
         if program.whole_game:
@@ -400,7 +420,7 @@ class Run:
     def seats(self) -> dict[str, Agent]:
         """A whole game's seats, each with its agent (engine.game.Agent): the agent the script
         names for the seat, else the one named like the run's agent, else the system's first."""
-        seats: dict[str, Agent] | None = self.__dict__.get("_seats")
+        seats = self._seats
         if seats is None:
             system = self.program.system
             default = getattr(self.agent, "name", "first")
@@ -414,15 +434,11 @@ class Run:
 
     def _initial_state(self) -> RunState:
         """T-1.2: every PC shuffles, draws 7 and starts at life 20."""
-        scenario = self.scenario
-        party = {m.id: pcs.create_pc(m.id, m.name, m.cards, m.critical_cards, self.rng)
-                 for m in self.program.party}
-        return RunState(
-            pcs=party,
-            flags={name: False for name in scenario.flags},
-            counters={name: decl.initial for name, decl in scenario.counters.items()},
-            npcs={name: NpcState() for name in scenario.npcs},
-        )
+        program, rng = self.program, self.rng
+        party = {pc_id: pcs.create_pc(pc_id, name, cards, critical, rng)
+                 for pc_id, name, cards, critical in program.deals}
+        return RunState(party, dict(program.initial_flags), dict(program.initial_counters),
+                        {name: NpcState() for name in program.npc_names})
 
     # -- driving
 
@@ -436,8 +452,8 @@ class Run:
         try:
             self._step(state)
         except StopRun as stop:
-            self._finish(ABANDONED, str(stop))
-        return state.outcome is None
+            self.finish(ABANDONED, str(stop))
+        return not state.finished  # (not ``state.outcome``: mypy still takes it for the None tested above)
 
     def _step(self, state: RunState) -> None:
         asked = state.asked
@@ -454,7 +470,7 @@ class Run:
             elif state.game is not None:
                 self._game_step(state)
             else:
-                self._finish(STUCK, _("the scene `{scene}` ran out of statements", scene=state.scene))
+                self.finish(STUCK, _("the scene `{scene}` ran out of statements", scene=state.scene))
             return
         frame = frames[-1]
         block = self.program.ops[frame.block]
@@ -462,11 +478,11 @@ class Run:
             frames.pop()
             return
         if state.party_dead and not frame.in_trigger:
-            self._finish("defeat", _("Every PC is dead."))
+            self.finish("defeat", _("Every PC is dead."))
             return
         state.steps += 1
         if state.steps > self.max_steps:
-            self._finish(STUCK, _("more than {steps} steps: a loop with no way out?", steps=self.max_steps))
+            self.finish(STUCK, _("more than {steps} steps: a loop with no way out?", steps=self.max_steps))
             return
         index = frame.index
         frame.index = index + 1
@@ -499,7 +515,7 @@ class Run:
         try:
             self._resume(asked, action)
         except StopRun as stop:
-            self._finish(ABANDONED, str(stop))
+            self.finish(ABANDONED, str(stop))
 
     def _resume(self, asked: Asked, action: Hashable) -> None:
         """Apply the answer ``action`` to ``asked`` (refused unless legal): a PC
@@ -578,11 +594,11 @@ class Run:
         game = state.game
         decision = game.decision()
         if decision.actor == OVER:
-            self._finish(*self.program.system.outcome(self))
+            self.finish(*self.program.system.outcome(self))
             return
         state.steps += 1
         if state.steps > self.max_steps:
-            self._finish(STUCK, f"more than {self.max_steps} steps: a game with no end?")
+            self.finish(STUCK, f"more than {self.max_steps} steps: a game with no end?")
             return
         if decision.actor == CHANCE:
             action = draw_chance(decision, self.rng)
@@ -600,7 +616,7 @@ class Run:
         fired: list[Fired] = [] if held is None else held
         for event in events:
             if event["event"] in self.wanted:
-                self._publish({"event": event["event"], "clock": self.state.clock, **event})
+                self.publish({"event": event["event"], "clock": self.state.clock, **event})
             fired.extend(self.program.system.triggers_for(event))
         if held is None:
             self.fire_game_triggers(fired)
@@ -608,7 +624,7 @@ class Run:
     def fire_game_triggers(self, fired: list[Fired]) -> None:
         """Queue the triggers a game's events fired, so that they run in the events' order."""
         for kind, subject, number in reversed(fired):
-            self._fire(kind, pc=subject, number=number)
+            self.fire(kind, pc=subject, number=number)
 
     def next_statement(self) -> ast.Statement | None:
         """The statement the next ``step()`` runs, or None when it does bookkeeping or answers
@@ -661,7 +677,7 @@ class Run:
                         continue
                 step(state)
         except StopRun as stop:
-            self._finish(ABANDONED, str(stop))
+            self.finish(ABANDONED, str(stop))
         finally:
             self.inline = False
         return self.result()
@@ -686,36 +702,44 @@ class Run:
 
     def clone(self) -> "Run":
         """An independent run at the same position, with a generator in the same state."""
-        twin = object.__new__(Run)
-        twin.__dict__.update(self.__dict__)
-        twin.rng = random.Random()
-        twin.rng.setstate(self.rng.getstate())
-        twin.state = self.state.copy()
-        twin.memory = dict(self.memory)
+        rng = random.Random()
+        rng.setstate(self.rng.getstate())
+        twin = Run(self.program, self.agent, rng, record=False, listener=self.listener, on_statement=self.on_statement,
+                   on_check=self.on_check, on_scene=self.on_scene, max_steps=self.max_steps,
+                   battle_events=self.battle_events, state=self.state.copy())
+        twin.listener_kinds = self.listener_kinds
+        twin.wanted = self.wanted
         twin.events = list(self.events) if self.events is not None else None
+        twin.forced = self.forced
+        twin.memory = dict(self.memory)
+        twin.script_changes = self.script_changes
+        twin._seats = self._seats
         return twin
 
     # -- events
 
-    def _emit(self, kind: str, /, **fields: object) -> None:
-        if kind not in self.wanted:
+    def emit(self, event_kind: str, /, **fields: object) -> None:
+        """The event ``event_kind`` with ``fields``, if it is wanted. (The name is not ``kind``:
+        the compiled build passes a positional-only argument by name too, and a ``check``
+        event has a field ``kind``.)"""
+        if event_kind not in self.wanted:
             return
-        self._publish({"event": kind, "clock": self.state.clock, **fields})
+        self.publish({"event": event_kind, "clock": self.state.clock, **fields})
 
-    def _publish(self, event: Event) -> None:
+    def publish(self, event: Event) -> None:
         """Record an event and hand it to the listener if it wants that kind."""
         if self.events is not None:
             self.events.append(event)
         if self.listener is not None and event["event"] in self.listener_kinds:
             self.listener(event)
 
-    def _finish(self, outcome: str, text: str) -> None:
+    def finish(self, outcome: str, text: str) -> None:
         state = self.state
         state.outcome = outcome
         state.outcome_text = text
         state.frames.clear()
         state.asked = None
-        self._emit("end", outcome=outcome, text=text, scene=state.scene)
+        self.emit("end", outcome=outcome, text=text, scene=state.scene)
 
     # -- scenes
 
@@ -729,12 +753,12 @@ class Run:
         if timers:  # a scene's `after N minutes` count from each start of the scene
             state.fired.difference_update(timers)
         if "scene" in self.wanted:
-            self._emit("scene", id=scene_id, title=scene.title)
+            self.emit("scene", id=scene_id, title=scene.title)
         if self.on_scene is not None:
             self.on_scene(scene_id)
         state.frames = [Frame(self.program.scene_blocks[scene_id])]
         if "scene_starts" in self.program.scene_triggers[scene_id]:
-            self._fire("scene_starts")
+            self.fire("scene_starts")
 
     def goto(self, scene: str) -> None:
         """``-> scene``: the scene ends (its triggers first), then ``scene`` starts."""
@@ -745,7 +769,7 @@ class Run:
             return
         state.leaving_to = scene
         if "scene_ends" in self.program.scene_triggers[state.scene]:
-            self._fire("scene_ends")
+            self.fire("scene_ends")
 
     def _finish_leaving(self) -> None:
         """T-2.9 scene end for every PC (with the T-4.6 cleanup), then the next scene."""
@@ -756,7 +780,7 @@ class Run:
         for pc in living:
             pcs.scene_end(pc, rng)
         if before is not None:
-            self._emit("scene_end", id=state.scene, exhausted={
+            self.emit("scene_end", id=state.scene, exhausted={
                 pc.id: len(pc.exhaustion_zone) - count for pc, count in zip(living, before)})
         target, state.leaving_to = state.leaving_to, None
         assert target is not None  # a `->` set where the run goes
@@ -764,7 +788,7 @@ class Run:
 
     # -- triggers
 
-    def _fire(self, kind: str, pc: str | None = None, npc: str | None = None,
+    def fire(self, kind: str, pc: str | None = None, npc: str | None = None,
               number: int | None = None, degree: int | None = None) -> None:
         """Queue the matching triggers' bodies so they run next, in declaration order."""
         triggers = self.program.scene_triggers[self.state.scene].get(kind)
@@ -782,7 +806,7 @@ class Run:
         for block in reversed(chosen):
             self.state.frames.append(Frame(block, pc=pc, degree=degree, in_trigger=True))
 
-    def _advance(self, minutes: int) -> None:
+    def advance(self, minutes: int) -> None:
         """Move the game clock, then fire the ``after N minutes`` triggers now due."""
         state = self.state
         if minutes <= 0:
@@ -816,12 +840,12 @@ class Run:
         return made[1](self, pc, degree)
 
     @staticmethod
-    def _subject(in_scope: str | None, span: Span) -> str:
+    def subject(in_scope: str | None, span: Span) -> str:
         if in_scope is None:
             raise DeckquestError("nothing is in scope here for a game system's trigger", span)
         return in_scope
 
-    def _pc_named(self, name: str, in_scope: str | None, span: Span) -> pcs.PC:
+    def pc_named(self, name: str, in_scope: str | None, span: Span) -> pcs.PC:
         if name == "pc":
             if in_scope is None:
                 raise DeckquestError("`pc` has no value here: no PC is in scope", span,
@@ -839,7 +863,7 @@ class Run:
 
     # -- blocks
 
-    def _push(self, statements: list[ast.Statement], frame: Frame) -> None:
+    def push(self, statements: list[ast.Statement], frame: Frame) -> None:
         """Run a nested block next; it sees the enclosing bindings (``pc``, ``degree``)."""
         self.state.frames.append(Frame(self.program.block_ids[id(statements)], 0, frame.pc,
                                        frame.degree, None, frame.in_trigger))
@@ -858,9 +882,9 @@ class Run:
         if reply is None:
             offered = [i for i, offer in enumerate(offers) if offer is None or offer(self, frame.pc, frame.degree)]
             if not offered:
-                self._finish(STUCK, _("no option of the choice at line {line} is available", line=stmt.span.line))
+                self.finish(STUCK, _("no option of the choice at line {line} is available", line=stmt.span.line))
                 return
-            if self.agent_acts and self._act("choice", frame, offered):
+            if self.agent_acts and self.act("choice", frame, offered):
                 return
         else:
             asked, answer = reply
@@ -876,10 +900,10 @@ class Run:
     def _chosen(self, stmt: ast.Choice, frame: Frame, offered: list[int], labels: list[str], picked: int) -> None:
         self.state.choices_made += 1
         if "choice" in self.wanted:
-            self._emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
-        self._push(stmt.options[offered[picked]].body, frame)
+            self.emit("choice", options=labels, chosen=picked + 1, label=labels[picked])
+        self.push(stmt.options[offered[picked]].body, frame)
 
-    def _act(self, moment: str, frame: Frame, progress: Any = None) -> bool:
+    def act(self, moment: str, frame: Frame, progress: Any = None) -> bool:
         """A decision point: the PCs may act first (concentrate, play lands, …). The party is
         asked "pc_action" decisions, one PC action at a time (``GameSystem.pc_actions``, the
         legal ones ``GameSystem.legal_pc_actions``), until it answers "done"; the statement
@@ -922,17 +946,6 @@ class Run:
         assert asked is not None  # a pc_action decision
         asked.actions = None  # the PCs' legal actions change with each one
         system.pc_actions[move[1]](self, move[0], move[2])
-
-    # What a game system's handlers call (GameSystem.statement_handlers): the same methods.
-    emit = _emit
-    publish = _publish
-    fire = _fire
-    push = _push
-    advance = _advance
-    act = _act
-    finish = _finish
-    pc_named = _pc_named
-    subject = _subject
 
 
 # ---------------------------------------------------------------- helpers

@@ -13,7 +13,7 @@ the statement that asked resumes from.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any, ClassVar, Hashable
+from typing import Any, Hashable
 
 from deckquest.engine.adventure import NPC_ABSENT as NPC_ABSENT, NPC_DEAD as NPC_DEAD  # the runtime's names too
 from deckquest.engine.adventure import NPC_PRESENT as NPC_PRESENT, NPC_UNCONSCIOUS as NPC_UNCONSCIOUS
@@ -21,7 +21,7 @@ from deckquest.engine.checks import CheckHistory
 from deckquest.engine.pc import PC
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Frame:
     """One block being run: ``block`` numbers a statement list of the compiled program.
 
@@ -36,6 +36,15 @@ class Frame:
     pending: list[str] | None = None
     in_trigger: bool = False  # part of a trigger's body (runs even after the last PC died)
 
+    def __init__(self, block: int, index: int = 0, pc: str | None = None, degree: int | None = None,
+                 pending: list[str] | None = None, in_trigger: bool = False) -> None:
+        self.block = block
+        self.index = index
+        self.pc = pc
+        self.degree = degree
+        self.pending = pending
+        self.in_trigger = in_trigger
+
     def copy(self) -> "Frame":
         return Frame(self.block, self.index, self.pc, self.degree,
                      None if self.pending is None else list(self.pending), self.in_trigger)
@@ -44,7 +53,7 @@ class Frame:
 PARTY = "party"  # who answers the adventure's decisions (Asked.actor)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class Asked:
     """A decision of the party the run waits for (``Run.decision()``, ``Run.apply(action)``),
     shaped like ``deckquest.engine.game.Decision`` (``actor``, ``kind``, ``actions``).
@@ -67,9 +76,29 @@ class Asked:
     about: dict[str, Any]
     progress: Any = None
     depth: int = 0
-    actor: ClassVar[str] = PARTY
-    probabilities: ClassVar[None] = None
-    over: ClassVar[bool] = False
+
+    def __init__(self, kind: str, actions: tuple[Hashable, ...] | None, frame: int, at: int, about: dict[str, Any],
+                 progress: Any = None, depth: int = 0) -> None:
+        self.kind = kind
+        self.actions = actions
+        self.frame = frame
+        self.at = at
+        self.about = about
+        self.progress = progress
+        self.depth = depth
+
+    # (properties, not class variables: the compiled build's dataclass would take those for fields)
+    @property
+    def actor(self) -> str:
+        return PARTY
+
+    @property
+    def probabilities(self) -> None:
+        return None
+
+    @property
+    def over(self) -> bool:
+        return False
 
     def copy(self) -> "Asked":
         progress = self.progress
@@ -78,7 +107,7 @@ class Asked:
         return Asked(self.kind, self.actions, self.frame, self.at, dict(self.about), progress, self.depth)
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class NpcState:
     """An NPC in the story: whether it appeared, cooperates (T-8.4) and how it is."""
 
@@ -87,8 +116,15 @@ class NpcState:
     damage: int = 0
     controller: str | None = None  # the PC that took control of it (T-8.4), or None
 
+    def __init__(self, status: str = NPC_ABSENT, cooperating: bool = False, damage: int = 0,
+                 controller: str | None = None) -> None:
+        self.status = status
+        self.cooperating = cooperating
+        self.damage = damage
+        self.controller = controller
 
-@dataclass(slots=True)
+
+@dataclass(slots=True, init=False)
 class RunState:
     """Everything that changes during a run; ``copy()`` is cheap and complete."""
 
@@ -116,6 +152,34 @@ class RunState:
     # while there is one, each step answers one of its decisions (GameSystem.battle_step).
     battle: Any = None
     asked: Asked | None = None  # the party's decision the run waits for (Run.decision())
+
+    def __init__(self, pcs: dict[str, PC], flags: dict[str, bool], counters: dict[str, int], npcs: dict[str, NpcState],
+                 frames: list[Frame] | None = None, scene: str | None = None, scene_visit: int = 0, clock: int = 0,
+                 scene_started_at: int = 0, leaving_to: str | None = None, fired: set[int] | None = None,
+                 checks_made: CheckHistory | None = None, items: dict[str, list[str]] | None = None,
+                 choices_made: int = 0, steps: int = 0, party_dead: bool = False, outcome: str | None = None,
+                 outcome_text: str = "", game: Any = None, battle: Any = None, asked: Asked | None = None) -> None:
+        self.pcs = pcs
+        self.flags = flags
+        self.counters = counters
+        self.npcs = npcs
+        self.frames = [] if frames is None else frames
+        self.scene = scene
+        self.scene_visit = scene_visit
+        self.clock = clock
+        self.scene_started_at = scene_started_at
+        self.leaving_to = leaving_to
+        self.fired = set() if fired is None else fired
+        self.checks_made = CheckHistory() if checks_made is None else checks_made
+        self.items = {} if items is None else items
+        self.choices_made = choices_made
+        self.steps = steps
+        self.party_dead = party_dead
+        self.outcome = outcome
+        self.outcome_text = outcome_text
+        self.game = game
+        self.battle = battle
+        self.asked = asked
 
     def copy(self) -> "RunState":
         return replace(

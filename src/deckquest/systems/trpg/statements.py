@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from hashlib import blake2b
-from typing import Any, Callable, Hashable, Sequence
+from typing import Any, Callable, Final, Hashable, Sequence
 
 from deckquest.i18n import _
 from deckquest.systems.trpg import nodes
@@ -323,16 +323,25 @@ def situation(state: Any) -> str:
     (status, cooperating, controller, damage) and the items given. A scene left and entered
     again, time passing, and the PCs' own cards and life do not. A short digest of them
     (plain text for saves; the same values give the same digest in every process)."""
-    npcs, items = state.npcs, state.items  # (often none: () is what ``tuple`` makes of none)
-    values = (tuple(state.flags.values()), tuple(state.counters.values()),
+    flags: dict[str, bool] = state.flags
+    counters: dict[str, int] = state.counters
+    npcs: dict[str, Any] = state.npcs
+    items: dict[str, list[str]] = state.items
+    if not (flags or counters or npcs or items):  # (a script with none: one digest, made once)
+        return _NOTHING_SET
+    values = (tuple(flags.values()) if flags else (), tuple(counters.values()) if counters else (),
               tuple([(n.status, n.cooperating, n.controller, n.damage) for n in npcs.values()]) if npcs else (),
               tuple([(pc, tuple(held)) for pc, held in items.items()]) if items else ())
     digest = _SITUATIONS.get(values)
     if digest is None:
         if len(_SITUATIONS) >= _SITUATIONS_LIMIT:
             _SITUATIONS.clear()
-        digest = _SITUATIONS[values] = blake2b(repr(values).encode(), digest_size=8).hexdigest()
+        digest = _SITUATIONS[values] = _digest(values)
     return digest
+
+
+def _digest(values: tuple[tuple[object, ...], ...]) -> str:
+    return blake2b(repr(values).encode(), digest_size=8).hexdigest()
 
 
 #: ``situation``'s digests by the values they digest: every check of a batch asks for one, and
@@ -341,6 +350,8 @@ def situation(state: Any) -> str:
 #: language and save.schema.json allow no other), so the digest kept is the one made afresh.
 _SITUATIONS: dict[tuple[tuple[object, ...], ...], str] = {}
 _SITUATIONS_LIMIT = 4096
+#: The situation of a script with no flags, counters, NPCs or items (the digest of four ``()``).
+_NOTHING_SET: Final = _digest(((), (), (), ()))
 
 
 def _after_check(run: RunLike, site: Any, outcome: bool, pc: str | None, degree: int,
