@@ -68,6 +68,7 @@ from deckquest.runtime.events import Event
 from deckquest.runtime.party import PartyMember, party_from_scenario
 from deckquest.runtime.state import Asked, Frame, NpcState, RunState
 from deckquest.systems.trpg.battles import enemy
+from deckquest.systems.trpg.statements import CheckSite
 from deckquest.systems import Fired, system_of
 
 DEFAULT_MAX_STEPS = 10_000
@@ -121,23 +122,6 @@ class IllegalAction(ValueError):
 
 
 # ---------------------------------------------------------------- the prepared program
-
-
-@dataclass(frozen=True, slots=True)
-class CheckSite:
-    """What a ``check`` or ``recruit`` statement is, worked out once per program. The
-    program's table of sites is where ``tune`` sets another difficulty between batches
-    (``deckquest.sim.batch.set_difficulty``): the syntax tree is never changed."""
-
-    key: tuple[str, int, int]  # T-4.12: ``check_key`` of the statement
-    who: str  # party, each, all, any, or pc (``by NAME`` or ``by pc``)
-    pc: str | None  # for who == "pc": a PC id, or "pc" for the PC in scope
-    kind: str
-    label: str
-    success: int | None  # block numbers
-    failure: int | None
-    recruit: str | None  # the NPC a recruit check is about
-    difficulty: int = 0  # as written, or as tuned (a battle's preparation counts permanents)
 
 
 class Program:

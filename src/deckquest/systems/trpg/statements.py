@@ -32,7 +32,7 @@ from deckquest.engine.adventure import (
     untapped_creatures,
 )
 from deckquest.engine.adventure import allows, legal_actions
-from deckquest.engine.checks import PendingCheck, begin_check, boost, can_boost, check_note, end_check
+from deckquest.engine.checks import CheckHistory, PendingCheck, begin_check, boost, can_boost, check_note, end_check
 from deckquest.engine.combat import BattleAgent, BattleResult, close_fight, decide, fight_over, open_fight, phases
 from deckquest.engine.combat.profile import VIGILANCE, profile
 from deckquest.engine.combat.turns import MAX_PREPARATION_TURNS
@@ -44,6 +44,26 @@ from deckquest.systems.trpg.battles import (
 #: the runtime (docs/development.md, layers), so it, its frames, check sites and NPC states
 #: are untyped here (``Any``) and read through Python's attribute lookup, compiled or not.
 RunLike = Any
+
+
+@dataclass(frozen=True, slots=True)
+class CheckSite:
+    """What a ``check`` or ``recruit`` statement is, worked out once per program
+    (``Program.sites``): typed here, so the compiled check handlers read its fields directly. The
+    program's table of sites is where ``tune`` sets another difficulty between batches
+    (``deckquest.sim.batch.set_difficulty``): the syntax tree is never changed."""
+
+    key: tuple[str, int, int]  # T-4.12: ``check_key`` of the statement
+    who: str  # party, each, all, any, or pc (``by NAME`` or ``by pc``)
+    pc: str | None  # for who == "pc": a PC id, or "pc" for the PC in scope
+    kind: str
+    label: str
+    success: int | None  # block numbers
+    failure: int | None
+    recruit: str | None  # the NPC a recruit check is about
+    difficulty: int = 0  # as written, or as tuned (a battle's preparation counts permanents)
+
+
 #: What one PC's check came to: (pc, success, degree, a critical card was revealed).
 CheckRecord = tuple[str | None, bool, int, bool]
 
@@ -206,7 +226,7 @@ def _check(run: RunLike, stmt: nodes.Check | nodes.Recruit, frame: Any) -> None:
 
     Re-entrant: the party's decisions (who checks, support, boost) stop the statement, and
     the run resumes it with the answer (``run.resumed()``) and the ``CheckInProgress``."""
-    site = run.program.sites[id(stmt)]
+    site: CheckSite = run.program.sites[id(stmt)]
     reply = run.reply  # (``run.resumed()``, without its call: checks are the hot statements)
     if reply is not None:
         run.reply = None
@@ -241,7 +261,7 @@ def _check(run: RunLike, stmt: nodes.Check | nodes.Recruit, frame: Any) -> None:
         _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
 
 
-def _checked(run: RunLike, site: Any, frame: Any, progress: CheckInProgress, record: CheckRecord) -> None:
+def _checked(run: RunLike, site: CheckSite, frame: Any, progress: CheckInProgress, record: CheckRecord) -> None:
     """A PC's check is made: what follows it in the statement the check belongs to."""
     if progress.mode == "group":
         assert progress.records is not None  # (a list in "group" mode)
@@ -253,7 +273,7 @@ def _checked(run: RunLike, site: Any, frame: Any, progress: CheckInProgress, rec
         _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
 
 
-def _group(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -> None:
+def _group(run: RunLike, site: CheckSite, frame: Any, progress: CheckInProgress) -> None:
     """``all`` succeeds if every PC succeeds (``pc`` and ``degree`` are the worst check's),
     ``any`` if one does (the best check's); the PCs check one after the other."""
     records = progress.records
@@ -281,7 +301,7 @@ def _group(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -> No
     _after_check(run, site, outcome, pc, degree, [r for r in records if r[3]], frame)
 
 
-def _check_each(run: RunLike, site: Any, frame: Any, reply: tuple[Any, Hashable] | None) -> None:
+def _check_each(run: RunLike, site: CheckSite, frame: Any, reply: tuple[Any, Hashable] | None) -> None:
     """``by each``: one PC per visit of this statement, its block right after its check."""
     if frame.pending is None:
         if reply is None and run.agent_acts and run.act("check", frame):
@@ -295,7 +315,7 @@ def _check_each(run: RunLike, site: Any, frame: Any, reply: tuple[Any, Hashable]
         _each_checked(run, site, frame, record)
 
 
-def _each_checked(run: RunLike, site: Any, frame: Any, record: CheckRecord) -> None:
+def _each_checked(run: RunLike, site: CheckSite, frame: Any, record: CheckRecord) -> None:
     if frame.pending:
         frame.index -= 1  # come back to this statement for the next PC
     else:
@@ -303,7 +323,7 @@ def _each_checked(run: RunLike, site: Any, frame: Any, record: CheckRecord) -> N
     _after_check(run, site, record[1], record[0], record[2], (record,) if record[3] else (), frame)
 
 
-def _check_candidates(run: RunLike, site: Any, difficulty: int, among: list[str] | None = None) -> list[str]:
+def _check_candidates(run: RunLike, site: CheckSite, difficulty: int, among: list[str] | None = None) -> list[str]:
     """The PCs (of ``among``, else the party) that may make this check: conscious, and not
     made the very same check already (T-4.12)."""
     made = run.state.checks_made
@@ -312,7 +332,7 @@ def _check_candidates(run: RunLike, site: Any, difficulty: int, among: list[str]
     return [p for p in ids if run.state.pcs[p].status in pcs.ABLE and made.allows(p, action, site.kind, difficulty)]
 
 
-def check_action(run: RunLike, site: Any) -> tuple[Hashable, str]:
+def check_action(run: RunLike, site: CheckSite) -> tuple[Hashable, str]:
     """What a check is for, in ``RunState.checks_made`` (T-4.12): its statement and the situation."""
     return site.key, situation(run.state)
 
@@ -354,7 +374,7 @@ _SITUATIONS_LIMIT = 4096
 _NOTHING_SET: Final = _digest(((), (), (), ()))
 
 
-def _after_check(run: RunLike, site: Any, outcome: bool, pc: str | None, degree: int,
+def _after_check(run: RunLike, site: CheckSite, outcome: bool, pc: str | None, degree: int,
                  critical_records: Sequence[CheckRecord], frame: Any) -> None:
     """Queue the block, then the check's triggers above it, then critical-card triggers."""
     recruit = site.recruit
@@ -378,7 +398,7 @@ def _after_check(run: RunLike, site: Any, outcome: bool, pc: str | None, degree:
             run.fire("critical_revealed", pc=record[0], degree=record[2])
 
 
-def _one_check(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -> CheckRecord | None:
+def _one_check(run: RunLike, site: CheckSite, frame: Any, progress: CheckInProgress) -> CheckRecord | None:
     """One PC's check (``progress.pc``), step by step: support, reveal, boost, finish (T-3.3,
     T-4, T-5). The party may support it with a ready creature ("support"): then it waits.
 
@@ -386,15 +406,16 @@ def _one_check(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -
     the event carries the rest.
     """
     state = run.state
+    party: dict[str, pcs.PC] = state.pcs  # (typed: the compiled build reads them directly)
+    made: CheckHistory = state.checks_made
     kind = site.kind
     pc_id = progress.pc
     difficulty = progress.difficulty
-    pc = state.pcs.get(pc_id) if pc_id is not None else None
+    pc = party.get(pc_id) if pc_id is not None else None
     action = site.key, situation(state)  # (``check_action``)
-    if pc is None or pc.status not in pcs.ABLE or not state.checks_made.allows(pc_id, action, kind, difficulty):
+    if pc_id is None or pc is None or pc.status not in pcs.ABLE or not made.allows(pc_id, action, kind, difficulty):
         return _refused_check(run, site, pc_id, pc, kind, difficulty)
-    assert pc_id is not None  # (a PC was found by it)
-    state.checks_made.record(pc_id, action, kind, difficulty)
+    made.record(pc_id, action, kind, difficulty)
     if pc.concentration_counter:
         rest(run, pc_id)  # T-2.5: no checks with a concentration counter
     progress.support, progress.supporter = 0, None
@@ -404,20 +425,20 @@ def _one_check(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -
             index = run.ask("support", (None, *ready), frame, about={"pc": pc_id, "kind": kind, "difficulty": difficulty},
                             progress=progress)
             return None if index is run.WAIT else _supported(run, site, frame, progress, index)
-    return _reveal(run, site, frame, progress)
+    return _reveal(run, site, frame, progress, pc)
 
 
-def _supported(run: RunLike, site: Any, frame: Any, progress: CheckInProgress, index: int | None) -> CheckRecord | None:
+def _supported(run: RunLike, site: CheckSite, frame: Any, progress: CheckInProgress, index: int | None) -> CheckRecord | None:
     """The creature the party tapped to support the check (a battlefield index), or None."""
+    pc: pcs.PC = run.state.pcs[progress.pc]
     if index is not None:
-        pc = run.state.pcs[progress.pc]
         permanent = pc.battlefield[index]
         permanent.tapped = True
         progress.support, progress.supporter = creature_power(pc, permanent), pc.cards[permanent.card].name
-    return _reveal(run, site, frame, progress)
+    return _reveal(run, site, frame, progress, pc)
 
 
-def _go_on_checking(run: RunLike, site: Any, frame: Any, asked: Any, action: Any) -> CheckRecord | None:
+def _go_on_checking(run: RunLike, site: CheckSite, frame: Any, asked: Any, action: Any) -> CheckRecord | None:
     """Resume a check with the party's answer to ``asked``: who checks, the support, the boost."""
     progress = asked.progress
     if asked.kind == "pick_pc":
@@ -426,13 +447,12 @@ def _go_on_checking(run: RunLike, site: Any, frame: Any, asked: Any, action: Any
     if asked.kind == "support":
         return _supported(run, site, frame, progress, action)
     pending, progress.pending = progress.pending, None
-    return _end_check(run, site, progress, pending, action)
+    return _end_check(run, site, progress, pending, action, run.state.pcs[progress.pc])
 
 
-def _reveal(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -> CheckRecord | None:
+def _reveal(run: RunLike, site: CheckSite, frame: Any, progress: CheckInProgress, pc: pcs.PC) -> CheckRecord | None:
     """T-4.2, T-4.3: the cards are revealed; the party may boost the check if T-4.6 allows
     ("boost"): then it waits, with the check as revealed in the state."""
-    pc = run.state.pcs[progress.pc]
     pending = begin_check(pc, site.kind, progress.difficulty, run.rng, run.program.rules, progress.support)
     if can_boost(pc, pending):
         progress.pending = pending
@@ -440,13 +460,13 @@ def _reveal(run: RunLike, site: Any, frame: Any, progress: CheckInProgress) -> C
         if boosted is run.WAIT:
             return None
         progress.pending = None
-        return _end_check(run, site, progress, pending, boosted)
-    return _end_check(run, site, progress, pending, False)
+        return _end_check(run, site, progress, pending, boosted, pc)
+    return _end_check(run, site, progress, pending, False, pc)
 
 
-def _end_check(run: RunLike, site: Any, progress: CheckInProgress, pending: PendingCheck, boosted: bool) -> CheckRecord:
+def _end_check(run: RunLike, site: CheckSite, progress: CheckInProgress, pending: PendingCheck, boosted: bool,
+               pc: pcs.PC) -> CheckRecord:
     pc_id = progress.pc
-    pc = run.state.pcs[pc_id]
     rng = run.rng
     rules = run.program.rules
     if boosted:
@@ -464,7 +484,7 @@ def _end_check(run: RunLike, site: Any, progress: CheckInProgress, pending: Pend
     return pc_id, success, degree, critical
 
 
-def _refused_check(run: RunLike, site: Any, pc_id: str | None, pc: pcs.PC | None, kind: str,
+def _refused_check(run: RunLike, site: CheckSite, pc_id: str | None, pc: pcs.PC | None, kind: str,
                    difficulty: int) -> CheckRecord:
     """No card is revealed: the check fails (T-4.4) by at least 1, as if the result were 0."""
     if pc is None:
@@ -664,7 +684,7 @@ def _battle(run: RunLike, stmt: nodes.Battle, frame: Any) -> None:
     reply = run.resumed()
     if reply is not None and reply[0].kind != PC_ACTION:  # the preparation check's decisions
         asked = reply[0]
-        site = run.program.sites[id(stmt)]
+        site: CheckSite = run.program.sites[id(stmt)]
         record = _go_on_checking(run, site, frame, *reply)
         if record is not None:
             _open_battle(run, stmt, frame, asked.progress.battle, _preparation_turns(record))
@@ -835,7 +855,7 @@ def _preparation(run: RunLike, stmt: nodes.Battle, frame: Any, fighters: list[pc
     """
     if stmt.prepare is None:
         return 0
-    site = run.program.sites[id(stmt)]
+    site: CheckSite = run.program.sites[id(stmt)]
     difficulty = sum(len(pc.battlefield) for pc in fighters)
     progress = CheckInProgress("prepare", difficulty, battle=opening)
     if site.who == "pc":
