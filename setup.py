@@ -17,7 +17,8 @@ from setuptools import setup
 #: uncompiled, each was an interpreted call or a dictionary lookup from compiled code. Then the
 #: adventure's own hot path: MTG-TRPG's statement handlers (every check, battle and PC action of
 #: a run) and `best`'s PC actions (docs/performance.md, "Issue 19 item 4: the MTG-TRPG system
-#: compiled").
+#: compiled"); and the interpreter, its run state and its statements' closures, once the
+#: handlers they call were compiled (docs/performance.md, "Issue 19 after its seventh session").
 COMPILED = [
     "src/deckquest/cards/model.py",
     "src/deckquest/cards/oracle.py",

@@ -41,8 +41,9 @@ from deckquest.systems.trpg.battles import (
 )
 
 #: The run a handler is given (``deckquest.runtime.interpreter.Run``): systems may not import
-#: the runtime (docs/development.md, layers), so it, its frames, check sites and NPC states
-#: are untyped here (``Any``) and read through Python's attribute lookup, compiled or not.
+#: the runtime (docs/development.md, layers), so it, its frames and NPC states are untyped
+#: here (``Any``) and read through Python's attribute lookup, compiled or not. (The check
+#: sites, ``CheckSite``, are defined here and read typed.)
 RunLike = Any
 
 
