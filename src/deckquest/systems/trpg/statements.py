@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from hashlib import blake2b
-from typing import Any, Callable, Final, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
 from deckquest.i18n import _
 from deckquest.systems.trpg import nodes
@@ -347,9 +347,7 @@ def situation(state: Any) -> str:
     flags: dict[str, bool] = state.flags
     counters: dict[str, int] = state.counters
     npcs: dict[str, Any] = state.npcs
-    items: dict[str, list[str]] = state.items
-    if not (flags or counters or npcs or items):  # (a script with none: one digest, made once)
-        return _NOTHING_SET
+    items: dict[str, list[str]] = state.items  # (often none: () without a call)
     values = (tuple(flags.values()) if flags else (), tuple(counters.values()) if counters else (),
               tuple([(n.status, n.cooperating, n.controller, n.damage) for n in npcs.values()]) if npcs else (),
               tuple([(pc, tuple(held)) for pc, held in items.items()]) if items else ())
@@ -357,12 +355,8 @@ def situation(state: Any) -> str:
     if digest is None:
         if len(_SITUATIONS) >= _SITUATIONS_LIMIT:
             _SITUATIONS.clear()
-        digest = _SITUATIONS[values] = _digest(values)
+        digest = _SITUATIONS[values] = blake2b(repr(values).encode(), digest_size=8).hexdigest()
     return digest
-
-
-def _digest(values: tuple[tuple[object, ...], ...]) -> str:
-    return blake2b(repr(values).encode(), digest_size=8).hexdigest()
 
 
 #: ``situation``'s digests by the values they digest: every check of a batch asks for one, and
@@ -371,8 +365,6 @@ def _digest(values: tuple[tuple[object, ...], ...]) -> str:
 #: language and save.schema.json allow no other), so the digest kept is the one made afresh.
 _SITUATIONS: dict[tuple[tuple[object, ...], ...], str] = {}
 _SITUATIONS_LIMIT = 4096
-#: The situation of a script with no flags, counters, NPCs or items (the digest of four ``()``).
-_NOTHING_SET: Final = _digest(((), (), (), ()))
 
 
 def _after_check(run: RunLike, site: CheckSite, outcome: bool, pc: str | None, degree: int,
