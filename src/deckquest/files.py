@@ -1,4 +1,9 @@
-"""Writing output files so that a user never sees a half-written one."""
+"""The files deckquest is given and the files it writes.
+
+Reading: every file is opened by `open_regular` (and read whole by `read_regular`, bounded),
+which refuses a FIFO, a device or a socket without blocking on it. Writing: `write_atomically`
+never leaves a half-written file.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ import os
 import stat
 import tempfile
 from pathlib import Path
+from typing import BinaryIO
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, file_span
@@ -42,56 +48,89 @@ def _umask() -> int:
     return current
 
 
-def read_bounded(path, limit: int) -> bytes | None:
-    """The bytes of the regular file at `path`, or None when it holds more than `limit` bytes.
-
-    Never reads more than `limit + 1` bytes, so the refusal costs nothing whatever the file's
-    size, and refuses a FIFO or a device before opening it (`st_size` says nothing about what
-    they would give, and a FIFO would block). Raises OSError like `open` (IsADirectoryError
-    for a folder, FileNotFoundError...), and `NotRegularFile` for anything else that is not
-    a plain file.
-    """
-    status = os.stat(path)
-    if stat.S_ISDIR(status.st_mode):
-        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
-    if not stat.S_ISREG(status.st_mode):
-        raise NotRegularFile(errno.EINVAL, "not a regular file", str(path))
-    if status.st_size > limit:
-        return None
-    with open(path, "rb") as handle:
-        data = handle.read(limit + 1)
-    return None if len(data) > limit else data
-
 class NotRegularFile(OSError):
-    """The path is a FIFO, a device, a socket, a folder or a link: not a plain file."""
+    """The path is a FIFO, a device, a socket or (where links are not followed) a link."""
 
 
-def open_regular(path) -> int:
-    """Open `path` for reading only if it is a plain file; return the file descriptor.
+class TooLarge(OSError):
+    """The file holds more than the bytes allowed; ``size`` is at least one more than that."""
 
-    `lstat` refuses a special file (FIFO, device, socket) or a link before it is opened,
-    so a FIFO never blocks and a device is never touched. The file is then opened
-    without following links and without blocking, and checked again with `fstat`,
-    so a file swapped for a FIFO between the two steps is refused too.
+    def __init__(self, path: str, limit: int, size: int):
+        super().__init__(errno.EFBIG, _("it is larger than the {limit:,} bytes allowed", limit=limit), path)
+        self.limit = limit
+        self.size = size
+
+
+# Not every platform has these: Windows has no O_NONBLOCK (nor FIFOs in its file system) and no
+# O_NOFOLLOW (the lstat before opening is then the only guard against a link), and opens in
+# text mode unless told O_BINARY. Without O_NONBLOCK, os.set_blocking is not needed (nor there
+# before Python 3.12).
+_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
+_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_BINARY = getattr(os, "O_BINARY", 0)
+
+
+def open_regular(path: str | os.PathLike[str], *, follow_links: bool = True) -> BinaryIO:
+    """Open `path` for reading bytes, only if it is a plain file: the one way deckquest opens a
+    file it is given (scripts, deck lists, saves, party files, card data, packs, reports).
+
+    A FIFO would block the open and every read, a device (`/dev/zero`) never ends, and neither
+    says what it holds in `st_size`: both are refused, without blocking. The path is looked
+    at first, so a special file is refused before it is opened; then it is opened without
+    blocking and the open descriptor is looked at again (`fstat`), so a file swapped for a FIFO
+    or a device in between is refused too. A loose file the user names may be a link to a
+    plain file (`follow_links`); a pack's files may not (``follow_links=False``: a link is
+    refused, even one swapped in after the look).
+
+    Raises NotRegularFile, IsADirectoryError for a folder, or the OSError of `os.open`.
     """
-    if not stat.S_ISREG(os.lstat(path).st_mode):
-        raise NotRegularFile(f"{path} is not a regular file")
-    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    name = os.fspath(path)
+    _refuse_special(name, (os.stat(name) if follow_links else os.lstat(name)).st_mode)
     try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise NotRegularFile(f"{path} is not a regular file")
-        os.set_blocking(descriptor, True)
+        descriptor = os.open(name, os.O_RDONLY | _NONBLOCK | _BINARY | (0 if follow_links else _NOFOLLOW))
+    except OSError as error:
+        if not follow_links and error.errno == errno.ELOOP:  # a link swapped in since the lstat
+            raise NotRegularFile(errno.ELOOP, _("it is a symbolic link, not a regular file"), name) from None
+        raise
+    try:
+        _refuse_special(name, os.fstat(descriptor).st_mode)
+        if _NONBLOCK:
+            os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
     except BaseException:
         os.close(descriptor)
         raise
-    return descriptor
 
 
-def read_regular(path, limit: int) -> bytes:
-    """At most `limit + 1` bytes of the plain file `path` (one more than allowed shows it is too big).
+def read_regular(path: str | os.PathLike[str], limit: int, *, follow_links: bool = True) -> bytes:
+    """The bytes of the plain file `path` (see `open_regular`), at most `limit` of them.
 
-    The size is what is read, never `st_size`, which a growing file or a
-    device can misstate. Raises NotRegularFile or OSError.
+    At most `limit + 1` bytes are read, never trusting `st_size` (a file can grow, and
+    `/proc` files say 0): a larger file raises TooLarge at the cost of a small one.
     """
-    with os.fdopen(open_regular(path), "rb") as handle:
-        return handle.read(limit + 1)
+    with open_regular(path, follow_links=follow_links) as handle:
+        data = handle.read(limit + 1)
+        if len(data) > limit:
+            raise TooLarge(os.fspath(path), limit, max(os.fstat(handle.fileno()).st_size, len(data)))
+    return data
+
+
+def _refuse_special(name: str, mode: int) -> None:
+    """Raise unless `mode` is a plain file's: IsADirectoryError for a folder, else NotRegularFile."""
+    if stat.S_ISREG(mode):
+        return
+    if stat.S_ISDIR(mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), name)
+    raise NotRegularFile(errno.EINVAL, _special_kind(mode), name)
+
+
+def _special_kind(mode: int) -> str:
+    if stat.S_ISFIFO(mode):
+        return _("it is a FIFO (named pipe), not a regular file")
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return _("it is a device, not a regular file")
+    if stat.S_ISSOCK(mode):
+        return _("it is a socket, not a regular file")
+    if stat.S_ISLNK(mode):
+        return _("it is a symbolic link, not a regular file")
+    return _("it is not a regular file")

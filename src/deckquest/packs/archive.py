@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import stat
 import struct
 import zipfile
@@ -22,7 +21,7 @@ from typing import BinaryIO
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
-from deckquest.files import open_regular
+from deckquest.files import NotRegularFile, open_regular
 from deckquest.packs.paths import name_key, path_problem
 
 CHECKSUMS_NAME = "SHA256SUMS"
@@ -53,9 +52,22 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+def open_pack_file(path: Path) -> BinaryIO:
+    """Open a file of a pack that was checked a moment ago, refusing it if it changed since
+    into a link or a special file (DQ7010) or went missing (DQ7007)."""
+    try:
+        return open_regular(path, follow_links=False)
+    except NotRegularFile:
+        raise DeckquestError(_("`{origin}` changed into a link or special file after the pack was checked", origin=path),
+                             Span(str(path)), code="DQ7010") from None
+    except OSError as error:
+        raise DeckquestError(_("cannot read {origin}: {strerror}", origin=path, strerror=error.strerror), Span(str(path)),
+                             code="DQ7007") from None
+
+
 def sha256_file(path: Path) -> str:
     digest = hashlib.sha256()
-    with os.fdopen(open_regular(path), "rb") as handle:
+    with open_pack_file(path) as handle:
         for chunk in iter(lambda: handle.read(_CHUNK), b""):
             digest.update(chunk)
     return digest.hexdigest()
@@ -72,7 +84,12 @@ def write_archive(root: Path, names: list[str], target) -> None:
     with zipfile.ZipFile(target, "w") as archive:
         _add(archive, CHECKSUMS_NAME, sums.encode("utf-8"))
         for name in names:
-            _add(archive, name, (root / name).read_bytes())
+            with open_pack_file(root / name) as handle:
+                data = handle.read(DEFAULT_LIMITS.max_file_bytes + 1)
+            if len(data) > DEFAULT_LIMITS.max_file_bytes:
+                raise DeckquestError(_("`{origin}` grew past {max_file_bytes} bytes after the pack was checked", origin=root / name,
+                                       max_file_bytes=DEFAULT_LIMITS.max_file_bytes), Span(str(root / name)), code="DQ7011")
+            _add(archive, name, data)
 
 
 def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -94,9 +111,9 @@ def unpack_archive(source: Path, dest: Path, limits: Limits = DEFAULT_LIMITS) ->
     """
     display = str(source)
     try:
-        handle = os.fdopen(open_regular(source), "rb")
+        handle = open_regular(source)
     except OSError as error:
-        raise DeckquestError(_("{display} is not a pack archive ({error})", display=display, error=error), Span(display),
+        raise DeckquestError(_("{display} is not a pack archive ({error})", display=display, error=error.strerror), Span(display),
                              code="DQ7020") from None
     with handle:
         try:
@@ -261,7 +278,8 @@ def _verify_checksums(dest: Path, digests: dict[str, str], display: str) -> None
 
 def _read_checksums(path: Path, display: str) -> dict[str, str]:
     listed: dict[str, str] = {}
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    with open_pack_file(path) as handle:  # unpacked a moment ago, within the entry size limit
+        text = handle.read().decode("utf-8", errors="replace")
     for number, line in enumerate(io.StringIO(text), start=1):
         digest, sep, name = line.rstrip("\n").partition("  ")
         if not sep or len(digest) != 64 or name in listed:

@@ -21,7 +21,6 @@ name) needs `force`, and an older version needs `allow_downgrade`.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -29,8 +28,7 @@ from pathlib import Path
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
-from deckquest.files import NotRegularFile, open_regular
-from deckquest.packs.archive import DEFAULT_LIMITS, Limits, unpack_archive
+from deckquest.packs.archive import DEFAULT_LIMITS, Limits, open_pack_file, unpack_archive
 from deckquest.packs.manifest import MANIFEST_NAME, Manifest, load_manifest
 from deckquest.packs.store import (OLD, STAGING, InstalledPack, installed_packs, locked_store)
 from deckquest.packs.validate import check_deckquest_version, validate_folder, validate_unpacked
@@ -90,14 +88,7 @@ def _copy_file(origin: Path, target: Path, limits: Limits) -> int:
     opened without following links and without blocking, refused unless it is
     still a plain file, and counted as it is copied (never trusting `st_size`).
     """
-    try:
-        reader = os.fdopen(open_regular(origin), "rb")
-    except NotRegularFile:
-        raise DeckquestError(_("`{origin}` changed into a link or special file while installing", origin=origin),
-                             Span(str(origin)), code="DQ7010") from None
-    except OSError as error:
-        raise DeckquestError(_("cannot read {origin}: {strerror}", origin=origin, strerror=error.strerror), Span(str(origin)),
-                             code="DQ7007") from None
+    reader = open_pack_file(origin)
     target.parent.mkdir(parents=True, exist_ok=True)
     copied = 0
     with reader, open(target, "xb") as writer:
@@ -186,7 +177,7 @@ def _contents(root: Path) -> dict[str, str]:
     found = {}
     for name in manifest.listed_files():
         digest = hashlib.sha256()
-        with os.fdopen(open_regular(root.joinpath(*name.split("/"))), "rb") as handle:
+        with open_pack_file(root.joinpath(*name.split("/"))) as handle:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 digest.update(chunk)
         found[name] = digest.hexdigest()

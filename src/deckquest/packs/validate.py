@@ -302,7 +302,7 @@ def _load_party(path: Path, root: Path, db):
     from deckquest.packs.store import resolve_script_reference
     from deckquest.runtime.party import MAX_PARTY_BYTES, load_party
 
-    text = read_text(path, str(path), MAX_PARTY_BYTES)
+    text = read_text(path, str(path), MAX_PARTY_BYTES, follow_links=False)
     data = load_yaml(text, str(path))
     members = data.get("party") if isinstance(data, dict) else None
     for member in members if isinstance(members, list) else []:
