@@ -2,7 +2,8 @@
 
 Reading: every file is opened by `open_regular` (and read whole by `read_regular`, bounded),
 which refuses a FIFO, a device or a socket without blocking on it. Writing: `write_atomically`
-never leaves a half-written file.
+never leaves a half-written file, and `write_error` (`writing` around other writes) says why a
+write failed, a full disk as a full disk.
 """
 
 from __future__ import annotations
@@ -11,24 +12,30 @@ import errno
 import os
 import stat
 import tempfile
+from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Iterator
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, file_span
 
+#: The errors of a write that ran out of room: a full disk, a full quota, or a file over the
+#: size limit of the file system or of the process (RLIMIT_FSIZE).
+NO_SPACE = frozenset(code for code in (errno.ENOSPC, getattr(errno, "EDQUOT", None), errno.EFBIG) if code is not None)
 
-def write_atomically(path, text: str, hint: str | None = None) -> None:
+
+def write_atomically(path: str | os.PathLike[str], text: str, *, code: str, hint: str | None = None) -> None:
     """Write `text` to a temporary file beside `path`, then rename it over `path`.
 
-    An error or an interruption leaves `path` as it was. The file gets the usual
+    An error or an interruption leaves `path` as it was and no temporary file behind; a
+    failed write is a DeckquestError of `code` (`write_error`). The file gets the usual
     permissions for a new file (mkstemp's would make it private to its owner).
     """
     path = Path(path)
     try:
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     except OSError as error:
-        raise DeckquestError(_("cannot write {path}: {strerror}", path=path, strerror=error.strerror), file_span(path), hint=hint) from None
+        raise write_error(path, error, code, hint) from None
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(text)
@@ -38,8 +45,28 @@ def write_atomically(path, text: str, hint: str | None = None) -> None:
         if os.path.exists(temporary):
             os.unlink(temporary)
         if isinstance(error, OSError):
-            raise DeckquestError(_("cannot write {path}: {strerror}", path=path, strerror=error.strerror), file_span(path)) from None
+            raise write_error(path, error, code, hint) from None
         raise
+
+
+def write_error(path: str | os.PathLike[str], error: OSError, code: str, hint: str | None = None) -> DeckquestError:
+    """The DeckquestError of `code` for a failed write of `path`: a full disk (a full quota, a
+    file-size limit) says so with a hint of its own, anything else names the system's reason."""
+    if error.errno in NO_SPACE:
+        return DeckquestError(_("no space left on device writing {path}", path=path), file_span(path), code=code,
+                              hint=_("free some disk space (or raise the quota or file-size limit that stopped it), then try again"))
+    return DeckquestError(_("cannot write {path}: {strerror}", path=path, strerror=error.strerror), file_span(path),
+                          hint=hint, code=code)
+
+
+@contextmanager
+def writing(place: str | os.PathLike[str], code: str, hint: str | None = None) -> Iterator[None]:
+    """Around work that only writes under `place` (a folder being filled, a file being
+    made): its OSError becomes the DeckquestError of `code` naming `place` (`write_error`)."""
+    try:
+        yield
+    except OSError as error:
+        raise write_error(place, error, code, hint) from None
 
 
 def _umask() -> int:

@@ -1,20 +1,34 @@
-"""Files that are not what they say (issue 28, item 1): each is refused with its coded error,
-through the CLI, within the budgets of docs/hostile.md, with nothing left behind.
+"""Files that are not what they say, a home that cannot be written, a full disk (issue 28,
+items 1, 7 and 9): each is refused with its coded error, through the CLI, within the budgets of
+docs/hostile.md, with nothing left behind and no file half written.
 
-Every file deckquest reads goes through `deckquest.files.open_regular`, which refuses a FIFO or
-a device without blocking on it and reads at most the limit plus one byte. A FIFO that blocked
-would be caught by `run_hostile`'s time limit, not by a sleep here.
+Item 1: every file deckquest reads goes through `deckquest.files.open_regular`, which refuses a
+FIFO or a device without blocking on it and reads at most the limit plus one byte. A FIFO that
+blocked would be caught by `run_hostile`'s time limit, not by a sleep here.
+
+Item 7: a read-only $DECKQUEST_HOME. The tests may run as root, whom `chmod 555` does not stop;
+so the home is made unwritable in ways that stop root too: its lock file `packs.lock` is a
+folder (an open for writing fails with EISDIR), its `packs` folder is a file, or the home
+itself is a file. A `chmod -R a-w` home is tried as well where it means something (not as root).
+
+Item 9: a full disk is simulated with RLIMIT_FSIZE (`run_hostile(file_size=...)`): a write that
+would take a file past the limit fails with EFBIG, for root as for any user, with no mount and
+no privilege (a small tmpfs needs both). deckquest treats EFBIG like ENOSPC and EDQUOT.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from test_hostile_packs import cli, pack_files, tree, write_folder
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 SCENARIOS = Path(__file__).resolve().parents[2] / "scenarios"
@@ -28,6 +42,7 @@ PARTY = """party:
       - card: Mountain
         copies: 3
 """
+ROOT = os.geteuid() == 0 if hasattr(os, "geteuid") else False
 
 
 def fifo(path: Path) -> None:
@@ -211,3 +226,139 @@ def test_the_reader_works_without_the_flags_windows_lacks(tmp_path):
     done = subprocess.run([sys.executable, "-c", NO_FLAGS, str(tmp_path / "plain.quest")], capture_output=True,
                           text=True, timeout=20, env={**os.environ, "PYTHONPATH": str(SRC)})
     assert done.stdout == SCRIPT, done.stderr
+
+
+# ------------------------------------------------------------------ item 7: a home that cannot be written
+
+
+def _lock_is_a_folder(home: Path) -> None:
+    (home / "packs.lock").unlink()
+    (home / "packs.lock").mkdir()
+
+
+def _packs_is_a_file(home: Path) -> None:
+    shutil.rmtree(home / "packs")
+    (home / "packs").write_text("")
+
+
+def _home_is_a_file(home: Path) -> None:
+    shutil.rmtree(home)
+    home.write_text("")
+
+
+def _read_only(home: Path) -> None:
+    """`chmod -R a-w`: what a user sees; root writes through it, so it is skipped there."""
+    if ROOT:
+        pytest.skip("root writes through permission bits; the other cases stop root too")
+    for path in [home, *home.rglob("*")]:
+        path.chmod(path.stat().st_mode & ~(stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH))
+
+
+UNWRITABLE = [_lock_is_a_folder, _packs_is_a_file, _home_is_a_file, _read_only]
+
+
+@pytest.fixture
+def installed(folders):
+    """(cwd, home): the pack `base` installed in home, and a pack `raid` in cwd ready to install."""
+    cwd, home = folders
+    write_folder(cwd / "base", pack_files(name="base"))
+    assert cli(["pack", "install", "base"], cwd, home).returncode == 0
+    shutil.rmtree(cwd / "base")
+    write_folder(cwd / "raid", pack_files(name="raid"))
+    yield cwd, home
+    for path in [home, *home.rglob("*")] if home.is_dir() else []:
+        path.chmod(path.stat().st_mode | stat.S_IWUSR)  # so that tmp_path can be removed
+
+
+@pytest.mark.parametrize("spoil", UNWRITABLE, ids=lambda spoil: spoil.__name__[1:])
+@pytest.mark.parametrize("command", [["pack", "install", "raid"], ["pack", "remove", "base"]], ids=["install", "remove"])
+def test_a_home_that_cannot_be_written_refuses_installs_and_removals(run_hostile, installed, spoil, command):
+    """Item 7: with a read-only DECKQUEST_HOME, `pack install` and `pack remove` ended in exit 70
+    (`OSError: [Errno 30]` on packs.lock). Now DQ7052, naming what could not be written, and the
+    installed packs are left as they were."""
+    cwd, home = installed
+    spoil(home)
+    before = tree(home) if home.is_dir() else home.read_bytes()
+    result = run_hostile(command, cwd=cwd, env_home=home, code="DQ7052", seconds=15)
+    assert (tree(home) if home.is_dir() else home.read_bytes()) == before
+    assert "DECKQUEST_HOME" in result.stderr
+
+
+def test_reading_the_packs_needs_no_write(run_hostile, installed):
+    """`pack list` (and `run PACK/SCENARIO`) only repair a killed install when they can: with the
+    lock unwritable they read the packs as they are."""
+    cwd, home = installed
+    _lock_is_a_folder(home)
+    result = run_hostile(["pack", "list"], cwd=cwd, env_home=home, expect_refusal=False)
+    assert result.returncode == 0 and "base" in result.stdout
+
+
+@pytest.mark.parametrize("spoil", [_home_is_a_file, _read_only], ids=lambda spoil: spoil.__name__[1:])
+def test_a_home_that_cannot_be_written_refuses_a_card_import(run_hostile, installed, spoil):
+    cwd, home = installed
+    (cwd / "cards.json").write_text(json.dumps([{"object": "card", "name": "Grizzly Bears", "type_line": "Creature"}]))
+    spoil(home)
+    run_hostile(["cards", "import", "cards.json"], cwd=cwd, env_home=home, code="DQ8008", seconds=15)
+
+
+# ------------------------------------------------------------------ item 9: a full disk, and a party's deck
+
+FULL = 64 * 1024  # bytes a file may grow to: the disk is "full" past it
+
+
+def test_a_full_disk_during_an_install_blames_the_disk_not_the_archive(run_hostile, installed):
+    """Item 9: a full disk during `pack install` said DQ7027 "entry SHA256SUMS cannot be unpacked"
+    (the archive's fault). Now DQ7052 "no space left on device writing <the packs folder>", for
+    an archive and for a folder; the installed packs are left as they were."""
+    cwd, home = installed
+    listed = "files:\n  - music.txt\n"
+    write_folder(cwd / "big", {**pack_files(name="big", extra=listed), "music.txt": os.urandom(FULL).hex().encode()})
+    assert cli(["pack", "build", "big"], cwd, home).returncode == 0
+    before = tree(home)
+    for source in ["big-1.0.0.dqpack", "big"]:
+        result = run_hostile(["pack", "install", source], cwd=cwd, env_home=home, code="DQ7052", file_size=FULL,
+                             seconds=15)
+        assert f"no space left on device writing {home / 'packs'}" in result.stderr
+        assert "DQ7027" not in result.stderr
+        assert tree(home) == before
+    run_hostile(["pack", "validate", "big-1.0.0.dqpack"], cwd=cwd, env_home=home, code="DQ7052", file_size=FULL)
+
+
+def test_a_full_disk_during_a_build_leaves_no_archive(run_hostile, installed):
+    cwd, home = installed
+    write_folder(cwd / "big", {**pack_files(name="big", extra="files:\n  - music.txt\n"),
+                               "music.txt": os.urandom(FULL).hex().encode()})
+    result = run_hostile(["pack", "build", "big"], cwd=cwd, env_home=home, code="DQ7053", file_size=FULL)
+    assert f"no space left on device writing {cwd / 'big-1.0.0.dqpack'}" in result.stderr
+
+
+def test_a_full_disk_during_a_save_keeps_the_previous_save(run_hostile, toll):
+    """Item 9: `run --save` on a full disk printed no DQ code. Now DQ9008, and the save that was
+    there is kept whole (a save of the Bandit Toll holds 16 KB; the disk has room for 8 KB)."""
+    cwd, home = toll
+    (cwd / "save.json").write_text("the previous save\n")
+    result = run_hostile(["run", "toll/bandit_toll.quest", "--agent", "human", "--save", "save.json"], cwd=cwd,
+                         env_home=home, code="DQ9008", file_size=8 * 1024, seconds=15)
+    assert "no space left on device writing save.json" in result.stderr
+    assert (cwd / "save.json").read_text() == "the previous save\n"
+
+
+@pytest.mark.parametrize("args", [["sim", "toll/bandit_toll.quest", "-n", "20", "--jobs", "1", "--json", "out.json"],
+                                  ["sim", "toll/bandit_toll.quest", "-n", "20", "--jobs", "1", "--html", "out.html"],
+                                  ["graph", "toll/bandit_toll.quest", "-o", "out.svg"]],
+                         ids=["sim-json", "sim-html", "graph"])
+def test_a_full_disk_during_a_report_is_DQ0016(run_hostile, toll, args):
+    """Item 9: `sim --json` on a full disk printed no DQ code (a report of 20 runs holds 9 KB)."""
+    cwd, home = toll
+    result = run_hostile(args, cwd=cwd, env_home=home, code="DQ0016", file_size=4 * 1024, seconds=30)
+    assert f"no space left on device writing {args[-1]}" in result.stderr
+
+
+def test_a_full_disk_during_a_card_import_changes_nothing(run_hostile, installed):
+    cwd, home = installed
+    cards = [{"object": "card", "name": f"Bear {i}", "oracle_id": f"bear{i}", "type_line": "Creature — Bear",
+              "mana_cost": "{1}{G}", "cmc": 2} for i in range(2_000)]
+    (cwd / "cards.json").write_text(json.dumps(cards))
+    before = tree(home)
+    run_hostile(["cards", "import", "cards.json"], cwd=cwd, env_home=home, code="DQ8008", file_size=FULL, seconds=15)
+    assert tree(home) == before

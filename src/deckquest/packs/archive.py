@@ -17,7 +17,7 @@ import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Iterator
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
@@ -234,26 +234,37 @@ def _check_collisions(infos: list[zipfile.ZipInfo], display: str) -> None:
 
 def _extract(archive: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, display: str,
              limits: Limits) -> str:
-    """Copy one entry out, counting real bytes against its declared size; return its sha256."""
+    """Copy one entry out, counting real bytes against its declared size; return its sha256.
+
+    What the archive does wrong is refused here; what the disk does (full, read-only) is the
+    OSError of the write, for the caller to name the folder it was filling."""
     target = dest.joinpath(*info.filename.split("/"))
     digest = hashlib.sha256()
     written = 0
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        with archive.open(info) as reader, open(target, "xb") as writer:
-            for chunk in iter(lambda: reader.read(_CHUNK), b""):
-                written += len(chunk)
-                if written > info.file_size or written > limits.max_file_bytes:
-                    raise _refuse(display, f"entry `{info.filename}` is larger than it claims", "DQ7026")
-                digest.update(chunk)
-                writer.write(chunk)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, zlib.error) as error:
-        raise _refuse(display, f"entry `{info.filename}` is corrupt ({error})", "DQ7027") from None
+        writer = open(target, "xb")
     except FileExistsError:
         raise _refuse(display, f"entry `{info.filename}` appears twice", "DQ7023") from None
-    except (OSError, ValueError) as error:
-        raise _refuse(display, f"entry `{info.filename}` cannot be unpacked ({error})", "DQ7027") from None
+    with writer:
+        for chunk in _entry_chunks(archive, info, display):
+            written += len(chunk)
+            if written > info.file_size or written > limits.max_file_bytes:
+                raise _refuse(display, f"entry `{info.filename}` is larger than it claims", "DQ7026")
+            digest.update(chunk)
+            writer.write(chunk)
     return digest.hexdigest()
+
+
+def _entry_chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, display: str) -> Iterator[bytes]:
+    """The entry's bytes as they are inflated; a corrupt entry is refused (DQ7027)."""
+    try:
+        with archive.open(info) as reader:
+            while chunk := reader.read(_CHUNK):
+                yield chunk
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, zlib.error, OSError,
+            ValueError) as error:
+        raise _refuse(display, f"entry `{info.filename}` is corrupt ({error})", "DQ7027") from None
 
 
 def _verify_checksums(dest: Path, digests: dict[str, str], display: str) -> None:

@@ -76,6 +76,7 @@ NOT_JSON = "DQ9004"
 NOT_A_SAVE = "DQ9005"
 DAMAGED = "DQ9006"
 OTHER_SCRIPT = "DQ9007"
+UNWRITABLE_SAVE = "DQ9008"
 PERMANENT_FIELDS = tuple(f.name for f in fields(Permanent))
 _ZONES = ("library", "hand", "graveyard", "exile", "exhaustion_zone", "stack", "boost_exile")
 
@@ -255,7 +256,7 @@ def save_run(run: Run, path: str | Path, *, seed: int | None = None, agent: str 
     ``seed``, ``agent`` and ``party`` (the party file's path) are recorded for the resumed
     run's defaults; the state and the generator's state are what the run continues from."""
     text = json.dumps(save_data(run, seed=seed, agent=agent, party=party), indent=1, ensure_ascii=False) + "\n"
-    write_atomically(path, text)
+    write_atomically(path, text, code=UNWRITABLE_SAVE, hint=_("save into a folder you may write to, on a disk with room"))
 
 
 # ---------------------------------------------------------------- reading

@@ -88,10 +88,12 @@ def check_output_folder(path) -> None:
     from pathlib import Path
 
     from deckquest.errors import DeckquestError, file_span
+    from deckquest.sim.report import UNWRITABLE_OUTPUT
 
     if path and not Path(path).parent.is_dir():
         raise DeckquestError(_("cannot write {path}: the folder {parent} does not exist", path=path, parent=Path(path).parent),
-                             file_span(path), hint=_("create the folder first, or write the report elsewhere"))
+                             file_span(path), hint=_("create the folder first, or write the report elsewhere"),
+                             code=UNWRITABLE_OUTPUT)
 
 
 def explore_command(script: str, *, party, seed: int, max_steps: int, json_file, html_file,
@@ -130,9 +132,9 @@ UNREADABLE_REPORT = "DQ0015"  # `graph --sim FILE` is not a readable sim report 
 def graph(script: str, *, fmt: str, sim_json, output, echo: Callable[..., None]) -> None:
     """`deckquest graph`: the scene graph as SVG, DOT or Mermaid, with exit rates from a sim
     JSON report when one is given."""
-    from deckquest.files import write_atomically
     from deckquest.sim.batch import load
     from deckquest.sim.graph import exit_rates, render, scene_graph
+    from deckquest.sim.report import write_atomically
 
     scenario, _program = load(compile_script(script))
     graph_ = scene_graph(scenario)
