@@ -362,3 +362,15 @@ def test_a_full_disk_during_a_card_import_changes_nothing(run_hostile, installed
     before = tree(home)
     run_hostile(["cards", "import", "cards.json"], cwd=cwd, env_home=home, code="DQ8008", file_size=FULL, seconds=15)
     assert tree(home) == before
+
+
+@pytest.mark.parametrize("deck", ["/etc/passwd", "C:/Windows/win.ini"])
+def test_a_loose_party_files_deck_is_not_said_to_be_in_a_pack(run_hostile, toll, deck):
+    """Item 9: a loose party file with `deck: /etc/passwd` was told "a path inside a pack must be
+    relative": it is in no pack."""
+    cwd, home = toll
+    (cwd / "toll" / "party.yaml").write_text(PARTY.format(deck=deck))
+    result = run_hostile(["run", "toll/bandit_toll.quest", "--party", "toll/party.yaml"], cwd=cwd, env_home=home,
+                         code="DQ9024", seconds=15)
+    assert "pack" not in result.stderr.splitlines()[0]
+    assert "a path " in result.stderr

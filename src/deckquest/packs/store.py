@@ -220,10 +220,10 @@ def resolve_script_reference(ref: str, relative_to: Path) -> Path:
     """
     base = relative_to if relative_to.is_dir() else relative_to.parent
     where = Span(str(relative_to)) if relative_to.is_file() else None
-    problem = path_problem(ref, allow_parent=True)
+    root = find_pack_root(base)
+    problem = path_problem(ref, allow_parent=True, in_pack=root is not None)
     if problem:
         raise DeckquestError(_("bad reference `{ref}`: {problem}", ref=str(ref)[:80], problem=problem), where, code="DQ0050")
-    root = find_pack_root(base)
     own = load_manifest(root) if root else None
     first, _slash, rest = ref.partition("/")
     if rest and PACK_NAME.fullmatch(first) and not (base / first).exists():
