@@ -9,6 +9,7 @@ message and exit code 1; nothing else about errors lives in the CLI.
 from __future__ import annotations
 
 import difflib
+import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
@@ -20,6 +21,7 @@ from deckquest.i18n import _, current, localize, ngettext
 # source line around the caret.
 MAX_REPORTED_ERRORS = 100
 MAX_SHOWN_LINE = 120
+MAX_SOURCE_LINE_READ = 1024 * 1024  # characters of a line read to show it (a script's whole limit)
 
 
 @dataclass(frozen=True)
@@ -107,14 +109,22 @@ def _around(text: str, col: int) -> tuple[str, int]:
 
 
 def read_source_line(span: Span) -> str | None:
-    """The text of the span's line, or None when the file cannot be read."""
+    """The text of the span's line, or None when the file cannot be read.
+
+    The file is opened as every file deckquest reads is (`deckquest.files.open_regular`: a
+    FIFO swapped in since it was read is refused, not waited on), and a line is read at most
+    MAX_SOURCE_LINE_READ characters at a time, so a file of one huge line costs no more."""
     if span.line <= 0:
         return None
+    from deckquest.files import open_regular  # deckquest.files imports this module
+
     try:
-        with open(span.file, encoding="utf-8", errors="replace") as handle:
-            for number, text in enumerate(handle, start=1):
+        with io.TextIOWrapper(open_regular(span.file), encoding="utf-8", errors="replace") as handle:
+            number = 1
+            while text := handle.readline(MAX_SOURCE_LINE_READ):
                 if number == span.line:
                     return text
+                number += text.endswith("\n")
     except OSError:
         return None
     return None

@@ -15,31 +15,29 @@ from typing import Any
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
-from deckquest.files import NotRegularFile, read_regular
+from deckquest.files import TooLarge, read_regular
 
 MAX_YAML_BYTES = 256 * 1024
 MAX_NESTING = 20
 _BRACKET_LIMIT = 200
 
 
-def read_text(path: Path, display: str, limit: int) -> str:
-    """A UTF-8 file's text, refusing files over `limit` bytes before reading them whole.
+def read_text(path: Path, display: str, limit: int, *, follow_links: bool = True) -> str:
+    """A UTF-8 file's text, refusing files over `limit` bytes after reading at most one more.
 
-    Only a plain file is read: a FIFO would block forever and a device
-    (`/dev/zero`) never ends, so both are refused before they are opened.
+    Only a plain file is read (`deckquest.files.open_regular`): a FIFO would block forever
+    and a device (`/dev/zero`) never ends, so both are refused without waiting on them; a
+    pack's file is not read through a link (``follow_links=False``).
     """
     try:
-        data = read_regular(path, limit)
-    except NotRegularFile:
-        raise DeckquestError(f"cannot read {display}: it is not a regular file", Span(display),
-                             hint="a FIFO, device, socket or link cannot be read as a file") from None
-    except OSError as error:
-        raise DeckquestError(_("cannot read {display}: {strerror}", display=display, strerror=error.strerror), Span(display)) from None
-    if len(data) > limit:
+        data = read_regular(path, limit, follow_links=follow_links)
+    except TooLarge:
         raise DeckquestError(
             _("{display} is larger than the {value} KiB allowed", display=display, value=limit // 1024), Span(display),
             hint=_("a manifest or script this big is not plausible; is it the right file?"),
-        )
+        ) from None
+    except OSError as error:
+        raise DeckquestError(_("cannot read {display}: {strerror}", display=display, strerror=error.strerror), Span(display)) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:

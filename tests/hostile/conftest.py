@@ -20,10 +20,11 @@ Use (any test module in tests/hostile/)::
         assert result.seconds < 5                # figures are returned for reports
 
 ``run_hostile(args, *, cwd, env_home, memory_mb=512, seconds=20, code=None, max_stderr=65_536,
-expect_refusal=True) -> Result(returncode, stdout, stderr, seconds, peak_kb)``.
+expect_refusal=True, file_size=None, when=()) -> Result(returncode, stdout, stderr, seconds, peak_kb)``.
 With ``expect_refusal=False`` only the limits are enforced (no crash, no traceback, bounded
 stderr, within time and memory), for a command that may legitimately succeed; ``code`` is
-a code (or code prefix such as ``"DQ70"``) that must appear in stderr.
+a code (or code prefix such as ``"DQ70"``) that must appear in stderr. ``file_size`` (bytes)
+stands for a full disk; ``when`` acts on what the command says as it runs (see `run_command`).
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable, Sequence
 
 import pytest
 
@@ -63,14 +65,16 @@ class Result:
 #: it exits as the command did. Ctrl-C (SIGINT) reaches the command through the group.
 _LAUNCHER = """
 import os, resource, signal, sys
-memory, cpu, report = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+memory, cpu, file_size, report = (int(argument) for argument in sys.argv[1:5])
 resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
 resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+if file_size:  # a full disk: no file may grow past this (EFBIG; Python ignores SIGXFSZ)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_size, file_size))
 signal.signal(signal.SIGINT, lambda *_: None)  # the command's to answer; reset to default by exec
 pid = os.fork()
 if pid == 0:
     os.close(report)  # only the launcher writes the report, and its end closes with it
-    os.execv(sys.executable, [sys.executable, "-m", "deckquest", *sys.argv[4:]])
+    os.execv(sys.executable, [sys.executable, "-m", "deckquest", *sys.argv[5:]])
 _, status, usage = os.wait4(pid, 0)
 os.write(report, str(usage.ru_maxrss).encode())
 if os.WIFSIGNALED(status):  # end as the command ended (SIGKILL cannot be given a handler)
@@ -98,16 +102,25 @@ def _read(handle, cap: int) -> str:
     return handle.read(cap).decode("utf-8", errors="replace")
 
 
+#: (what the command's stderr shows, what to do then: a callable, or None for Ctrl-C)
+Step = tuple[str, Callable[[], None] | None]
+
+
 def run_command(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 512,
-                seconds: float = 20, max_output: int = 1_048_576, interrupt_after: float | None = None) -> Result:
+                seconds: float = 20, max_output: int = 1_048_576, interrupt_after: float | None = None,
+                file_size: int | None = None, when: Sequence[Step] = ()) -> Result:
     """Run `python -m deckquest ARGS` in `cwd` under the limits; output read up to max_output.
 
     `interrupt_after` seconds, Ctrl-C (SIGINT) is sent to the command, as a user at the
     terminal would: for commands that run as long as they are let (`sim -n 10000000000`).
+    `file_size` bytes: no file the command writes may grow past it (RLIMIT_FSIZE), as if the
+    disk were full. `when`: (TEXT, ACTION) steps taken in order as the command runs: once its
+    stderr shows TEXT (after the previous step's), ACTION is called, or Ctrl-C is sent for
+    None; so a test acts on what the command said, not after a guessed sleep.
     """
     env = {**os.environ, "DECKQUEST_HOME": str(env_home), "PYTHONPATH": str(SRC)}
     env.pop("DECKQUEST_DEBUG", None)
-    limits = [str(memory_mb * 1024 * 1024), str(int(seconds) + 2)]
+    limits = [str(memory_mb * 1024 * 1024), str(int(seconds) + 2), str(file_size or 0)]
     read_peak, write_peak = os.pipe()
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         started = time.monotonic()
@@ -118,7 +131,7 @@ def run_command(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 
         finally:
             os.close(write_peak)
         with os.fdopen(read_peak, "rb") as peak:
-            status, timed_out = _wait(child, seconds, interrupt_after)
+            status, timed_out = _wait(child, seconds, interrupt_after, _Steps(when, err, max_output))
             elapsed = time.monotonic() - started
             reported = peak.read()
         child.returncode = os.waitstatus_to_exitcode(status)  # reaped here: Popen must not wait again
@@ -128,9 +141,32 @@ def run_command(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 
                       int(reported or 0))
 
 
-def _wait(child: subprocess.Popen, seconds: float, interrupt_after: float | None = None):
+class _Steps:
+    """The `when` steps of one command, taken as its stderr shows their texts."""
+
+    def __init__(self, steps: Sequence[Step], err, cap: int):
+        self.steps, self.err, self.cap = list(steps), err, cap
+        self.position = 0  # where in stderr the previous step's text ended
+
+    def take(self, group: int) -> None:
+        while self.steps:
+            # pread: the command writes through the same file offset, which a seek would move
+            shown = os.pread(self.err.fileno(), self.cap, 0).decode("utf-8", errors="replace")
+            text, action = self.steps[0]
+            found = shown.find(text, self.position)
+            if found < 0:
+                return
+            self.position = found + len(text)
+            self.steps.pop(0)
+            if action is None:
+                os.killpg(group, signal.SIGINT)
+            else:
+                action()
+
+
+def _wait(child: subprocess.Popen, seconds: float, interrupt_after: float | None = None, steps: _Steps | None = None):
     """Reap the launcher (waitpid: not every child's); Ctrl-C to its group after
-    `interrupt_after` seconds; kill the group at the deadline."""
+    `interrupt_after` seconds; take the `when` steps; kill the group at the deadline."""
     started = time.monotonic()
     deadline = started + seconds
     while True:
@@ -140,6 +176,8 @@ def _wait(child: subprocess.Popen, seconds: float, interrupt_after: float | None
         if interrupt_after is not None and time.monotonic() > started + interrupt_after:
             os.killpg(child.pid, signal.SIGINT)
             interrupt_after = None
+        if steps is not None:
+            steps.take(child.pid)
         if time.monotonic() > deadline:
             os.killpg(child.pid, signal.SIGKILL)
             _, status = os.waitpid(child.pid, 0)
@@ -148,12 +186,13 @@ def _wait(child: subprocess.Popen, seconds: float, interrupt_after: float | None
 
 
 def run_hostile(args: list[str], *, cwd: Path, env_home: Path, memory_mb: int = 512, seconds: float = 20,
-                code: str | None = None, max_stderr: int = 65_536, expect_refusal: bool = True) -> Result:
+                code: str | None = None, max_stderr: int = 65_536, expect_refusal: bool = True,
+                file_size: int | None = None, when: Sequence[Step] = ()) -> Result:
     """Run a hostile command and assert it was refused cleanly within its budget (see module doc)."""
     cwd, env_home = Path(cwd), Path(env_home)
     before = (_tree(cwd), _tree(env_home))
     result = run_command(args, cwd=cwd, env_home=env_home, memory_mb=memory_mb, seconds=seconds,
-                         max_output=max_stderr * 4)
+                         max_output=max_stderr * 4, file_size=file_size, when=when)
     shown = f"`deckquest {' '.join(args)[:200]}` -> exit {result.returncode}\n{result.stderr[:2000]}"
     assert "Traceback" not in result.stderr, shown
     assert result.returncode not in (70,) and result.returncode >= 0, shown

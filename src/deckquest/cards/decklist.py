@@ -32,7 +32,7 @@ from deckquest.i18n import _
 from deckquest.cards.database import CardDatabase, default_database, normalize_name
 from deckquest.cards.model import Card
 from deckquest.errors import CompileError, DeckquestError, Diagnostic, Span, did_you_mean, file_span
-from deckquest.files import NotRegularFile, read_bounded
+from deckquest.files import TooLarge, read_regular
 
 MAX_COUNT = 250
 """No deck holds more copies of one card (a 250-card horde deck is already huge, T-6.13)."""
@@ -472,20 +472,18 @@ def _excerpt(line: str) -> str:
 def _read_text(path: str | Path) -> str:
     """The file's text; a missing, unreadable, huge or non-UTF-8 file is a user error, not a traceback."""
     try:
-        data = read_bounded(path, MAX_DECK_BYTES)
-    except NotRegularFile:
-        raise DeckquestError(_("deck list `{path}` is not a regular file", path=path), file_span(path), code=UNREADABLE_FILE)
+        data = read_regular(path, MAX_DECK_BYTES)
     except FileNotFoundError:
-        raise DeckquestError(_("deck list `{path}` does not exist", path=path), file_span(path), code=UNREADABLE_FILE)
+        raise DeckquestError(_("deck list `{path}` does not exist", path=path), file_span(path), code=UNREADABLE_FILE) from None
     except IsADirectoryError:
         raise DeckquestError(_("deck list `{path}` is a directory, not a file", path=path), file_span(path),
-                             code=UNREADABLE_FILE)
+                             code=UNREADABLE_FILE) from None
+    except TooLarge:
+        raise DeckquestError(_("deck list `{path}` is larger than {value} KiB", path=path, value=MAX_DECK_BYTES // 1024), file_span(path),
+                             _("a deck list holds a few kilobytes; is this the right file?"), code=FILE_TOO_LARGE) from None
     except OSError as error:
         raise DeckquestError(_("cannot read deck list `{path}`: {strerror}", path=path, strerror=error.strerror), file_span(path),
-                             code=UNREADABLE_FILE)
-    if data is None:
-        raise DeckquestError(_("deck list `{path}` is larger than {value} KiB", path=path, value=MAX_DECK_BYTES // 1024), file_span(path),
-                             _("a deck list holds a few kilobytes; is this the right file?"), code=FILE_TOO_LARGE)
+                             code=UNREADABLE_FILE) from None
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:

@@ -14,14 +14,14 @@ is the user database's job, because it needs to remember what came before.
 from __future__ import annotations
 
 import math
-import stat
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from deckquest.i18n import _
 from deckquest.cards.model import Card, ManaCostError
 from deckquest.errors import DeckquestError, Span
+from deckquest.files import open_regular
 
 FORMATS = ("scryfall", "mtgjson")
 FORMAT_TITLES = {"scryfall": "Scryfall", "mtgjson": "MTGJSON"}
@@ -203,15 +203,13 @@ def detect_format(path: Path) -> str:
     )
 
 
-def open_card_file(path: Path):
+def open_card_file(path: Path) -> BinaryIO:
     """Open a card data file for reading bytes; a missing or unreadable one is a user error.
 
-    Only a regular file is opened: a FIFO would block and a device never ends."""
+    Only a regular file is opened (`deckquest.files.open_regular`): a FIFO would block and a
+    device never ends."""
     try:
-        if not stat.S_ISREG(path.stat().st_mode):
-            raise DeckquestError(_("cannot read {path}: not a regular file", path=path), Span(str(path)),
-                                 code=UNREADABLE_CARD_FILE)
-        return open(path, "rb")
+        return open_regular(path)
     except OSError as error:
         raise DeckquestError(_("cannot read {path}: {strerror}", path=path, strerror=error.strerror), Span(str(path)),
                              code=UNREADABLE_CARD_FILE) from None

@@ -24,6 +24,9 @@ CODES: dict[str, str] = {
     "DQ0012": "missing indented block",
     "DQ0013": "number too large",
     "DQ0014": "cannot read script",
+    # files the commands read and write besides scripts (the CLI gives these)
+    "DQ0015": "not a readable sim report of this script",
+    "DQ0016": "cannot write an output file",
     # header
     "DQ0020": "missing scenario header",
     "DQ0021": "repeated header or field",

@@ -33,6 +33,7 @@ from deckquest.dsl.locate import Locator, local_reference
 from deckquest.dsl.parser import MAX_FILE_BYTES, RESERVED_WORDS, parse_source, system_language
 from deckquest.dsl.scenario import ResolvedNpc, ResolvedPc, Scenario
 from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span, did_you_mean
+from deckquest.files import TooLarge, read_regular
 
 if TYPE_CHECKING:  # the card modules are imported when a script first needs them
     from deckquest.cards.database import CardDatabase
@@ -82,13 +83,16 @@ def compile_source(text: str, path: str | Path, db: CardDatabase | None = None, 
 
 
 def read_script(path: Path, span: Span | None = None) -> str:
-    """A script's text, or a DQ0014 CompileError when it cannot be read."""
+    """A script's text (newlines made `\\n`, as a text file reads), or a CompileError: DQ0005
+    when it is over MAX_FILE_BYTES (found reading at most one byte more), DQ0014 when it
+    cannot be read (missing, a folder, a FIFO or a device, not UTF-8)."""
     where = span or Span(str(path))
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            raise CompileError([error("DQ0005", _("the script has {st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}", st_size=path.stat().st_size, MAX_FILE_BYTES=MAX_FILE_BYTES),
-                                      Span(str(path), 1, 1), _("split it into several scripts joined by `use`"))])
-        return path.read_text(encoding="utf-8")
+        data = read_regular(path, MAX_FILE_BYTES)
+        return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
+    except TooLarge as large:
+        raise CompileError([error("DQ0005", _("the script has {st_size:,} bytes; the limit is {MAX_FILE_BYTES:,}", st_size=large.size, MAX_FILE_BYTES=MAX_FILE_BYTES),
+                                  Span(str(path), 1, 1), _("split it into several scripts joined by `use`"))]) from None
     except UnicodeDecodeError:
         raise CompileError([error("DQ0014", _("{path} is not UTF-8 text", path=path), where, _("save the script as UTF-8"))]) from None
     except IsADirectoryError:
@@ -342,7 +346,7 @@ class _Compiler:
     def _find_script(self, use: ast.Use) -> Path | None:
         """The file a `use` names, or None after reporting why there is none."""
         found = self._reference(use.path, use.span)
-        if found is not None and not found.is_file():
+        if found is not None and not found.exists():  # a folder or a FIFO there: the reader says so
             self.error("DQ0060", _("there is no script `{path}`", path=use.path), use.span,
                        _("the path is relative to this script's folder, or names an installed pack's script"))
             return None
@@ -401,7 +405,7 @@ class _Compiler:
         path = self._reference(reference, span)
         if path is None:
             return None, None
-        if not path.is_file():
+        if not path.exists():  # a folder or a FIFO there: the deck list reader says so
             self.error("DQ0051", _("there is no deck file `{reference}`", reference=reference), span,
                        _("deck paths are relative to the script's folder, {parent}", parent=self.path.parent))
             return path, None

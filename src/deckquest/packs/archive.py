@@ -11,18 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import stat
 import struct
 import zipfile
 import zlib
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, Iterator
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
-from deckquest.files import open_regular
+from deckquest.files import NotRegularFile, open_regular
 from deckquest.packs.paths import name_key, path_problem
 
 CHECKSUMS_NAME = "SHA256SUMS"
@@ -53,9 +52,22 @@ class Limits:
 DEFAULT_LIMITS = Limits()
 
 
+def open_pack_file(path: Path) -> BinaryIO:
+    """Open a file of a pack that was checked a moment ago, refusing it if it changed since
+    into a link or a special file (DQ7010) or went missing (DQ7007)."""
+    try:
+        return open_regular(path, follow_links=False)
+    except NotRegularFile:
+        raise DeckquestError(_("`{origin}` changed into a link or special file after the pack was checked", origin=path),
+                             Span(str(path)), code="DQ7010") from None
+    except OSError as error:
+        raise DeckquestError(_("cannot read {origin}: {strerror}", origin=path, strerror=error.strerror), Span(str(path)),
+                             code="DQ7007") from None
+
+
 def sha256_file(path: Path) -> str:
     digest = hashlib.sha256()
-    with os.fdopen(open_regular(path), "rb") as handle:
+    with open_pack_file(path) as handle:
         for chunk in iter(lambda: handle.read(_CHUNK), b""):
             digest.update(chunk)
     return digest.hexdigest()
@@ -72,7 +84,12 @@ def write_archive(root: Path, names: list[str], target) -> None:
     with zipfile.ZipFile(target, "w") as archive:
         _add(archive, CHECKSUMS_NAME, sums.encode("utf-8"))
         for name in names:
-            _add(archive, name, (root / name).read_bytes())
+            with open_pack_file(root / name) as handle:
+                data = handle.read(DEFAULT_LIMITS.max_file_bytes + 1)
+            if len(data) > DEFAULT_LIMITS.max_file_bytes:
+                raise DeckquestError(_("`{origin}` grew past {max_file_bytes} bytes after the pack was checked", origin=root / name,
+                                       max_file_bytes=DEFAULT_LIMITS.max_file_bytes), Span(str(root / name)), code="DQ7011")
+            _add(archive, name, data)
 
 
 def _add(archive: zipfile.ZipFile, name: str, data: bytes) -> None:
@@ -94,9 +111,9 @@ def unpack_archive(source: Path, dest: Path, limits: Limits = DEFAULT_LIMITS) ->
     """
     display = str(source)
     try:
-        handle = os.fdopen(open_regular(source), "rb")
+        handle = open_regular(source)
     except OSError as error:
-        raise DeckquestError(_("{display} is not a pack archive ({error})", display=display, error=error), Span(display),
+        raise DeckquestError(_("{display} is not a pack archive ({error})", display=display, error=error.strerror), Span(display),
                              code="DQ7020") from None
     with handle:
         try:
@@ -217,26 +234,37 @@ def _check_collisions(infos: list[zipfile.ZipInfo], display: str) -> None:
 
 def _extract(archive: zipfile.ZipFile, info: zipfile.ZipInfo, dest: Path, display: str,
              limits: Limits) -> str:
-    """Copy one entry out, counting real bytes against its declared size; return its sha256."""
+    """Copy one entry out, counting real bytes against its declared size; return its sha256.
+
+    What the archive does wrong is refused here; what the disk does (full, read-only) is the
+    OSError of the write, for the caller to name the folder it was filling."""
     target = dest.joinpath(*info.filename.split("/"))
     digest = hashlib.sha256()
     written = 0
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
-        with archive.open(info) as reader, open(target, "xb") as writer:
-            for chunk in iter(lambda: reader.read(_CHUNK), b""):
-                written += len(chunk)
-                if written > info.file_size or written > limits.max_file_bytes:
-                    raise _refuse(display, f"entry `{info.filename}` is larger than it claims", "DQ7026")
-                digest.update(chunk)
-                writer.write(chunk)
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, zlib.error) as error:
-        raise _refuse(display, f"entry `{info.filename}` is corrupt ({error})", "DQ7027") from None
+        writer = open(target, "xb")
     except FileExistsError:
         raise _refuse(display, f"entry `{info.filename}` appears twice", "DQ7023") from None
-    except (OSError, ValueError) as error:
-        raise _refuse(display, f"entry `{info.filename}` cannot be unpacked ({error})", "DQ7027") from None
+    with writer:
+        for chunk in _entry_chunks(archive, info, display):
+            written += len(chunk)
+            if written > info.file_size or written > limits.max_file_bytes:
+                raise _refuse(display, f"entry `{info.filename}` is larger than it claims", "DQ7026")
+            digest.update(chunk)
+            writer.write(chunk)
     return digest.hexdigest()
+
+
+def _entry_chunks(archive: zipfile.ZipFile, info: zipfile.ZipInfo, display: str) -> Iterator[bytes]:
+    """The entry's bytes as they are inflated; a corrupt entry is refused (DQ7027)."""
+    try:
+        with archive.open(info) as reader:
+            while chunk := reader.read(_CHUNK):
+                yield chunk
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, EOFError, NotImplementedError, zlib.error, OSError,
+            ValueError) as error:
+        raise _refuse(display, f"entry `{info.filename}` is corrupt ({error})", "DQ7027") from None
 
 
 def _verify_checksums(dest: Path, digests: dict[str, str], display: str) -> None:
@@ -261,7 +289,8 @@ def _verify_checksums(dest: Path, digests: dict[str, str], display: str) -> None
 
 def _read_checksums(path: Path, display: str) -> dict[str, str]:
     listed: dict[str, str] = {}
-    text = path.read_bytes().decode("utf-8", errors="replace")
+    with open_pack_file(path) as handle:  # unpacked a moment ago, within the entry size limit
+        text = handle.read().decode("utf-8", errors="replace")
     for number, line in enumerate(io.StringIO(text), start=1):
         digest, sep, name = line.rstrip("\n").partition("  ")
         if not sep or len(digest) != 64 or name in listed:

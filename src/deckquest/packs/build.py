@@ -8,12 +8,14 @@ place, so an interrupted build never leaves a half-written `.dqpack`.
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
+from deckquest.files import writing
 from deckquest.packs.archive import ARCHIVE_SUFFIX, write_archive
 from deckquest.packs.paths import is_inside
 from deckquest.packs.store import PACK_NAME
@@ -48,15 +50,16 @@ def build_pack(folder: Path, output: Path | None = None) -> BuildResult:
         raise DeckquestError(_("cannot write the archive inside the pack folder {folder}", folder=folder),
                              Span(str(output)), code="DQ7050", hint=_("pass `--output` with a folder outside the pack"))
     names = sorted(report.files)
-    handle, temporary = tempfile.mkstemp(prefix=".building-", suffix=ARCHIVE_SUFFIX, dir=output.parent)
-    try:
-        with os.fdopen(handle, "wb") as target:
-            write_archive(folder, names, target)
-        os.chmod(temporary, 0o644)  # mkstemp's 0600 would make the shared file private
-        os.replace(temporary, output)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with writing(output, "DQ7053", hint=_("write the archive into a folder you may write to, on a disk with room")):
+        handle, temporary = tempfile.mkstemp(prefix=".building-", suffix=ARCHIVE_SUFFIX, dir=output.parent)
+        try:
+            with os.fdopen(handle, "wb") as target:
+                write_archive(folder, names, target)  # a file changed since it was checked: DeckquestError
+            os.chmod(temporary, 0o644)  # mkstemp's 0600 would make the shared file private
+            os.replace(temporary, output)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
     return BuildResult(output, manifest.name, str(manifest.version), len(names), output.stat().st_size)
 
 
@@ -83,23 +86,18 @@ def init_pack(name: str, parent: Path) -> Path:
         f"{script}.quest": _SCENARIO.format(title=name.replace("-", " ").title()),
         "decks/hero.txt": _DECK,
     }
-    try:
+    with writing(parent, "DQ7051", hint=_("pass `--dir` a folder you can write in")):
         staging = Path(tempfile.mkdtemp(prefix=f".{name}-", dir=parent))
-    except OSError as error:
-        raise DeckquestError(f"cannot create the pack in {parent}: {error.strerror or error}", Span(str(parent)),
-                             code="DQ7051", hint="pass `--dir` a folder you can write in") from None
-    try:
-        for relative, text in files.items():
-            path = staging / relative
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-        os.chmod(staging, 0o777 & ~_umask())
-        staging.rename(root)
-    except BaseException:
-        import shutil
-
-        shutil.rmtree(staging, ignore_errors=True)
-        raise
+        try:
+            for relative, text in files.items():
+                path = staging / relative
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(text, encoding="utf-8")
+            os.chmod(staging, 0o777 & ~_umask())
+            staging.rename(root)
+        except BaseException:
+            shutil.rmtree(staging, ignore_errors=True)
+            raise
     return root
 
 

@@ -44,4 +44,7 @@ CODES = {
     # Making packs
     "DQ7050": "archive inside the pack folder",
     "DQ7051": "cannot create the pack",
+    # Writing
+    "DQ7052": "cannot write a pack's files",
+    "DQ7053": "cannot write the archive",
 }

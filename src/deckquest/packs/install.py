@@ -21,7 +21,6 @@ name) needs `force`, and an older version needs `allow_downgrade`.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 import tempfile
 from dataclasses import dataclass
@@ -29,10 +28,11 @@ from pathlib import Path
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span
-from deckquest.files import NotRegularFile, open_regular
-from deckquest.packs.archive import DEFAULT_LIMITS, Limits, unpack_archive
+from deckquest.files import writing
+from deckquest.packs.archive import DEFAULT_LIMITS, Limits, open_pack_file, unpack_archive
 from deckquest.packs.manifest import MANIFEST_NAME, Manifest, load_manifest
-from deckquest.packs.store import (OLD, STAGING, InstalledPack, installed_packs, locked_store)
+from deckquest.packs.store import (OLD, STAGING, UNWRITABLE, InstalledPack, installed_packs, locked_store,
+                                   recover_interrupted, store_hint)
 from deckquest.packs.validate import check_deckquest_version, validate_folder, validate_unpacked
 
 _CHUNK = 64 * 1024
@@ -51,16 +51,18 @@ def install_pack(source: Path, limits: Limits = DEFAULT_LIMITS, *, force: bool =
     """Install a `.dqpack` archive or a pack folder; raise DeckquestError and change nothing on failure."""
     with locked_store() as folder:
         current = installed_packs()
-        staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=folder))
+        with writing(folder, UNWRITABLE, store_hint()):
+            staging = Path(tempfile.mkdtemp(prefix=STAGING, dir=folder))
         try:
-            unpacked = staging / "pack"
-            unpacked.mkdir()
-            if source.is_dir() or source.name == MANIFEST_NAME:
-                origin = source if source.is_dir() else source.parent
-                manifest = _copy_folder(origin, unpacked, limits, current, allow_downgrade)
-            else:
-                manifest = _unpack_archive(source, unpacked, limits, current, allow_downgrade)
-            return _commit(unpacked, folder, manifest, current.get(manifest.name), force)
+            with writing(folder, UNWRITABLE, store_hint()):  # what the source does wrong is a DeckquestError already
+                unpacked = staging / "pack"
+                unpacked.mkdir()
+                if source.is_dir() or source.name == MANIFEST_NAME:
+                    origin = source if source.is_dir() else source.parent
+                    manifest = _copy_folder(origin, unpacked, limits, current, allow_downgrade)
+                else:
+                    manifest = _unpack_archive(source, unpacked, limits, current, allow_downgrade)
+                return _commit(unpacked, folder, manifest, current.get(manifest.name), force)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
 
@@ -90,14 +92,7 @@ def _copy_file(origin: Path, target: Path, limits: Limits) -> int:
     opened without following links and without blocking, refused unless it is
     still a plain file, and counted as it is copied (never trusting `st_size`).
     """
-    try:
-        reader = os.fdopen(open_regular(origin), "rb")
-    except NotRegularFile:
-        raise DeckquestError(_("`{origin}` changed into a link or special file while installing", origin=origin),
-                             Span(str(origin)), code="DQ7010") from None
-    except OSError as error:
-        raise DeckquestError(_("cannot read {origin}: {strerror}", origin=origin, strerror=error.strerror), Span(str(origin)),
-                             code="DQ7007") from None
+    reader = open_pack_file(origin)
     target.parent.mkdir(parents=True, exist_ok=True)
     copied = 0
     with reader, open(target, "xb") as writer:
@@ -170,10 +165,14 @@ def _commit(unpacked: Path, folder: Path, manifest: Manifest, previous: Installe
                 hint=_("a different pack under the same name and version: check where it comes from; pass `--force` to replace the installed one with it"))
         forced = True
     aside = None
-    if target.exists():
-        aside = Path(tempfile.mkdtemp(prefix=f"{OLD}{manifest.name}-", dir=folder)) / "pack"
-        target.rename(aside)
-    unpacked.rename(target)
+    try:
+        if target.exists():
+            aside = Path(tempfile.mkdtemp(prefix=f"{OLD}{manifest.name}-", dir=folder)) / "pack"
+            target.rename(aside)
+        unpacked.rename(target)
+    except OSError:
+        recover_interrupted(folder)  # the old version back in place, the aside folder gone
+        raise
     if aside is not None:
         shutil.rmtree(aside.parent, ignore_errors=True)
     pack = InstalledPack(target, load_manifest(target))
@@ -186,7 +185,7 @@ def _contents(root: Path) -> dict[str, str]:
     found = {}
     for name in manifest.listed_files():
         digest = hashlib.sha256()
-        with os.fdopen(open_regular(root.joinpath(*name.split("/"))), "rb") as handle:
+        with open_pack_file(root.joinpath(*name.split("/"))) as handle:
             for chunk in iter(lambda: handle.read(_CHUNK), b""):
                 digest.update(chunk)
         found[name] = digest.hexdigest()
@@ -207,7 +206,10 @@ def remove_pack(name: str) -> InstalledPack:
         if users:
             raise DeckquestError(_("pack `{names}` depends on `{name}`", names=', '.join(users), name=name), code="DQ7045",
                                  hint=_("remove the packs that depend on it first"))
-        aside = Path(tempfile.mkdtemp(prefix=f"{OLD}{name}-", dir=folder))
-        pack.root.rename(aside / "removed")
-        shutil.rmtree(aside, ignore_errors=True)
+        with writing(folder, UNWRITABLE, store_hint()):
+            aside = Path(tempfile.mkdtemp(prefix=f"{OLD}{name}-", dir=folder))
+            try:
+                pack.root.rename(aside / "removed")
+            finally:
+                shutil.rmtree(aside, ignore_errors=True)  # the removed pack, or the unused folder
         return pack

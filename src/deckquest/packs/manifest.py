@@ -106,7 +106,7 @@ _CHECKED: dict[tuple[str, str, int, int, int], Manifest] = {}
 
 def _read_and_check(path: Path, display: str) -> Manifest:
     try:
-        text = read_text(path, display, MAX_YAML_BYTES)
+        text = read_text(path, display, MAX_YAML_BYTES, follow_links=False)
         data = load_yaml(text, display)
     except DeckquestError as error:
         error.code = error.code or "DQ7001"

@@ -14,6 +14,8 @@ import re
 import unicodedata
 from pathlib import Path
 
+from deckquest.i18n import _
+
 MAX_PATH_LENGTH = 255
 MAX_PATH_DEPTH = 16
 
@@ -21,27 +23,31 @@ _DRIVE = re.compile(r"^[A-Za-z]:")
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 
 
-def path_problem(text: object, *, allow_parent: bool = False) -> str | None:
-    """Why `text` is not an acceptable pack-relative path, or None when it is."""
+def path_problem(text: object, *, allow_parent: bool = False, in_pack: bool = True) -> str | None:
+    """Why `text` is not an acceptable pack-relative path, or None when it is.
+
+    `in_pack` False: the path is a loose script's or party file's reference, held to the
+    same rules, and the message does not speak of a pack."""
     if not isinstance(text, str) or not text:
-        return "a path must be a non-empty string"
+        return _("a path must be a non-empty string")
     if len(text) > MAX_PATH_LENGTH:
-        return f"a path may have at most {MAX_PATH_LENGTH} characters"
+        return _("a path may have at most {MAX_PATH_LENGTH} characters", MAX_PATH_LENGTH=MAX_PATH_LENGTH)
     if _CONTROL.search(text):
-        return "a path may not contain control characters"
+        return _("a path may not contain control characters")
     if "\\" in text:
-        return "a path uses `/` between folders, never `\\`"
+        return _("a path uses `/` between folders, never `\\`")
     if _DRIVE.match(text):
-        return "a path inside a pack cannot name a drive (`C:`)"
+        return _("a path inside a pack cannot name a drive (`C:`)") if in_pack else _("a path cannot name a drive (`C:`)")
     if text.startswith("/"):
-        return "a path inside a pack must be relative, not absolute"
+        return (_("a path inside a pack must be relative, not absolute") if in_pack
+                else _("a path must be relative to the file's folder, not absolute"))
     parts = text.split("/")
     if len(parts) > MAX_PATH_DEPTH:
-        return f"a path may have at most {MAX_PATH_DEPTH} folders"
+        return _("a path may have at most {MAX_PATH_DEPTH} folders", MAX_PATH_DEPTH=MAX_PATH_DEPTH)
     if any(part in ("", ".") for part in parts):
-        return "a path may not contain empty or `.` segments"
+        return _("a path may not contain empty or `.` segments")
     if not allow_parent and ".." in parts:
-        return "a path may not contain `..`: it must stay inside the pack"
+        return _("a path may not contain `..`: it must stay inside the pack")
     return None
 
 

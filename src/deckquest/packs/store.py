@@ -8,7 +8,10 @@ Installs, removals and the repair of interrupted ones hold an exclusive lock
 (``flock`` on ``deckquest_home()/packs.lock``), so they happen one at a time
 and never under each other's feet. A reader (``pack list``, ``run``) only
 repairs when it can take that lock at once; while an install holds it, the
-reader reads the packs as they are and leaves the install's work alone.
+reader reads the packs as they are and leaves the install's work alone. A
+user folder that cannot be written (read-only, full, a ``packs.lock`` that is
+no file) refuses installs and removals (``UNWRITABLE``, DQ7052); readers need
+no write.
 
 Two functions here are the contract with the language and the run command:
 :func:`resolve_script_reference` (``use "pack-name/path.quest"`` and file
@@ -31,6 +34,7 @@ from typing import Iterator
 
 from deckquest.i18n import _
 from deckquest.errors import DeckquestError, Span, did_you_mean
+from deckquest.files import writing
 from deckquest.packs.manifest import MANIFEST_NAME, Manifest, load_manifest
 from deckquest.packs.paths import is_inside, path_problem
 
@@ -39,6 +43,7 @@ LOCK_NAME = "packs.lock"
 STAGING = ".staging-"  # an install's work folder: deleted when it ends, or by the next lock holder
 OLD = ".old-"  # `.old-NAME-xxxxxxxx/pack`: a version moved aside while its replacement moves in
 LOCK_WAIT_SECONDS = 120.0
+UNWRITABLE = "DQ7052"  # the packs folder (or its lock) cannot be written: read-only, full, not a folder
 
 _held = 0  # how deeply this process holds the lock (installs call readers that would take it)
 
@@ -66,6 +71,12 @@ def packs_dir() -> Path:
     return deckquest_home() / "packs"
 
 
+def store_hint() -> str:
+    """What to do when the packs folder cannot be written."""
+    return _("installed packs live in {folder}: make it a folder you may write to, on a disk with room, or set "
+             "DECKQUEST_HOME to one", folder=packs_dir())
+
+
 @contextmanager
 def locked_store(wait: float = LOCK_WAIT_SECONDS) -> Iterator[Path]:
     """Hold the packs folder's lock, waiting up to `wait` seconds for another install to end.
@@ -83,8 +94,10 @@ def locked_store(wait: float = LOCK_WAIT_SECONDS) -> Iterator[Path]:
         finally:
             _held -= 1
         return
-    folder.mkdir(parents=True, exist_ok=True)
-    descriptor = os.open(folder.parent / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
+    with writing(folder, UNWRITABLE, store_hint()):
+        folder.mkdir(parents=True, exist_ok=True)
+    with writing(folder.parent / LOCK_NAME, UNWRITABLE, store_hint()):
+        descriptor = os.open(folder.parent / LOCK_NAME, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         deadline = time.monotonic() + wait
         while not _try_lock(descriptor):
@@ -95,7 +108,8 @@ def locked_store(wait: float = LOCK_WAIT_SECONDS) -> Iterator[Path]:
             time.sleep(0.05)
         _held = 1
         try:
-            recover_interrupted(folder)
+            with writing(folder, UNWRITABLE, store_hint()):
+                recover_interrupted(folder)
             yield folder
         finally:
             _held = 0
@@ -122,6 +136,8 @@ def _repair_if_idle(folder: Path) -> None:
     try:
         if _try_lock(descriptor):
             recover_interrupted(folder)
+    except OSError:
+        pass  # a folder it may not change: the packs are read as they are, the next install repairs
     finally:
         os.close(descriptor)
 
@@ -204,10 +220,10 @@ def resolve_script_reference(ref: str, relative_to: Path) -> Path:
     """
     base = relative_to if relative_to.is_dir() else relative_to.parent
     where = Span(str(relative_to)) if relative_to.is_file() else None
-    problem = path_problem(ref, allow_parent=True)
+    root = find_pack_root(base)
+    problem = path_problem(ref, allow_parent=True, in_pack=root is not None)
     if problem:
         raise DeckquestError(_("bad reference `{ref}`: {problem}", ref=str(ref)[:80], problem=problem), where, code="DQ0050")
-    root = find_pack_root(base)
     own = load_manifest(root) if root else None
     first, _slash, rest = ref.partition("/")
     if rest and PACK_NAME.fullmatch(first) and not (base / first).exists():

@@ -21,9 +21,11 @@ from pathlib import Path
 from deckquest.i18n import _
 from deckquest.version import __version__
 from deckquest.errors import MAX_REPORTED_ERRORS, CompileError, DeckquestError, Diagnostic, Span
+from deckquest.files import writing
 from deckquest.packs.archive import ARCHIVE_SUFFIX, DEFAULT_LIMITS, Limits, unpack_archive
 from deckquest.packs.manifest import FILE_SECTIONS, MANIFEST_NAME, Manifest, load_manifest
 from deckquest.packs.paths import name_key
+from deckquest.packs.store import UNWRITABLE
 from deckquest.packs.versions import Version
 
 _MAX_PROBLEMS = MAX_REPORTED_ERRORS  # once a report has this many, the rest of the pack is not checked
@@ -51,9 +53,12 @@ def validate_pack(location: Path, limits: Limits = DEFAULT_LIMITS) -> Validation
     For an archive the returned report's `root` is a folder that no longer exists.
     """
     if location.is_file() and location.name != MANIFEST_NAME:
-        with tempfile.TemporaryDirectory(prefix="deckquest-pack-") as scratch:
-            folder = Path(scratch) / "pack"
-            folder.mkdir()
+        with writing(tempfile.gettempdir(), UNWRITABLE):
+            scratch = tempfile.TemporaryDirectory(prefix="deckquest-pack-", ignore_cleanup_errors=True)
+        with scratch:
+            folder = Path(scratch.name) / "pack"
+            with writing(folder, UNWRITABLE):
+                folder.mkdir()
             return validate_archive(location, folder, limits)
     folder = location.parent if location.name == MANIFEST_NAME else location
     return validate_folder(folder, limits)
@@ -67,7 +72,8 @@ def validate_archive(archive: Path, dest: Path, limits: Limits = DEFAULT_LIMITS)
     if archive.suffix != ARCHIVE_SUFFIX:
         raise DeckquestError(_("{archive} is not a pack folder, pack.yaml or {ARCHIVE_SUFFIX} archive", archive=archive, ARCHIVE_SUFFIX=ARCHIVE_SUFFIX),
                              Span(str(archive)), code="DQ7000")
-    unpack_archive(archive, dest, limits)
+    with writing(dest, UNWRITABLE):
+        unpack_archive(archive, dest, limits)
     return validate_unpacked(archive, dest, limits)
 
 
@@ -302,7 +308,7 @@ def _load_party(path: Path, root: Path, db):
     from deckquest.packs.store import resolve_script_reference
     from deckquest.runtime.party import MAX_PARTY_BYTES, load_party
 
-    text = read_text(path, str(path), MAX_PARTY_BYTES)
+    text = read_text(path, str(path), MAX_PARTY_BYTES, follow_links=False)
     data = load_yaml(text, str(path))
     members = data.get("party") if isinstance(data, dict) else None
     for member in members if isinstance(members, list) else []:

@@ -135,8 +135,6 @@ def load_party(path: str | Path, db: CardDatabase | None = None, *, locate: Loca
 
     path = Path(path)
     display = str(path)
-    if path.exists() and not path.is_file():  # a FIFO would block, a device never end
-        raise DeckquestError(_("cannot read {display}: not a regular file", display=display), Span(display), code=UNREADABLE_PARTY)
     text = _coded(lambda: read_text(path, display, MAX_PARTY_BYTES), UNREADABLE_PARTY)
     if not _PARTY_KEY.search(text):
         raise DeckquestError(_("{display} is not a party file: it has no `party:` line", display=display), Span(display),
@@ -159,7 +157,7 @@ def load_party(path: str | Path, db: CardDatabase | None = None, *, locate: Loca
             raise DeckquestError(_("party deck: {message}", message=problem.message), where_deck,
                                  hint=_("a party file's decks are in its own folder (or its pack), like a script's"),
                                  source_line=_quote(text, where_deck.line), code=DECK_OUTSIDE) from None
-        if not deck_path.is_file():
+        if not deck_path.exists():  # anything else there is for the deck list reader to refuse
             raise DeckquestError(_("there is no deck file `{entry}`", entry=entry['deck']), where_deck,
                                  hint=_("deck paths are relative to the party file's folder, {parent}", parent=path.parent),
                                  source_line=_quote(text, where_deck.line), code=NO_DECK_FILE)

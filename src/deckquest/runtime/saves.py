@@ -38,6 +38,7 @@ from deckquest.dsl import ast
 from deckquest.engine import pc as pcs
 from deckquest.engine.checks import PendingCheck
 from deckquest.engine.game import GameState
+from deckquest.dsl.parser import MAX_FILE_BYTES
 from deckquest.dsl.scenario import Scenario
 from deckquest.engine.combat.battle import Fight
 from deckquest.engine.combat.boss import CreatureNpc, PlaneswalkerNpc
@@ -47,7 +48,7 @@ from deckquest.engine.combat.state import HORDE, Attack, Battle, Check, Horde, S
 from deckquest.engine.combat.statics import pc_creature_card
 from deckquest.engine.permanents import Permanent
 from deckquest.errors import DeckquestError, Span
-from deckquest.files import NotRegularFile, read_bounded, write_atomically
+from deckquest.files import TooLarge, read_regular, write_atomically
 from deckquest.runtime.events import Event
 from deckquest.runtime.preparation import PLAN
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, PC_ACTION, CheckSeen, Program, Run, ScenarioAgent
@@ -75,6 +76,7 @@ NOT_JSON = "DQ9004"
 NOT_A_SAVE = "DQ9005"
 DAMAGED = "DQ9006"
 OTHER_SCRIPT = "DQ9007"
+UNWRITABLE_SAVE = "DQ9008"
 PERMANENT_FIELDS = tuple(f.name for f in fields(Permanent))
 _ZONES = ("library", "hand", "graveyard", "exile", "exhaustion_zone", "stack", "boost_exile")
 
@@ -93,10 +95,10 @@ def script_digest(scenario: Scenario) -> str:
 
 def _script_bytes(scenario: Scenario) -> bytes:
     try:
-        return Path(scenario.path).read_bytes()
+        return read_regular(scenario.path, MAX_FILE_BYTES)
     except OSError as error:
         raise DeckquestError(_("cannot read the script to save or resume its run: {strerror}", strerror=error.strerror),
-                             Span(str(scenario.path))) from None
+                             Span(str(scenario.path)), code="DQ0014") from None
 
 
 def _script_text(scenario: Scenario) -> str:
@@ -254,7 +256,7 @@ def save_run(run: Run, path: str | Path, *, seed: int | None = None, agent: str 
     ``seed``, ``agent`` and ``party`` (the party file's path) are recorded for the resumed
     run's defaults; the state and the generator's state are what the run continues from."""
     text = json.dumps(save_data(run, seed=seed, agent=agent, party=party), indent=1, ensure_ascii=False) + "\n"
-    write_atomically(path, text)
+    write_atomically(path, text, code=UNWRITABLE_SAVE, hint=_("save into a folder you may write to, on a disk with room"))
 
 
 # ---------------------------------------------------------------- reading
@@ -264,16 +266,14 @@ def read_save(path: str | Path) -> Data:
     """Parse and schema-check a save file; its data, or a DeckquestError."""
     display = str(path)
     try:
-        raw = read_bounded(path, MAX_SAVE_BYTES)
+        raw = read_regular(path, MAX_SAVE_BYTES)
     except FileNotFoundError:
         raise DeckquestError(_("no save file `{display}`", display=display), Span(display), code=UNREADABLE_SAVE) from None
-    except NotRegularFile:
-        raise DeckquestError(_("cannot read the save: not a regular file"), Span(display), code=UNREADABLE_SAVE) from None
+    except TooLarge:
+        raise DeckquestError(_("the save is larger than {value} MiB", value=MAX_SAVE_BYTES // (1024 * 1024)), Span(display),
+                             hint=_("a save holds some kilobytes; is this the right file?"), code=SAVE_TOO_LARGE) from None
     except OSError as error:
         raise DeckquestError(_("cannot read the save: {strerror}", strerror=error.strerror), Span(display), code=UNREADABLE_SAVE) from None
-    if raw is None:
-        raise DeckquestError(_("the save is larger than {value} MiB", value=MAX_SAVE_BYTES // (1024 * 1024)), Span(display),
-                             hint=_("a save holds some kilobytes; is this the right file?"), code=SAVE_TOO_LARGE)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:

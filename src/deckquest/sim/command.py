@@ -88,10 +88,12 @@ def check_output_folder(path) -> None:
     from pathlib import Path
 
     from deckquest.errors import DeckquestError, file_span
+    from deckquest.sim.report import UNWRITABLE_OUTPUT
 
     if path and not Path(path).parent.is_dir():
         raise DeckquestError(_("cannot write {path}: the folder {parent} does not exist", path=path, parent=Path(path).parent),
-                             file_span(path), hint=_("create the folder first, or write the report elsewhere"))
+                             file_span(path), hint=_("create the folder first, or write the report elsewhere"),
+                             code=UNWRITABLE_OUTPUT)
 
 
 def explore_command(script: str, *, party, seed: int, max_steps: int, json_file, html_file,
@@ -124,14 +126,15 @@ def tune(script: str, *, check: str, target: str, runs: int, seed: int, jobs: in
 
 
 MAX_REPORT_BYTES = 64 * 1024 * 1024  # a sim JSON report of a huge script is a few MB
+UNREADABLE_REPORT = "DQ0015"  # `graph --sim FILE` is not a readable sim report of the script
 
 
 def graph(script: str, *, fmt: str, sim_json, output, echo: Callable[..., None]) -> None:
     """`deckquest graph`: the scene graph as SVG, DOT or Mermaid, with exit rates from a sim
     JSON report when one is given."""
-    from deckquest.files import write_atomically
     from deckquest.sim.batch import load
     from deckquest.sim.graph import exit_rates, render, scene_graph
+    from deckquest.sim.report import write_atomically
 
     scenario, _program = load(compile_script(script))
     graph_ = scene_graph(scenario)
@@ -145,28 +148,30 @@ def graph(script: str, *, fmt: str, sim_json, output, echo: Callable[..., None])
 
 
 def read_report(path, scenario) -> dict:
-    """A `deckquest sim --json` report of this scenario (a user error otherwise)."""
+    """A `deckquest sim --json` report of this scenario (a DQ0015 user error otherwise)."""
     import json
     from pathlib import Path
 
     from deckquest.errors import DeckquestError, file_span
+    from deckquest.files import TooLarge, read_regular
 
     path = Path(path)
     try:
-        if path.stat().st_size > MAX_REPORT_BYTES:
-            raise DeckquestError(_("{path} is larger than a sim report can be ({value} MB)", path=path, value=MAX_REPORT_BYTES // 2**20),
-                                 file_span(path))
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_regular(path, MAX_REPORT_BYTES).decode("utf-8"))
+    except TooLarge:
+        raise DeckquestError(_("{path} is larger than a sim report can be ({value} MB)", path=path, value=MAX_REPORT_BYTES // 2**20),
+                             file_span(path), code=UNREADABLE_REPORT) from None
     except OSError as error:
-        raise DeckquestError(_("cannot read {path}: {strerror}", path=path, strerror=error.strerror), file_span(path)) from None
-    except (ValueError, RecursionError):
+        raise DeckquestError(_("cannot read {path}: {strerror}", path=path, strerror=error.strerror), file_span(path),
+                             code=UNREADABLE_REPORT) from None
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
         raise DeckquestError(_("{path} is not a JSON sim report", path=path), file_span(path),
-                             hint=_("write one with: deckquest sim SCRIPT --json FILE")) from None
+                             hint=_("write one with: deckquest sim SCRIPT --json FILE"), code=UNREADABLE_REPORT) from None
     if not isinstance(data, dict) or not isinstance(data.get("lines"), dict) or "runs" not in data:
         raise DeckquestError(_("{path} is not a JSON sim report", path=path), file_span(path),
-                             hint=_("write one with: deckquest sim SCRIPT --json FILE"))
+                             hint=_("write one with: deckquest sim SCRIPT --json FILE"), code=UNREADABLE_REPORT)
     title = data.get("scenario", {}).get("title") if isinstance(data.get("scenario"), dict) else None
     if title != scenario.title:
         raise DeckquestError(_("{path} is a report of \"{title}\", not of \"{title2}\"", path=path, title=title, title2=scenario.title), file_span(path),
-                             hint=_("simulate this script again: deckquest sim SCRIPT --json FILE"))
+                             hint=_("simulate this script again: deckquest sim SCRIPT --json FILE"), code=UNREADABLE_REPORT)
     return data

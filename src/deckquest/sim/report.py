@@ -105,9 +105,13 @@ class Report:
             return format_text(self.data)
 
 
+UNWRITABLE_OUTPUT = "DQ0016"  # a report, or the graph, could not be written (a full disk, no such folder)
+
+
 def write_atomically(path, text: str) -> None:
     """Write a report file atomically (never a half-written report)."""
-    files.write_atomically(path, text, hint=_("write the report into an existing folder you may write to"))
+    files.write_atomically(path, text, code=UNWRITABLE_OUTPUT,
+                           hint=_("write the report into an existing folder you may write to"))
 
 
 # ---------------------------------------------------------------- building the data
