@@ -17,6 +17,7 @@ import click
 from deckquest import __version__
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.i18n import LANGUAGES, _, choose, command_scope, language, language_for
+from deckquest.signals import Terminated, exit_code, signal_of, sigterm_as_interrupt
 
 
 # Written without building anything: when memory is exhausted even formatting can fail.
@@ -50,8 +51,12 @@ class DeckquestGroup(click.Group):
         sys.exit(1)
 
     def _reported(self, ctx):
-        with command_scope():
-            return self._run(ctx)
+        """The command, with SIGTERM doing what Ctrl-C does (deckquest.signals)."""
+        with command_scope(), sigterm_as_interrupt():
+            try:
+                return self._run(ctx)
+            except Terminated as interrupt:  # what the command does on Ctrl-C is done (a save, a file removed)
+                sys.exit(exit_code(signal_of(interrupt)))
 
     def _run(self, ctx):
         try:
@@ -464,5 +469,5 @@ def tune_command(script, check_site, target, runs, seed, jobs, party, agent, max
     """Find the difficulty of one check that brings its success rate closest to RATE."""
     from deckquest.sim.command import tune
 
-    tune(script, check=check_site, target=target, runs=runs, seed=seed, jobs=jobs, party=party,
-         agent=agent, max_steps=max_steps, echo=click.echo)
+    sys.exit(tune(script, check=check_site, target=target, runs=runs, seed=seed, jobs=jobs, party=party,
+                  agent=agent, max_steps=max_steps, echo=click.echo))

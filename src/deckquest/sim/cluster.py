@@ -70,7 +70,8 @@ def _client(address: str):
 
 def run_on_cluster(address: str, batch: Batch, ranges, merged: InOrder,
                    progress: Progress | None) -> tuple[bool, int]:
-    """Play ``ranges`` on the cluster at ``address``: (interrupted, worker threads used)."""
+    """Play ``ranges`` on the cluster at ``address``: (the signal that interrupted it or 0,
+    worker threads used)."""
     with _client(address) as client:
         threads = sum(client.nthreads().values())
         if threads == 0:
@@ -81,5 +82,5 @@ def run_on_cluster(address: str, batch: Batch, ranges, merged: InOrder,
         def submit(bounds: tuple[int, int]) -> _ClusterTask:
             return _ClusterTask(client.submit(_play_on_worker, shared, bounds, pure=False))
 
-        interrupted = drive(submit, 2 * threads, ranges, merged, progress)
-    return interrupted, threads
+        stopped_by = drive(submit, 2 * threads, ranges, merged, progress)
+    return stopped_by, threads
