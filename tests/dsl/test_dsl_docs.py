@@ -33,7 +33,8 @@ GENERATED = {
     "DQ0100": lambda folder: _use_diamond(folder, 12),
 }
 # Codes the command line gives, not the compiler: a test there produces each.
-CLI_CODES = {"DQ0101": Path(__file__).parents[1] / "hostile" / "test_hostile_scripts.py"}
+CLI_CODES = {"DQ0101": Path(__file__).parents[1] / "hostile" / "test_hostile_scripts.py",
+             "DQ0102": Path(__file__).parents[1] / "hostile" / "test_hostile_scheduler.py"}
 
 
 def _use_diamond(folder: Path, depth: int) -> str:

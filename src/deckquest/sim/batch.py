@@ -158,7 +158,8 @@ class Chunks:
 def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *,
              party=None, agent: str = "best", max_steps: int = DEFAULT_MAX_STEPS,
              progress: Progress | None = None, overrides=(), precision: float | None = None,
-             scheduler: str | None = None, party_file: str | None = None) -> Report:
+             scheduler: str | None = None, scheduler_timeout: float | None = None,
+             party_file: str | None = None) -> Report:
     """Play ``runs`` seeded runs of ``script`` and report on them.
 
     ``script`` is a .quest path, ``PACK/SCENARIO`` of an installed pack, or a compiled
@@ -166,7 +167,8 @@ def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *
     processes (default: one per core); the report is the same for every ``jobs``.
     ``precision`` (e.g. 0.02): stop once every ending's and battle outcome's 95% interval
     is within ±precision, ``runs`` being the cap. ``scheduler``: the address of a Dask
-    scheduler to play the chunks on instead (the same report). ``progress(done, total)``
+    scheduler to play the chunks on instead (the same report), reached within
+    ``scheduler_timeout`` seconds (10 by default). ``progress(done, total)``
     is called after each chunk. Ctrl-C returns the report of the runs finished so far,
     with ``report.interrupted`` set and ``report.stopped_by`` the signal (SIGINT; SIGTERM
     too, inside ``deckquest.signals.sigterm_as_interrupt``, as the command line runs it).
@@ -186,9 +188,10 @@ def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *
     merged = InOrder(player.map, rule)
     started = time.perf_counter()
     if scheduler is not None:
-        from deckquest.sim.cluster import run_on_cluster
+        from deckquest.sim.cluster import SCHEDULER_TIMEOUT, run_on_cluster
 
-        stopped_by, jobs = run_on_cluster(scheduler, batch, ranges, merged, progress)
+        stopped_by, jobs = run_on_cluster(scheduler, batch, ranges, merged, progress,
+                                          scheduler_timeout or SCHEDULER_TIMEOUT)
     elif jobs == 1 or ranges.count == 1:
         stopped_by = _run_here(player, ranges, merged, progress)
     else:

@@ -20,7 +20,7 @@ PRECISION_CAP = 100_000  # the most runs --precision plays when -n does not say
 
 def sim(script: str, *, runs: int | None, seed: int, jobs: int | None, party, agent: str, json_file, html_file,
         max_steps: int, progress: bool, echo: Callable[..., None], precision: str | None = None,
-        scheduler: str | None = None) -> int:
+        scheduler: str | None = None, scheduler_timeout: float | None = None) -> int:
     """Run the batch, print the text report, write the files; the exit code (128 + the signal
     after Ctrl-C or SIGTERM, which stop the batch between chunks: deckquest.signals)."""
     from deckquest.sim.batch import simulate
@@ -39,7 +39,7 @@ def sim(script: str, *, runs: int | None, seed: int, jobs: int | None, party, ag
     try:
         report = simulate(compile_script(script), runs, seed, jobs, party=party_members(party), agent=agent,
                           max_steps=max_steps, progress=bar, precision=target, scheduler=scheduler,
-                          party_file=party)
+                          scheduler_timeout=scheduler_timeout, party_file=party)
     finally:
         if bar is not None:
             bar.close()
