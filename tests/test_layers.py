@@ -3,7 +3,7 @@ including those inside functions and under ``if TYPE_CHECKING``, is read from th
 none may point back up, nor sideways between two layers of the same rank.
 
     face (cli.py, __init__.py, __main__.py, */command.py, the language server lsp/)
-      -> sim, packs -> runtime -> systems -> engine, dsl -> cards -> errors (errors.py, files.py, yamlfile.py)
+      -> sim, packs -> runtime -> systems -> engine, dsl -> cards -> errors (errors.py, files.py, yamlfile.py, signals.py)
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def layer(module: str) -> str:
         return "face"
     if parts[1] in RANKS:
         return parts[1]
-    return "errors"  # errors.py, files.py, yamlfile.py: the ground floor
+    return "errors"  # errors.py, files.py, yamlfile.py, signals.py: the ground floor
 
 
 def module_of(path: Path) -> str:

@@ -66,7 +66,9 @@ def _compiled(script):
 
 
 def _systems():
-    from deckquest import systems
+    # Not `from deckquest import systems`: that asks this module for the attribute first, and
+    # its `__getattr__` below is this function (RecursionError in a fresh interpreter).
+    import deckquest.systems as systems
 
     systems.load_all()
     return systems

@@ -17,6 +17,7 @@ import click
 from deckquest import __version__
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.i18n import LANGUAGES, _, choose, command_scope, language, language_for
+from deckquest.signals import Terminated, exit_code, signal_of, sigterm_as_interrupt
 
 
 # Written without building anything: when memory is exhausted even formatting can fail.
@@ -50,8 +51,12 @@ class DeckquestGroup(click.Group):
         sys.exit(1)
 
     def _reported(self, ctx):
-        with command_scope():
-            return self._run(ctx)
+        """The command, with SIGTERM doing what Ctrl-C does (deckquest.signals)."""
+        with command_scope(), sigterm_as_interrupt():
+            try:
+                return self._run(ctx)
+            except Terminated as interrupt:  # what the command does on Ctrl-C is done (a save, a file removed)
+                sys.exit(exit_code(signal_of(interrupt)))
 
     def _run(self, ctx):
         try:
@@ -398,6 +403,8 @@ def pack_remove(name: str):
 @click.option("--jobs", type=click.IntRange(min=1), default=None, help="Worker processes [default: one per core].")
 @click.option("--scheduler", metavar="ADDRESS", default=None,
               help="Play the runs on the Dask cluster at ADDRESS, e.g. tcp://10.0.0.5:8786 (the `cluster` extra).")
+@click.option("--scheduler-timeout", metavar="SECONDS", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="With --scheduler: how long to wait for the scheduler to answer [default: 10].")
 @click.option("--party", type=click.Path(dir_okay=False), help="A party YAML file replacing the pre-generated PCs.")
 @click.option("--agent", metavar="NAME", default="best", show_default=True,
               help="Who decides for the players: random, first, best, or a game system's agent (docs/agents.md).")
@@ -410,8 +417,8 @@ def pack_remove(name: str):
               help='Play the script as written and with OPTIONS (e.g. "no option dragon bounty, reading home square") '
                    "on the same seeds; report each figure's difference with its interval.")
 @click.option("--progress/--no-progress", default=None, help="Progress bar on stderr [default: when it is a terminal].")
-def sim_command(script, runs, precision, seed, jobs, scheduler, party, agent, json_file, html_file, max_steps,
-                explore, changes, progress):
+def sim_command(script, runs, precision, seed, jobs, scheduler, scheduler_timeout, party, agent, json_file,
+                html_file, max_steps, explore, changes, progress):
     """Simulate SCRIPT many times and report how hard it is (docs/sim.md)."""
     from deckquest.sim.command import compare_command, explore_command, sim
 
@@ -428,7 +435,7 @@ def sim_command(script, runs, precision, seed, jobs, scheduler, party, agent, js
     else:
         code = sim(script, runs=runs, seed=seed, jobs=jobs, party=party, agent=agent, json_file=json_file,
                    html_file=html_file, max_steps=max_steps, progress=show, echo=click.echo,
-                   precision=precision, scheduler=scheduler)
+                   precision=precision, scheduler=scheduler, scheduler_timeout=scheduler_timeout)
     sys.exit(code)
 
 
@@ -464,5 +471,5 @@ def tune_command(script, check_site, target, runs, seed, jobs, party, agent, max
     """Find the difficulty of one check that brings its success rate closest to RATE."""
     from deckquest.sim.command import tune
 
-    tune(script, check=check_site, target=target, runs=runs, seed=seed, jobs=jobs, party=party,
-         agent=agent, max_steps=max_steps, echo=click.echo)
+    sys.exit(tune(script, check=check_site, target=target, runs=runs, seed=seed, jobs=jobs, party=party,
+                  agent=agent, max_steps=max_steps, echo=click.echo))

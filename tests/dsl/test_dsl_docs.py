@@ -35,7 +35,8 @@ GENERATED = {
 # Codes the command line gives, not the compiler: a test there produces each.
 CLI_CODES = {"DQ0101": Path(__file__).parents[1] / "hostile" / "test_hostile_scripts.py",
              "DQ0015": Path(__file__).parents[1] / "hostile" / "test_hostile_files.py",
-             "DQ0016": Path(__file__).parents[1] / "hostile" / "test_hostile_files.py"}
+             "DQ0016": Path(__file__).parents[1] / "hostile" / "test_hostile_files.py",
+             "DQ0102": Path(__file__).parents[1] / "hostile" / "test_hostile_scheduler.py"}
 
 
 def _use_diamond(folder: Path, depth: int) -> str:

@@ -73,6 +73,7 @@ CODES: dict[str, str] = {
     # limits against hostile input (docs/packs.md, "Limits and budgets")
     "DQ0100": "too much work for one check",
     "DQ0101": "out of memory",
+    "DQ0102": "cannot reach the Dask scheduler",  # sim --scheduler (sim/cluster.py)
     # game systems (deckquest.dsl.language; DQ0100-DQ0119 belong to other core checks)
     "DQ0120": "unknown game system",
     "DQ0121": "`rules` in a script of another game system",

@@ -6,17 +6,20 @@ job or twelve, or on a Dask cluster (sim/cluster.py). Workers come from
 ``concurrent.futures`` (the standard library): each one rebuilds the ``Program`` from the
 compiled scenario once, then plays chunks of run indexes. With a precision (``--precision``)
 the batch stops after the first prefix of chunks whose runs know every share to ±P
-(sim/precision.py). Ctrl-C stops the batch between chunks; the report covers the chunks
-finished.
+(sim/precision.py). Ctrl-C (and SIGTERM, from the command line: deckquest.signals) stops
+the batch between chunks; the report covers the chunks finished. A worker process ignores
+both signals (the parent decides) and ends when its parent does, however the parent ended.
 """
 
 from __future__ import annotations
 
 import gc
 import multiprocessing
+import multiprocessing.connection
 import os
 import queue
 import signal
+import threading
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, replace
@@ -24,6 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Protocol
 
 from deckquest.i18n import _
+from deckquest.signals import SIGTERM, raise_terminated, signal_of
 from deckquest.systems.trpg import nodes
 from deckquest.errors import DeckquestError, UsageError
 from deckquest.runtime.agents import make_agent
@@ -67,7 +71,8 @@ class Player:
 
     def play(self, start: int, stop: int, abandoned: Callable[[], bool] | None = None) -> Tally:
         """Runs ``start`` to ``stop``; with ``abandoned``, asked every few runs, a worker
-        gives up a chunk the batch no longer needs (the parent throws its tally away)."""
+        gives up a chunk the batch no longer needs: the tally of the runs it played, which
+        the parent throws away after the stop rule and counts after Ctrl-C or SIGTERM."""
         tally = Tally()
         batch = self.batch
         step = stop - start if abandoned is None else ABANDON_STEP
@@ -153,7 +158,8 @@ class Chunks:
 def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *,
              party=None, agent: str = "best", max_steps: int = DEFAULT_MAX_STEPS,
              progress: Progress | None = None, overrides=(), precision: float | None = None,
-             scheduler: str | None = None, party_file: str | None = None) -> Report:
+             scheduler: str | None = None, scheduler_timeout: float | None = None,
+             party_file: str | None = None) -> Report:
     """Play ``runs`` seeded runs of ``script`` and report on them.
 
     ``script`` is a .quest path, ``PACK/SCENARIO`` of an installed pack, or a compiled
@@ -161,10 +167,13 @@ def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *
     processes (default: one per core); the report is the same for every ``jobs``.
     ``precision`` (e.g. 0.02): stop once every ending's and battle outcome's 95% interval
     is within ±precision, ``runs`` being the cap. ``scheduler``: the address of a Dask
-    scheduler to play the chunks on instead (the same report). ``progress(done, total)``
+    scheduler to play the chunks on instead (the same report), reached within
+    ``scheduler_timeout`` seconds (10 by default). ``progress(done, total)``
     is called after each chunk. Ctrl-C returns the report of the runs finished so far,
-    with ``report.interrupted`` set. ``party_file``: the path ``party`` was read from, when
-    it is given as members, so the report's replay commands name it.
+    with ``report.interrupted`` set and ``report.stopped_by`` the signal (SIGINT; SIGTERM
+    too, inside ``deckquest.signals.sigterm_as_interrupt``, as the command line runs it).
+    ``party_file``: the path ``party`` was read from, when it is given as members, so the
+    report's replay commands name it.
     """
     if runs < 1:
         raise UsageError(_("the number of runs must be at least 1, not {runs}", runs=runs))
@@ -179,16 +188,18 @@ def simulate(script, runs: int = 2000, seed: int = 0, jobs: int | None = None, *
     merged = InOrder(player.map, rule)
     started = time.perf_counter()
     if scheduler is not None:
-        from deckquest.sim.cluster import run_on_cluster
+        from deckquest.sim.cluster import SCHEDULER_TIMEOUT, run_on_cluster
 
-        interrupted, jobs = run_on_cluster(scheduler, batch, ranges, merged, progress)
+        stopped_by, jobs = run_on_cluster(scheduler, batch, ranges, merged, progress,
+                                          scheduler_timeout or SCHEDULER_TIMEOUT)
     elif jobs == 1 or ranges.count == 1:
-        interrupted = _run_here(player, ranges, merged, progress)
+        stopped_by = _run_here(player, ranges, merged, progress)
     else:
-        interrupted = _run_pool(batch, ranges, min(jobs, ranges.count), merged, progress)
+        stopped_by = _run_pool(batch, ranges, min(jobs, ranges.count), merged, progress)
     tally = merged.tally
-    report = build_report(player.map, tally, batch, runs_requested=runs, interrupted=interrupted,
+    report = build_report(player.map, tally, batch, runs_requested=runs, interrupted=bool(stopped_by),
                           precision=None if rule is None else rule.section(player.map, tally))
+    report.stopped_by = stopped_by
     report.jobs = jobs
     report.elapsed = time.perf_counter() - started
     return report
@@ -236,50 +247,67 @@ class InOrder:
             self.tally.merge(self.waiting.pop(number))
 
 
-class _CtrlC:
-    """While active, Ctrl-C sets ``stopped`` instead of raising in the middle of a chunk.
+def _interrupting() -> dict[int, object]:
+    """The signals that stop a batch, each with the handler it has when it is the batch's to
+    take: the one that raises KeyboardInterrupt (Python's for Ctrl-C; the command line's for
+    SIGTERM, deckquest.signals)."""
+    handlers: dict[int, object] = {signal.SIGINT: signal.default_int_handler}
+    if SIGTERM is not None:
+        handlers[SIGTERM] = raise_terminated
+    return handlers
 
-    The batch loops look at the flag between chunks, so a Ctrl-C never lands inside the
-    executor's bookkeeping (where a KeyboardInterrupt can leave its locks held). When
-    SIGINT is not Python's to handle (ignored by the shell, or not the main thread) it is
-    left alone.
+
+class _Stop:
+    """While active, Ctrl-C and SIGTERM set ``signal`` instead of raising in a chunk.
+
+    The batch loops look at it between chunks, so an interrupt never lands inside the
+    executor's bookkeeping (where a KeyboardInterrupt can leave its locks held). A signal
+    that would not raise KeyboardInterrupt here (ignored by the shell, someone else's
+    handler, SIGTERM's default outside the command line, or not the main thread) is left
+    alone.
     """
 
     def __init__(self):
-        self.stopped = False
-        self.previous = None
+        self.signal = 0  # the first signal that stopped the batch, 0 while none has
+        self.previous: dict[int, object] = {}
 
-    def __enter__(self) -> "_CtrlC":
+    def __enter__(self) -> "_Stop":
         try:
-            if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
-                self.previous = signal.signal(signal.SIGINT, self._stop)
+            for number, handler in _interrupting().items():
+                if signal.getsignal(number) is handler:
+                    self.previous[number] = signal.signal(number, self._stop)
         except ValueError:  # not the main thread
-            self.previous = None
+            pass
         return self
 
     def _stop(self, signum, frame) -> None:
-        self.stopped = True
+        self.signal = self.signal or signum
+
+    def interrupt(self, interrupt: KeyboardInterrupt) -> int:
+        """A KeyboardInterrupt raised in the loop itself (a progress callback's, or a signal
+        before the handlers were swapped): the signal it stands for."""
+        self.signal = self.signal or signal_of(interrupt)
+        return self.signal
 
     def __exit__(self, *exc) -> None:
-        if self.previous is not None:
-            signal.signal(signal.SIGINT, self.previous)
+        for number, previous in self.previous.items():
+            signal.signal(number, previous)
 
 
-def _run_here(player: Player, ranges, merged: InOrder, progress: Progress | None) -> bool:
-    """Play the chunks in this process, one after the other; True when interrupted."""
-    with _CtrlC() as ctrl_c:
+def _run_here(player: Player, ranges, merged: InOrder, progress: Progress | None) -> int:
+    """Play the chunks in this process, one after the other; the signal that stopped them
+    (0 when they ran to their end)."""
+    with _Stop() as stop:
         try:
-            for number, (start, stop) in enumerate(ranges):
-                merged.add(number, player.play(start, stop))
+            for number, (start, end) in enumerate(ranges):
+                merged.add(number, player.play(start, end))
                 if progress is not None:
                     progress(merged.tally.runs, merged.expected(ranges.runs))
-                if merged.stopped:
-                    return False
-                if ctrl_c.stopped:
-                    return True
-        except KeyboardInterrupt:
-            return True
-    return False
+                if merged.stopped or stop.signal:
+                    break
+        except KeyboardInterrupt as interrupt:
+            stop.interrupt(interrupt)
+    return stop.signal
 
 
 class Task(Protocol):
@@ -292,16 +320,18 @@ class Task(Protocol):
 
 
 def drive(submit: Callable[[tuple[int, int]], Task], slots: int, ranges, merged: InOrder,
-          progress: Progress | None) -> bool:
-    """Keep ``slots`` chunks in flight, hand each finished one to ``merged``; True when
-    interrupted. On a stop the chunks in flight are left to the caller to abandon."""
+          progress: Progress | None, abandon: Callable[[], object] | None = None) -> int:
+    """Keep ``slots`` chunks in flight, hand each finished one to ``merged``; the signal that
+    interrupted the batch, 0 when none did. On the stop rule the chunks in flight are left
+    to the caller to abandon; on a signal they are counted, and ``abandon`` (when the tasks
+    can be told) makes them end within a few runs first: a chunk of battles can take
+    seconds."""
     finished: queue.Queue[int] = queue.Queue()  # fed by the tasks' callbacks, from other threads
     chunks = enumerate(ranges)
     pending: dict[int, Task] = {}
-    interrupted = False
-    with _CtrlC() as ctrl_c:
+    with _Stop() as stop:
         try:
-            while not merged.stopped and not interrupted:
+            while not merged.stopped and not stop.signal:
                 while len(pending) < slots:
                     item = next(chunks, None)
                     if item is None:
@@ -316,21 +346,42 @@ def drive(submit: Callable[[tuple[int, int]], Task], slots: int, ranges, merged:
                 except queue.Empty:
                     pass
                 else:
-                    merged.add(number, pending.pop(number).result())
+                    tally = _tally(pending.pop(number), stop)
+                    if tally is None:
+                        break
+                    merged.add(number, tally)
                     if progress is not None:
                         progress(merged.tally.runs, merged.expected(ranges.runs))
-                interrupted = ctrl_c.stopped
-        except KeyboardInterrupt:
-            interrupted = True
-        if interrupted:  # let the running chunks finish, and count them
+        except KeyboardInterrupt as interrupt:
+            stop.interrupt(interrupt)
+        if stop.signal:  # let the running chunks finish, and count them
+            if abandon is not None:
+                abandon()
             for number, task in pending.items():
                 if task.done() or not task.cancel():
-                    merged.add(number, task.result())
+                    tally = _tally(task, stop)
+                    if tally is not None:
+                        merged.add(number, tally)
             merged.add_waiting()
         else:
             for task in pending.values():
                 task.cancel()
-    return interrupted
+    return stop.signal
+
+
+def _tally(task: Task, stop: _Stop) -> Tally | None:
+    """A finished chunk's tally; None when its worker failed after a signal stopped the batch.
+
+    SIGTERM sent to the whole process group (`timeout`, systemd) also reaches a worker still
+    starting, before it ignores the signal: that worker ends, and the pool with it. The
+    parent has taken the signal by then (its handler runs before the main thread reads the
+    failure), so the report covers the chunks finished. Without a signal a failure is one."""
+    try:
+        return task.result()
+    except Exception:
+        if stop.signal:
+            return None
+        raise
 
 
 def _announce(finished: "queue.Queue[int]", number: int) -> Callable[[Task], None]:
@@ -345,17 +396,42 @@ _ABANDON = None  # the batch's "stopped" event, shared with the parent
 
 
 def _start_worker(batch: Batch, abandon) -> None:
-    """A worker ignores Ctrl-C (the parent decides) and prepares the program once.
+    """A worker ignores Ctrl-C and SIGTERM (the parent decides, and counts the chunks the
+    workers are playing: a terminal's Ctrl-C, `timeout` and systemd signal the whole process
+    group), ends with its parent (``_end_with_parent``) and prepares the program once.
 
     Then everything it holds so far (the program, its card tables, the decks: all kept for
     the worker's life) is moved out of the garbage collector's sight (``gc.freeze``), so
     that the collections the runs set off do not walk it again and again (3.6% fewer
     instructions a Goblin Cave run; nothing a run does depends on when collections happen)."""
     global _PLAYER, _ABANDON
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in _interrupting():
+        signal.signal(number, signal.SIG_IGN)
+    _end_with_parent()
     _PLAYER = Player(batch)
     _ABANDON = abandon
     gc.freeze()
+
+
+def _end_with_parent() -> None:
+    """No worker outlives its batch: a thread of the worker waits for its parent to end,
+    however it ends (SIGKILL included, which leaves no chance to stop the workers), and ends
+    the worker then.
+
+    It waits on the parent's sentinel, which ``multiprocessing`` gives every child on every
+    platform: the end of a pipe only the parent writes to (a process handle on Windows).
+    Waiting costs no CPU. A worker forked after another one inherits the write end of the
+    earlier one's pipe, so on a fork the workers end one after the other, the last first.
+    Without it, a worker whose parent died waits for its next chunk for ever (it holds the
+    write end of the pool's call queue itself, so it never reads an end of file there)."""
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_exit_when_ended, args=(parent.sentinel,), name="deckquest-parent", daemon=True).start()
+
+
+def _exit_when_ended(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])
+    os._exit(1)  # the parent is gone: nobody to hand a result to, nothing of ours to clean
 
 
 def _play_chunk(bounds: tuple[int, int]) -> Tally:
@@ -363,12 +439,14 @@ def _play_chunk(bounds: tuple[int, int]) -> Tally:
     return _PLAYER.play(*bounds, abandoned=_ABANDON.is_set)
 
 
-def _run_pool(batch: Batch, ranges, jobs: int, merged: InOrder, progress: Progress | None) -> bool:
-    """Two chunks per worker process in flight; when the stop rule is met, the chunks still
-    running are abandoned (the workers see the event within a few runs)."""
+def _run_pool(batch: Batch, ranges, jobs: int, merged: InOrder, progress: Progress | None) -> int:
+    """Two chunks per worker process in flight; when the stop rule is met or a signal stops
+    the batch, the chunks still running are abandoned (the workers see the event within a
+    few runs)."""
     abandon = multiprocessing.get_context().Event()
     with ProcessPoolExecutor(jobs, initializer=_start_worker, initargs=(batch, abandon)) as pool:
-        interrupted = drive(lambda bounds: pool.submit(_play_chunk, bounds), 2 * jobs, ranges, merged, progress)
+        stopped_by = drive(lambda bounds: pool.submit(_play_chunk, bounds), 2 * jobs, ranges, merged, progress,
+                           abandon.set)
         if merged.stopped:
             abandon.set()
-    return interrupted
+    return stopped_by

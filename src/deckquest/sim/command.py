@@ -11,8 +11,7 @@ from typing import Callable
 from deckquest.i18n import _, language, ngettext
 from deckquest.errors import UsageError
 from deckquest.runtime.command import compile_script, party_members
-
-INTERRUPTED = 130  # the shell's code for "stopped by Ctrl-C"
+from deckquest.signals import exit_code, signal_of
 
 
 DEFAULT_RUNS = 2_000  # ending shares to about ±2 points
@@ -21,8 +20,9 @@ PRECISION_CAP = 100_000  # the most runs --precision plays when -n does not say
 
 def sim(script: str, *, runs: int | None, seed: int, jobs: int | None, party, agent: str, json_file, html_file,
         max_steps: int, progress: bool, echo: Callable[..., None], precision: str | None = None,
-        scheduler: str | None = None) -> int:
-    """Run the batch, print the text report, write the files; the exit code."""
+        scheduler: str | None = None, scheduler_timeout: float | None = None) -> int:
+    """Run the batch, print the text report, write the files; the exit code (128 + the signal
+    after Ctrl-C or SIGTERM, which stop the batch between chunks: deckquest.signals)."""
     from deckquest.sim.batch import simulate
     from deckquest.sim.precision import parse_precision
     from deckquest.sim.progress import ProgressBar
@@ -39,7 +39,7 @@ def sim(script: str, *, runs: int | None, seed: int, jobs: int | None, party, ag
     try:
         report = simulate(compile_script(script), runs, seed, jobs, party=party_members(party), agent=agent,
                           max_steps=max_steps, progress=bar, precision=target, scheduler=scheduler,
-                          party_file=party)
+                          scheduler_timeout=scheduler_timeout, party_file=party)
     finally:
         if bar is not None:
             bar.close()
@@ -62,25 +62,30 @@ def sim(script: str, *, runs: int | None, seed: int, jobs: int | None, party, ag
     if report.interrupted:
         with language(report.language):
             echo(_("interrupted: the report covers the {runs:,} runs finished", runs=report.runs), err=True)
-        return INTERRUPTED
+        return exit_code(report.stopped_by)
     return 0
 
 
 def compare_command(script: str, changes: str, *, runs: int, seed: int, jobs: int | None, party, agent: str,
                     json_file, max_steps: int, echo: Callable[..., None]) -> int:
-    """`sim --compare`: the script as written and with CHANGES on the same seeds (sim/compare.py)."""
+    """`sim --compare`: the script as written and with CHANGES on the same seeds (sim/compare.py).
+    Interrupted, it compares nothing: the two batches' runs would not be the same runs."""
     import json
 
     from deckquest.sim.compare import compare, format_text
     from deckquest.sim.report import write_atomically
 
     check_output_folder(json_file)
-    data = compare(compile_script(script), changes, runs, seed, jobs, agent=agent, party=party_members(party),
-                   max_steps=max_steps)
+    try:
+        data = compare(compile_script(script), changes, runs, seed, jobs, agent=agent, party=party_members(party),
+                       max_steps=max_steps)
+    except KeyboardInterrupt as interrupt:
+        echo(_("interrupted: nothing compared"), err=True)
+        return exit_code(signal_of(interrupt))
     if json_file:
         write_atomically(json_file, json.dumps(data, indent=2) + "\n")
     echo(format_text(data), nl=False)
-    return INTERRUPTED if data["interrupted"] else 0
+    return 0
 
 
 def check_output_folder(path) -> None:
@@ -115,12 +120,18 @@ def explore_command(script: str, *, party, seed: int, max_steps: int, json_file,
 
 
 def tune(script: str, *, check: str, target: str, runs: int, seed: int, jobs: int | None, party,
-         agent: str, max_steps: int, echo: Callable[..., None]) -> None:
+         agent: str, max_steps: int, echo: Callable[..., None]) -> int:
+    """`deckquest tune`: the exit code (interrupted, it finds no difficulty)."""
     from deckquest.sim.tune import parse_target, tune as find_difficulty
 
-    result = find_difficulty(compile_script(script), check, parse_target(target), runs=runs, seed=seed, jobs=jobs,
-                             party=party_members(party), agent=agent, max_steps=max_steps)
+    try:
+        result = find_difficulty(compile_script(script), check, parse_target(target), runs=runs, seed=seed,
+                                 jobs=jobs, party=party_members(party), agent=agent, max_steps=max_steps)
+    except KeyboardInterrupt as interrupt:
+        echo(_("interrupted: no difficulty found"), err=True)
+        return exit_code(signal_of(interrupt))
     echo(result.text(), nl=False)
+    return 0
 
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from deckquest.errors import UsageError
+from deckquest.signals import interruption
 from deckquest.sim.batch import load, simulate
 from deckquest.sim.report import Report
 from deckquest.sim.stats import Z95, wilson_interval
@@ -115,24 +116,31 @@ def compare(script, changes: str, runs: int = 2000, seed: int = 0, jobs: int | N
         raise UsageError(f"--compare: `{changes}` changes nothing: the script is written that way already")
     changed = replace(scenario, options=switched, readings=read)
     a = simulate(scenario, runs, seed, jobs, agent=agent, **options)
+    _go_on(a)
     b = simulate(changed, runs, seed, jobs, agent=agent, **options)
+    _go_on(b)
     sums_a, sums_b = _sums(system, a), _sums(system, b)
     return {
         "scenario": {"title": scenario.title, "path": str(scenario.path), "system": system.name},
-        "changes": changes, "runs": min(a.runs, b.runs), "seed": seed, "agent": agent,
-        "interrupted": a.interrupted or b.interrupted,
+        "changes": changes, "runs": a.runs, "seed": seed, "agent": agent,
         "a": _setting(scenario.options, scenario.readings), "b": _setting(switched, read),
         "figures": [_figure(title, sums_a[title], sums_b.get(title, _Sums(sums_a[title].kind)))
                     for title in sums_a],
     }
 
 
+def _go_on(report: Report) -> None:
+    """An interrupted batch (Ctrl-C, SIGTERM) stops the comparison as a whole: the other
+    batch would be played for nothing, and the runs of a partial batch are not the runs of
+    the other one."""
+    if report.interrupted:
+        raise interruption(report.stopped_by)
+
+
 def format_text(data: dict[str, Any]) -> str:
     width = max([len("figure")] + [len(figure["figure"]) for figure in data["figures"]])
     lines = [f"{data['scenario']['title']}: {data['runs']:,} runs each, seed {data['seed']}, agent {data['agent']}",
              "A: as written", f"B: {data['changes']}"]
-    if data["interrupted"]:
-        lines.append("INTERRUPTED: the figures cover the runs finished")
     lines += ["", f"  {'figure':<{width}}          A           B   B - A [95% interval]"]
     for figure in data["figures"]:
         low, high = figure["interval"]

@@ -62,6 +62,7 @@ class Report:
         self.data = data
         self.system_rows = system_rows if system_rows is not None else Counter()  # GameSystem.record's rows
         self.interrupted = data["interrupted"]
+        self.stopped_by = 0  # the signal that interrupted the batch (SIGINT, SIGTERM); not in the data
         self.jobs = 1
         self.elapsed = 0.0
         self.language = current()  # the text and HTML pages are written in it

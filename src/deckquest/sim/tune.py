@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from deckquest.engine.colors import check_kind_word, who_word
 from deckquest.i18n import _, current, language, language_for
 from deckquest.errors import DeckquestError, UsageError, did_you_mean
+from deckquest.signals import interruption
 from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, Program
 from deckquest.sim.stats import wilson_interval
 from deckquest.sim.trace import ScriptMap, Site
@@ -147,6 +148,8 @@ def _tune(scenario, members, check: str, target: float, *, runs: int, seed: int,
         if difficulty not in trials:
             report = simulate(scenario, runs, seed, jobs, party=members, agent=agent,
                               max_steps=max_steps, overrides=[(site.line, difficulty)])
+            if report.interrupted:  # a partial trial would mislead the search: stop it as a whole
+                raise interruption(report.stopped_by)
             row = report.data["checks"][site.number]
             if not row["attempts"]:
                 raise DeckquestError(_("no run reached \"{label}\" (line {line}) with difficulty {difficulty}", label=site.label, line=site.line, difficulty=difficulty), hint=_("try more runs (-n) or another agent"))
