@@ -113,6 +113,22 @@ def test_the_server_reports_what_it_skipped_in_one_line_each_and_no_internal_err
     assert "deckquest lsp: skipped " in stderr and "Traceback" not in stderr, stderr[-3000:]
 
 
+def test_a_quick_fix_request_with_hostile_data_offers_no_fix(wire):
+    """Found by the fuzzer (issue 28 item 11): a code action request carries back the diagnostic's
+    `data`, which the client may have changed; a `replace` that is not four line and column
+    numbers failed the handler (an internal error). It offers no fix instead."""
+    at = {"line": 3, "character": 0}
+    hostile = [{"replace": [-1, 0, 0, 0], "with": "x"}, {"replace": ["a", 0, 0, 0], "with": "x"},
+               {"replace": [0, 0], "with": "x"}, {"replace": [0, 0, 0, 2**40], "with": "x"},
+               {"replace": [0, 0, 0, 1], "with": 5}, {"replace": [True, 0, 0, 1], "with": "x"}, "text", [1]]
+    answer = wire.call("textDocument/codeAction", {
+        "textDocument": {"uri": URI}, "range": {"start": at, "end": at},
+        "context": {"diagnostics": [{"range": {"start": at, "end": at}, "message": "m", "data": data}
+                                    for data in hostile]}})
+    assert answer["result"] == [], answer
+    assert wire.call("deckquest/status", None)["result"]["internalErrors"] == {}
+
+
 def test_a_request_on_a_document_never_opened_answers_null():
     """Issue 28 item 5: a hover on a document never opened answered -32603 with a Python
     traceback in `data`. It, and every other request on an unknown document, answers null."""

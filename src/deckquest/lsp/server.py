@@ -383,15 +383,28 @@ def code_action(ls: QuestServer, params: types.CodeActionParams, analysis: Analy
     """A quick fix for each diagnostic whose hint names a replacement ("did you mean `hall`?")."""
     actions = []
     for diagnostic in params.context.diagnostics:
-        fix = diagnostic.data if isinstance(diagnostic.data, dict) else {}
-        if "replace" not in fix or "with" not in fix:
+        fix = quick_fix_of(diagnostic.data)
+        if fix is None:
             continue
-        where, suggestion = Range(*fix["replace"]), fix["with"]
+        where, suggestion = fix
         edit = types.TextEdit(range=lsp_range(where), new_text=suggestion)
         actions.append(types.CodeAction(
             title=f"Replace with `{suggestion}`", kind=types.CodeActionKind.QuickFix, diagnostics=[diagnostic],
             is_preferred=True, edit=types.WorkspaceEdit(changes={params.text_document.uri: [edit]})))
     return actions
+
+
+def quick_fix_of(data: Any) -> tuple[Range, str] | None:
+    """The fix a diagnostic's ``data`` holds (``lsp_diagnostic`` put it there): the client sends
+    the diagnostic back with its code-action request, so ``data`` may be anything by then."""
+    if not isinstance(data, dict):
+        return None
+    where, suggestion = data.get("replace"), data.get("with")
+    if not isinstance(suggestion, str) or not isinstance(where, list) or len(where) != 4:
+        return None
+    if not all(type(number) is int and 0 <= number < 2**31 for number in where):
+        return None
+    return Range(*where), suggestion
 
 
 def _is_id(ident: Any) -> bool:
