@@ -51,6 +51,7 @@ MALFORMED = {
     "two-lengths": b"Content-Length: 10\r\nContent-Length: 11\r\n\r\n0123456789x",
     "deep-nesting": frame(b"[" * 100_000 + b"]" * 100_000),
     "unicode-garbage-body": frame("{\"jsonrpc\": \"2.0\", \"method\": \"\ud800\"}".encode("utf-8", "surrogatepass")),
+    "answer-without-jsonrpc": frame(b'{"id": 99, "result": null}'),  # found by the fuzzer: an internal error
 }
 REFUSED = {  # requests that are not valid: answered with an error code, never a traceback
     "params-of-the-wrong-type": ({"jsonrpc": "2.0", "id": 900, "method": "textDocument/hover",

@@ -147,7 +147,7 @@ class QuestServer(LanguageServer):
             self._request(message)
         elif "method" in message:
             self._notification(message, method)
-        elif "id" in message and _is_id(message["id"]):  # an answer to a request of ours
+        elif "id" in message and _is_id(message["id"]) and message.get("jsonrpc") == "2.0":  # an answer to us
             self._dispatch(message, None)
         else:
             self.skip(_("a message that is neither a request, a notification nor an answer"))
