@@ -1,5 +1,6 @@
 """The long fuzzing run (issue 12): the seeded mutation fuzzer of tests/hostile/fuzzing.py over
-scripts, saves, deck lists and pack manifests, for as long as asked.
+scripts, saves, deck lists and pack manifests, and the language server's sessions (`lsp`,
+tests/hostile/fuzzing_lsp.py), for as long as asked.
 
 Run: PYTHONPATH=src python benchmarks/fuzz.py --minutes N [--seed S] [--target script ...] [--crashes DIR]
 Prints the inputs tried and refused per target, the crashes grouped by where they come from
@@ -24,7 +25,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--target", action="append", choices=["script", "save", "deck", "manifest"])
+    parser.add_argument("--target", action="append", choices=["script", "save", "deck", "manifest", "lsp"])
     parser.add_argument("--crashes", type=Path, help="write each distinct crash's input into this folder")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="dq-fuzz-") as folder:

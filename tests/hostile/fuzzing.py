@@ -23,6 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
+from fuzzing_lsp import add_language_server  # the language server's input: the `lsp` kind (issue 28)
+
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
 MAX_INPUT = 200_000  # characters: mutations cut an input down to this
@@ -92,6 +94,7 @@ class Fuzzer:
         self.targets: dict[str, Callable[[str], None]] = {
             "script": self.script, "save": self.save, "deck": self.deck, "manifest": self.manifest,
         }
+        add_language_server(self, TOKENS)
 
     # ------------------------------------------------------------ seed inputs
 

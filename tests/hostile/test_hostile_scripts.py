@@ -143,3 +143,14 @@ def test_a_blank_line_holding_a_tab_does_not_crash_the_parser(run_hostile, folde
                    "        success:\n            -> hall\n \t\n        failure:\n            -> nowhere\n")
     result = run_hostile(["check", script], cwd=cwd, env_home=home, code="DQ0031")
     assert result.stderr.count("error[") == 1
+
+
+def test_a_line_of_deep_parentheses_does_not_crash_the_parser(run_hostile, folders):
+    """Found by the fuzzer's lsp kind (issue 28, item 11), typing into a script: a line starting
+    with more than 16 `(` is refused (DQ0006) and its parentheses blanked out, which left blanks
+    at the start of the line, read as indentation; the line after it made Lark's indenter raise
+    DedentError (exit 70; `deckquest check` too)."""
+    cwd, home = folders
+    script = write(cwd, 'scenario "Hostile":\n' + "(" * 17 + 'author "x"\n  "\n')
+    result = run_hostile(["check", script], cwd=cwd, env_home=home, code="DQ0006")
+    assert "internal error" not in result.stderr

@@ -287,7 +287,9 @@ def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: l
     if deepest > MAX_PAREN_DEPTH or nots > MAX_PAREN_DEPTH:
         diagnostics.append(error("DQ0006", _("a condition nested more than {MAX_PAREN_DEPTH} deep (parentheses or `not`)", MAX_PAREN_DEPTH=MAX_PAREN_DEPTH),
                                  Span(path, number, offset + 1), _("simplify the condition")))
-        return re.sub(r"[()]|\bnot\b", " ", body)
+        # blanked out, so the rest of the line is still read; not at its start, where the blanks
+        # would be indentation (a line of `((((…` then opened a block and the indenter failed)
+        return re.sub(r"[()]|\bnot\b", " ", body).lstrip(" ")
     return body
 
 
