@@ -161,11 +161,15 @@ def test_the_lantern_road_with_crlf_and_a_bom_plays_exactly_as_with_lf(tmp_path,
 
 
 @pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
-def test_sim_with_two_jobs_and_explore_find_no_error_or_dead_end(path):
+def test_sim_with_two_jobs_finds_no_error_or_dead_end(path):
     report = simulate(path, runs=40, seed=3, jobs=2, agent="random")
     assert report.runs == 40
     assert {k for k, n in report.endings.items() if n} <= ENDINGS[path.stem], report.endings
     assert not report.data["errors"] and not report.data["stuck"]
+
+
+@pytest.mark.parametrize("path", VALID, ids=lambda p: p.stem)
+def test_explore_finds_no_error_or_dead_end(path):
     found = explore(path, seed=1, max_runs=300)  # the search, not sim's 2,000 fallback runs
     assert not found.problems, [f.as_dict() if hasattr(f, "as_dict") else f for f in found.findings]
     assert found.runs >= 1 and found.taken <= found.alternatives
