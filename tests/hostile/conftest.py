@@ -54,8 +54,8 @@ CODED = re.compile(r"error\[DQ\d{4}\]")
 
 #: Wall-clock seconds after which a command is taken to hang and is killed: only for commands
 #: that block without using CPU (their budget is CPU time, `seconds`). The slowest hostile command
-#: (four scripts of 245,700 errors in one `check`) uses about 7 s of CPU; with 2 cores and a load
-#: average of 14 it gets a seventh of a core, about 50 s. pytest-timeout (240 s, pyproject.toml)
+#: (four scripts of 245,700 errors in one `check`) uses 7 to 10 s of CPU; with 2 cores and a load
+#: average of 14 it gets a seventh of a core, about 50 to 70 s. pytest-timeout (240 s, pyproject.toml)
 #: stays above the guard, so a hang fails with this message, not pytest-timeout's.
 HANG_GUARD = 180
 
