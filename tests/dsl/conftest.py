@@ -21,9 +21,3 @@ def pack(tmp_path):
     """A scenario folder holding the test decks under decks/."""
     shutil.copytree(DECKS, tmp_path / "decks")
     return tmp_path
-
-
-@pytest.fixture(autouse=True)
-def isolated_home(tmp_path_factory, monkeypatch):
-    """No installed packs or imported cards of the machine's user leak into these tests."""
-    monkeypatch.setenv("DECKQUEST_HOME", str(tmp_path_factory.mktemp("home")))

@@ -6,15 +6,8 @@ from __future__ import annotations
 
 import json
 import os
-import signal
-import subprocess
-import sys
-import time
-from pathlib import Path
 
 import pytest
-
-SRC = Path(__file__).resolve().parents[2] / "src"
 
 GOOD_CARD = {"object": "card", "name": "Grizzly Bears", "oracle_id": "bears", "type_line": "Creature — Bear",
              "mana_cost": "{1}{G}", "cmc": 2, "colors": ["G"], "color_identity": ["G"], "power": "2",
@@ -88,25 +81,16 @@ def test_a_fifo_as_card_file_is_refused_without_blocking(run_hostile, folders):
 # ------------------------------------------------------------------ kill -9 during an import (item 8)
 
 
-def test_a_killed_imports_temporary_file_is_removed_by_the_next_import(run_command, folders):
+def test_a_killed_imports_temporary_file_is_removed_by_the_next_import(kill_while_writing, run_command, folders):
     """Item 8: kill -9 during an import left `.cards-*.sqlite.tmp` (25-167 MB) that stayed after
-    the next import. The next import removes it (its process is gone and its lock is free)."""
+    the next import. The next import removes it (its process is gone and its lock is free).
+    The import of 30,000 cards (an 11 MB database) is ended as it writes its 4th megabyte."""
     cwd, home = folders
     cards = [{**GOOD_CARD, "name": f"Bear {i}", "oracle_id": f"bear{i}"} for i in range(30_000)]
     (cwd / "many.json").write_text(json.dumps(cards))
     (cwd / "one.json").write_text(json.dumps([GOOD_CARD]))
-    env = {**os.environ, "DECKQUEST_HOME": str(home), "PYTHONPATH": str(SRC)}
-    child = subprocess.Popen([sys.executable, "-m", "deckquest", "cards", "import", "many.json"], cwd=cwd,
-                             env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        deadline = time.monotonic() + 20
-        while not any(p.stat().st_size > 0 for p in home.glob(".cards-*.sqlite.tmp")) if home.exists() else True:
-            assert child.poll() is None and time.monotonic() < deadline, "the import ended before it could be killed"
-            time.sleep(0.005)
-    finally:
-        child.send_signal(signal.SIGKILL)
-        child.wait()
-    assert list(home.glob(".cards-*.sqlite.tmp")), "kill -9 left no temporary file to clean up"
+    kill_while_writing(["cards", "import", "many.json"], cwd=cwd, env_home=home, size=4 << 20)
+    assert list(home.glob(".cards-*.sqlite.tmp")), "the killed import left no temporary file to clean up"
     result = run_command(["cards", "import", "one.json"], cwd=cwd, env_home=home)
     assert result.returncode == 0, result.stderr
     assert sorted(path.name for path in home.iterdir()) == ["cards-scryfall.sqlite"]
@@ -119,8 +103,7 @@ def test_40000_unknown_names_are_refused_by_size(run_hostile, folders):
     """Item 4: 40,000 unknown names took 96 s of "did you mean"."""
     cwd, home = folders
     (cwd / "deck.txt").write_text("".join(f"1 Unknown Card Number {i}\n" for i in range(40_000)))
-    result = run_hostile(["cards", "coverage", "deck.txt"], cwd=cwd, env_home=home, code="DQ1009", seconds=10)
-    assert result.seconds < 5
+    run_hostile(["cards", "coverage", "deck.txt"], cwd=cwd, env_home=home, code="DQ1009", seconds=5)
 
 
 def test_a_deck_list_at_the_line_limit_of_unknown_names_is_quick(run_hostile, folders):

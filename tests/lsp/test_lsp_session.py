@@ -20,6 +20,9 @@ ROOT = Path(__file__).resolve().parents[2]
 CAVE = ROOT / "scenarios" / "goblin_cave" / "goblin_cave.quest"
 URI = CAVE.as_uri()
 SERVER = ["-m", "deckquest", "lsp"]
+# Seconds to wait for an answer before taking the server to hang: an analysis takes well under a
+# second of CPU, so this holds on a machine whose every core is busy (docs/development.md).
+HANG_GUARD = 60
 
 
 def position(text: str, needle: str, offset: int = 0) -> types.Position:
@@ -48,13 +51,13 @@ class Session:
         self.client.initialized(types.InitializedParams())
 
     async def diagnostics(self) -> list[types.Diagnostic]:
-        params = await asyncio.wait_for(self.published.get(), timeout=30)
+        params = await asyncio.wait_for(self.published.get(), timeout=HANG_GUARD)
         return params.diagnostics
 
     async def stop(self) -> None:
         await self.client.shutdown_async(None)
         self.client.exit(None)
-        await asyncio.wait_for(self.client.stop(), timeout=10)
+        await asyncio.wait_for(self.client.stop(), timeout=HANG_GUARD)
 
 
 def document(uri: str = URI) -> types.TextDocumentIdentifier:

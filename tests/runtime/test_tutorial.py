@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 
@@ -35,17 +34,15 @@ DECK_FILE = re.compile(r"^# (decks/[\w.]+\.txt)")
 
 
 @pytest.fixture
-def lamb_folder(tmp_path):
+def lamb_folder(tmp_path, monkeypatch):
     """A folder with every deck the tutorial writes (a text block starting `# decks/NAME.txt`)."""
     (tmp_path / "decks").mkdir()
     for body in blocks("text"):
         named = DECK_FILE.match(body)
         if named:
             (tmp_path / named.group(1)).write_text(body, encoding="utf-8")
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    yield tmp_path
-    os.chdir(old)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 @pytest.mark.parametrize("step", [0, 1, 2, 3])

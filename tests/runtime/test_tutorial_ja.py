@@ -3,7 +3,6 @@ as shown, and the transcripts it shows are what `language ja` prints."""
 
 from __future__ import annotations
 
-import os
 import re
 import shlex
 
@@ -32,16 +31,14 @@ def commands_after(script: str) -> list[str]:
 
 
 @pytest.fixture
-def lamb_folder(tmp_path):
+def lamb_folder(tmp_path, monkeypatch):
     (tmp_path / "decks").mkdir()
     for body in blocks("text"):
         named = DECK_FILE.match(body)
         if named:
             (tmp_path / named.group(1)).write_text(body, encoding="utf-8")
-    old = os.getcwd()
-    os.chdir(tmp_path)
-    yield tmp_path
-    os.chdir(old)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
 
 
 @pytest.mark.parametrize("step", [0, 1, 2, 3])

@@ -17,10 +17,11 @@ SKIRMISH = SCENARIOS / "skirmish.quest"
 
 
 @pytest.fixture(scope="module")
-def scheduler():
+def scheduler(tmp_path_factory):
     distributed = pytest.importorskip("distributed", reason="dask.distributed is not installed (the `cluster` extra)")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    # The workers' scratch folder in tmp_path, not Dask's shared /tmp/dask-scratch-space.
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  local_directory=str(tmp_path_factory.mktemp("dask"))) as cluster:
         yield cluster.scheduler_address
 
 

@@ -187,18 +187,12 @@ def test_abilities_spells_victories_and_header_settings_compile():
     assert (rules.turn_limit, rules.limit, rules.summon, rules.dice.swords, rules.dice.blanks) == (10, "turns", 3, 2, 2)
 
 
-def test_a_full_script_runs_with_its_triggers():
-    result = cli("run", _write(FULL), "--seed", 5, "--agent", "greedy")
+def test_a_full_script_runs_with_its_triggers(tmp_path):
+    path = tmp_path / "full.quest"
+    path.write_text(FULL, encoding="utf-8")
+    result = cli("run", path, "--seed", 5, "--agent", "greedy")
     assert result.exit_code == 0, result.output
     assert "Sky (random), Earth (greedy)" in result.stdout
-
-
-def _write(text: str) -> Path:
-    import tempfile
-
-    path = Path(tempfile.mkdtemp()) / "full.quest"
-    path.write_text(text, encoding="utf-8")
-    return path
 
 
 def test_a14_hold_glyph_victory_ends_the_game():

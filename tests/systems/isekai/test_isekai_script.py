@@ -110,18 +110,16 @@ def test_readings_in_the_header_reach_the_engine():
     assert Rules.from_readings(scenario.readings) == Rules(triangular_charge=False, extra_attack_gap=3)
 
 
-def test_a_wrong_reading_value_names_the_values():
-    result = deckquest_text(HEADER + "    reading mana_charge square\n" + CARDS + DECK + DUELISTS)
+def test_a_wrong_reading_value_names_the_values(tmp_path):
+    result = deckquest_text(HEADER + "    reading mana_charge square\n" + CARDS + DECK + DUELISTS, tmp_path)
     assert "error[DQ0124]" in result and "triangular" in result
 
 
-def deckquest_text(text: str, tmp: Path | None = None) -> str:
-    path = Path(tmp or Path.cwd()) / "duel_case.quest"
+def deckquest_text(text: str, folder: Path) -> str:
+    """What `deckquest check` says of `text`, written in `folder` (a test's tmp_path)."""
+    path = folder / "duel_case.quest"
     path.write_text(text, encoding="utf-8")
-    try:
-        return deckquest("check", path).stderr
-    finally:
-        path.unlink()
+    return deckquest("check", path).stderr
 
 
 @pytest.mark.parametrize("deck, code, line, col", [
@@ -180,14 +178,11 @@ def test_duelist_diagnostics(duelists, code):
     assert code in {c for c, _, _ in diagnostics(HEADER + CARDS + DECK + duelists)}
 
 
-def test_a_duelist_plays_the_agent_the_script_names():
+def test_a_duelist_plays_the_agent_the_script_names(tmp_path):
     text = HEADER + CARDS + DECK + 'duelist ana "Ana" with road:\n    plays random\nduelist ben "Ben" with road\n'
-    path = Path.cwd() / "duel_agents.quest"
+    path = tmp_path / "duel_agents.quest"
     path.write_text(text, encoding="utf-8")
-    try:
-        result = deckquest("run", path, "--seed", "1")
-    finally:
-        path.unlink()
+    result = deckquest("run", path, "--seed", "1")
     assert "seats: Ana (random), Ben (greedy)" in result.stdout
 
 
