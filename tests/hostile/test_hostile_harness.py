@@ -1,9 +1,6 @@
 """The hostile helpers measure the command, not pytest (tests/hostile/conftest.py)."""
 
-from conftest import run_command
-
-
-def test_the_peak_memory_is_the_commands_own_however_large_pytest_is(folders):
+def test_the_peak_memory_is_the_commands_own_however_large_pytest_is(folders, run_command):
     """A process's `ru_maxrss` counts the image it was forked from until it exec'd: a command
     forked straight from a pytest process of 150 MB reported 150 MB whatever it used itself,
     and `cards coverage` of a refused 50 MB line failed its 150 MB budget late in a full run.

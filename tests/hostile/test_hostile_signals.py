@@ -28,9 +28,8 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SRC
-
-ROOT = SRC.parent
+ROOT = Path(__file__).resolve().parents[2]
+SRC = ROOT / "src"
 SINGLE_CHECK = ROOT / "tests" / "sim" / "scenarios" / "single_check.quest"
 SHRINE = ROOT / "scenarios" / "drowned_shrine" / "drowned_shrine.quest"
 SWORD_COAST = ROOT / "scenarios" / "sword_coast" / "sword_coast.quest"

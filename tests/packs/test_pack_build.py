@@ -10,7 +10,7 @@ from deckquest.errors import CompileError, DeckquestError
 from deckquest.packs.build import build_pack, init_pack
 from deckquest.packs.validate import validate_pack
 
-from conftest import SCENARIO
+from packtexts import SCENARIO
 
 
 def messages(error):

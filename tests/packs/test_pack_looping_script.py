@@ -12,7 +12,7 @@ from deckquest.errors import DeckquestError
 from deckquest.packs.install import install_pack
 from deckquest.packs.store import locate_scenario
 
-from conftest import SCENARIO
+from packtexts import SCENARIO
 
 LOOPING = SCENARIO.split("start scene")[0] + '''counter torches = 3
 

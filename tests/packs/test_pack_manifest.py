@@ -5,7 +5,7 @@ import pytest
 from deckquest.errors import CompileError, DeckquestError
 from deckquest.packs.manifest import load_manifest
 
-from conftest import manifest_text
+from packtexts import manifest_text
 
 
 def load(tmp_path, text):

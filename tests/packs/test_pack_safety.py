@@ -16,7 +16,7 @@ from deckquest.packs.install import install_pack
 from deckquest.packs.store import installed_packs, packs_dir
 from deckquest.packs.validate import validate_pack
 
-from conftest import DECK, SCENARIO, manifest_text
+from packtexts import DECK, SCENARIO, manifest_text
 
 GOOD = {"pack.yaml": manifest_text().encode(), "tiny.quest": SCENARIO.encode(), "decks/hero.txt": DECK.encode()}
 

@@ -8,7 +8,7 @@ from deckquest.errors import DeckquestError
 from deckquest.packs.install import install_pack
 from deckquest.packs.store import locate_scenario, packs_dir, resolve_script_reference
 
-from conftest import SCENARIO
+from packtexts import SCENARIO
 
 LIBRARY = 'creature guard "Goblin Guard":\n    cost "{1}{R}"\n    types Goblin Warrior\n    stats 2/1\n'
 

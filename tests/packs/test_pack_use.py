@@ -7,7 +7,7 @@ from deckquest.errors import CompileError
 from deckquest.packs.install import install_pack
 from deckquest.packs.store import resolve_script_reference
 
-from conftest import SCENARIO
+from packtexts import SCENARIO
 
 LIBRARY = 'creature guard "{name}":\n    cost "{{1}}{{R}}"\n    types Goblin Warrior\n    stats {stats}\n'
 
