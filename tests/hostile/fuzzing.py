@@ -14,6 +14,7 @@ runs it at length and prints the figures (docs/hostile.md).
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 import time
@@ -21,7 +22,7 @@ import traceback
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable, Iterator
 
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "scenarios"
@@ -224,6 +225,67 @@ class Fuzzer:
             self.one(names[turn % len(names)], figures)
             turn += 1
         return figures
+
+
+# ------------------------------------------------------------ structured mutations of JSON (saves)
+
+#: Values a mutation puts where another was: every JSON type, the game state's own tags and words.
+ODD_VALUES = ["", "x", None, True, False, 1.5, [], {}, {"tuple": []}, [[]], {"dict": []}, -1, 0, "next_seat"]
+HUGE = [10**30, 2**63, 2**31, 1_000_001]
+WORDS = ["next_seat", "main", "effect", "ability", "bear", "square", "unit", "player", "hand", "deal", "reveal"]
+
+
+def mutate_json(data: Any, rng: random.Random, root: tuple[Any, ...] = ()) -> Any:
+    """A copy of JSON ``data`` with one seeded mutation somewhere under ``root``: a key or item
+    deleted, a value of another type, a huge or negative number, an item duplicated, an id one
+    past the end (or further), an empty string, two items swapped, a value copied from
+    elsewhere in the data, a word of the format in place of another (a save's JSON is parsed
+    first: these reach the checks a text mutation rarely gets past)."""
+    data = json.loads(json.dumps(data))
+    places = [path for path in _paths(_at(data, root), root) if path != root]
+    if not places:
+        return data
+    path = rng.choice(places)
+    parent, key = _at(data, path[:-1]), path[-1]
+    value = parent[key]
+    kind = rng.randrange(10)
+    if kind == 0:
+        del parent[key]
+    elif kind == 1:
+        parent[key] = rng.choice(ODD_VALUES)
+    elif kind == 2:
+        parent[key] = rng.choice(HUGE)
+    elif kind == 3:
+        parent[key] = rng.choice([-1, -2, -10**9])
+    elif kind == 4 and isinstance(parent, list):
+        parent.insert(key, json.loads(json.dumps(value)))
+    elif kind == 5 and isinstance(value, int) and not isinstance(value, bool):
+        parent[key] = value + rng.choice([1, -1, 40, 1000])
+    elif kind == 6:
+        parent[key] = ""
+    elif kind == 7 and isinstance(value, list) and len(value) > 1:
+        i, j = rng.sample(range(len(value)), 2)
+        value[i], value[j] = value[j], value[i]
+    elif kind == 8:
+        parent[key] = json.loads(json.dumps(_at(data, rng.choice(places))))
+    elif isinstance(value, str):
+        parent[key] = rng.choice(WORDS + [value + "x"])
+    else:
+        parent[key] = not value if isinstance(value, bool) else rng.choice(ODD_VALUES)
+    return data
+
+
+def _paths(value: Any, path: tuple[Any, ...]) -> Iterator[tuple[Any, ...]]:
+    yield path
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        yield from _paths(item, (*path, key))
+
+
+def _at(value: Any, path: tuple[Any, ...]) -> Any:
+    for key in path:
+        value = value[key]
+    return value
 
 
 def _signature(crash: BaseException) -> str:

@@ -14,9 +14,11 @@ same transcript from that point.
   an unconscious PC's creature (T-7.2) and allied NPCs' cards (by name, from the script's
   decks).
 * Loading checks the JSON Schema (``save.schema.json``) and then every reference (blocks,
-  statement indexes, scenes, PCs, NPCs, flags, counters, card ids). Any problem is a
+  statement indexes, scenes, PCs, NPCs, flags, counters, card ids); a whole game or another
+  system's sub-game is checked by its system (``GameSystem.load_game``, ``load_sub_game``:
+  a ``GameDataError`` naming the field's path, placed here in the save). Any problem is a
   ``DeckquestError`` naming the file (with line and column where the JSON parser gives
-  them) and a code (DQ9001-DQ9007, docs/errors.md); nothing in a save is ever run.
+  them) and a code (DQ9001-DQ9014, docs/errors.md); nothing in a save is ever run.
 * A save may come from anyone, so it is refused by size (``MAX_SAVE_BYTES``) before it is
   read whole, and only a regular file is read (a FIFO would block, a device never end).
 """
@@ -54,6 +56,7 @@ from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, PC_ACTION, CheckSee
 from deckquest.runtime.party import PartyMember
 from deckquest.runtime.script_changes import Changes, compare, outline
 from deckquest.runtime.state import Asked, Frame, NpcState, RunState
+from deckquest.systems.game_saves import GameDataError
 from deckquest.systems.trpg import nodes
 from deckquest.systems.trpg.battles import BattleInProgress
 from deckquest.systems.trpg import statements as trpg
@@ -376,6 +379,8 @@ def load_run(program: Program, path: str | Path, agent: ScenarioAgent, *,
         rng.setstate((saved["version"], tuple(saved["internal"]), saved["gauss"]))
     except _Invalid as error:
         raise DeckquestError(_("the save is damaged: {error}", error=error), Span(display), code=DAMAGED) from None
+    except GameDataError as error:
+        raise error.at(Span(display)) from None
     except (ValueError, TypeError, OverflowError) as error:
         raise DeckquestError(_("the save's random generator state is damaged: {error}", error=error),
                              Span(display), code=DAMAGED) from None
@@ -526,10 +531,12 @@ def _loaded_battle(data: Data | None, program: Program, party: dict[str, pcs.PC]
     frame below the battle's triggers must be just past a ``battle`` statement. Another
     system's sub-game is read by its system; its game is the run's (``RunState.game``)."""
     if data is not None and "sub_game" in data:
-        _require(game is not None and bool(frames) and frames[-1].index > 0,
-                 "the sub-game in progress has no game, or no statement that started it")
+        if game is None or not frames or frames[-1].index == 0:
+            raise _Invalid("the sub-game in progress has no game, or no statement that started it")
         try:
-            return program.system.load_sub_game(data["sub_game"])
+            return program.system.load_sub_game(program.scenario, data["sub_game"], game)
+        except GameDataError as error:
+            raise error.under("state", "battle", "sub_game") from None
         except (KeyError, TypeError, ValueError) as error:
             raise _Invalid(f"its sub-game: {error}") from None
     if data is not None:
@@ -644,6 +651,8 @@ def _game(data: Data | None, program: Program) -> GameState | None:
     try:
         game: GameState = program.system.load_game(program.scenario, data)
         return game
+    except GameDataError as error:  # the system's check of its game (systems/game_saves.py)
+        raise error.under("state", "game") from None
     except (KeyError, TypeError, ValueError) as error:
         raise _Invalid(f"its `{program.system.name}` game: {error}") from None
 

@@ -195,7 +195,9 @@ class GameSystem:
 
     @classmethod
     def load_game(cls, scenario: Any, data: dict) -> GameState:
-        """The game a save holds (``game_data``'s inverse)."""
+        """The game a save holds (``game_data``'s inverse). A save comes from anyone: check
+        the data against the game's state schema and everything it names before playing it
+        (``deckquest.systems.game_saves``: a ``GameDataError`` names the field at fault)."""
         raise DeckquestError(_("a `{name}` game cannot be resumed from a save", name=cls.name))
 
     @classmethod
@@ -223,8 +225,10 @@ class GameSystem:
         raise DeckquestError(_("a `{name}` adventure cannot be saved in the middle of its sub-game", name=cls.name))
 
     @classmethod
-    def load_sub_game(cls, data: dict) -> Any:
-        """The sub-game in progress a save holds (``sub_game_data``'s inverse)."""
+    def load_sub_game(cls, scenario: Any, data: dict, game: GameState) -> Any:
+        """The sub-game in progress a save holds (``sub_game_data``'s inverse), beside the
+        run's ``game`` it is played in; a fault of the data is a ``game_saves.GameDataError``
+        (as for ``load_game``)."""
         raise DeckquestError(_("a `{name}` adventure cannot be resumed in the middle of its sub-game", name=cls.name))
 
     @classmethod
