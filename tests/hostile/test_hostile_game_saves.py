@@ -131,3 +131,22 @@ def test_mutated_grizzly_saves_through_the_cli(run_hostile, folders):
         save.write_text(json.dumps(mutate_json(original, rng, ("state", "game"))), encoding="utf-8")
         run_hostile(["run", "sword_coast/sword_coast.quest", "--resume", "save.json"], cwd=cwd, env_home=home,
                     expect_refusal=False)
+
+
+@pytest.mark.parametrize("name, agent, seed", [("frontier_duel", "random", 1), ("sword_coast", "random", 1),
+                                               ("mistford_toll", "first", 0)])
+def test_a_save_in_the_body_of_a_trigger_on_a_seat_resumes(run_command, folders, name, agent, seed):
+    """A legitimate save refused: a save made in the body of a trigger on a game's event
+    (`when a duelist takes damage:`, `when a bear dies:`), whose frame names the seat it is
+    about, was DQ9006 "names no PC of the party" (found by resuming every fifth step of played
+    games). A frame may name a PC or a seat of the game (`GameSystem.subjects`)."""
+    cwd, home = folders
+    load_all()
+    shutil.copytree(SCENARIOS / name, cwd / name)
+    program = Program(compile_file(cwd / name / f"{name}.quest"))
+    run = Run(program, make_agent(agent), random.Random(seed), seed=seed)
+    while not any(frame.pc is not None and frame.in_trigger for frame in run.state.frames):
+        assert run.step(), "the game ended before a trigger on a seat ran"
+    save_run(run, cwd / "save.json", seed=seed, agent=agent)
+    result = run_command(["run", f"{name}/{name}.quest", "--resume", "save.json"], cwd=cwd, env_home=home)
+    assert result.returncode == 0 and "error" not in result.stderr, result.stderr

@@ -455,13 +455,17 @@ def _state(data: Data, program: Program) -> RunState:
     _require(list(saved["pcs"]) == list(members),
              f"its PCs ({', '.join(saved['pcs'])}) are not the party's ({', '.join(members)})")
     pcs_by_id = {key: _pc(key, value, members[key], program) for key, value in saved["pcs"].items()}
+    game = _game(saved.get("game"), program)
+    subjects = set(program.system.subjects(game)) if game is not None else set()
     frames = []
     for number, frame in enumerate(saved["frames"]):
         _require(frame["block"] < len(program.blocks), f"frame {number} names block {frame['block']}, "
                  f"and the script has {len(program.blocks)}")
         _require(frame["index"] <= len(program.blocks[frame["block"]]), f"frame {number} is past its block's end")
-        for pc in [frame["pc"]] + (frame["pending"] or []):
-            _require(pc is None or pc in pcs_by_id, f"frame {number} names no PC of the party: `{pc}`")
+        _require(frame["pc"] is None or frame["pc"] in pcs_by_id or frame["pc"] in subjects,
+                 f"frame {number} names no PC of the party, nor a seat of the game: `{frame['pc']}`")
+        for pc in frame["pending"] or []:
+            _require(pc in pcs_by_id, f"frame {number} names no PC of the party: `{pc}`")
         frames.append(Frame(frame["block"], frame["index"], frame["pc"], frame["degree"],
                             None if frame["pending"] is None else list(frame["pending"]), frame["in_trigger"]))
     _require(all(index < len(program.triggers) for index in saved["fired"]), "it names a trigger the script lacks")
@@ -469,7 +473,6 @@ def _state(data: Data, program: Program) -> RunState:
         _require(pc in pcs_by_id, f"items are given to no PC of the party: `{pc}`")
     for entry in saved["checks_made"]:
         _require(entry[0] in pcs_by_id, f"a check made names no PC of the party: `{entry[0]}`")
-    game = _game(saved.get("game"), program)
     state = RunState(
         pcs=pcs_by_id,
         flags=dict(saved["flags"]),

@@ -24,7 +24,8 @@ The hooks, grouped by who calls them (each has a default that adds nothing):
   ``triggers_for(event)`` (the script's trigger events an
   engine event fires), ``outcome(run)``, ``subject_value(run, subject, attribute)``,
   ``seats(scenario)`` (the seats, with the agent names the script gives them), ``agents``,
-  ``seat_agent(name, rng, io)`` (a ``human_agents`` agent gets the run's ``SeatIO``);
+  ``seat_agent(name, rng, io)`` (a ``human_agents`` agent gets the run's ``SeatIO``),
+  ``subjects(game)`` (what its triggers bind: a saved trigger frame may name one);
 * ``sim``: ``record(run)`` (one hashable row per run), ``report(rows, runs)`` (the JSON
   section), ``verdict(section)`` (a whole game's verdict, none by default),
   ``compare_figures(row)`` (one run's figures for ``sim --compare``),
@@ -223,6 +224,12 @@ class GameSystem:
         """A sub-game in progress other than MTG-TRPG's battle (which ``runtime/saves.py``
         writes itself) as plain data, for a save made mid-way (an Isekai adventure's duel)."""
         raise DeckquestError(_("a `{name}` adventure cannot be saved in the middle of its sub-game", name=cls.name))
+
+    @classmethod
+    def subjects(cls, game: GameState) -> tuple[str, ...]:
+        """What a trigger on the system's events may bind in a run of ``game`` (its seats):
+        a saved trigger's frame may name one (``runtime/saves.py``). None by default."""
+        return ()
 
     @classmethod
     def load_sub_game(cls, scenario: Any, data: dict, game: GameState) -> Any:

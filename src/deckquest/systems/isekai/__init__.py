@@ -115,6 +115,10 @@ class IsekaiSystem(Trpg):
         return DuelState.from_data(scenario.system_table.cards, data)
 
     @classmethod
+    def subjects(cls, game):
+        return tuple(game.seats)
+
+    @classmethod
     def seats(cls, scenario):
         if scenario.scenes:
             return {}
