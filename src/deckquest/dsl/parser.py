@@ -287,7 +287,8 @@ def _scan_strings(body: str, number: int, offset: int, path: str, diagnostics: l
     if deepest > MAX_PAREN_DEPTH or nots > MAX_PAREN_DEPTH:
         diagnostics.append(error("DQ0006", _("a condition nested more than {MAX_PAREN_DEPTH} deep (parentheses or `not`)", MAX_PAREN_DEPTH=MAX_PAREN_DEPTH),
                                  Span(path, number, offset + 1), _("simplify the condition")))
-        return re.sub(r"[()]|\bnot\b", " ", body)
+        # a condition left without them; spaces where they opened the line would indent it
+        return re.sub(r"[()]|\bnot\b", " ", body).lstrip(" ")
     return body
 
 
