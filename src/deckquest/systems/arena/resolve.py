@@ -116,10 +116,7 @@ def _army(context: Any, decl: ArmyDecl, spells: dict, agents: Iterable[str]) -> 
                 context.error("DQ3020", f"no `spell` is called {name!r}", span,
                               did_you_mean(name, list(spells)) or f'declare it: `spell "{name}":`')
             if copies < 1 or len(deck) + copies > MAX_SPELL_DECK:  # before the deck grows by `copies`
-                context.error("DQ3032", _("a spell deck of {count:,} cards: from 1 to {most} in all", count=len(deck) + copies,
-                                          most=MAX_SPELL_DECK) if copies else _("`x0`: a spell is in the deck at least once"),
-                              span, _("`spells \"NAME\" xN` puts N copies in the deck; all the lines together hold at most {most}",
-                                      most=MAX_SPELL_DECK))
+                _spell_deck_out_of_range(context, len(deck) + copies, copies, span)
                 continue
             deck.extend([name] * copies)
     army = Army(decl.seat, decl.name, cards, tuple(deck), decl.points)
@@ -127,6 +124,14 @@ def _army(context: Any, decl: ArmyDecl, spells: dict, agents: Iterable[str]) -> 
         card = next((c for c in decl.cards if c.name == problem.card), None)
         context.error(problem.code, problem.message, card.span if card else decl.span, problem.hint)
     return army
+
+
+def _spell_deck_out_of_range(context: Any, count: int, copies: int, span: Span) -> None:
+    """DQ3032: a spell deck holds 1 to MAX_SPELL_DECK cards, each `xN` at least 1."""
+    message = (_("a spell deck of {count:,} cards: from 1 to {most} in all", count=count, most=MAX_SPELL_DECK)
+               if copies else _("`x0`: a spell is in the deck at least once"))
+    context.error("DQ3032", message, span, _("`spells \"NAME\" xN` puts N copies in the deck; all the lines together "
+                                             "hold at most {most}", most=MAX_SPELL_DECK))
 
 
 def _card(context: Any, line: CardLine) -> ArmyCard:

@@ -25,11 +25,11 @@ from typing import Any, Iterator
 
 from deckquest.cards import oracle
 from deckquest.i18n import _
-from deckquest.systems.game_saves import (GAME_CARDS, GAME_RANGE, GAME_STEP, GAME_VERSION, GameDataError,
+from deckquest.systems.game_saves import (GAME_CARDS, GAME_STEP, GAME_VERSION, GameDataError,
                                           check_schema)
 from deckquest.systems.grizzly.config import GrizzlyConfig
 from deckquest.systems.grizzly.cards import CardTable
-from deckquest.systems.grizzly.dungeon import DUNGEONS
+from deckquest.systems.grizzly.dungeon import DUNGEONS, Room
 from deckquest.systems.grizzly.effects import candidates, room_effect, target_phrases
 from deckquest.systems.grizzly.state import WAITING_STEPS, GrizzlyState
 
@@ -153,7 +153,8 @@ def _places(data: dict[str, Any]) -> Iterator[tuple[Path, int]]:
             yield (*path, "tuple", 2), args[1]
         elif name == "scry card":
             for part in (2, 3, 4):
-                yield from (((*path, "tuple", part, "tuple", i), card) for i, card in enumerate(args[part - 1]["tuple"]))
+                cards = args[part - 1]["tuple"]
+                yield from (((*path, "tuple", part, "tuple", i), card) for i, card in enumerate(cards))
 
 
 def _check_cards(table: CardTable, data: dict[str, Any]) -> None:
@@ -164,8 +165,9 @@ def _check_cards(table: CardTable, data: dict[str, Any]) -> None:
     for path, card in _places(data):
         seen[card] += 1
         if seen[card] > library[card]:
-            raise GameDataError(GAME_CARDS, path, _("card {card} ({name}) is in more places than the library has copies ({copies})",
-                                                    card=card, name=table.name(card), copies=library[card]))
+            raise GameDataError(GAME_CARDS, path, _(
+                "card {card} ({name}) is in more places than the library has copies ({copies})",
+                card=card, name=table.name(card), copies=library[card]))
     if data["result"] is not None:
         return  # an ended game dropped its steps, a spell on its way among them (GrizzlyState.finish)
     for card, copies in library.items():
@@ -203,9 +205,7 @@ def _wrong_kind(zone: str, name: str) -> str:
 def _check_steps(config: GrizzlyConfig, table: CardTable, data: dict[str, Any]) -> None:
     """DQ9013: a game still going waits for an answer with its turn's steps queued, the last
     the passing to the next seat; an ended one waits for nothing (its steps are never run);
-    each step is one the game
-    could hold (a move of a die's roll or a card's mana value, an ability or effect of its
-    card or of a dungeon room, a room's own amount)."""
+    and each step is one the game could hold (``_check_step``)."""
     going = data["result"] is None
     if going != (data["waiting"] is not None) or going != (data["pending"] is not None):
         raise GameDataError(GAME_STEP, ("waiting",), _("a game still going waits for an answer; an ended one for none"))
@@ -213,23 +213,36 @@ def _check_steps(config: GrizzlyConfig, table: CardTable, data: dict[str, Any]) 
         raise GameDataError(GAME_STEP, ("tasks",), _("the steps of a turn end with passing to the next seat"))
     if going and data["waiting"]["tuple"][0] not in WAITING_STEPS:
         raise GameDataError(GAME_STEP, ("waiting",), _("the step `{step}` asks nobody", step=data["waiting"]["tuple"][0]))
+    steps = [(("tasks", i), task) for i, task in enumerate(data["tasks"])]
+    if going:
+        steps.append((("waiting",), data["waiting"]))
     vocabulary = _vocabulary(config, table)
-    moves = {1, 2, 3, 4, 5, 6} | {facts.mana_value for facts in table.facts}
     rooms = DUNGEONS[config.reading("dungeon")][1]
-    for path, task in [(("tasks", i), task) for i, task in enumerate(data["tasks"])] + [(("waiting",), data["waiting"])]:
-        if task is None:
-            continue
-        name, *args = task["tuple"]
-        if name == "move" and args[0] not in moves:
-            raise GameDataError(GAME_STEP, (*path, "tuple", 1), _("a move of {steps}: neither a die's roll nor a card's mana value", steps=args[0]))
-        if name in ("room draw", "room counter", "room mill") and args[1] not in {r.amount for r in rooms if f"room {r.effect}" == name}:
-            raise GameDataError(GAME_STEP, (*path, "tuple", 2), _("no room of the dungeon has `{step}` {amount}", step=name, amount=args[1]))
-        if name in ("ability", "effect") and args[1] not in vocabulary.get((name, args[3]), ()):
-            raise GameDataError(GAME_STEP, (*path, "tuple", 2), _not_its_own(name, args[3], table))
-        if name == "effect" and (args[3] < 0) != (args[2] == {"tuple": ["room"]}):
-            raise GameDataError(GAME_STEP, (*path, "tuple", 3), _("a dungeon room's effect comes from the dungeon, a card's from its card"))
-        if name == "effect" and args[4]["tuple"] and path != ("waiting",):
-            raise GameDataError(GAME_STEP, (*path, "tuple", 5), _("targets are chosen only by the effect waiting for them"))
+    moves = {1, 2, 3, 4, 5, 6} | {facts.mana_value for facts in table.facts}
+    for path, task in steps:
+        _check_step(path, task["tuple"], vocabulary, rooms, moves, table)
+
+
+def _check_step(path: Path, task: list[Any], vocabulary: dict[tuple[str, int], list[Any]], rooms: tuple[Room, ...],
+                moves: set[int], table: CardTable) -> None:
+    """One step, as saved: a move of a die's roll or a card's mana value; a room's step with
+    its room's amount; an ability or effect of its own card (or a dungeon room's); targets
+    chosen only by the effect that waits for the next one."""
+    name, *args = task
+    if name == "move" and args[0] not in moves:
+        raise GameDataError(GAME_STEP, (*path, "tuple", 1),
+                            _("a move of {steps}: neither a die's roll nor a card's mana value", steps=args[0]))
+    if name in ("room draw", "room counter", "room mill") and args[1] not in {
+            room.amount for room in rooms if f"room {room.effect}" == name}:
+        raise GameDataError(GAME_STEP, (*path, "tuple", 2),
+                            _("no room of the dungeon has `{step}` {amount}", step=name, amount=args[1]))
+    if name in ("ability", "effect") and args[1] not in vocabulary.get((name, args[3]), ()):
+        raise GameDataError(GAME_STEP, (*path, "tuple", 2), _not_its_own(name, args[3], table))
+    if name == "effect" and (args[3] < 0) != (args[2] == {"tuple": ["room"]}):
+        raise GameDataError(GAME_STEP, (*path, "tuple", 3),
+                            _("a dungeon room's effect comes from the dungeon, a card's from its card"))
+    if name == "effect" and args[4]["tuple"] and path != ("waiting",):
+        raise GameDataError(GAME_STEP, (*path, "tuple", 5), _("targets are chosen only by the effect waiting for them"))
 
 
 def _not_its_own(step: str, card: int, table: CardTable) -> str:
