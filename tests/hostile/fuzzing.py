@@ -353,8 +353,10 @@ def mutate_json(data: Any, rng: random.Random, root: tuple[Any, ...] = ()) -> An
 def _roots(save: Any) -> list[tuple[Any, ...]]:
     """Where a save's mutations go: anywhere, its run state, and most often its game and
     sub-game (a game system's own state, checked by the system)."""
-    roots: list[tuple[Any, ...]] = [(), ("state",)]
+    roots: list[tuple[Any, ...]] = [()]
     state = save.get("state") if isinstance(save, dict) else None
+    if isinstance(state, dict):  # an earlier mutation may have taken it
+        roots.append(("state",))
     for key in ("game", "battle"):
         if isinstance(state, dict) and isinstance(state.get(key), dict):
             roots += [("state", key)] * 2

@@ -286,6 +286,8 @@ def _check_played(game: GrizzlyState, data: dict[str, Any]) -> None:
 
 
 def _check_targets(game: GrizzlyState, task: tuple[Any, ...]) -> None:
+    """The targets a waiting effect has chosen: fewer than it names, each once, each one of
+    the candidates for its phrase now (targets are chosen one after another, nothing between)."""
     controller, effect, source = task[1:4]
     chosen = task[5]
     wanted = target_phrases(effect)
