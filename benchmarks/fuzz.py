@@ -1,11 +1,12 @@
-"""The long fuzzing run (issue 12): the seeded mutation fuzzer of tests/hostile/fuzzing.py over
-scripts, saves, deck lists and pack manifests, and the language server's sessions (`lsp`,
-tests/hostile/fuzzing_lsp.py), for as long as asked.
+"""The long fuzzing run (issues 12 and 28): the seeded mutation fuzzer of tests/hostile/fuzzing.py
+over the scripts and saves of every game, deck lists and pack manifests, and the language
+server's sessions (`lsp`, tests/hostile/fuzzing_lsp.py), for as long as asked.
 
-Run: PYTHONPATH=src python benchmarks/fuzz.py --minutes N [--seed S] [--target script ...] [--crashes DIR]
-Prints the inputs tried and refused per target, the crashes grouped by where they come from
-(exception type and innermost deckquest frame) with one reproducer each, and the slowest input.
-With --crashes DIR, each distinct crash's input is written there. Same seed, same inputs.
+Run: PYTHONPATH=src python benchmarks/fuzz.py --minutes N [--seed S] [--target script:grizzly ...] [--crashes DIR]
+Prints the inputs tried and refused per kind (`script:GAME`, `save:GAME`, `deck`, `manifest`),
+the crashes grouped by where they come from (exception type and innermost deckquest frame)
+with one reproducer each, and the slowest input. With --crashes DIR, each distinct crash's
+input is written there. Same seed, same inputs.
 """
 
 from __future__ import annotations
@@ -18,14 +19,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "hostile"))
 
-from fuzzing import Figures, Fuzzer  # noqa: E402
+from fuzzing import KINDS, Figures, Fuzzer  # noqa: E402
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--minutes", type=float, default=1.0)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--target", action="append", choices=["script", "save", "deck", "manifest", "lsp"])
+    parser.add_argument("--target", action="append", choices=[*KINDS, "lsp"])
     parser.add_argument("--crashes", type=Path, help="write each distinct crash's input into this folder")
     options = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="dq-fuzz-") as folder:
@@ -44,7 +45,7 @@ def report(figures: Figures, options) -> None:
     for target, tried in figures.tried.items():
         refused = figures.refused.get(target, 0)
         crashed = sum(c.target == target for c in figures.crashes)
-        print(f"  {target:9} {tried:8,} tried  {tried - refused - crashed:7,} accepted  {refused:7,} refused  "
+        print(f"  {target:14} {tried:8,} tried  {tried - refused - crashed:7,} accepted  {refused:7,} refused  "
               f"{crashed:5,} crashes")
     groups = collections.defaultdict(list)
     for crash in figures.crashes:
@@ -56,7 +57,7 @@ def report(figures: Figures, options) -> None:
         print(f"        shortest input ({len(shortest.text):,} chars): {shortest.text[:300]!r}")
         if options.crashes:
             options.crashes.mkdir(parents=True, exist_ok=True)
-            (options.crashes / f"{number:02d}-{target}.txt").write_text(shortest.text, "utf-8", errors="surrogatepass")
+            (options.crashes / f"{number:02d}-{target.replace(':', '-')}.txt").write_text(shortest.text, "utf-8", errors="surrogatepass")
     seconds, target, text = figures.slowest
     print(f"slowest: {seconds:.2f} s, a {target} of {len(text):,} characters: {text[:200]!r}")
 

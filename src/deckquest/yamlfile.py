@@ -66,6 +66,9 @@ def load_yaml(text: str, display: str) -> Any:
         ) from None
     except YAMLError as error:
         raise DeckquestError(_("invalid YAML: {error}", error=error), Span(display)) from None
+    except TypeError:  # ruamel hashes a `? KEY` that is a mapping holding a list, and cannot
+        raise DeckquestError(_("invalid YAML: a mapping key that is a list or a mapping"), Span(display),
+                             hint=_("a key is a plain word or string, as in `name: value`")) from None
     except RecursionError:
         raise DeckquestError(_("{display} is nested too deeply", display=display), Span(display)) from None
     _check_shape(data, display, text)

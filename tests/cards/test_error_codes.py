@@ -12,6 +12,7 @@ import pytest
 
 from deckquest.cards import decklist, importers, jsonstream
 from deckquest.runtime import party, saves
+from deckquest.systems import game_saves
 
 ERRORS = (Path(__file__).parents[2] / "docs" / "errors.md").read_text(encoding="utf-8")
 RANGES = [("DQ1009", "DQ1029"), ("DQ8000", "DQ8099"), ("DQ9000", "DQ9099")]
@@ -23,7 +24,7 @@ def in_ranges(code: str) -> bool:
 
 def defined() -> set[str]:
     """The codes the modules name (module-level constants such as ``LINE_TOO_LONG = "DQ1010"``)."""
-    return {value for module in (decklist, importers, jsonstream, saves, party) for value in vars(module).values()
+    return {value for module in (decklist, importers, jsonstream, saves, party, game_saves) for value in vars(module).values()
             if isinstance(value, str) and re.fullmatch(r"DQ\d{4}", value) and in_ranges(value)}
 
 

@@ -57,9 +57,14 @@ def add_language_server(fuzzer: Any, tokens: dict[str, list[str]]) -> None:
     except ImportError:  # the server is an optional extra: no pygls, no kind
         return
     tokens.setdefault("lsp", tokens["script"])
-    target = LanguageServerTarget(fuzzer.folder, fuzzer.seeds["script"], tokens["script"])
-    fuzzer.seeds["lsp"] = fuzzer.seeds["script"]
+    target = LanguageServerTarget(fuzzer.folder, script_seeds(fuzzer), tokens["script"])
+    fuzzer.seeds["lsp"] = script_seeds(fuzzer)
     fuzzer.targets["lsp"] = target.in_process
+
+
+def script_seeds(fuzzer: Any) -> list[str]:
+    """The bundled scripts of every game the fuzzer starts from (its `script:GAME` seeds)."""
+    return [text for kind, texts in sorted(fuzzer.seeds.items()) if kind.startswith("script:") for text in texts]
 
 
 class Crash(Exception):

@@ -12,7 +12,7 @@ import pytest
 pytest.importorskip("pygls")
 
 from fuzzing import SCENARIOS, TOKENS, Fuzzer  # noqa: E402
-from fuzzing_lsp import LanguageServerTarget  # noqa: E402
+from fuzzing_lsp import LanguageServerTarget, script_seeds  # noqa: E402
 
 INPUTS = 30  # sessions in process: a count, not a time, so CI tries the same inputs on any machine
 MAX_INPUT = 3_000
@@ -33,7 +33,7 @@ def test_sessions_in_process_are_answered_and_never_crash(fuzzer):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_session_over_stdio_is_answered_and_never_crashes(fuzzer, game):
-    target = LanguageServerTarget(fuzzer.folder, fuzzer.seeds["script"], TOKENS["script"])
+    target = LanguageServerTarget(fuzzer.folder, script_seeds(fuzzer), TOKENS["script"])
     script = (SCENARIOS / GAMES[game] / f"{GAMES[game]}.quest").read_text("utf-8")
     status = target.over_stdio(fuzzer._edit(script, "lsp"))  # the game's script, mutated once
     assert status["internalErrors"] == {} and status["pending"] == 0, status

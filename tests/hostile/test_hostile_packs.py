@@ -167,6 +167,14 @@ def test_the_schema_accepts_exactly_the_versions_the_parser_reads(run_hostile, s
     refused(run_hostile, store, ["pack", "install", "dots"], "DQ7002")
 
 
+def test_a_mapping_key_holding_a_list_is_refused(run_hostile, store):
+    """Found by the fuzzer (issue 28, item 11): `? authors:` over a list, a complex mapping key
+    holding a list, made ruamel raise TypeError (unhashable; exit 70). It is invalid YAML here."""
+    cwd, _ = store
+    write_folder(cwd / "complex", pack_files(extra="? authors:\n  - tests\n: x\n"))
+    refused(run_hostile, store, ["pack", "validate", "complex"], "DQ7001")
+
+
 # -- item 3: special files in folder packs --------------------------------------------------------
 
 def _fifo(path: Path) -> None:

@@ -134,6 +134,16 @@ def test_ten_billion_runs_start_at_once_in_little_memory(run_command, folders):
     assert result.peak_kb < 300_000
 
 
+def test_a_line_opening_with_too_deep_parentheses_does_not_crash_the_parser(run_hostile, folders):
+    """Found by the fuzzer over arena scripts (issue 28, item 11): a line opening with more than
+    16 `(` is DQ0006 and read without its parentheses, which were spaces before the line's
+    first word: the line was indented 40 columns deeper, and Lark's indenter raised
+    DedentError on the next line (exit 70)."""
+    cwd, home = folders
+    script = write(cwd, HEADER + 'start scene hall "Hall":\n  ' + "(" * 40 + '"Dust."\n    end "x" "y"\n')
+    run_hostile(["check", script], cwd=cwd, env_home=home, code="DQ0006")
+
+
 def test_a_blank_line_holding_a_tab_does_not_crash_the_parser(run_hostile, folders):
     """Found by the fuzzer (benchmarks/fuzz.py): a blank line of ` \\t` set the indentation the
     next lines were repaired against, and Lark's indenter raised DedentError (exit 70). Blank

@@ -41,11 +41,12 @@ class Terminal:
 
 def test_human_picks_numbered_options_and_is_asked_again_on_bad_input(tmp_path):
     # before each choice the PCs may act first: an empty answer means "nothing"
-    terminal = Terminal("", "x", "0", "3", "2", "", "", "2")
+    # `²` is a digit to str.isdigit and none to int(), as 5,000 digits are (issue 28, item 2)
+    terminal = Terminal("", "x", "0", "3", "²", "9" * 5000, "2", "", "", "2")
     result, events = play(tmp_path, CHOICE, terminal.agent())
     assert result.outcome == "down"
     assert "  1. Left" in terminal.shown and "  2. Right" in terminal.shown
-    assert terminal.shown.count("please answer with a number from 1 to 2") == 4  # x, 0, 3, ""
+    assert terminal.shown.count("please answer with a number from 1 to 2") == 6  # x, 0, 3, ², 9…9, ""
     assert [e["label"] for e in of_kind(events, "choice")] == ["Right", "Down"]
 
 

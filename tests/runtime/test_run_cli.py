@@ -110,9 +110,12 @@ def test_choose_selects_the_scripted_agent_and_reports_running_out():
     assert "--choose ran out of answers" in result.stderr
 
 
-def test_bad_choose_list_is_a_usage_error():
-    result = deckquest("run", SHRINE, "--choose", "1,x")
-    assert result.exit_code == 2 and "`x` is not one" in result.stderr
+@pytest.mark.parametrize("item", ["x", "²", "9" * 5000])
+def test_bad_choose_list_is_a_usage_error(item):
+    """`²` is a digit to str.isdigit and none to int(), and 5,000 digits pass int()'s limit:
+    both stopped with ValueError (exit 70; issue 28, item 2)."""
+    result = deckquest("run", SHRINE, "--choose", f"1,{item}")
+    assert result.exit_code == 2 and f"`{item}` is not one" in result.stderr
 
 
 def test_human_agent_on_the_command_line_with_end_of_input():

@@ -329,7 +329,7 @@ class HumanAgent(Answers):
                 raise StopRun(_("end of input: the run stops here")) from None
             if answer.lower() in STOP_WORDS:
                 raise StopRun(_("`{answer}`: the run stops here", answer=answer.lower()))
-            if answer.isdigit() and low <= int(answer) <= count:
+            if answer.isascii() and answer.isdigit() and len(answer) < 7 and low <= int(answer) <= count:
                 return int(answer)
             if allow_zero and answer == "":
                 return 0

@@ -74,7 +74,7 @@ class HumanBattleAgent:
                 return _passing(actions)
             if self.stop is not None and answer.lower() in self.stop_words:
                 self.stop(f"`{answer.lower()}`")
-            if answer.isdigit() and 1 <= int(answer) <= len(actions):
+            if answer.isascii() and answer.isdigit() and len(answer) < 7 and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
             self.output(_("please answer with a number from {low} to {high}", low=1, high=len(actions)))
 

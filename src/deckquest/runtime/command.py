@@ -67,7 +67,7 @@ def parse_choices(text: str | None) -> list[int] | None:
     numbers = []
     for item in text.split(","):
         item = item.strip()
-        if not item.isdigit() or int(item) < 1:
+        if not (item.isascii() and item.isdigit() and len(item) < 7) or int(item) < 1:  # `²` is a digit to isdigit
             raise UsageError(_("--choose takes option numbers like 1,2,1; `{item}` is not one", item=item))
         numbers.append(int(item))
     return numbers

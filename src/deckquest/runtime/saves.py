@@ -14,9 +14,11 @@ same transcript from that point.
   an unconscious PC's creature (T-7.2) and allied NPCs' cards (by name, from the script's
   decks).
 * Loading checks the JSON Schema (``save.schema.json``) and then every reference (blocks,
-  statement indexes, scenes, PCs, NPCs, flags, counters, card ids). Any problem is a
+  statement indexes, scenes, PCs, NPCs, flags, counters, card ids); a whole game or another
+  system's sub-game is checked by its system (``GameSystem.load_game``, ``load_sub_game``:
+  a ``GameDataError`` naming the field's path, placed here in the save). Any problem is a
   ``DeckquestError`` naming the file (with line and column where the JSON parser gives
-  them) and a code (DQ9001-DQ9007, docs/errors.md); nothing in a save is ever run.
+  them) and a code (DQ9001-DQ9014, docs/errors.md); nothing in a save is ever run.
 * A save may come from anyone, so it is refused by size (``MAX_SAVE_BYTES``) before it is
   read whole, and only a regular file is read (a FIFO would block, a device never end).
 """
@@ -55,6 +57,7 @@ from deckquest.runtime.interpreter import DEFAULT_MAX_STEPS, PC_ACTION, CheckSee
 from deckquest.runtime.party import PartyMember
 from deckquest.runtime.script_changes import Changes, compare, outline
 from deckquest.runtime.state import Asked, Frame, NpcState, RunState
+from deckquest.systems.game_saves import GameDataError
 from deckquest.systems.trpg import nodes
 from deckquest.systems.trpg.battles import BattleInProgress
 from deckquest.systems.trpg import statements as trpg
@@ -376,6 +379,8 @@ def load_run(program: Program, path: str | Path, agent: ScenarioAgent, *,
         rng.setstate((saved["version"], tuple(saved["internal"]), saved["gauss"]))
     except _Invalid as error:
         raise DeckquestError(_("the save is damaged: {error}", error=error), Span(display), code=DAMAGED) from None
+    except GameDataError as error:
+        raise error.at(Span(display)) from None
     except (ValueError, TypeError, OverflowError) as error:
         raise DeckquestError(_("the save's random generator state is damaged: {error}", error=error),
                              Span(display), code=DAMAGED) from None
@@ -450,13 +455,17 @@ def _state(data: Data, program: Program) -> RunState:
     _require(list(saved["pcs"]) == list(members),
              f"its PCs ({', '.join(saved['pcs'])}) are not the party's ({', '.join(members)})")
     pcs_by_id = {key: _pc(key, value, members[key], program) for key, value in saved["pcs"].items()}
+    game = _game(saved.get("game"), program)
+    subjects = set(program.system.subjects(game)) if game is not None else set()
     frames = []
     for number, frame in enumerate(saved["frames"]):
         _require(frame["block"] < len(program.blocks), f"frame {number} names block {frame['block']}, "
                  f"and the script has {len(program.blocks)}")
         _require(frame["index"] <= len(program.blocks[frame["block"]]), f"frame {number} is past its block's end")
-        for pc in [frame["pc"]] + (frame["pending"] or []):
-            _require(pc is None or pc in pcs_by_id, f"frame {number} names no PC of the party: `{pc}`")
+        _require(frame["pc"] is None or frame["pc"] in pcs_by_id or frame["pc"] in subjects,
+                 f"frame {number} names no PC of the party, nor a seat of the game: `{frame['pc']}`")
+        for pc in frame["pending"] or []:
+            _require(pc in pcs_by_id, f"frame {number} names no PC of the party: `{pc}`")
         frames.append(Frame(frame["block"], frame["index"], frame["pc"], frame["degree"],
                             None if frame["pending"] is None else list(frame["pending"]), frame["in_trigger"]))
     _require(all(index < len(program.triggers) for index in saved["fired"]), "it names a trigger the script lacks")
@@ -464,7 +473,6 @@ def _state(data: Data, program: Program) -> RunState:
         _require(pc in pcs_by_id, f"items are given to no PC of the party: `{pc}`")
     for entry in saved["checks_made"]:
         _require(entry[0] in pcs_by_id, f"a check made names no PC of the party: `{entry[0]}`")
-    game = _game(saved.get("game"), program)
     state = RunState(
         pcs=pcs_by_id,
         flags=dict(saved["flags"]),
@@ -526,10 +534,12 @@ def _loaded_battle(data: Data | None, program: Program, party: dict[str, pcs.PC]
     frame below the battle's triggers must be just past a ``battle`` statement. Another
     system's sub-game is read by its system; its game is the run's (``RunState.game``)."""
     if data is not None and "sub_game" in data:
-        _require(game is not None and bool(frames) and frames[-1].index > 0,
-                 "the sub-game in progress has no game, or no statement that started it")
+        if game is None or not frames or frames[-1].index == 0:
+            raise _Invalid("the sub-game in progress has no game, or no statement that started it")
         try:
-            return program.system.load_sub_game(data["sub_game"])
+            return program.system.load_sub_game(program.scenario, data["sub_game"], game)
+        except GameDataError as error:
+            raise error.under("state", "battle", "sub_game") from None
         except (KeyError, TypeError, ValueError) as error:
             raise _Invalid(f"its sub-game: {error}") from None
     if data is not None:
@@ -644,6 +654,8 @@ def _game(data: Data | None, program: Program) -> GameState | None:
     try:
         game: GameState = program.system.load_game(program.scenario, data)
         return game
+    except GameDataError as error:  # the system's check of its game (systems/game_saves.py)
+        raise error.under("state", "game") from None
     except (KeyError, TypeError, ValueError) as error:
         raise _Invalid(f"its `{program.system.name}` game: {error}") from None
 

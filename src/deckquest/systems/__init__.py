@@ -24,7 +24,8 @@ The hooks, grouped by who calls them (each has a default that adds nothing):
   ``triggers_for(event)`` (the script's trigger events an
   engine event fires), ``outcome(run)``, ``subject_value(run, subject, attribute)``,
   ``seats(scenario)`` (the seats, with the agent names the script gives them), ``agents``,
-  ``seat_agent(name, rng, io)`` (a ``human_agents`` agent gets the run's ``SeatIO``);
+  ``seat_agent(name, rng, io)`` (a ``human_agents`` agent gets the run's ``SeatIO``),
+  ``subjects(game)`` (what its triggers bind: a saved trigger frame may name one);
 * ``sim``: ``record(run)`` (one hashable row per run), ``report(rows, runs)`` (the JSON
   section), ``verdict(section)`` (a whole game's verdict, none by default),
   ``compare_figures(row)`` (one run's figures for ``sim --compare``),
@@ -195,7 +196,9 @@ class GameSystem:
 
     @classmethod
     def load_game(cls, scenario: Any, data: dict) -> GameState:
-        """The game a save holds (``game_data``'s inverse)."""
+        """The game a save holds (``game_data``'s inverse). A save comes from anyone: check
+        the data against the game's state schema and everything it names before playing it
+        (``deckquest.systems.game_saves``: a ``GameDataError`` names the field at fault)."""
         raise DeckquestError(_("a `{name}` game cannot be resumed from a save", name=cls.name))
 
     @classmethod
@@ -223,8 +226,16 @@ class GameSystem:
         raise DeckquestError(_("a `{name}` adventure cannot be saved in the middle of its sub-game", name=cls.name))
 
     @classmethod
-    def load_sub_game(cls, data: dict) -> Any:
-        """The sub-game in progress a save holds (``sub_game_data``'s inverse)."""
+    def subjects(cls, game: GameState) -> tuple[str, ...]:
+        """What a trigger on the system's events may bind in a run of ``game`` (its seats):
+        a saved trigger's frame may name one (``runtime/saves.py``). None by default."""
+        return ()
+
+    @classmethod
+    def load_sub_game(cls, scenario: Any, data: dict, game: GameState) -> Any:
+        """The sub-game in progress a save holds (``sub_game_data``'s inverse), beside the
+        run's ``game`` it is played in; a fault of the data is a ``game_saves.GameDataError``
+        (as for ``load_game``)."""
         raise DeckquestError(_("a `{name}` adventure cannot be resumed in the middle of its sub-game", name=cls.name))
 
     @classmethod

@@ -40,14 +40,14 @@ def test_human_sees_numbered_legal_actions_and_nothing_illegal_is_accepted():
     battle = make_battle([pc], make_horde(library=[ZOMBIE] * 5))
     actions = legal_actions(battle)
     shown: list[str] = []
-    answers = Script("0", "abc", str(len(actions) + 1), "-1", "2")
+    answers = Script("0", "abc", str(len(actions) + 1), "-1", "²", "9" * 5000, "2")  # ²: no int() (issue 28)
     choice = HumanBattleAgent(input=answers, output=shown.append).choose(battle, actions, random.Random(1))
     assert choice == actions[1]
     listing = [line for line in shown if line.startswith("  ") and ". " in line]
     assert listing[0] == "  1. Ann: cast Grizzly Bears"
     assert "  2. Ann: play Mountain" in listing
-    assert len(answers.prompts) == 5
-    assert sum("please answer with a number" in line for line in shown) == 4
+    assert len(answers.prompts) == 7
+    assert sum("please answer with a number" in line for line in shown) == 6
 
 
 def test_human_at_end_of_input_passes_and_the_battle_still_ends():

@@ -81,7 +81,7 @@ def test_greedy_moves_to_engage_and_attacks():
 
 
 def test_human_agent_shows_map_and_reachable_hexes_and_reads_a_number():
-    answers = iter(["x", "9", "2"])
+    answers = iter(["x", "9", "²", "9" * 5000, "2"])  # ², 9…9: no int() (issue 28, item 2)
     shown: list[str] = []
     human = HumanAgent(input=lambda prompt: next(answers), output=shown.append)
     game = duel_game(["0 0 0"], card("G", move=1), card("L"), starts={"p1": ((1, 1),), "p2": ((3, 1),)})
@@ -97,7 +97,7 @@ def test_human_agent_shows_map_and_reachable_hexes_and_reads_a_number():
     text = "\n".join(shown)
     assert " A o a" in text  # the map: G, a reachable hex, L
     assert "1. to 1,1" in text and "2. to 2,1" in text
-    assert text.count("please answer with a number from 1 to 2") == 2
+    assert text.count("please answer with a number from 1 to 2") == 4
 
 
 def test_human_agent_at_end_of_input_answers_done():

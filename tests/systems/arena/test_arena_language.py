@@ -223,7 +223,7 @@ def test_a14_hold_glyph_victory_ends_the_game():
     (HEADER + FIELD + ARMIES.replace("planeswalker \"A\"", "squad \"A\""), [("DQ3010", 11, 1)]),
     (HEADER + FIELD + ARMIES.replace('"One":\n', '"One":\n    points 10\n').replace("size 5\narmy", "size 5 cost 20\narmy", 1),
      [("DQ3011", 11, 1)]),
-    (HEADER + FIELD + ARMIES.replace("life 5 move 4", "life 0 move 4", 1), [("DQ3012", 12, 5)]),
+    (HEADER + FIELD + ARMIES.replace("life 5 move 4", "life 0 move 4", 1), [("DQ3012", 12, 22)]),
     (HEADER + FIELD + ARMIES.replace(" size 5\narmy", "\narmy", 1), [("DQ3013", 12, 5)]),
     (HEADER + FIELD + ARMIES.replace("size 5\narmy", "size 5 life 2\narmy", 1), [("DQ3014", 12, 70)]),
     (HEADER + FIELD + ARMIES.replace('"One":\n', '"One":\n    plays greedie\n'), [("DQ3015", 12, 5)]),

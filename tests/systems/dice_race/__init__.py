@@ -58,6 +58,10 @@ class DiceRace(GameSystem):
         return RaceGame.from_data(data)
 
     @classmethod
+    def subjects(cls, game):
+        return game.order
+
+    @classmethod
     def seats(cls, scenario):
         return {racer: (name, plays) for racer, name, plays in scenario.system_table.racers}
 

@@ -79,7 +79,7 @@ def test_human_agent_draws_the_loop_and_reads_a_number():
     game = two(["Craw Wurm"] + [WALL] * 5, hands=(["Hill Giant", "Forest", "Forest"], FORESTS))
     game.roll(1).answer(("end",))
     said: list[str] = []
-    answers = iter(["9", "x", "2"])
+    answers = iter(["9", "x", "²", "9" * 5000, "2"])  # ², 9…9: no int() (issue 28, item 2)
     human = HumanAgent(ask=lambda prompt: next(answers), say=said.append)
     action = human.choose(game.state, game.decision, RNG)
     text = "\n".join(said)

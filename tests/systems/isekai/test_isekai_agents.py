@@ -53,7 +53,7 @@ def test_human_sees_both_fields_hand_mana_and_each_action_s_cost_and_speed():
     state, rng = duel(KNIGHTS_DECK, KNIGHTS_DECK)
     summon(state, rng, "knight", "knight")
     shown: list[str] = []
-    answers = iter(["x", "99", "1"])
+    answers = iter(["x", "99", "²", "9" * 5000, "1"])  # ², 9…9: no int() (issue 28, item 2)
     human = HumanAgent(input=lambda prompt: next(answers), output=shown.append)
     action = human.choose(state, state.decision(), rng)
     text = "\n".join(shown)
@@ -62,7 +62,7 @@ def test_human_sees_both_fields_hand_mana_and_each_action_s_cost_and_speed():
     assert "your hand: Road Knight (unit, cost 2, speed 2, near, 2/3)" in text
     assert "your mana cards:" in text
     assert "cost 2 (0 mana, 2 from the skill deck), speed 2" in text
-    assert text.count("please answer with a number") == 2
+    assert text.count("please answer with a number") == 4
 
 
 def test_human_at_end_of_input_passes_and_the_duel_ends():

@@ -200,7 +200,7 @@ class HumanAgent:
                 return DONE if DONE in actions else actions[0]
             if answer.lower() in ("save", "quit"):
                 raise StopRun(f"`{answer.lower()}`: the game stops here")
-            if answer.isdigit() and 1 <= int(answer) <= len(actions):
+            if answer.isascii() and answer.isdigit() and len(answer) < 7 and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
             self.output(f"please answer with a number from 1 to {len(actions)}")
 

@@ -17,6 +17,7 @@ from deckquest.systems.arena.cards import Effect
 from deckquest.systems.arena.hexes import Pos, label, neighbours
 
 WATER = -1
+LEVELS = "0123456789"
 MAX_SIDE = 60  # rows and columns; a shared battlefield is untrusted input
 CELL_HINT = "a cell is a level 0-9, ~ water, # wall or . no hex"
 
@@ -77,7 +78,7 @@ def read_rows(rows: Sequence[RowText], file: str = "<battlefield>") -> tuple[Ter
         widths.append(len(cells))
         for column, (offset, ch) in enumerate(cells, start=1):
             pos = (column, number)
-            if ch.isdigit():
+            if ch in LEVELS:  # not str.isdigit: `²` is a digit to it, and no level to int()
                 levels[pos] = int(ch)
             elif ch == "~":
                 levels[pos] = WATER

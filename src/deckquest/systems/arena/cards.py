@@ -15,7 +15,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from deckquest.i18n import _
+
 CATEGORIES = ("planeswalker", "squad", "hero")
+
+# The bounds of the numbers an author writes (docs/arena.md, "Numbers"). A shared script is
+# untrusted input, and some numbers are work: a figure's move is the length of its route
+# search, its attack and defence the dice of an exact roll, a spell deck a list dealt each game.
+MAX_DICE = 30  # attack, defence, `roll N attack dice`
+MAX_LIFE = 100  # life, `deal N damage`, `remove N damage`
+MAX_REACH = 30  # move, range, `in range N`: far beyond any battlefield's width
+STAT_RANGES = {"life": (1, MAX_LIFE), "move": (0, MAX_REACH), "range": (1, MAX_REACH), "attack": (0, MAX_DICE),
+               "defence": (0, MAX_DICE), "size": (1, 20), "cost": (0, 10_000), "hexes": (1, 2)}
+MAX_FIGURES = 40  # a card's `xN`
+MAX_SPELL_DECK = 100  # the cards of an army's spell deck, all `spells` lines together
+MAX_BONUS = 10  # `attack +N`: a bonus of N from 1 to 10, up or down
+MAX_DRAW = 10  # `draw N spells`
 
 
 @dataclass(frozen=True)
@@ -192,11 +207,18 @@ def _card_problems(army: Army) -> list[ArmyProblem]:
         seen.add(card.name)
         if card.category not in CATEGORIES:
             problems.append(ArmyProblem("DQ3012", f"unknown category {card.category!r}", card.name, hint="planeswalker, squad or hero"))
-        if card.life < 1 or card.size < 1 or card.figures < 1 or card.range < 1:
-            problems.append(ArmyProblem("DQ3012", f"{card.name!r} needs life, size, range and figures of at least 1", card.name))
-        if card.move < 0 or card.attack < 0 or card.defence < 0 or card.cost < 0:
-            problems.append(ArmyProblem("DQ3012", f"{card.name!r} has a negative number", card.name))
-        if card.hexes not in (1, 2):
-            problems.append(ArmyProblem("DQ3012", f"{card.name!r} covers {card.hexes} hexes; a figure covers 1 or 2 (A-17)", card.name))
+        for stat, (low, high) in {**STAT_RANGES, "figures": (1, MAX_FIGURES)}.items():
+            value = getattr(card, stat)
+            if not low <= value <= high:
+                problems.append(ArmyProblem("DQ3012", stat_message(card.name, stat, value, low, high), card.name))
     return problems
 
+
+def stat_message(card: str, stat: str, value: int, low: int, high: int) -> str:
+    """DQ3012's words for a number of an army card out of its range."""
+    if stat == "hexes":
+        return _("'{card}' covers {value} hexes; a figure covers 1 or 2 (A-17)", card=card, value=value)
+    if stat == "figures":
+        return _("'{card}' brings {value:,} figures: from {low} to {high}", card=card, value=value, low=low, high=high)
+    return _("'{card}' has `{stat} {value}`: from {low:,} to {high:,}", card=card, stat=stat, value=value, low=low,
+             high=high)

@@ -195,12 +195,12 @@ class VictoryDecl:
     number: int  # rounds held, or points
 
 
-def _copies(token) -> int:
-    return int(str(token)[1:]) if token is not None else 1
-
-
 class Builder:
     """Builder methods merged into the core's transformer, one per rule of ``GRAMMAR``."""
+
+    def _copies(self, token) -> int:
+        """`xN` (1 without it), through the core's `_int`: DQ0013 past 1,000,000."""
+        return self._int(token, skip=1) if token is not None else 1
 
     def arena_turn_limit(self, meta, c):
         unit = str(c[1])
@@ -243,7 +243,7 @@ class Builder:
         category, name, copies, *rest = c
         stats = tuple(x for x in rest if isinstance(x, tuple))
         abilities = tuple(x for x in rest if isinstance(x, AbilityLine))
-        return CardLine(self._span(meta), str(category), unquote(name), _copies(copies), stats, abilities)
+        return CardLine(self._span(meta), str(category), unquote(name), self._copies(copies), stats, abilities)
 
     def arena_category(self, meta, c):
         return str(c[0])
@@ -259,7 +259,7 @@ class Builder:
         return SpellsLine(self._span(meta), tuple(c))
 
     def arena_copies(self, meta, c):
-        return (unquote(c[0]), _copies(c[1]), self._span(meta))
+        return (unquote(c[0]), self._copies(c[1]), self._span(meta))
 
     def arena_plays(self, meta, c):
         return ("plays", str(c[0]), self._span(meta))

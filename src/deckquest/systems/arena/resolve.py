@@ -1,4 +1,4 @@
-"""Arena's resolver checks (codes DQ3001-DQ3035, docs/errors.md): the battlefield, the armies,
+"""Arena's resolver checks (codes DQ3001-DQ3033, docs/errors.md): the battlefield, the armies,
 the spells, the victory conditions and the header's turn limit and dice, compiled into the
 ``ArenaTable`` every game of the scenario is dealt from."""
 
@@ -9,9 +9,11 @@ from functools import cached_property
 from typing import Any, Iterable
 
 from deckquest.errors import Span, did_you_mean
+from deckquest.i18n import _
 from deckquest.systems.arena.battlefield import Battlefield, Glyph, PlacedText, RowText, check_position, check_starts, read_rows
 from deckquest.systems.arena.cards import (
-    Activated, Army, ArmyCard, Bonus, Damage, Effect, Heal, Spell, Strike, Triggered, check_army,
+    MAX_BONUS, MAX_DICE, MAX_DRAW, MAX_FIGURES, MAX_LIFE, MAX_REACH, MAX_SPELL_DECK, STAT_RANGES, Activated, Army,
+    ArmyCard, Bonus, Damage, Draw, Effect, Heal, Spell, Strike, Triggered, check_army, stat_message,
 )
 from deckquest.systems.arena.language import (
     ArmyDecl, BattlefieldDecl, CardLine, EffectLine, SpellDecl, VictoryDecl,
@@ -21,7 +23,6 @@ from deckquest.systems.arena.state import ArenaGame, HoldGlyph, Score, Victory
 
 REQUIRED_STATS = ("life", "move", "range", "attack", "defence", "size")
 MAX_TURN_LIMIT = 1000
-MAX_FIGURES = 40  # per card: a shared script is untrusted input
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,7 @@ def _battlefield(context: Any, decl: BattlefieldDecl, path: str, spells: dict) -
         if any(g.name == line.name or g.pos == line.pos.pos for g in glyphs):
             context.error("DQ3009", f"two glyphs share the name {line.name!r} or the hex {line.pos.pos[0]},{line.pos.pos[1]}", line.span)
         for effect in line.effects:
+            _effect_numbers(context, effect)
             if not isinstance(effect.effect, Bonus) or effect.effect.scope != "army":
                 context.error("DQ3022", "a glyph's power is a bonus for its army (A-14)", effect.span,
                               "write it like `attack +1 for its army` (attack, defence, move or range)")
@@ -107,12 +109,15 @@ def _army(context: Any, decl: ArmyDecl, spells: dict, agents: Iterable[str]) -> 
         context.error("DQ3015", f"no Arena agent is called `{decl.plays[0]}`", decl.plays[1],
                       did_you_mean(decl.plays[0], list(agents)) or "agents: " + ", ".join(agents))
     cards = tuple(_card(context, line) for line in decl.cards)
-    deck = []
+    deck: list[str] = []
     for line in decl.spells:
         for name, copies, span in line.spells:
             if name not in spells:
                 context.error("DQ3020", f"no `spell` is called {name!r}", span,
                               did_you_mean(name, list(spells)) or f'declare it: `spell "{name}":`')
+            if copies < 1 or len(deck) + copies > MAX_SPELL_DECK:  # before the deck grows by `copies`
+                _spell_deck_out_of_range(context, len(deck) + copies, copies, span)
+                continue
             deck.extend([name] * copies)
     army = Army(decl.seat, decl.name, cards, tuple(deck), decl.points)
     for problem in check_army(army):
@@ -121,20 +126,29 @@ def _army(context: Any, decl: ArmyDecl, spells: dict, agents: Iterable[str]) -> 
     return army
 
 
+def _spell_deck_out_of_range(context: Any, count: int, copies: int, span: Span) -> None:
+    """DQ3032: a spell deck holds 1 to MAX_SPELL_DECK cards, each `xN` at least 1."""
+    message = (_("a spell deck of {count:,} cards: from 1 to {most} in all", count=count, most=MAX_SPELL_DECK)
+               if copies else _("`x0`: a spell is in the deck at least once"))
+    context.error("DQ3032", message, span, _("`spells \"NAME\" xN` puts N copies in the deck; all the lines together "
+                                             "hold at most {most}", most=MAX_SPELL_DECK))
+
+
 def _card(context: Any, line: CardLine) -> ArmyCard:
     stats: dict[str, int] = {}
     for name, value, span in line.stats:
         if name in stats:
             context.error("DQ3014", f"`{name}` is given twice for {line.name!r}", span)
-        stats[name] = value
+        stats[name] = _in_range(context, line.name, name, value, STAT_RANGES[name], span)
     missing = [s for s in REQUIRED_STATS if s not in stats]
     if missing:
         context.error("DQ3013", f"{line.name!r} has no {', '.join(missing)}", line.span,
                       "an army card gives life, move, range, attack, defence and size (A-18)")
-    if line.figures > MAX_FIGURES:
-        context.error("DQ3012", f"{line.name!r} has {line.figures} figures (at most {MAX_FIGURES})", line.span)
+    figures = _in_range(context, line.name, "figures", line.figures, (1, MAX_FIGURES), line.span)
     abilities: list = []
     for ability in line.abilities:
+        for effect in ability.effects:
+            _effect_numbers(context, effect)
         effects = tuple(_with_origin(e.effect, "self") for e in ability.effects)
         if ability.kind == "flying":
             abilities.append("flying")
@@ -151,7 +165,36 @@ def _card(context: Any, line: CardLine) -> ArmyCard:
             abilities.append(Triggered(ability.kind, effects))
     return ArmyCard(line.name, line.category, stats.get("life", 1), stats.get("move", 0), stats.get("range", 1),
                     stats.get("attack", 0), stats.get("defence", 0), stats.get("size", 1), stats.get("cost", 0),
-                    min(line.figures, MAX_FIGURES), stats.get("hexes", 1), tuple(abilities))
+                    figures, stats.get("hexes", 1), tuple(abilities))
+
+
+def _in_range(context: Any, card: str, stat: str, value: int, bounds: tuple[int, int], span: Span) -> int:
+    """DQ3012 for a number of an army card out of its range (docs/arena.md, "Numbers"), at the
+    number; the card is built with the nearest number in range, so it is reported once."""
+    low, high = bounds
+    if not low <= value <= high:
+        context.error("DQ3012", stat_message(card, stat, value, low, high), span)
+    return min(max(value, low), high)
+
+
+def _effect_numbers(context: Any, line: EffectLine) -> None:
+    """DQ3033: an effect's numbers in their ranges (docs/arena.md, "Numbers"): dice are an exact
+    roll's work, and a bonus adds to dice and to the length of a route search."""
+    effect = line.effect
+    wrong = []
+    if isinstance(effect, (Damage, Heal)) and not 1 <= effect.amount <= MAX_LIFE:
+        wrong.append(_("{value:,} damage: an effect deals or removes from 1 to {most}", value=effect.amount, most=MAX_LIFE))
+    elif isinstance(effect, Strike) and not 1 <= effect.dice <= MAX_DICE:
+        wrong.append(_("{value:,} attack dice: an effect rolls from 1 to {most}", value=effect.dice, most=MAX_DICE))
+    elif isinstance(effect, Bonus) and not 1 <= abs(effect.amount) <= MAX_BONUS:
+        wrong.append(_("a bonus of {value:+,}: from 1 to {most}, up or down", value=effect.amount, most=MAX_BONUS))
+    elif isinstance(effect, Draw) and not 1 <= effect.count <= MAX_DRAW:
+        wrong.append(_("{value:,} spells drawn: an effect draws from 1 to {most}", value=effect.count, most=MAX_DRAW))
+    target = getattr(effect, "target", None)
+    if target is not None and target.range is not None and not 1 <= target.range <= MAX_REACH:
+        wrong.append(_("range {value:,}: from 1 to {most} hexes", value=target.range, most=MAX_REACH))
+    for message in wrong:
+        context.error("DQ3033", message, line.span, _("the numbers of effects are bounded: docs/arena.md, \"Numbers\""))
 
 
 def _spells(context: Any, decls: list[SpellDecl]) -> dict[str, Spell]:
@@ -161,6 +204,7 @@ def _spells(context: Any, decls: list[SpellDecl]) -> dict[str, Spell]:
             context.error("DQ3021", f"two spells are called {decl.name!r}", decl.span)
             continue
         for effect in decl.effects:
+            _effect_numbers(context, effect)
             if isinstance(effect.effect, Bonus) and effect.effect.scope != "army":
                 context.error("DQ3022", "a spell's bonus is for your army, for the turn", effect.span,
                               f"add `for your army`: `{effect.effect.stat} {effect.effect.amount:+d} for your army`")

@@ -105,6 +105,11 @@ class Grizzly(GameSystem):
         return saves.load_game(config, cards, data)
 
     @classmethod
+    def subjects(cls, game: GameState) -> tuple[str, ...]:
+        assert isinstance(game, GrizzlyState)
+        return game.seat_ids
+
+    @classmethod
     def seats(cls, scenario: Any) -> dict[str, tuple[str, str | None]]:
         return {seat: (name, agent) for seat, name, agent, _ in scenario.system_table.seats}
 

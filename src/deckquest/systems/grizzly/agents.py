@@ -316,7 +316,7 @@ class HumanAgent:
                 # The person leaves the table: the run ends cleanly ("abandoned") and
                 # `run --save` saves the game at this decision.
                 raise StopRun(f"`{answer.lower()}`: the game stops here")
-            if answer.isdigit() and 1 <= int(answer) <= len(labels):
+            if answer.isascii() and answer.isdigit() and len(answer) < 7 and 1 <= int(answer) <= len(labels):
                 return decision.actions[int(answer) - 1]
             self.say(f"Please type a number from 1 to {len(labels)}.")
 

@@ -86,7 +86,7 @@ def castable_targets(state: "GrizzlyState", seat: int, card_id: int) -> bool:
 
 
 def _has_target(state: "GrizzlyState", seat: int, effect: Effect) -> bool:
-    return all(has_candidate(state, seat, phrase) for phrase in _phrases(effect))
+    return all(has_candidate(state, seat, phrase) for phrase in target_phrases(effect))
 
 
 def has_candidate(state: "GrizzlyState", controller: int, target: Target) -> bool:
@@ -135,7 +135,7 @@ def _push_effects(state: "GrizzlyState", controller: int, effects: tuple[Effect,
 def _effect(state: "GrizzlyState", task: "Task", rng: random.Random, events: "Events") -> "Pending | None":
     """Choose the effect's targets one by one (the controller's decisions), then resolve it."""
     controller, effect, source, card_id, chosen = task[1:6]
-    phrases = _phrases(effect)
+    phrases = target_phrases(effect)
     if phrases:
         if len(chosen) < len(phrases):
             options = [ref for ref in candidates(state, controller, phrases[len(chosen)], source) if ref not in chosen]
@@ -160,7 +160,7 @@ def _effect(state: "GrizzlyState", task: "Task", rng: random.Random, events: "Ev
     return None
 
 
-def _phrases(effect: Effect) -> list[Target]:
+def target_phrases(effect: Effect) -> list[Target]:
     """The target phrases an effect's controller chooses for, in order."""
     if effect.kind == "fight":
         return [t for t in (effect.target, effect.other) if t is not None and t.scope == "target"]
@@ -547,11 +547,15 @@ def room_tasks(state: "GrizzlyState", seat: int, room: Room) -> list["Task"]:
     if room.effect == "counter":
         return [("room counter", seat, room.amount)]
     if room.effect == "weaken":
-        weaken = Effect("pump", Target("target", ("creature",)), power=-room.amount)
-        return [("effect", seat, weaken, ("room",), -1, ())]
+        return [("effect", seat, room_effect(room), ("room",), -1, ())]
     if room.effect == "mill":
         return [("room mill", seat, room.amount)]
     return []
+
+
+def room_effect(room: Room) -> Effect:
+    """A `weaken` room's effect: a creature of your choice gets -N/-0 until your next turn."""
+    return Effect("pump", Target("target", ("creature",)), power=-room.amount)
 
 
 def _room_draw(state: "GrizzlyState", task: "Task", rng: random.Random, events: "Events") -> "Pending | None":

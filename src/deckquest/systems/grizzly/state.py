@@ -184,6 +184,18 @@ class GrizzlyState:
     def outcome(self) -> dict[str, Any] | None:
         return self.result
 
+    def asked_again(self) -> Pending | None:
+        """The decision the waiting step asks, worked out again on a copy of the game: what a
+        save's ``pending`` must be (saves.check_game). The lap bonus's is fixed: its step
+        draws and gains a Treasure before it asks, which could end the copy's game."""
+        task = self.waiting
+        if task is None:
+            return None
+        if task[0] == "lap_bonus":
+            return (task[1], "lap", (("counter",), ("venture",))) if self.rules.dungeon else None
+        pending: Pending | None = _STEPS[task[0]](self.clone(), task, random.Random(0), None)
+        return pending
+
     # --- reading the board (agents and renderers use these too) ---------------------------
 
     @property
@@ -770,3 +782,5 @@ _ANSWERS: dict[str, Any] = {
 _STEPS.update(effects.STEPS)
 _STEPS.update(combat.STEPS)
 _ANSWERS.update(effects.ANSWERS)
+STEP_NAMES = frozenset(_STEPS)
+WAITING_STEPS = frozenset(_ANSWERS)  # the steps that can wait for an answer

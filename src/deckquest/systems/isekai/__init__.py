@@ -13,13 +13,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from deckquest.i18n import _
 from deckquest.systems import CodeRange, register
+from deckquest.systems.game_saves import GAME_SHAPE, GameDataError
 from deckquest.systems.isekai import report
 from deckquest.systems.isekai.adventure import DuelInProgress, duel, duel_step
 from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
 from deckquest.systems.isekai.duel import DuelState, new_duel
 from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder, DuelStmt, resolve
 from deckquest.systems.isekai.rules import READINGS, Rules
+from deckquest.systems.isekai.saves import check_duel, check_progress
 from deckquest.systems.isekai.transcript import render_event
 from deckquest.systems.trpg import Trpg
 from deckquest.systems.trpg import language as trpg_language
@@ -82,7 +85,14 @@ class IsekaiSystem(Trpg):
         return {"duel": progress.to_data()}
 
     @classmethod
-    def load_sub_game(cls, data):
+    def load_sub_game(cls, scenario, data, game):
+        """The adventure's duel in progress, checked against its duel (saves.check_progress)."""
+        if not isinstance(data, dict) or list(data) != ["duel"]:
+            raise GameDataError(GAME_SHAPE, (), _("a duel in progress is saved as `duel`"))
+        try:
+            check_progress(scenario, data["duel"], game)
+        except GameDataError as error:
+            raise error.under("duel") from None
         return DuelInProgress.from_data(data["duel"])
 
     @classmethod
@@ -100,7 +110,13 @@ class IsekaiSystem(Trpg):
 
     @classmethod
     def load_game(cls, scenario, data):
+        """The saved duel, checked first (saves.check_duel): a save comes from anyone."""
+        check_duel(scenario, data)
         return DuelState.from_data(scenario.system_table.cards, data)
+
+    @classmethod
+    def subjects(cls, game):
+        return tuple(game.seats)
 
     @classmethod
     def seats(cls, scenario):

@@ -250,7 +250,7 @@ class HumanAgent:
                 return _quiet(actions)
             if answer.lower() in ("save", "quit"):
                 raise StopRun(f"`{answer.lower()}`: the game stops here")
-            if answer.isdigit() and 1 <= int(answer) <= len(actions):
+            if answer.isascii() and answer.isdigit() and len(answer) < 7 and 1 <= int(answer) <= len(actions):
                 return actions[int(answer) - 1]
             self.output(f"please answer with a number from 1 to {len(actions)}")
 

@@ -12,11 +12,12 @@ from dataclasses import dataclass, replace
 
 from deckquest.dsl.parser import unquote
 from deckquest.errors import Span, did_you_mean
+from deckquest.i18n import _
 from deckquest.systems.isekai.cards import (
     BOOST, BOUNCE, CONDITION_SUBJECTS, DAMAGE, HEAL, MOVE, PREVENT, PROTECT, RANGES,
     RECOVERY, STATS, STATUS, TARGETS, UNIT, ZONES, CardDef, CardSet, Condition, Deck, Duelist, Effect,
 )
-from deckquest.systems.isekai.decks import check_card, check_deck
+from deckquest.systems.isekai.decks import DECK_SIZE, check_card, check_deck
 
 GRAMMAR = r"""
 // Isekai TCG (docs/isekai.md): cards, decks, duelists
@@ -182,7 +183,7 @@ class Builder:
 
     def deck_entry(self, meta, c):
         card, copies = c
-        return DeckEntry(self._span(meta), str(card), self._int(copies[1:]) if copies is not None else 1)
+        return DeckEntry(self._span(meta), str(card), self._int(copies, skip=1) if copies is not None else 1)
 
     def duelist_decl(self, meta, c):
         name, title, deck, *rest = c
@@ -231,9 +232,13 @@ class LineError(Exception):
 
 
 def _number(word: Word, low: int = 0, high: int = MAX_STAT) -> int:
+    """A card line's number in ``low``..``high``; the word is read as a number only when it is
+    ASCII digits of a sane length (a NAME may be `²`, an INT thousands of digits long)."""
     text = word.text.lstrip("+")
-    if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
-        raise LineError(f"expected a number from {low} to {high}, not `{word.text}`", word.span)
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit() and len(digits) <= 7) or not low <= int(text) <= high:
+        raise LineError(_("expected a number from {low} to {high}, not `{word}`", low=low, high=high,
+                          word=word.text[:20] + ("…" if len(word.text) > 20 else "")), word.span)
     return int(text)
 
 
@@ -358,7 +363,7 @@ def _fits(decl: IsekaiCard, key: str, line: CardLine) -> None:
 
 
 def resolve(context, agents) -> IsekaiTable:
-    """DQ4001-DQ4018: cards, decks (I-1, I-2), duelists."""
+    """DQ4001-DQ4020: cards, decks (I-1, I-2), duelists."""
     cards: dict[str, CardDef] = {}
     decks: dict[str, Deck] = {}
     duelists: list[Duelist] = []
@@ -460,6 +465,10 @@ def _deck(context, decl: DeckDecl, cards: CardSet, known: set[str]) -> Deck:
                           did_you_mean(part.part, list(PARTS)))
             continue
         for entry in part.entries:
+            if not 1 <= entry.count <= DECK_SIZE:
+                context.error("DQ4020", _("{count:,} copies of `{card}`: an entry holds from 1 to {most}", count=entry.count,
+                                          card=entry.card, most=DECK_SIZE), entry.span,
+                              _("a main deck and a skill deck hold {most} cards each (I-1)", most=DECK_SIZE))
             spans[(key, len(parts[key]))] = entry.span
             parts[key].append((entry.card, entry.count))
     deck = Deck(decl.id, decl.name, tuple(parts["main"]), tuple(parts["skills"]), tuple(parts["status"]))
