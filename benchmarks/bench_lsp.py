@@ -1,6 +1,6 @@
 """How long a hover waits behind quick edits in `deckquest lsp` (issue 28, item 5).
 
-A real client over stdio (tests/lsp/lspwire.py) opens a script (the Goblin Cave unless told)
+A real client over stdio (tests/hostile/lspwire.py) opens a script (the Goblin Cave unless told)
 with a comment line added on top, waits for its first diagnostics, then types N characters into
 that comment as fast as it can write them (one incremental `didChange` each, as an editor sends
 while the GM types; with --full, the whole text each time) and asks for a hover on the first
@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "tests" / "lsp"))
+sys.path.insert(0, str(ROOT / "tests" / "hostile"))
 
 from lspwire import Wire  # noqa: E402
 

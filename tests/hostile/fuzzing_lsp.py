@@ -25,13 +25,11 @@ import copy
 import json
 import logging
 import random
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT / "tests" / "lsp"))
 
 HANG_GUARD = 120.0  # seconds: an analysis (or an answer) this late is a hang
 REQUESTS = ["textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/completion",

@@ -38,7 +38,6 @@ from typing import Callable, Hashable, Iterator
 from deckquest.cards.database import card_name
 from deckquest.engine.colors import check_kind_word
 from deckquest.i18n import _
-from deckquest.engine import pc as pcs
 from deckquest.engine.checks import PendingCheck, boost_when_failing, standing
 from deckquest.engine.combat.battle import BattleAgent
 from deckquest.engine import adventure

@@ -28,7 +28,7 @@ from deckquest.engine.combat.program import program_at
 from deckquest.engine.combat.combat import can_block
 from deckquest.engine.combat.profile import (
     CANT_BLOCK, NOT_ALONE, DEATHTOUCH, DEFENDER, DOUBLE_STRIKE, FIRST_STRIKE, FLYING, HASTE, INDESTRUCTIBLE, LIFELINK,
-    MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile, profile_in, profiles_of,
+    MENACE, REACH, TRAMPLE, UNBLOCKABLE, VIGILANCE, profile_in, profiles_of,
 )
 from deckquest.engine.combat.resolve import WorthMemo
 from deckquest.engine.combat.state import (

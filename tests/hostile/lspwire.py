@@ -1,7 +1,7 @@
 """A language client that speaks the Language Server Protocol's frames itself, over the stdio of
 `python -m deckquest lsp`: it can send what a well-behaved client never would (a
 `Content-Length: abc`, binary without a header, a body that is not JSON) and still read what
-the server answers. The hostile-input tests (tests/lsp/test_lsp_hostile.py), the fuzzer's
+the server answers. The hostile-input tests (tests/hostile/test_hostile_lsp.py), the fuzzer's
 stdio half (tests/hostile/fuzzing_lsp.py) and benchmarks/bench_lsp.py use it.
 
 Every wait has a timeout, but only as a guard against a hang: no test asserts how long
