@@ -50,9 +50,37 @@ from deckquest.errors import DeckquestError
 
 #: A script trigger an engine event fires: (trigger kind, subject, number) (``triggers_for``).
 Fired = tuple[str, str | None, int | None]
+#: The run the runtime hooks receive (``deckquest.runtime.interpreter.Run``). A system may not
+#: import the runtime (docs/development.md, "Layers"), so the run has no type mypy can check yet.
+RunLike = Any
+#: One event of a game or a run: a JSON object whose "event" names its kind
+#: (``deckquest.engine.game.EventLog``), its other values plain JSON data.
+Event = dict[str, Any]
+#: A JSON object a system writes for the core to store or print: a save's game or sub-game
+#: (``game_data``), a section of the sim report (``report``) or a verdict.
+Data = dict[str, Any]
+#: ``handler(run, statement, frame)`` for one of the system's statement classes
+#: (``statement_handlers``): the statement is of the class it is registered for, the frame
+#: the runtime's (``deckquest.runtime.interpreter.Frame``).
+Handler = Callable[[RunLike, Any, Any], None]
 
 if TYPE_CHECKING:
+    from deckquest.dsl.ast import Event as ScriptEvent
+    from deckquest.dsl.flow import Flow
+    from deckquest.dsl.parser import AstBuilder
     from deckquest.dsl.resolver import SystemContext
+    from deckquest.dsl.scenario import Scenario
+
+    class CoreBuilder(AstBuilder):
+        """The base of a system's ``builder`` class. Its methods are merged into a subclass of
+        the core's transformer (``deckquest.dsl.parser.builder_class``), so their ``self`` is
+        an ``AstBuilder``, whose helpers (``_span``, ``_int``, ``_event`` ...) they call: that
+        is what mypy checks them against. At run time it is ``object``: the builder class adds
+        only its own methods, and is never made (``()`` is ``object``'s constructor)."""
+
+        def __init__(self) -> None: ...
+else:
+    CoreBuilder = object
 
 
 @dataclass(frozen=True)
@@ -153,7 +181,7 @@ class GameSystem:
         ``decks``); for a ``use``d script too (``context.library``). By default none."""
 
     @classmethod
-    def resolve_event(cls, walk: Any, event: Any) -> Any:
+    def resolve_event(cls, walk: "Flow", event: "ScriptEvent") -> "ScriptEvent":
         """A trigger's event, resolved where the core's walk meets the trigger (``walk``: a
         ``deckquest.dsl.flow.Flow``); by default as written."""
         return event
@@ -179,48 +207,48 @@ class GameSystem:
 
     # -- the run (called by deckquest.runtime.interpreter with its Run)
     @classmethod
-    def statement_handlers(cls) -> Mapping[type, Callable[[Any, Any, Any], None]]:
+    def statement_handlers(cls) -> Mapping[type, Handler]:
         """Statement class -> ``handler(run, stmt, frame)`` for the system's statements."""
         return {}
 
     @classmethod
-    def new_game(cls, run: Any) -> GameState | None:
+    def new_game(cls, run: RunLike) -> GameState | None:
         """A whole-game system's game, dealt from ``run.rng``; None for a scene-based one."""
         return None
 
     @classmethod
-    def game_data(cls, game: GameState) -> dict:
+    def game_data(cls, game: GameState) -> Data:
         """A whole game as plain JSON data for a save (``runtime/saves.py``)."""
         raise DeckquestError(_("a run of a `{name}` game cannot be saved yet", name=cls.name),
                              hint=_("play it to its end without --save"))
 
     @classmethod
-    def load_game(cls, scenario: Any, data: dict) -> GameState:
+    def load_game(cls, scenario: "Scenario", data: Data) -> GameState:
         """The game a save holds (``game_data``'s inverse). A save comes from anyone: check
         the data against the game's state schema and everything it names before playing it
         (``deckquest.systems.game_saves``: a ``GameDataError`` names the field at fault)."""
         raise DeckquestError(_("a `{name}` game cannot be resumed from a save", name=cls.name))
 
     @classmethod
-    def legal_pc_actions(cls, run: Any) -> list[tuple[str, str, Any]]:
+    def legal_pc_actions(cls, run: RunLike) -> list[tuple[str, str, Any]]:
         """The PC actions (``pc_actions``) legal now, each ``(actor, action, card)``: the
         actions of the run's "pc_action" decision, before its "done"."""
         return []
 
     @classmethod
-    def allows_pc_action(cls, run: Any, action: Any) -> bool:
+    def allows_pc_action(cls, run: RunLike, action: Any) -> bool:
         """Whether ``action``, ``(actor, action, card)``, is legal now: what ``Run.apply``
         checks an agent's answer against, without listing every legal one."""
         return False
 
     @classmethod
-    def battle_step(cls, run: Any) -> None:
+    def battle_step(cls, run: RunLike) -> None:
         """Answer the next decision of the sub-game in progress (``run.state.battle``: MTG-TRPG's
         battle) and apply it; a system whose statements start none never gets this call."""
         raise NotImplementedError(f"{cls.name} has no sub-game to step")
 
     @classmethod
-    def sub_game_data(cls, progress: Any) -> dict:
+    def sub_game_data(cls, progress: object) -> Data:
         """A sub-game in progress other than MTG-TRPG's battle (which ``runtime/saves.py``
         writes itself) as plain data, for a save made mid-way (an Isekai adventure's duel)."""
         raise DeckquestError(_("a `{name}` adventure cannot be saved in the middle of its sub-game", name=cls.name))
@@ -232,7 +260,7 @@ class GameSystem:
         return ()
 
     @classmethod
-    def load_sub_game(cls, scenario: Any, data: dict, game: GameState) -> Any:
+    def load_sub_game(cls, scenario: "Scenario", data: Data, game: GameState) -> object:
         """The sub-game in progress a save holds (``sub_game_data``'s inverse), beside the
         run's ``game`` it is played in; a fault of the data is a ``game_saves.GameDataError``
         (as for ``load_game``)."""
@@ -240,26 +268,29 @@ class GameSystem:
 
     @classmethod
     def whole_game(cls) -> bool:
-        return cls.new_game.__func__ is not GameSystem.new_game.__func__  # type: ignore[attr-defined]
+        """Whether the system overrides ``new_game``: its script is one game, played whole."""
+        # the functions under the bound classmethods (a bound method's ``__func__``, which
+        # typeshed's Callable does not name)
+        return getattr(cls.new_game, "__func__") is not getattr(GameSystem.new_game, "__func__")
 
     @classmethod
-    def triggers_for(cls, event: dict) -> list[Fired]:
+    def triggers_for(cls, event: Event) -> list[Fired]:
         """The script's trigger events an engine event fires: (kind, subject, number)."""
         return []
 
     @classmethod
-    def outcome(cls, run: Any) -> tuple[str, str]:
+    def outcome(cls, run: RunLike) -> tuple[str, str]:
         """The finished game's (outcome, text) for the run's ``end`` event."""
         result = run.state.game.outcome() or {}
         return str(result.get("outcome", "over")), str(result.get("text", ""))
 
     @classmethod
-    def subject_value(cls, run: Any, subject: str, attribute: str | None) -> Any:
+    def subject_value(cls, run: RunLike, subject: str, attribute: str | None) -> str | int:
         """``{racer}`` (attribute None: a name) and ``racer.position`` of the subject in scope."""
         raise NotImplementedError(f"{cls.name} binds no subject")
 
     @classmethod
-    def seats(cls, scenario: Any) -> dict[str, tuple[str, str | None]]:
+    def seats(cls, scenario: "Scenario") -> dict[str, tuple[str, str | None]]:
         """The seats of a whole game: id -> (name, the agent name the script gives it or None)."""
         return {}
 
@@ -272,17 +303,17 @@ class GameSystem:
 
     # -- sim reports (deckquest.sim)
     @classmethod
-    def record(cls, run: Any) -> Hashable | None:
+    def record(cls, run: RunLike) -> Hashable | None:
         """One row per finished run, counted over the batch (None: the system records nothing)."""
         return None
 
     @classmethod
-    def report(cls, rows: Counter, runs: int) -> dict | None:
+    def report(cls, rows: Counter[Hashable], runs: int) -> Data | None:
         """The system's section of the JSON report, from the rows' counts."""
         return None
 
     @classmethod
-    def compare_figures(cls, row: Any) -> list[tuple[str, str, float]] | None:
+    def compare_figures(cls, row: Hashable) -> list[tuple[str, str, float]] | None:
         """One run's figures for ``sim --compare`` from its ``record`` row: (title, kind,
         value), kind ``"share"`` (1 or 0: a seat won or not) or ``"mean"`` (a count); the
         same titles in the same order for every row. A system that does not override this
@@ -290,24 +321,24 @@ class GameSystem:
         return None
 
     @classmethod
-    def verdict(cls, section: dict) -> dict | None:
+    def verdict(cls, section: Data) -> Data | None:
         """A whole game's verdict from its section: ``{"headline": ..., "reasons": [...]}``
         (``rating`` one of the report's ratings, if the system rates); None: no verdict. The
         core's verdict judges a party's adventure, so a whole game's is the system's own."""
         return None
 
     @classmethod
-    def report_text(cls, section: dict) -> list[str]:
+    def report_text(cls, section: Data) -> list[str]:
         return []
 
     @classmethod
-    def report_html(cls, section: dict) -> str:
+    def report_html(cls, section: Data) -> str:
         """An HTML fragment (escaped) for the section."""
         return ""
 
     # -- transcripts (deckquest.runtime.transcript)
     @classmethod
-    def render(cls, event: dict, names: Mapping[str, str]) -> list[str] | None:
+    def render(cls, event: Event, names: Mapping[str, str]) -> list[str] | None:
         """Text lines for one of the system's events, or None for an event it does not own."""
         return None
 
@@ -362,7 +393,7 @@ def get(name: str) -> type[GameSystem]:
     return load_all().get(name)
 
 
-def system_of(scenario: Any) -> type[GameSystem]:
+def system_of(scenario: "Scenario") -> type[GameSystem]:
     """The registered game system of a compiled scenario (MTG-TRPG's is always registered)."""
     return REGISTRY.get(getattr(scenario, "system", dsl_language.DEFAULT_SYSTEM))
 

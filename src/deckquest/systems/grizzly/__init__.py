@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Hashable, Mapping
 
 from deckquest.engine.game import Agent, GameState, SeatIO
-from deckquest.systems import CodeRange, GameSystem, register
+from deckquest.systems import CodeRange, Data, Event, Fired, GameSystem, RunLike, register
 from deckquest.systems.grizzly import report, saves, transcript
 from deckquest.systems.grizzly.agents import AGENTS, PolicyAgent
 from deckquest.systems.grizzly.cards import CardTable, coverage_line
@@ -23,13 +23,21 @@ from deckquest.systems.grizzly.config import OPTION_LIST, READING_LIST, GrizzlyC
 from deckquest.systems.grizzly.language import EVENTS, GRAMMAR, RESERVED, TRIGGERS, Builder, GrizzlyTable, resolve
 from deckquest.systems.grizzly.state import GrizzlyState
 
+if TYPE_CHECKING:
+    from deckquest.dsl.resolver import SystemContext
+    from deckquest.dsl.scenario import Scenario
+
 __all__ = ["Grizzly", "GrizzlyConfig", "GrizzlyState", "PolicyRule", "Seat", "config_of"]
 
-_CONFIGS: dict[int, tuple[Any, GrizzlyConfig, CardTable]] = {}
-_COVERAGE: dict[int, tuple[Any, str]] = {}
+#: A run's row (``Grizzly.record``): its seats, (id, name) in turn order, and the library's
+#: coverage line, then the game's figures (``report.row``).
+Row = tuple[tuple[tuple[tuple[str, str], ...], str], *report.GameRow]
+
+_CONFIGS: dict[int, tuple[GrizzlyTable, GrizzlyConfig, CardTable]] = {}
+_COVERAGE: dict[int, tuple[GrizzlyTable, str]] = {}
 
 
-def config_of(scenario: Any, options: frozenset[str] | None = None,
+def config_of(scenario: Scenario, options: frozenset[str] | None = None,
               readings: Mapping[str, str] | None = None) -> tuple[GrizzlyConfig, CardTable]:
     """The game set-up a compiled script describes (its ``system_table``, options and
     readings; ``options``/``readings`` replace the script's, for ``compare``), with its card
@@ -51,7 +59,7 @@ def config_of(scenario: Any, options: frozenset[str] | None = None,
     return config, cards
 
 
-def library_coverage(scenario: Any) -> str:
+def library_coverage(scenario: Scenario) -> str:
     """The library's coverage line (docs/grizzly.md, "Card coverage"), once per scenario."""
     table: GrizzlyTable = scenario.system_table
     known = _COVERAGE.get(id(table))
@@ -81,26 +89,26 @@ class Grizzly(GameSystem):
     human_agents = frozenset({"human"})
 
     @classmethod
-    def resolve(cls, context: Any) -> GrizzlyTable:
+    def resolve(cls, context: SystemContext) -> GrizzlyTable:
         return resolve(context, cls.agents)
 
     @classmethod
-    def new_game(cls, run: Any) -> GrizzlyState:
+    def new_game(cls, run: RunLike) -> GrizzlyState:
         """The deal (G-3) and the first turn's start; their events are published through the
         run (no trigger event can happen before the first decision)."""
         config, cards = config_of(run.scenario)
-        events: list[dict] = []
+        events: list[Event] = []
         game = GrizzlyState.new(config, run.rng, events, table=cards)
         run.game_events(events)
         return game
 
     @classmethod
-    def game_data(cls, game: GameState) -> dict:
+    def game_data(cls, game: GameState) -> Data:
         assert isinstance(game, GrizzlyState)
         return saves.game_data(game)
 
     @classmethod
-    def load_game(cls, scenario: Any, data: dict) -> GrizzlyState:
+    def load_game(cls, scenario: Scenario, data: Data) -> GrizzlyState:
         config, cards = config_of(scenario)
         return saves.load_game(config, cards, data)
 
@@ -110,8 +118,9 @@ class Grizzly(GameSystem):
         return game.seat_ids
 
     @classmethod
-    def seats(cls, scenario: Any) -> dict[str, tuple[str, str | None]]:
-        return {seat: (name, agent) for seat, name, agent, _ in scenario.system_table.seats}
+    def seats(cls, scenario: Scenario) -> dict[str, tuple[str, str | None]]:
+        table: GrizzlyTable = scenario.system_table
+        return {seat: (name, agent) for seat, name, agent, _ in table.seats}
 
     @classmethod
     def seat_agent(cls, name: str, rng: random.Random, io: SeatIO | None = None) -> Agent:
@@ -119,13 +128,15 @@ class Grizzly(GameSystem):
         return PolicyAgent(None, super().seat_agent(name, rng, io))
 
     @classmethod
-    def triggers_for(cls, event: dict) -> list[tuple[str, str | None, int | None]]:
+    def triggers_for(cls, event: Event) -> list[Fired]:
         kind = TRIGGERS.get(event["event"])
         return [(kind, event["seat"], None)] if kind else []
 
     @classmethod
-    def outcome(cls, run: Any) -> tuple[str, str]:
-        result = run.state.game.outcome()
+    def outcome(cls, run: RunLike) -> tuple[str, str]:
+        game: GrizzlyState = run.state.game
+        result = game.outcome()
+        assert result is not None  # the run asks once the game is over
         names = {seat: name for seat, (name, _) in cls.seats(run.scenario).items()}
         if result["winner"] is not None:
             winner = result["winner"]
@@ -135,7 +146,7 @@ class Grizzly(GameSystem):
         return result["reason"], f"{reason[0].upper()}{reason[1:]} (round {result['round']})."
 
     @classmethod
-    def subject_value(cls, run: Any, subject: str, attribute: str | None) -> Any:
+    def subject_value(cls, run: RunLike, subject: str, attribute: str | None) -> str | int:
         game: GrizzlyState = run.state.game
         if attribute is None:
             return cls.seats(run.scenario)[subject][0]
@@ -149,8 +160,8 @@ class Grizzly(GameSystem):
         return game.square_of(seat)
 
     @classmethod
-    def record(cls, run: Any) -> tuple | None:
-        game = run.state.game
+    def record(cls, run: RunLike) -> Row | None:
+        game: GrizzlyState | None = run.state.game
         result = game.outcome() if game is not None else None
         if result is None:
             return None
@@ -158,32 +169,38 @@ class Grizzly(GameSystem):
         return ((seats, library_coverage(run.scenario)),) + report.row(result)
 
     @classmethod
-    def report(cls, rows: Counter, runs: int) -> dict | None:
+    def report(cls, rows: Counter[Hashable], runs: int) -> Data | None:
         if not rows:
             return None
-        seats, coverage = next(iter(rows))[0]
-        section = report.aggregate(Counter({row[1:]: count for row, count in rows.items()}), seats)
+        seats, coverage = _row(next(iter(rows)))[0]
+        section = report.aggregate(Counter({_row(row)[1:]: count for row, count in rows.items()}), seats)
         return {**section, "coverage": coverage}
 
     @classmethod
-    def compare_figures(cls, row: Any) -> list[tuple[str, str, float]] | None:
-        (seats, _), *game = row
-        return report.compare_figures(seats, tuple(game))
+    def compare_figures(cls, row: Hashable) -> list[tuple[str, str, float]] | None:
+        ours = _row(row)
+        return report.compare_figures(ours[0][0], ours[1:])
 
     @classmethod
-    def verdict(cls, section: dict) -> dict | None:
+    def verdict(cls, section: Data) -> Data | None:
         return report.verdict(section)
 
     @classmethod
-    def report_text(cls, section: dict) -> list[str]:
+    def report_text(cls, section: Data) -> list[str]:
         return ["Grizzly Bears' Adventure", f"Library: {section['coverage']}"] + \
             report.format_text(section).rstrip("\n").splitlines()
 
     @classmethod
-    def report_html(cls, section: dict) -> str:
+    def report_html(cls, section: Data) -> str:
         return report.format_html(section)
 
     @classmethod
-    def render(cls, event: dict, names: Mapping[str, str]) -> list[str] | None:
+    def render(cls, event: Event, names: Mapping[str, str]) -> list[str] | None:
         line = transcript.render(event, names)
         return None if line is None else [line]
+
+
+def _row(row: Hashable) -> Row:
+    """A row the batch counted: one ``Grizzly.record`` made."""
+    assert isinstance(row, tuple)  # sim counts the rows of the script's own system only
+    return row

@@ -15,10 +15,11 @@ from __future__ import annotations
 import random
 from typing import Any, Callable, Hashable, Sequence
 
-from deckquest.engine.game import Decision, StopRun
+from deckquest.cards.oracle import Effect
+from deckquest.engine.game import Agent, Decision, StopRun
 from deckquest.systems.grizzly import combat, effects
 from deckquest.systems.grizzly.config import PolicyRule
-from deckquest.systems.grizzly.state import GrizzlyState, next_rooms
+from deckquest.systems.grizzly.state import Action, GrizzlyState, next_rooms
 
 ROOM_VALUE = {"draw": 1.0, "counter": 1.0, "scry": 0.3, "weaken": 0.2, "mill": 0.0, "none": 0.0}
 
@@ -70,7 +71,7 @@ def spell_value(state: GrizzlyState, seat: int, card_id: int) -> float:
     return value
 
 
-def target_score(state: GrizzlyState, seat: int, effect: Any, ref: tuple[Any, ...]) -> float:
+def target_score(state: GrizzlyState, seat: int, effect: Effect, ref: effects.Ref) -> float:
     """Harmful effects go to the creature being fought when they remove it (G-13, G-14), else
     to what a kill costs its owner most (counters, gear, the way round the loop, a Treasure),
     weighted by how close the owner is to winning; helpful ones to the seat's own bears."""
@@ -120,9 +121,10 @@ class GreedyAgent:
         handler = GREEDY_ANSWERS.get(decision.kind)
         if handler is None:
             return decision.actions[0]
-        return handler(self, state, state.seat_index(decision.actor), decision.actions)
+        actions: tuple[Any, ...] = decision.actions  # a seat's decision's actions are Actions
+        return handler(self, state, state.seat_index(decision.actor), actions)
 
-    def _main(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _main(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         for action in actions:
             if action[0] == "equip":
                 return action
@@ -152,7 +154,7 @@ class GreedyAgent:
         castable = state.facts[card_id].castable_from_hand(state.rules.spells_all)
         return not passes_home and (not castable or spell_value(state, seat, card_id) <= 1)
 
-    def _co_op(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _co_op(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         offers = [a for a in actions if a[0] == "offer"]
         square = state.fight_square
         if state.sq_up[square]:
@@ -166,12 +168,12 @@ class GreedyAgent:
         safe = [a for a in offers if state.treasures[state.seat_index(a[1])] < threat]
         return min(safe, key=lambda a: state.treasures[state.seat_index(a[1])]) if safe else actions[0]
 
-    def _beats(self, state: GrizzlyState, refs: list[tuple[Any, ...]], square: int) -> bool:
+    def _beats(self, state: GrizzlyState, refs: list[effects.Creature], square: int) -> bool:
         theirs = (*state.square_stats(square), state.facts[state.sq_card[square]].colors)
         we_die, they_die = combat.exchange(combat.combined(state, refs), theirs)
         return they_die and not we_die
 
-    def _co_op_answer(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _co_op_answer(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         """Accept when little progress is at stake (the bears go home on a loss), or a face-up
         creature the two beat; else pay the cheapest card."""
         square = state.fight_square
@@ -184,11 +186,11 @@ class GreedyAgent:
             return actions[0]
         return min(refusals, key=lambda a: keep_value(state, seat, a[1]))
 
-    def _flipped_spell(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _flipped_spell(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         card_id = state.sq_card[state.fight_square]
         return actions[0] if spell_value(state, seat, card_id) >= 0 else actions[1]
 
-    def _target(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _target(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         task = state.waiting
         if task is None:
             return actions[0]
@@ -200,7 +202,7 @@ class GreedyAgent:
             return max(actions, key=lambda a: 10 - effects.stats(state, a)[1] if a[0] != "player" else -99)
         return max(actions, key=lambda a: target_score(state, seat, effect, a))
 
-    def _attach(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _attach(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         task = state.waiting
         facts = state.facts[task[2]] if task is not None else None
         if facts is not None and facts.attach_power + facts.attach_toughness < 0:
@@ -208,25 +210,25 @@ class GreedyAgent:
             return max(others, key=lambda a: state.treasures[a[1]]) if others else actions[0]
         return ("attach", seat)
 
-    def _place(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _place(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         return min(actions, key=lambda a: keep_value(state, seat, a[1]))
 
-    def _discard(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _discard(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         return min(actions, key=lambda a: keep_value(state, seat, a[1]))
 
-    def _lap(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _lap(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         best = max(ROOM_VALUE[state.rooms[i].effect] for i in next_rooms(state, seat))
         return ("venture",) if best >= 1 else ("counter",)
 
-    def _room(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _room(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         return max(actions, key=lambda a: ROOM_VALUE[state.rooms[a[1]].effect])
 
-    def _scry(self, state: GrizzlyState, seat: int, actions: Sequence[Any]) -> Any:
+    def _scry(self, state: GrizzlyState, seat: int, actions: Sequence[Action]) -> Action:
         return actions[0] if keep_value(state, seat, actions[0][1]) >= 1.5 else actions[1]
 
 
 # The decisions the greedy agent weighs, by kind; it answers any other with the first action.
-GREEDY_ANSWERS: dict[str, Callable[[GreedyAgent, GrizzlyState, int, Sequence[Any]], Any]] = {
+GREEDY_ANSWERS: dict[str, Callable[[GreedyAgent, GrizzlyState, int, Sequence[Action]], Action]] = {
     "main": GreedyAgent._main, "co-op": GreedyAgent._co_op, "co-op answer": GreedyAgent._co_op_answer,
     "flipped spell": GreedyAgent._flipped_spell, "target": GreedyAgent._target, "attach": GreedyAgent._attach,
     "place": GreedyAgent._place, "discard": GreedyAgent._discard, "lap": GreedyAgent._lap,
@@ -241,10 +243,10 @@ class PolicyAgent:
     """A seat's ordered rules first, then ``fallback``. ``rules`` None: the rules the game's
     config gives the deciding seat (a script's ``seat`` block), so one agent serves any seat."""
 
-    def __init__(self, rules: Sequence[PolicyRule] | None, fallback: Any):
+    def __init__(self, rules: Sequence[PolicyRule] | None, fallback: Agent):
         self.rules = None if rules is None else tuple(rules)
         self.fallback = fallback
-        self.name = getattr(fallback, "name", type(fallback).__name__)
+        self.name = fallback.name
 
     def choose(self, state: GrizzlyState, decision: Decision, rng: random.Random) -> Hashable:
         seat = state.seat_index(decision.actor)
@@ -258,11 +260,12 @@ class PolicyAgent:
 
 def rule_answer(rule: PolicyRule, state: GrizzlyState, seat: int, decision: Decision) -> Hashable | None:
     """The action a rule picks for this decision, or None when it does not apply."""
-    actions: tuple[Any, ...] = decision.actions
+    actions: tuple[Any, ...] = decision.actions  # a seat's decision's actions are Actions
     kind, verb = decision.kind, rule.action
     if kind == "main" and ("roll",) in actions:
         if verb == "dash":
-            dashes = [a for a in actions if a[0] == "dash" and state.facts[a[1]].mana_value >= rule.threshold]
+            dashes: list[Action] = [a for a in actions
+                                    if a[0] == "dash" and state.facts[a[1]].mana_value >= rule.threshold]
             return max(dashes, key=lambda a: state.facts[a[1]].mana_value) if dashes else None
         return ("roll",) if verb == "roll" else None
     if kind == "co-op":
@@ -273,14 +276,14 @@ def rule_answer(rule: PolicyRule, state: GrizzlyState, seat: int, decision: Deci
             known = state.sq_up[square] and state.facts[state.sq_card[square]].is_creature
             if rule.threshold and not (known and state.square_stats(square)[0] >= rule.threshold):
                 return None
-            offers = [a for a in actions if a[0] == "offer"]
+            offers: list[Action] = [a for a in actions if a[0] == "offer"]
             return min(offers, key=lambda a: state.treasures[state.seat_index(a[1])])
         return None
     if kind == "co-op answer":
         if verb == "accept co-op":
             return ("accept",)
         if verb == "refuse co-op":
-            refusals = [a for a in actions if a[0] == "refuse"]
+            refusals: list[Action] = [a for a in actions if a[0] == "refuse"]
             return min(refusals, key=lambda a: keep_value(state, seat, a[1])) if refusals else None
         return None
     answers = {("lap", "venture"): ("venture",), ("lap", "take counter"): ("counter",),
@@ -402,5 +405,5 @@ def _other(state: GrizzlyState, action: Any) -> str:
 
 # greedy first: a seat without `plays` under an agent Grizzly has not (sim's default `best`)
 # plays the system's first agent, and the fair stand-in for a player is greedy
-AGENTS: dict[str, Callable[[], Any]] = {"greedy": GreedyAgent, "first": FirstAgent, "random": RandomAgent,
-                                        "human": HumanAgent}
+AGENTS: dict[str, Callable[..., Agent]] = {"greedy": GreedyAgent, "first": FirstAgent, "random": RandomAgent,
+                                           "human": HumanAgent}

@@ -10,12 +10,15 @@ and protection from green (the bears' colour) matter, and evasion does not.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Literal, Sequence
 
 from deckquest.systems.grizzly import effects
 
 if TYPE_CHECKING:
-    from deckquest.systems.grizzly.state import Events, GrizzlyState
+    from deckquest.systems.grizzly.state import Events, GrizzlyState, Step, Task
+
+#: A creature of the bears' side in a fight: a bear, or an ally of one (G-15).
+Fighter = tuple[Literal["bear"], int] | tuple[Literal["ally"], int, int]
 
 FIRST = frozenset({"first strike", "double strike"})
 GREEN = frozenset({"G"})  # the bears' colour (G-1)
@@ -23,14 +26,15 @@ PROTECTIONS = tuple((color, f"protection from {word}")
                     for color, word in (("W", "white"), ("U", "blue"), ("B", "black"), ("R", "red"), ("G", "green")))
 
 
-def fighters(state: "GrizzlyState") -> list[tuple[Any, ...]]:
+def fighters(state: "GrizzlyState") -> list[Fighter]:
     """The refs making up the one combined creature: bears first, then their allies."""
     seats = [state.active] + ([state.partner] if state.partner >= 0 else [])
     seats = [s for s in seats if state.square_of(s) == state.fight_square]  # a bear sent home is out
     return [("bear", s) for s in seats] + [("ally", s, c) for s in seats for c in state.allies[s]]
 
 
-def combined(state: "GrizzlyState", refs: list[tuple[Any, ...]]) -> tuple[int, int, frozenset[str], frozenset[str]]:
+def combined(state: "GrizzlyState",
+             refs: Sequence[effects.Creature]) -> tuple[int, int, frozenset[str], frozenset[str]]:
     """Power, toughness, keywords and colours of the one combined creature (G-15)."""
     power = toughness = 0
     keywords: frozenset[str] = frozenset()
@@ -122,7 +126,7 @@ def _survivor(state: "GrizzlyState", square: int, card_id: int, rng: random.Rand
         state.refill(square, rng, events)
 
 
-def _win_bonus(state: "GrizzlyState", task: tuple[Any, ...], rng: random.Random, events: "Events") -> None:
+def _win_bonus(state: "GrizzlyState", task: "Task", rng: random.Random, events: "Events") -> None:
     """G-10: draw 1 (not the active player on a dash turn, G-7), a +1/+1 counter (G-R7), and
     the active player places a card from hand on the square (the partner places none, G-15)."""
     seat, square = task[1], task[2]
@@ -134,4 +138,4 @@ def _win_bonus(state: "GrizzlyState", task: tuple[Any, ...], rng: random.Random,
     return None
 
 
-STEPS: dict[str, Any] = {"win bonus": _win_bonus}
+STEPS: dict[str, "Step"] = {"win bonus": _win_bonus}

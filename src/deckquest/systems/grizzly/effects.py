@@ -14,7 +14,7 @@ bears and creatures and every face-up creature on a square.
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from deckquest.cards.oracle import Ability, Amount, Condition, Effect, Target
 from deckquest.systems.grizzly.cards import IGNORED_KINDS
@@ -22,7 +22,17 @@ from deckquest.systems.grizzly.config import X_VALUE
 from deckquest.systems.grizzly.dungeon import Room
 
 if TYPE_CHECKING:
-    from deckquest.systems.grizzly.state import Events, GrizzlyState, Pending, Task
+    from deckquest.systems.grizzly.state import Answer, Events, GrizzlyState, Pending, Step, Task
+
+#: A creature on the loop: a seat's bears, a face-up creature on a square, an ally (its seat
+#: and card).
+Creature = tuple[Literal["bear", "square"], int] | tuple[Literal["ally"], int, int]
+#: An object an effect can reach (the module's docstring): its kind, then its seat or square,
+#: and for a permanent its card.
+Ref = Creature | tuple[Literal["treasure", "land", "player"], int] | tuple[Literal["perm"], int, int]
+#: What an ability comes from: an object, a spell being cast or a creature gone (its card),
+#: or a dungeon room.
+Source = Ref | tuple[Literal["spell", "gone"], int] | tuple[Literal["room"]]
 
 HARMFUL = frozenset({"damage", "destroy", "exile", "bounce", "discard", "tap", "mill"})
 FLIP_LIMIT = 60  # G-R3 reflip: a library of lands stops flipping after this many in a turn
@@ -103,7 +113,7 @@ def has_candidate(state: "GrizzlyState", controller: int, target: Target) -> boo
 
 
 def ability_tasks(state: "GrizzlyState", controller: int, abilities: tuple[Ability, ...],
-                  source: tuple[Any, ...], card_id: int) -> list["Task"]:
+                  source: Source, card_id: int) -> list["Task"]:
     return [("ability", controller, ability, source, card_id) for ability in abilities]
 
 
@@ -128,7 +138,7 @@ def _answer_mode(state: "GrizzlyState", task: "Task", action: Any, rng: random.R
 
 
 def _push_effects(state: "GrizzlyState", controller: int, effects: tuple[Effect, ...],
-                  source: tuple[Any, ...], card_id: int) -> None:
+                  source: Source, card_id: int) -> None:
     state.push(*[("effect", controller, effect, source, card_id, ()) for effect in effects])
 
 
@@ -171,7 +181,7 @@ def _answer_target(state: "GrizzlyState", task: "Task", action: Any, rng: random
     state.push(task[:5] + (task[5] + (action,),))
 
 
-def _scoped(state: "GrizzlyState", controller: int, target: Target, source: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+def _scoped(state: "GrizzlyState", controller: int, target: Target, source: Source) -> list[Ref]:
     if target.scope == "each":
         return candidates(state, controller, target, source)
     if target.scope == "self":
@@ -183,19 +193,18 @@ def _scoped(state: "GrizzlyState", controller: int, target: Target, source: tupl
     return []  # "defending": no player is attacked here
 
 
-def _present(state: "GrizzlyState", ref: tuple[Any, ...]) -> bool:
-    kind = ref[0]
-    if kind == "square":
+def _present(state: "GrizzlyState", ref: Source) -> bool:
+    if ref[0] == "square":
         return state.sq_up[ref[1]] and state.sq_card[ref[1]] >= 0
-    if kind == "ally":
+    if ref[0] == "ally":
         return ref[2] in state.allies[ref[1]]
-    if kind == "perm":
+    if ref[0] == "perm":
         return ref[2] in state.perms[ref[1]] + state.equipped[ref[1]] + state.auras[ref[1]]
     return True
 
 
 def candidates(state: "GrizzlyState", controller: int, target: Target,
-               source: tuple[Any, ...] | None) -> list[tuple[Any, ...]]:
+               source: Source | None) -> list[Ref]:
     """Every object a target phrase can name, in a stable order (bears by seat, squares by
     index, then permanents, Treasures, lands, players)."""
     seats = range(len(state.pos))
@@ -203,7 +212,7 @@ def candidates(state: "GrizzlyState", controller: int, target: Target,
     def owned(seat: int) -> bool:
         return target.controller == "any" or (seat == controller) == (target.controller == "you")
 
-    found: list[tuple[Any, ...]] = []
+    found: list[Ref] = []
     if target.allows("creature"):
         found += [("bear", s) for s in seats if owned(s)]
         mine = state.square_of(controller)
@@ -215,7 +224,7 @@ def candidates(state: "GrizzlyState", controller: int, target: Target,
             for s in seats:
                 if owned(s):
                     for c in dict.fromkeys(state.perms[s] + state.equipped[s] + state.auras[s]):
-                        ref = ("perm", s, c)
+                        ref: Ref = ("perm", s, c)
                         if kind in state.facts[c].types and ref not in found:
                             found.append(ref)
     if target.allows("artifact"):
@@ -229,7 +238,7 @@ def candidates(state: "GrizzlyState", controller: int, target: Target,
     return found
 
 
-def _card_of(state: "GrizzlyState", ref: tuple[Any, ...]) -> int:
+def _card_of(state: "GrizzlyState", ref: Ref) -> int:
     if ref[0] == "square":
         return state.sq_card[ref[1]]
     if ref[0] in ("ally", "perm"):
@@ -237,7 +246,7 @@ def _card_of(state: "GrizzlyState", ref: tuple[Any, ...]) -> int:
     return -1
 
 
-def stats(state: "GrizzlyState", ref: tuple[Any, ...]) -> tuple[int, int, frozenset[str]]:
+def stats(state: "GrizzlyState", ref: Creature) -> tuple[int, int, frozenset[str]]:
     if ref[0] == "bear":
         return state.bear_stats(ref[1])
     if ref[0] == "square":
@@ -245,7 +254,7 @@ def stats(state: "GrizzlyState", ref: tuple[Any, ...]) -> tuple[int, int, frozen
     return state.ally_stats(ref[1], ref[2])
 
 
-def _passes(state: "GrizzlyState", ref: tuple[Any, ...], condition: Condition, source: tuple[Any, ...] | None) -> bool:
+def _passes(state: "GrizzlyState", ref: Ref, condition: Condition, source: Source | None) -> bool:
     kind, value = condition.kind, condition.value
     if kind == "another":
         return ref != source
@@ -294,7 +303,7 @@ def _amount(state: "GrizzlyState", amount: Amount, controller: int) -> int:
     return amount.value(X_VALUE, counted)
 
 
-def resolve(state: "GrizzlyState", controller: int, effect: Effect, ref: tuple[Any, ...], card_id: int,
+def resolve(state: "GrizzlyState", controller: int, effect: Effect, ref: Ref, card_id: int,
             rng: random.Random, events: "Events") -> None:
     """One effect on one object (G-19 to G-26)."""
     kind = effect.kind
@@ -358,7 +367,7 @@ def _on_player(state: "GrizzlyState", controller: int, kind: str, seat: int, amo
         state.push(("scry", seat, amount))
 
 
-def _mark_damage(state: "GrizzlyState", ref: tuple[Any, ...], amount: int) -> None:
+def _mark_damage(state: "GrizzlyState", ref: Creature, amount: int) -> None:
     if ref[0] == "bear":
         state.damage[ref[1]] += amount
     elif ref[0] == "square":
@@ -367,48 +376,46 @@ def _mark_damage(state: "GrizzlyState", ref: tuple[Any, ...], amount: int) -> No
         state.pumps.append((ref, 0, -amount, frozenset(), ref[1]))  # an ally's damage, until its turn
 
 
-def _fight(state: "GrizzlyState", first: tuple[Any, ...], second: tuple[Any, ...]) -> None:
+def _fight(state: "GrizzlyState", first: Source, second: Ref) -> None:
     """"Fights": each deals damage equal to its power to the other (both still there)."""
-    if not all(ref[0] in ("bear", "square", "ally") for ref in (first, second)):
-        return
-    first_power, second_power = stats(state, first)[0], stats(state, second)[0]
-    _mark_damage(state, second, max(first_power, 0))
-    _mark_damage(state, first, max(second_power, 0))
+    if first[0] in ("bear", "square", "ally") and second[0] in ("bear", "square", "ally"):
+        first_power, second_power = stats(state, first)[0], stats(state, second)[0]
+        _mark_damage(state, second, max(first_power, 0))
+        _mark_damage(state, first, max(second_power, 0))
 
 
-def remove(state: "GrizzlyState", controller: int, ref: tuple[Any, ...], how: str, card_id: int,
+def remove(state: "GrizzlyState", controller: int, ref: Ref, how: str, card_id: int,
            rng: random.Random, events: "Events") -> None:
     """Destroy, exile or return to hand: bears die (G-11; a bear never leaves the game);
     a face-up creature dies (G-13) or leaves (G-14); a Treasure is lost (G-24)."""
-    kind = ref[0]
-    if kind == "bear":
+    if ref[0] == "bear":
         if how == "destroy" and "indestructible" in state.bear_stats(ref[1])[2]:
             return
         state.bear_dies(ref[1], how, card_id, events)
-    elif kind == "square":
+    elif ref[0] == "square":
         square = ref[1]
         if how == "destroy":
             if "indestructible" not in state.square_stats(square)[2]:
                 creature_dies(state, square, controller, "destroyed", rng, events)
         else:
             creature_leaves(state, square, how, rng, events)
-    elif kind == "ally":
+    elif ref[0] == "ally":
         seat, card = ref[1], ref[2]
         state.allies[seat].remove(card)
         _to_zone(state, card, how, seat)
-    elif kind == "perm":
+    elif ref[0] == "perm":
         seat, card = ref[1], ref[2]
         for zone in (state.perms[seat], state.equipped[seat], state.auras[seat]):
             if card in zone:
                 zone.remove(card)
                 break
         _to_zone(state, card, how, seat)
-    elif kind == "treasure":
+    elif ref[0] == "treasure":
         state.treasures[ref[1]] -= 1
         state.note_lead()
         state.emit(events, "treasure_lost", seat=state.seat_ids[ref[1]], card=state.name(card_id),
                    treasures=state.treasures[ref[1]])
-    elif kind == "land":
+    elif ref[0] == "land":
         square = ref[1]
         _to_zone(state, state.sq_card[square], how, state.active)
         state.clear_square(square)
@@ -577,7 +584,7 @@ def _room_mill(state: "GrizzlyState", task: "Task", rng: random.Random, events: 
     return None
 
 
-def describe(state: "GrizzlyState", ref: tuple[Any, ...]) -> str:
+def describe(state: "GrizzlyState", ref: Ref) -> str:
     """A ref in words, for events and the human agent."""
     kind = ref[0]
     if kind in ("bear", "player", "treasure"):
@@ -585,7 +592,7 @@ def describe(state: "GrizzlyState", ref: tuple[Any, ...]) -> str:
         return state.seat_ids[ref[1]] + word
     if kind == "square":
         return f"{state.name(state.sq_card[ref[1]])} on square {ref[1]}"
-    if kind in ("ally", "perm"):
+    if ref[0] in ("ally", "perm"):
         return f"{state.seat_ids[ref[1]]}'s {state.name(ref[2])}"
     if kind == "land":
         return f"the face-down card on square {ref[1]}"
@@ -596,11 +603,11 @@ def is_harmful(effect: Effect) -> bool:
     return effect.kind in HARMFUL or (effect.kind == "pump" and (effect.power < 0 or effect.toughness < 0))
 
 
-STEPS: dict[str, Any] = {
+STEPS: dict[str, "Step"] = {
     "spell": _spell, "settle": _settle, "ability": _ability, "effect": _effect, "check_deaths": _check_deaths,
     "scry": _scry, "scry card": _scry_card, "room draw": _room_draw, "room counter": _room_counter,
     "room mill": _room_mill,
 }
-ANSWERS: dict[str, Any] = {
+ANSWERS: dict[str, "Answer"] = {
     "settle": _answer_attach, "ability": _answer_mode, "effect": _answer_target, "scry card": _answer_scry,
 }

@@ -29,13 +29,21 @@ A script (docs/grizzly.md, "The script")::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
+
+from lark.tree import Meta
 
 from deckquest.cards.model import Card
-from deckquest.dsl.parser import unquote
+from deckquest.dsl import ast
+from deckquest.dsl.parser import Children, unquote
 from deckquest.errors import Span, did_you_mean
+from deckquest.systems import CoreBuilder
 from deckquest.systems.grizzly.config import (EXPERT_LIBRARY_SIZE, LIBRARY_SIZE, SQUARES_PER_PLAYER, TURN_LIMIT,
                                               WIN_TREASURES, PolicyRule)
+
+if TYPE_CHECKING:
+    from deckquest.dsl.resolver import SystemContext
+    from deckquest.engine.game import Agent
 
 GRAMMAR = r"""
 // header lines: `treasures to win 5` (G-1), `expert rules` (G-27), `turn limit 200 rounds`
@@ -129,6 +137,10 @@ class SeatDecl:
     policy: tuple[PolicyLine, ...] = ()
 
 
+#: A seat as the script declares it: (id, name, the agent it plays or None, its policy rules).
+SeatRow = tuple[str, str, str | None, tuple[PolicyRule, ...]]
+
+
 @dataclass(frozen=True)
 class GrizzlyTable:
     """What the resolver worked out: the compiled scenario's ``system_table``."""
@@ -139,92 +151,82 @@ class GrizzlyTable:
     treasures_to_win: int
     expert: bool
     turn_limit: int
-    seats: tuple[tuple[str, str, str | None, tuple[PolicyRule, ...]], ...]  # (id, name, agent, policy)
+    seats: tuple[SeatRow, ...]
 
 
-class Builder:
+class Builder(CoreBuilder):
     """Builder methods merged into the core's transformer (``(self, meta, children)``)."""
 
-    _span: Any  # the core transformer's helpers, at hand once merged
-    _int: Any
-    _event: Any
-
-    def treasures_to_win(self, meta, c):
-        from deckquest.dsl import ast
-
+    def treasures_to_win(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return ast.HeaderEntry(self._span(meta), "treasures to win", self._int(c[0]))
 
-    def expert_rules(self, meta, c):
-        from deckquest.dsl import ast
-
+    def expert_rules(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return ast.HeaderEntry(self._span(meta), "expert rules", True)
 
-    def turn_limit(self, meta, c):
-        from deckquest.dsl import ast
-
+    def turn_limit(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return ast.HeaderEntry(self._span(meta), "turn limit", self._int(c[0]))
 
-    def library_decl(self, meta, c):
+    def library_decl(self, meta: Meta, c: Children) -> LibraryDecl:
         return LibraryDecl(self._span(meta), unquote(c[0]))
 
-    def squares_decl(self, meta, c):
+    def squares_decl(self, meta: Meta, c: Children) -> SquaresDecl:
         return SquaresDecl(self._span(meta), self._int(c[0]))
 
-    def seat_decl(self, meta, c):
+    def seat_decl(self, meta: Meta, c: Children) -> SeatDecl:
         name, title, *lines = c
         plays = [line for line in lines if isinstance(line, Plays)]
         policy = tuple(line for line in lines if isinstance(line, PolicyLine))
         return SeatDecl(self._span(meta), str(name), unquote(title), plays[0] if plays else None, policy)
 
-    def plays(self, meta, c):
+    def plays(self, meta: Meta, c: Children) -> Plays:
         return Plays(self._span(meta), str(c[0]))
 
-    def _rule(self, meta, action: str, threshold: int = 0) -> PolicyLine:
+    def _rule(self, meta: Meta, action: str, threshold: int = 0) -> PolicyLine:
         return PolicyLine(self._span(meta), PolicyRule(action, threshold, rule_text(PolicyRule(action, threshold))))
 
-    def rule_dash(self, meta, c):
+    def rule_dash(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "dash", self._int(c[0]))
 
-    def rule_roll(self, meta, c):
+    def rule_roll(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "roll")
 
-    def rule_offer(self, meta, c):
+    def rule_offer(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "offer co-op")
 
-    def rule_offer_if(self, meta, c):
+    def rule_offer_if(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "offer co-op", self._int(c[0]))
 
-    def rule_no_coop(self, meta, c):
+    def rule_no_coop(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "no co-op")
 
-    def rule_accept(self, meta, c):
+    def rule_accept(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "accept co-op")
 
-    def rule_refuse(self, meta, c):
+    def rule_refuse(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "refuse co-op")
 
-    def rule_venture(self, meta, c):
+    def rule_venture(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "venture")
 
-    def rule_counter(self, meta, c):
+    def rule_counter(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "take counter")
 
-    def rule_cast_flipped(self, meta, c):
+    def rule_cast_flipped(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "cast flipped")
 
-    def rule_discard_flipped(self, meta, c):
+    def rule_discard_flipped(self, meta: Meta, c: Children) -> PolicyLine:
         return self._rule(meta, "discard flipped")
 
-    def ev_card_flipped(self, meta, c):
+    def ev_card_flipped(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "card_flipped")
 
-    def ev_bear_dies(self, meta, c):
+    def ev_bear_dies(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "bear_dies")
 
-    def ev_lap_completed(self, meta, c):
+    def ev_lap_completed(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "lap_completed")
 
-    def ev_treasure_gained(self, meta, c):
+    def ev_treasure_gained(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "treasure_gained")
 
 
@@ -238,17 +240,17 @@ def rule_text(rule: PolicyRule) -> str:
         rule.action, rule.action)
 
 
-def _header(context: Any, key: str) -> Any:
+def _header(context: SystemContext, key: str) -> ast.HeaderEntry | None:
     header = context.script.header
     return next((e for e in header.entries if e.key == key), None) if header else None
 
 
-def _anywhere(context: Any) -> Span:
+def _anywhere(context: SystemContext) -> Span:
     header = context.script.header
     return header.span if header else Span(str(context.path), 1, 1)
 
 
-def resolve(context: Any, agents: Mapping[str, Any]) -> GrizzlyTable:
+def resolve(context: SystemContext, agents: Mapping[str, Callable[..., Agent]]) -> GrizzlyTable:
     """DQ2001-DQ2014: the library, the loop, the Treasures, the seats, agents and policies."""
     expert = _header(context, "expert rules") is not None
     treasures = _ranged(context, _header(context, "treasures to win"), WIN_TREASURES, 1, MAX_TREASURES,
@@ -261,16 +263,18 @@ def resolve(context: Any, agents: Mapping[str, Any]) -> GrizzlyTable:
     return GrizzlyTable(library, path, squares, treasures, expert, turn_limit, tuple(seats))
 
 
-def _ranged(context: Any, entry: Any, default: int, low: int, high: int, code: str, what: str, hint: str) -> int:
+def _ranged(context: SystemContext, entry: ast.HeaderEntry | None, default: int, low: int, high: int, code: str,
+            what: str, hint: str) -> int:
     if entry is None:
         return default
+    assert isinstance(entry.value, int)  # the builder reads these entries' numbers (`_int`)
     if not low <= entry.value <= high:
         context.error(code, f"{entry.value} {what}: from {low} to {high}", entry.span, hint)
         return default
-    return int(entry.value)
+    return entry.value
 
 
-def _squares(context: Any) -> int:
+def _squares(context: SystemContext) -> int:
     decls = [d for d in context.declarations if isinstance(d, SquaresDecl)]
     for extra in decls[1:]:
         context.error(SQUARES_TWICE, "`squares` is given twice", extra.span, f"the first is at line {decls[0].span.line}")
@@ -284,8 +288,8 @@ def _squares(context: Any) -> int:
     return count
 
 
-def _seats(context: Any, agents: Mapping[str, Any]) -> list[tuple[str, str, str | None, tuple[PolicyRule, ...]]]:
-    seats = []
+def _seats(context: SystemContext, agents: Mapping[str, Callable[..., Agent]]) -> list[SeatRow]:
+    seats: list[SeatRow] = []
     for decl in context.declarations:
         if not isinstance(decl, SeatDecl) or not context.declare("seat", decl.id, decl):
             continue
@@ -310,7 +314,7 @@ GROUPS = {"dash": "main", "roll": "main", "offer co-op": "co-op", "no co-op": "c
           "discard flipped": "flipped"}
 
 
-def _policy(context: Any, lines: tuple[PolicyLine, ...]) -> None:
+def _policy(context: SystemContext, lines: tuple[PolicyLine, ...]) -> None:
     """DQ2009 a threshold no card or creature meets; DQ2010 a rule an earlier one always
     answers first (the rules are tried in order: the first that applies answers)."""
     covering: dict[str, PolicyLine] = {}  # decision -> the rule that answers it from there on
@@ -341,7 +345,7 @@ def _policy(context: Any, lines: tuple[PolicyLine, ...]) -> None:
             covering[group] = line
 
 
-def _library(context: Any, expert: bool, needed: int) -> tuple[tuple[Card, ...], str]:
+def _library(context: SystemContext, expert: bool, needed: int) -> tuple[tuple[Card, ...], str]:
     decls = [d for d in context.declarations if isinstance(d, LibraryDecl)]
     if not decls:
         context.error(NO_LIBRARY, "a Grizzly Bears game needs its shared library", _anywhere(context),

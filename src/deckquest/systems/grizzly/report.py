@@ -19,6 +19,13 @@ from typing import Any, Sequence
 
 Z95 = 1.959964
 
+#: (name, number) pairs: Treasures by source, flips or bear deaths by card.
+Counts = tuple[tuple[str, int], ...]
+#: One game's figures (``row``): the winner (None: stopped), the reason it ended, rounds,
+#: turns, Treasures by source, flips and bear deaths by card, co-op offers and acceptances,
+#: dashes and lead changes.
+GameRow = tuple[str | None, str, int, int, Counts, Counts, Counts, int, int, int, int]
+
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     """The Wilson score interval of a proportion (the batch report's interval)."""
@@ -31,7 +38,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, (centre - spread) / denominator), min(1.0, (centre + spread) / denominator)
 
 
-def row(outcome: dict[str, Any]) -> tuple:
+def row(outcome: dict[str, Any]) -> GameRow:
     """One game's figures as a hashable row (``sim`` counts equal rows): the outcome's
     winner, reason and length with its record (``GrizzlyState.record``)."""
     record = outcome["record"]
@@ -55,7 +62,7 @@ def _spread(values: list[int]) -> dict[str, float]:
             "p10": at(0.1), "p50": at(0.5), "p90": at(0.9)}
 
 
-def aggregate(rows: Counter[tuple], seats: Sequence[tuple[str, str]]) -> dict[str, Any]:
+def aggregate(rows: Counter[GameRow], seats: Sequence[tuple[str, str]]) -> dict[str, Any]:
     """The sections' figures over a batch of rows (``row``) with their counts; ``seats`` are
     (id, name) in turn order."""
     games = sum(rows.values())
@@ -112,7 +119,7 @@ def aggregate(rows: Counter[tuple], seats: Sequence[tuple[str, str]]) -> dict[st
     }
 
 
-def compare_figures(seats: Sequence[tuple[str, str]], game: tuple) -> list[tuple[str, str, float]]:
+def compare_figures(seats: Sequence[tuple[str, str]], game: GameRow) -> list[tuple[str, str, float]]:
     """One game's figures for ``sim --compare`` (docs/grizzly.md, "A worked balance question"):
     each seat's win, a stopped game, and the game's length, Treasures by source, co-op offers,
     dashes and lead changes."""

@@ -21,7 +21,7 @@ import json
 from collections import Counter
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from deckquest.cards import oracle
 from deckquest.i18n import _
@@ -181,7 +181,7 @@ def _check_zones(table: CardTable, data: dict[str, Any]) -> None:
     """DQ9012: auras, equipment and allies are cards of their kind; a face-up square holds a
     creature (G-R2)."""
     facts = table.facts
-    kinds = {"auras": lambda card: facts[card].is_aura, "equipped": lambda card: facts[card].is_equipment,
+    kinds: dict[str, Callable[[int], bool]] = {"auras": lambda card: facts[card].is_aura, "equipped": lambda card: facts[card].is_equipment,
              "allies": lambda card: facts[card].is_creature}
     for zone, fits in kinds.items():
         for seat, cards in enumerate(data[zone]):
@@ -213,7 +213,7 @@ def _check_steps(config: GrizzlyConfig, table: CardTable, data: dict[str, Any]) 
         raise GameDataError(GAME_STEP, ("tasks",), _("the steps of a turn end with passing to the next seat"))
     if going and data["waiting"]["tuple"][0] not in WAITING_STEPS:
         raise GameDataError(GAME_STEP, ("waiting",), _("the step `{step}` asks nobody", step=data["waiting"]["tuple"][0]))
-    steps = [(("tasks", i), task) for i, task in enumerate(data["tasks"])]
+    steps: list[tuple[Path, Any]] = [(("tasks", i), task) for i, task in enumerate(data["tasks"])]
     if going:
         steps.append((("waiting",), data["waiting"]))
     vocabulary = _vocabulary(config, table)

@@ -13,8 +13,9 @@ square card is **flipped**; a flipped creature is **fought** (alone or in **co-o
 from __future__ import annotations
 
 import random
-from typing import Any, Hashable, Sequence
+from typing import Any, Callable, Hashable, Sequence
 
+from deckquest.cards.oracle import Effect
 from deckquest.engine.game import CHANCE, OVER, Decision
 from deckquest.systems.grizzly import combat, effects
 from deckquest.systems.grizzly.cards import CardFacts, CardTable
@@ -22,8 +23,17 @@ from deckquest.systems.grizzly.config import GrizzlyConfig, Rules
 from deckquest.systems.grizzly.dungeon import DUNGEONS, Room
 
 Events = list[dict[str, Any]] | None
+#: A rule step: its name (``_STEPS``), then what it works on (seats, cards, refs, an effect).
 Task = tuple[Any, ...]
+#: The answer to a seat's decision: a verb (``("roll",)``, ``("cast", card)``) or a ref
+#: (``effects.Ref``), then the cards, seats, squares or rooms it names.
+Action = tuple[Any, ...]
 Pending = tuple[int, str, tuple[Hashable, ...]]  # (seat index or -1 for chance, kind, actions)
+#: A rule step (``_STEPS``): it runs, and returns the decision it waits for, or None to go on.
+Step = Callable[["GrizzlyState", Task, random.Random, Events], "Pending | None"]
+#: A waiting step's answer (``_ANSWERS``): it applies the action its decision got (a seat's
+#: ``Action``, or the die's number).
+Answer = Callable[["GrizzlyState", Task, Any, random.Random, Events], None]
 
 DIE = (1, 2, 3, 4, 5, 6)
 DIE_ODDS = (1 / 6,) * 6
@@ -69,7 +79,7 @@ class GrizzlyState:
     allies: list[list[int]]  # creatures a seat cast from hand (G-R4 all)
     room: list[int]  # each seat's dungeon room, -1 outside
     skips: list[int]  # turns to skip (G-21)
-    pumps: list[tuple[tuple[Any, ...], int, int, frozenset[str], int]]  # (ref, +P, +T, keywords, until seat's turn)
+    pumps: list[tuple[effects.Creature, int, int, frozenset[str], int]]  # (ref, +P, +T, keywords, until seat's turn)
     active: int
     round: int
     turns: int
@@ -87,7 +97,7 @@ class GrizzlyState:
     flips: dict[int, int]  # card id -> times bears met it face up (G-8, G-R2)
     deaths: dict[int, int]  # card id -> bears it killed
     # The anthems last read and the zones they were read from (``anthems``); never changed, only replaced:
-    anthems_seen: tuple[list[list[int]], list[list[int]], list[tuple[int, str, Any]]] | None
+    anthems_seen: tuple[list[list[int]], list[list[int]], list[tuple[int, str, Effect]]] | None
 
     # --- set-up (G-2, G-3) ---------------------------------------------------------------
 
@@ -261,7 +271,7 @@ class GrizzlyState:
                                   facts.name)
         return facts.power + p, facts.toughness + t, facts.keywords | k
 
-    def _modifiers(self, anthems: list[tuple[int, str, Any]], ref: tuple[Any, ...], controller: int,
+    def _modifiers(self, anthems: list[tuple[int, str, Effect]], ref: effects.Creature, controller: int,
                    colors: frozenset[str], subtypes: frozenset[str], name: str = "") -> tuple[int, int, frozenset[str]]:
         """What pumps (G-18) and the anthems in play add to one creature."""
         power = toughness = 0
@@ -276,7 +286,7 @@ class GrizzlyState:
                 keywords |= set(effect.keywords)
         return power, toughness, frozenset(keywords)
 
-    def anthems(self) -> list[tuple[int, str, Any]]:
+    def anthems(self) -> list[tuple[int, str, Effect]]:
         """Each anthem in play: (its controller, its card's name, the effect). Every creature's
         stats ask this, and the permanents change seldom: the list is kept with copies of the
         zones it was read from and read again only when they differ."""
@@ -768,13 +778,13 @@ def _castable(state: GrizzlyState, seat: int, card_id: int) -> bool:
             and effects.castable_targets(state, seat, card_id))
 
 
-_STEPS: dict[str, Any] = {
+_STEPS: dict[str, Step] = {
     "turn_start": _turn_start, "main": _main, "roll": _roll, "move": _move, "lap_bonus": _lap_bonus,
     "venture": _venture, "arrive": _arrive, "co-op answer": _coop_answer, "flip": _flip,
     "refill": _refill, "partner_draws": _partner_draws, "fight": _fight, "place": _place,
     "discard": _discard, "end_step": _end_step, "cleanup": _cleanup, "next_seat": _next_seat,
 }
-_ANSWERS: dict[str, Any] = {
+_ANSWERS: dict[str, Answer] = {
     "main": _answer_main, "roll": _answer_roll, "lap_bonus": _answer_lap, "venture": _answer_room,
     "arrive": _answer_coop, "co-op answer": _answer_coop_answer, "flip": _answer_flipped,
     "place": _answer_place, "discard": _answer_discard,

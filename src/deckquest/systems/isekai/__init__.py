@@ -11,26 +11,35 @@ with decks of the author's own cards. docs/isekai.md is the author's guide.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Hashable, Mapping, Sized
 
+from deckquest.engine.game import GameState
 from deckquest.i18n import _
-from deckquest.systems import CodeRange, register
+from deckquest.systems import CodeRange, Data, Event, Fired, Handler, RunLike, register
 from deckquest.systems.game_saves import GAME_SHAPE, GameDataError
 from deckquest.systems.isekai import report
 from deckquest.systems.isekai.adventure import DuelInProgress, duel, duel_step
 from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
 from deckquest.systems.isekai.duel import DuelState, new_duel
-from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder, DuelStmt, resolve
+from deckquest.systems.isekai.language import EVENTS, GRAMMAR, RESERVED, Builder, DuelStmt, IsekaiTable, resolve
 from deckquest.systems.isekai.rules import READINGS, Rules
 from deckquest.systems.isekai.saves import check_duel, check_progress
 from deckquest.systems.isekai.transcript import render_event
 from deckquest.systems.trpg import Trpg
 from deckquest.systems.trpg import language as trpg_language
 
+if TYPE_CHECKING:
+    from deckquest.dsl.resolver import SystemContext
+    from deckquest.dsl.scenario import Scenario
+
 # engine events -> the script's trigger events, with the seat field they are about
 TRIGGERS = {"damage": ("duelist_takes_damage", "seat"), "reversal": ("reversal_activated", "seat"),
             "destroy": ("unit_destroyed", "seat"), "duel end": ("duelist_wins", "winner")}
 ATTRIBUTES = ("main", "mana", "hand", "skills", "field", "exiled")
+
+
+class IsekaiBuilder(Builder, trpg_language.Builder):
+    """An adventure's builder: the duel's methods and MTG-TRPG's."""
 
 
 @register
@@ -49,7 +58,7 @@ class IsekaiSystem(Trpg):
     codes = CodeRange(4000, 4999)
     # an adventure's statements are MTG-TRPG's and the duel: both fragments, both builders
     grammar = trpg_language.GRAMMAR + GRAMMAR
-    builder = type("IsekaiBuilder", (Builder, trpg_language.Builder), {})
+    builder = IsekaiBuilder
     scenes_required = False
     subject = "duelist"
     subject_attributes = ATTRIBUTES
@@ -61,19 +70,20 @@ class IsekaiSystem(Trpg):
     implied_by = r"^[ \t]+duel[ \t]+against\b"
 
     @classmethod
-    def resolve(cls, context):
+    def resolve(cls, context: SystemContext) -> IsekaiTable:
         return resolve(context, cls.agents)
 
     @classmethod
-    def resolve_flow(cls, context):
+    def resolve_flow(cls, context: SystemContext) -> None:
         """No T-4.12 loop warning (DQ5001, MTG-TRPG's code): an adventure's duels are not checks."""
 
     @classmethod
-    def statement_handlers(cls):
-        return {**super().statement_handlers(), DuelStmt: duel}
+    def statement_handlers(cls) -> Mapping[type, Handler]:
+        """MTG-TRPG's handlers (the same for every system its statements are in) and the duel's."""
+        return {**Trpg.statement_handlers(), DuelStmt: duel}
 
     @classmethod
-    def battle_step(cls, run):
+    def battle_step(cls, run: RunLike) -> None:
         """The sub-game in progress: a duel of the adventure, else an MTG-TRPG battle."""
         if isinstance(run.state.battle, DuelInProgress):
             duel_step(run)
@@ -81,11 +91,12 @@ class IsekaiSystem(Trpg):
             super().battle_step(run)
 
     @classmethod
-    def sub_game_data(cls, progress):
+    def sub_game_data(cls, progress: object) -> Data:
+        assert isinstance(progress, DuelInProgress)  # the runtime saves an MTG-TRPG battle itself
         return {"duel": progress.to_data()}
 
     @classmethod
-    def load_sub_game(cls, scenario, data, game):
+    def load_sub_game(cls, scenario: Scenario, data: Data, game: GameState) -> DuelInProgress:
         """The adventure's duel in progress, checked against its duel (saves.check_progress)."""
         if not isinstance(data, dict) or list(data) != ["duel"]:
             raise GameDataError(GAME_SHAPE, (), _("a duel in progress is saved as `duel`"))
@@ -96,44 +107,47 @@ class IsekaiSystem(Trpg):
         return DuelInProgress.from_data(data["duel"])
 
     @classmethod
-    def new_game(cls, run):
+    def new_game(cls, run: RunLike) -> DuelState | None:
         """The duel of a duel script; an adventure (a script with scenes) has none: its
         duels are statements."""
         if run.scenario.scenes:
             return None
-        table = run.scenario.system_table
+        table: IsekaiTable = run.scenario.system_table
         return new_duel(table.duelists, table.cards, Rules.from_readings(run.scenario.readings))
 
     @classmethod
-    def game_data(cls, game):
+    def game_data(cls, game: GameState) -> Data:
+        assert isinstance(game, DuelState)  # the game new_game dealt
         return game.to_data()
 
     @classmethod
-    def load_game(cls, scenario, data):
+    def load_game(cls, scenario: Scenario, data: Data) -> DuelState:
         """The saved duel, checked first (saves.check_duel): a save comes from anyone."""
         check_duel(scenario, data)
-        return DuelState.from_data(scenario.system_table.cards, data)
+        table: IsekaiTable = scenario.system_table
+        return DuelState.from_data(table.cards, data)
 
     @classmethod
-    def subjects(cls, game):
+    def subjects(cls, game: GameState) -> tuple[str, ...]:
+        assert isinstance(game, DuelState)  # the game new_game dealt
         return tuple(game.seats)
 
     @classmethod
-    def seats(cls, scenario):
+    def seats(cls, scenario: Scenario) -> dict[str, tuple[str, str | None]]:
         if scenario.scenes:
             return {}
-        table = scenario.system_table
+        table: IsekaiTable = scenario.system_table
         return {duelist.id: (duelist.name, table.plays.get(duelist.id)) for duelist in table.duelists}
 
     @classmethod
-    def triggers_for(cls, event):
+    def triggers_for(cls, event: Event) -> list[Fired]:
         trigger = TRIGGERS.get(event["event"])
         if trigger is None or event.get(trigger[1]) is None:
             return []
         return [(trigger[0], event[trigger[1]], None)]
 
     @classmethod
-    def outcome(cls, run):
+    def outcome(cls, run: RunLike) -> tuple[str, str]:
         game: DuelState = run.state.game
         result = game.outcome() or {}
         if result["winner"] is None:
@@ -142,19 +156,19 @@ class IsekaiSystem(Trpg):
                 f"{game.names[game.seat_index(result['winner'])]} wins the duel after {result['rights']} action rights.")
 
     @classmethod
-    def subject_value(cls, run, subject, attribute):
+    def subject_value(cls, run: RunLike, subject: str, attribute: str | None) -> str | int:
         game: DuelState = run.state.game
         if attribute is None:
             return game.names[game.seat_index(subject)]
         player = game.players[game.seat_index(subject)]
         if attribute == "exiled":
             return len(player.exile_main) + len(player.exile_skill) + len(player.exile_up)
-        zone = {"main": player.main, "mana": player.mana, "hand": player.hand, "skills": player.skill,
-                "field": player.field}[attribute]
-        return len(zone)
+        zones: dict[str, Sized] = {"main": player.main, "mana": player.mana, "hand": player.hand,
+                                   "skills": player.skill, "field": player.field}
+        return len(zones[attribute])
 
     @classmethod
-    def record(cls, run):
+    def record(cls, run: RunLike) -> report.Row | None:
         game: DuelState | None = run.state.game
         if game is None:  # an adventure that ended before any duel
             return None
@@ -166,19 +180,19 @@ class IsekaiSystem(Trpg):
                 result.get("reason"), decks)
 
     @classmethod
-    def report(cls, rows: Counter, runs: int) -> dict[str, Any] | None:
+    def report(cls, rows: Counter[Hashable], runs: int) -> Data | None:
         return report.section(rows, runs)
 
     @classmethod
-    def report_text(cls, section):
+    def report_text(cls, section: Data) -> list[str]:
         return report.text(section)
 
     @classmethod
-    def report_html(cls, section):
+    def report_html(cls, section: Data) -> str:
         return report.html(section)
 
     @classmethod
-    def render(cls, event, names):
+    def render(cls, event: Event, names: Mapping[str, str]) -> list[str] | None:
         if event["event"] not in report.OWN_EVENTS:
             return None
         line = render_event(event, names)

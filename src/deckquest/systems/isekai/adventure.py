@@ -16,15 +16,18 @@ game until the next one: the triggers' ``{duelist}`` and ``duelist.main`` read i
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from deckquest.engine.game import CHANCE, Agent, draw_chance
-from deckquest.systems import Fired
+from deckquest.systems import Event, Fired, RunLike
 from deckquest.systems.isekai.agents import GreedyAgent, HumanAgent, RandomAgent
 from deckquest.systems.isekai.cards import Duelist
-from deckquest.systems.isekai.duel import new_duel
-from deckquest.systems.isekai.language import DuelStmt, place
+from deckquest.systems.isekai.duel import DuelState, new_duel
+from deckquest.systems.isekai.language import DuelStmt, IsekaiTable, place
 from deckquest.systems.isekai.rules import Rules
+
+if TYPE_CHECKING:
+    from deckquest.dsl.scenario import Scenario
 
 SEAT_AGENTS: dict[str, type[GreedyAgent] | type[RandomAgent]] = {"greedy": GreedyAgent, "random": RandomAgent}
 DUEL_AGENTS = "duel_agents"  # Run.memory: who answers each seat's decisions in the duel in progress
@@ -44,9 +47,10 @@ class DuelInProgress:
     def clone(self) -> "DuelInProgress":
         return DuelInProgress(self.hero, self.npc, list(self.fired))
 
-    def names(self, scenario: Any) -> dict[str, str]:
+    def names(self, scenario: Scenario) -> dict[str, str]:
         """The NPC duelist's name, for a transcript resumed mid-duel (the ``deal`` event said it)."""
-        npc = next(duelist for duelist in scenario.system_table.duelists if duelist.id == self.npc)
+        table: IsekaiTable = scenario.system_table
+        npc = next(duelist for duelist in table.duelists if duelist.id == self.npc)
         return {npc.id: npc.name}
 
     def to_data(self) -> dict[str, Any]:
@@ -58,7 +62,7 @@ class DuelInProgress:
                    [(str(kind), subject, number) for kind, subject, number in data["fired"]])
 
 
-def party_agent(run: Any) -> Agent:
+def party_agent(run: RunLike) -> Agent:
     """Who duels for the PC: a person when the run asks one (through the run's own prompt),
     random for a random run, else greedy."""
     agent = run.agent
@@ -68,9 +72,9 @@ def party_agent(run: Any) -> Agent:
     return RandomAgent() if name == "random" else GreedyAgent()
 
 
-def duel(run: Any, stmt: DuelStmt, frame: Any) -> None:
+def duel(run: RunLike, stmt: DuelStmt, frame: Any) -> None:
     """Deal the duel (I-3 is its first decision) and keep it in the run's state."""
-    table = run.scenario.system_table
+    table: IsekaiTable = run.scenario.system_table
     npc_id, deck_id, by = table.duels[place(stmt.span)]
     npc = next(d for d in table.duelists if d.id == npc_id)
     pc = run.state.pcs[by or frame.pc or next(iter(run.state.pcs))]
@@ -80,15 +84,17 @@ def duel(run: Any, stmt: DuelStmt, frame: Any) -> None:
     run.memory[DUEL_AGENTS] = _agents(run, run.state.battle)
 
 
-def _agents(run: Any, progress: DuelInProgress) -> dict[str, Agent]:
-    plays = run.scenario.system_table.plays
+def _agents(run: RunLike, progress: DuelInProgress) -> dict[str, Agent]:
+    table: IsekaiTable = run.scenario.system_table
+    plays = table.plays
     return {progress.hero: party_agent(run), progress.npc: SEAT_AGENTS[plays.get(progress.npc) or "greedy"]()}
 
 
-def duel_step(run: Any) -> None:
+def duel_step(run: RunLike) -> None:
     """One decision of the duel in progress: drawn by chance or answered by its seat's agent,
     applied, its events published; the step that ends the duel runs what follows it."""
-    state, progress = run.state.game, run.state.battle
+    state: DuelState = run.state.game  # the duel the statement dealt
+    progress: DuelInProgress = run.state.battle  # IsekaiSystem.battle_step checked it
     agents = run.memory.get(DUEL_AGENTS)
     if agents is None:  # a resumed run: the duelists' agents start afresh
         agents = run.memory[DUEL_AGENTS] = _agents(run, progress)
@@ -97,14 +103,14 @@ def duel_step(run: Any) -> None:
         action = draw_chance(decision, run.rng)
     else:
         action = agents[decision.actor].choose(state, decision, run.rng)
-    events: list[dict] = []
+    events: list[Event] = []
     state.apply(action, run.rng, events)
     run.game_events(events, held=progress.fired)
     if state.decision().over:
         _duel_over(run, progress)
 
 
-def _duel_over(run: Any, progress: DuelInProgress) -> None:
+def _duel_over(run: RunLike, progress: DuelInProgress) -> None:
     """The outcome's block, then the duel's triggers above it, in the order their events came."""
     run.state.battle = None
     run.memory.pop(DUEL_AGENTS, None)

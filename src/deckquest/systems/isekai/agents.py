@@ -24,7 +24,7 @@ import random
 from typing import Any, Callable, Hashable, cast
 
 from deckquest.engine.game import Decision, StopRun
-from deckquest.systems.isekai.cards import DAMAGE, PREVENT, UNIT
+from deckquest.systems.isekai.cards import DAMAGE, PREVENT, UNIT, CardDef
 from deckquest.systems.isekai.duel import DuelState, Unit
 
 
@@ -186,7 +186,7 @@ class GreedyAgent:
         return ("pass",)
 
 
-def _power(state: DuelState, seat: int, attacker: Any) -> tuple[int, int]:
+def _power(state: DuelState, seat: int, attacker: int | str) -> tuple[int, int]:
     if isinstance(attacker, str):
         player = state.players[seat]
         return player.attack, player.speed
@@ -195,23 +195,23 @@ def _power(state: DuelState, seat: int, attacker: Any) -> tuple[int, int]:
     return unit.attack, unit.speed
 
 
-def _value(card: Any) -> int:
+def _value(card: CardDef) -> int:
     """A unit's worth to the greedy agent: attack, HP and speed."""
     return int(card.attack + card.hp + card.speed)
 
 
-def _beats(state: DuelState, attacker: Any, power: int, blocker: Unit) -> bool:
+def _beats(state: DuelState, attacker: int | str, power: int, blocker: Unit) -> bool:
     """Whether a block by ``blocker`` (I-11) destroys it and leaves the attacker standing."""
     destroyed = power >= blocker.hp - blocker.damage + blocker.shield
     return destroyed and (isinstance(attacker, str) or blocker.attack < _hp_left(state, attacker))
 
 
-def _hp_left(state: DuelState, uid: Any) -> int:
+def _hp_left(state: DuelState, uid: int) -> int:
     unit = state.unit(uid)
     return 0 if unit is None else unit.hp - unit.damage + unit.shield
 
 
-def _kills(state: DuelState, card: Any, uid: int, seat: int) -> bool:
+def _kills(state: DuelState, card: CardDef, uid: int, seat: int) -> bool:
     unit = state.unit(uid)
     if unit is None or unit.owner == seat:
         return False

@@ -9,15 +9,24 @@ grammar stays small, and a wrong line gets a message about the line's own words.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Callable, Mapping
 
-from deckquest.dsl.parser import unquote
+from lark.tree import Meta
+
+from deckquest.dsl import ast
+from deckquest.dsl.parser import Children, unquote
 from deckquest.errors import Span, did_you_mean
 from deckquest.i18n import _
+from deckquest.systems import CoreBuilder
 from deckquest.systems.isekai.cards import (
     BOOST, BOUNCE, CONDITION_SUBJECTS, DAMAGE, HEAL, MOVE, PREVENT, PROTECT, RANGES,
     RECOVERY, STATS, STATUS, TARGETS, UNIT, ZONES, CardDef, CardSet, Condition, Deck, Duelist, Effect,
 )
 from deckquest.systems.isekai.decks import DECK_SIZE, check_card, check_deck
+
+if TYPE_CHECKING:
+    from deckquest.dsl.resolver import SystemContext
+    from deckquest.engine.game import Agent
 
 GRAMMAR = r"""
 // Isekai TCG (docs/isekai.md): cards, decks, duelists
@@ -122,7 +131,7 @@ class DuelistDecl:
 class DuelOutcome:
     span: Span
     kind: str  # victory, defeat or draw
-    body: list
+    body: list[ast.Statement]
 
 
 @dataclass(frozen=True)
@@ -139,8 +148,12 @@ class DuelStmt:
     by_span: Span | None
     outcomes: tuple[DuelOutcome, ...]
 
-    def blocks(self) -> list[list]:
+    def blocks(self) -> list[list[ast.Statement]]:
         return [outcome.body for outcome in self.outcomes]
+
+
+#: Where a duel statement is written: (file, line, column).
+Place = tuple[str, int, int]
 
 
 @dataclass(frozen=True)
@@ -151,72 +164,72 @@ class IsekaiTable:
     decks: dict[str, Deck]
     duelists: tuple[Duelist, ...]
     plays: dict[str, str | None]  # duelist id -> the agent the script names
-    duels: dict[tuple[str, int, int], tuple[str, str, str | None]]  # a duel's place -> (NPC, deck, PC)
+    duels: dict[Place, tuple[str, str, str | None]]  # a duel's place -> (NPC, deck, PC)
 
 
-class Builder:
+class Builder(CoreBuilder):
     """Builder methods merged into the core's transformer (``(self, meta, children)``)."""
 
-    def number_reading(self, meta, c):
+    def number_reading(self, meta: Meta, c: Children) -> ast.HeaderEntry:
         return self._entry(meta, "reading", (str(c[0]), str(c[1])))
 
-    def isekai_card(self, meta, c):
+    def isekai_card(self, meta: Meta, c: Children) -> IsekaiCard:
         kind, name, title, *lines = c
         return IsekaiCard(self._span(meta), str(kind), str(name), unquote(title), tuple(lines))
 
-    def card_kind(self, meta, c):
+    def card_kind(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def card_line(self, meta, c):
+    def card_line(self, meta: Meta, c: Children) -> CardLine:
         return CardLine(self._span(meta), tuple(c))
 
-    def card_word(self, meta, c):
+    def card_word(self, meta: Meta, c: Children) -> Word:
         return Word(self._tok_span(c[0]), str(c[0]))
 
-    def isekai_deck(self, meta, c):
+    def isekai_deck(self, meta: Meta, c: Children) -> DeckDecl:
         name, title, *parts = c
         return DeckDecl(self._span(meta), str(name), unquote(title), tuple(parts))
 
-    def deck_part(self, meta, c):
+    def deck_part(self, meta: Meta, c: Children) -> DeckPart:
         part, *entries = c
         return DeckPart(self._span(meta), str(part), self._tok_span(part), tuple(entries))
 
-    def deck_entry(self, meta, c):
+    def deck_entry(self, meta: Meta, c: Children) -> DeckEntry:
         card, copies = c
         return DeckEntry(self._span(meta), str(card), self._int(copies, skip=1) if copies is not None else 1)
 
-    def duelist_decl(self, meta, c):
+    def duelist_decl(self, meta: Meta, c: Children) -> DuelistDecl:
         name, title, deck, *rest = c
         plays = rest[0] if rest else None
         return DuelistDecl(self._span(meta), str(name), unquote(title), str(deck), self._tok_span(deck),
                            plays[0] if plays else None, plays[1] if plays else None)
 
-    def duelist_plays(self, meta, c):
+    def duelist_plays(self, meta: Meta, c: Children) -> tuple[str, Span]:
         return str(c[0]), self._tok_span(c[0])
 
-    def duel_stmt(self, meta, c):
+    def duel_stmt(self, meta: Meta, c: Children) -> DuelStmt:
         npc, deck, by, *outcomes = c
         return DuelStmt(self._span(meta), str(npc), self._tok_span(npc), str(deck) if deck is not None else None,
                         self._tok_span(deck) if deck is not None else None,
                         str(by) if by is not None else None, self._tok_span(by) if by is not None else None,
                         tuple(outcomes))
 
-    def duel_outcome(self, meta, c):
+    def duel_outcome(self, meta: Meta, c: Children) -> DuelOutcome:
         return DuelOutcome(self._span(meta), c[0], c[1])
 
-    def duel_result(self, meta, c):
+    def duel_result(self, meta: Meta, c: Children) -> str:
         return str(c[0])
 
-    def ev_duelist_takes_damage(self, meta, c):
+    def ev_duelist_takes_damage(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "duelist_takes_damage")
 
-    def ev_reversal_activated(self, meta, c):
+    def ev_reversal_activated(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "reversal_activated")
 
-    def ev_unit_destroyed(self, meta, c):
+    def ev_unit_destroyed(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "unit_destroyed")
 
-    def ev_duelist_wins(self, meta, c):
+    def ev_duelist_wins(self, meta: Meta, c: Children) -> ast.Event:
         return self._event(meta, "duelist_wins")
 
 
@@ -338,12 +351,20 @@ def read_card(decl: IsekaiCard) -> CardDef:
         if missing:
             raise LineError(f"unit `{decl.id}` needs {', '.join(missing)} (I-10)", decl.span,
                             "a unit has cost, range, attack, hp and speed")
-    return CardDef(decl.id, decl.name, decl.kind, cost=int(values.get("cost", 0)),  # type: ignore[call-overload]
-                   speed=int(values.get("speed", 0)), range=str(values.get("range", "")),  # type: ignore[call-overload]
-                   attack=int(values.get("attack", 0)), hp=int(values.get("hp", 0)),  # type: ignore[call-overload]
-                   effects=tuple(effects), blessing=int(values.get("blessing", 0)),  # type: ignore[call-overload]
-                   unique=bool(values.get("unique", False)),
-                   reversal=values.get("reversal"))  # type: ignore[arg-type]
+    reversal = values.get("reversal")
+    assert reversal is None or isinstance(reversal, Condition)  # read_condition read it
+    return CardDef(decl.id, decl.name, decl.kind, cost=_number_field(values, "cost"),
+                   speed=_number_field(values, "speed"), range=str(values.get("range", "")),
+                   attack=_number_field(values, "attack"), hp=_number_field(values, "hp"),
+                   effects=tuple(effects), blessing=_number_field(values, "blessing"),
+                   unique=bool(values.get("unique", False)), reversal=reversal)
+
+
+def _number_field(values: dict[str, object], key: str) -> int:
+    """A number field of a card's (``NUMBER_FIELDS``), 0 when the card has none."""
+    value = values.get(key, 0)
+    assert isinstance(value, int)  # _number read it
+    return value
 
 
 def _fits(decl: IsekaiCard, key: str, line: CardLine) -> None:
@@ -362,7 +383,7 @@ def _fits(decl: IsekaiCard, key: str, line: CardLine) -> None:
 # ---------------------------------------------------------------------------- the resolver
 
 
-def resolve(context, agents) -> IsekaiTable:
+def resolve(context: SystemContext, agents: Mapping[str, Callable[..., Agent]]) -> IsekaiTable:
     """DQ4001-DQ4020: cards, decks (I-1, I-2), duelists."""
     cards: dict[str, CardDef] = {}
     decks: dict[str, Deck] = {}
@@ -388,6 +409,7 @@ def resolve(context, agents) -> IsekaiTable:
                           did_you_mean(decl.deck, list(decks)) or "declare it: `deck road \"Road Warden\":`")
             continue
         if decl.plays is not None and decl.plays not in agents:
+            assert decl.plays_span is not None  # the builder places a `plays` with its name
             context.error("DQ4016", f"no duel agent is called `{decl.plays}`", decl.plays_span,
                           did_you_mean(decl.plays, list(agents)) or "agents: " + ", ".join(agents))
         duelists.append(Duelist(decl.id, decl.name, decks[decl.deck]))
@@ -397,7 +419,7 @@ def resolve(context, agents) -> IsekaiTable:
         context.error("DQ4015", f"a duel needs 2 duelists; this script has {len(duelists)}",
                       header.span if header else Span(str(context.path), 1, 1),
                       'declare them: `duelist ana "Ana" with road`')
-    duels = {}
+    duels: dict[Place, tuple[str, str, str | None]] = {}
     npc_decks = {decl.id: decl.deck for decl in declared if isinstance(decl, DuelistDecl)}
     for stmt, _bound in context.statements:
         if isinstance(stmt, DuelStmt):
@@ -417,11 +439,11 @@ def _qualified(decl: IsekaiCard | DeckDecl | DuelistDecl, prefix: str) -> Isekai
     return replace(decl, id=prefix + decl.id, deck=prefix + decl.deck)
 
 
-def place(span: Span) -> tuple[str, int, int]:
+def place(span: Span) -> Place:
     return span.file, span.line, span.col
 
 
-def _duel(context, stmt: DuelStmt, duelists: set[str], decks: dict[str, Deck],
+def _duel(context: SystemContext, stmt: DuelStmt, duelists: set[str], decks: dict[str, Deck],
           npc_decks: dict[str, str]) -> tuple[str, str, str | None]:
     """DQ4018-DQ4019: a duel names a declared NPC duelist and deck (the NPC's own without
     ``with``); outcome blocks once each."""
@@ -430,17 +452,21 @@ def _duel(context, stmt: DuelStmt, duelists: set[str], decks: dict[str, Deck],
                       did_you_mean(stmt.npc, list(duelists)) or 'declare it: `duelist bandit "Bandit" with road`')
     deck = stmt.deck if stmt.deck is not None else npc_decks.get(stmt.npc, "")
     if stmt.deck is not None and stmt.deck not in decks:
+        assert stmt.deck_span is not None  # the builder places a `with DECK` with its name
         context.error("DQ4014", f"unknown deck `{stmt.deck}`", stmt.deck_span, did_you_mean(stmt.deck, list(decks)))
     seen: set[str] = set()
     for outcome in stmt.outcomes:
         if outcome.kind in seen:
             context.error("DQ4019", f"`{outcome.kind}:` is given twice", outcome.span)
         seen.add(outcome.kind)
-    by = context.lookup(stmt.by, stmt.by_span, ("pc",), "DQ0033") if stmt.by is not None else None
+    by = None
+    if stmt.by is not None:
+        assert stmt.by_span is not None  # the builder places a `by PC` with its name
+        by = context.lookup(stmt.by, stmt.by_span, ("pc",), "DQ0033")
     return stmt.npc, deck, by
 
 
-def _card(context, decl: IsekaiCard) -> CardDef | None:
+def _card(context: SystemContext, decl: IsekaiCard) -> CardDef | None:
     try:
         card = read_card(decl)
     except LineError as wrong:
@@ -453,7 +479,7 @@ def _card(context, decl: IsekaiCard) -> CardDef | None:
     return card
 
 
-def _deck(context, decl: DeckDecl, cards: CardSet, known: set[str]) -> Deck:
+def _deck(context: SystemContext, decl: DeckDecl, cards: CardSet, known: set[str]) -> Deck:
     """A deck's parts and its I-1/I-2 diagnostics at the entries at fault (cards that failed to
     compile are not reported again as unknown)."""
     parts: dict[str, list[tuple[str, int]]] = {"main": [], "skills": [], "status": []}

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from html import escape
 from math import sqrt
-from typing import Any
+from typing import Any, Hashable
 
 OWN_EVENTS = frozenset({
     "deal", "right", "pass", "charge", "take", "restore", "cast", "interrupt", "resolve", "summon", "attack",
@@ -19,6 +19,8 @@ OWN_EVENTS = frozenset({
     "recovery", "effect", "duel end",
 })
 Z = 1.959964  # the 95% normal quantile
+#: A run's row (the module docstring).
+Row = tuple[str | None, str | None, int, int, int, int, int, str | None, tuple[tuple[str, str], ...]]
 
 
 def wilson(wins: int, games: int) -> tuple[float, float]:
@@ -36,24 +38,24 @@ def _rate(wins: int, games: int) -> dict[str, Any]:
     return {"wins": wins, "games": games, "share": round(wins / games, 6) if games else 0.0, "low": low, "high": high}
 
 
-def section(rows: Counter, runs: int) -> dict[str, Any] | None:
+def section(rows: Counter[Hashable], runs: int) -> dict[str, Any] | None:
     """The section over the runs that played a duel (an adventure's run may end before one)."""
     runs = sum(count for row, count in rows.items() if row is not None)
     if runs == 0:
         return None
-    seat_wins: Counter = Counter()
-    seat_games: Counter = Counter()  # an adventure's duels seat different PCs and NPCs
-    deck_wins: Counter = Counter()
-    deck_games: Counter = Counter()
+    seat_wins: Counter[str] = Counter()
+    seat_games: Counter[str] = Counter()  # an adventure's duels seat different PCs and NPCs
+    deck_wins: Counter[str] = Counter()
+    deck_games: Counter[str] = Counter()
     first_wins = draws = 0
     lengths: list[tuple[int, int]] = []
-    totals: Counter = Counter()
+    totals: Counter[str] = Counter()
     with_reversal = 0
     seats: list[str] = []
     for row, count in rows.items():
         if row is None:
             continue
-        winner, first, rights, interrupts, reversals, locked, extra, reason, decks = row
+        winner, first, rights, interrupts, reversals, locked, extra, reason, decks = _row(row)
         deck_of = dict(decks)
         seats += [seat for seat, _ in decks if seat not in seats]
         for seat, deck in decks:
@@ -81,6 +83,12 @@ def section(rows: Counter, runs: int) -> dict[str, Any] | None:
         "per_duel": {key: round(totals[key] / runs, 3) for key in ("interrupts", "reversals", "speed_locked", "extra_attacks")},
         "duels_with_reversal": _rate(with_reversal, runs),
     }
+
+
+def _row(row: Hashable) -> Row:
+    """A row the batch counted: one ``IsekaiSystem.record`` made."""
+    assert isinstance(row, tuple)  # sim counts the rows of the script's own system only
+    return row
 
 
 def _median(lengths: list[tuple[int, int]], runs: int) -> int:

@@ -10,13 +10,18 @@ from collections import Counter
 from dataclasses import asdict
 from functools import lru_cache
 from importlib import resources
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
+from deckquest.engine.game import GameState
 from deckquest.i18n import _
 from deckquest.systems.game_saves import GAME_CARDS, GAME_RANGE, GAME_STEP, GameDataError, check_schema
 from deckquest.systems.isekai.cards import EQUIPMENT, UNIT, CardSet, Deck
 from deckquest.systems.isekai.duel import HAND_START, MANA_START, PILES
+from deckquest.systems.isekai.language import IsekaiTable
 from deckquest.systems.isekai.rules import Rules
+
+if TYPE_CHECKING:
+    from deckquest.dsl.scenario import Scenario
 
 Path = tuple[str | int, ...]  # a field's JSON path in the duel's data
 TRIGGER_KINDS = frozenset({"duelist_takes_damage", "reversal_activated", "unit_destroyed", "duelist_wins"})
@@ -34,12 +39,12 @@ def duel_schema(cards: CardSet) -> dict[str, Any]:
     return schema
 
 
-def check_duel(scenario: Any, data: Any) -> None:
+def check_duel(scenario: Scenario, data: Any) -> None:
     """A saved duel of ``scenario``: the schema; the rules its readings give (DQ9011); decks
     of the script, every card of both in exactly one place, units numbered once and of their
     kind (DQ9012); a declaration, further attack and targets that name what is there, and a
     duel not yet dealt whose cards are all still in its decks (DQ9013). Raises GameDataError."""
-    table = scenario.system_table
+    table: IsekaiTable = scenario.system_table
     check_schema(data, duel_schema(table.cards))
     if data["rules"] != asdict(Rules.from_readings(scenario.readings)):
         raise GameDataError(GAME_RANGE, ("rules",), _("the duel's rules are not the ones the script's readings give"))
@@ -49,10 +54,10 @@ def check_duel(scenario: Any, data: Any) -> None:
     _check_flow(data)
 
 
-def _check_seats(scenario: Any, data: dict[str, Any]) -> None:
+def _check_seats(scenario: Scenario, data: dict[str, Any]) -> None:
     """DQ9011: a duel script's duel is between its duelists, with their decks; an adventure's
     between a PC with a deck of the script and a duelist of the script with its own."""
-    table = scenario.system_table
+    table: IsekaiTable = scenario.system_table
     decks = {duelist.id: duelist.deck.id for duelist in table.duelists}
     seats = list(decks) if not scenario.scenes else [data["seats"][0], data["seats"][1]]
     if data["seats"] != seats or data["seats"][0] == data["seats"][1] or data["seats"][1] not in decks:
@@ -129,14 +134,15 @@ def _check_flow(data: dict[str, Any]) -> None:
         raise GameDataError(GAME_STEP, ("phase",), _("a duel not yet dealt has nothing played"))
 
 
-def check_progress(scenario: Any, data: Any, game: Any) -> None:
+def check_progress(scenario: Scenario, data: Any, game: GameState) -> None:
     """An adventure's duel in progress (``DuelInProgress.to_data``) beside its duel: the PC's
     and the NPC's seats are the duel's, the NPC a duelist of the script, and the triggers it
     holds are the system's, each about a seat of the duel (DQ9013)."""
     seats = list(getattr(game, "seats", ()))
     if not isinstance(data, dict) or set(data) != {"hero", "npc", "fired"} or not isinstance(data["fired"], list):
         raise GameDataError(GAME_STEP, (), _("a duel in progress holds `hero`, `npc` and `fired`"))
-    duelists = {duelist.id for duelist in scenario.system_table.duelists}
+    table: IsekaiTable = scenario.system_table
+    duelists = {duelist.id for duelist in table.duelists}
     if [data["hero"], data["npc"]] != seats or data["npc"] not in duelists:
         raise GameDataError(GAME_STEP, ("hero",), _("the duel in progress is not between the duel's seats"))
     for i, fired in enumerate(data["fired"]):
